@@ -1,0 +1,46 @@
+// Conventions shared by the command-line entry points: errors carry an exit code, `--help` prints usage.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parseCli<O extends Options>(argv: string[], options: O, usage: string) {
+  try {
+    const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    return { ...parsed, usage };
+  } catch (err) {
+    throw new CliError(`${(err as Error).message}\n\n${usage}`);
+  }
+}
+
+/** Runs a CLI main function, printing a CliError's message (not its stack) and exiting with its code. */
+export async function runCli(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(err.message + '\n');
+      process.exitCode = err.exitCode;
+    } else {
+      process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+/** True when the module is the process's entry point (so a CLI file is also importable). */
+export function isMain(importMetaUrl: string): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  const here = new URL(importMetaUrl).pathname;
+  return here === entry || here.replace(/\.ts$/, '') === entry.replace(/\.ts$/, '');
+}

@@ -1,0 +1,54 @@
+// The manifest of a build: what it was made from and when (shared/contracts/common.md, "Versions").
+import { sha256 } from './hash.ts';
+
+export interface SourceFile {
+  file: string;
+  kind: string;
+  rows: number;
+  bytes: number;
+  sha256: string;
+  encoding?: string;
+  url: string;
+}
+
+export interface Manifest {
+  service: string;
+  data_version: string;
+  built_at: string;
+  demo: boolean;
+  options?: Record<string, unknown>;
+  sources: SourceFile[];
+  counts: Record<string, number>;
+  files: number;
+  checksums_sha256: string;
+}
+
+/**
+ * data_version: a hash of the inputs' bytes, the options that change the output and the build code, so two
+ * builds of the same inputs with the same code share a version whatever the clock says.
+ */
+export function toDataVersion(sources: readonly SourceFile[], options: Record<string, unknown>, codeHash: string): string {
+  const inputs = sources.map((s) => s.sha256).sort();
+  return sha256(JSON.stringify({ inputs, options, codeHash })).slice(0, 16);
+}
+
+export function toManifest(args: {
+  service: string;
+  demo: boolean;
+  sources: SourceFile[];
+  options: Record<string, unknown>;
+  counts: Record<string, number>;
+  codeHash: string;
+  builtAt: Date;
+}): Omit<Manifest, 'files' | 'checksums_sha256'> {
+  const sources = [...args.sources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    service: args.service,
+    data_version: toDataVersion(sources, args.options, args.codeHash),
+    built_at: args.builtAt.toISOString(),
+    demo: args.demo,
+    options: args.options,
+    sources,
+    counts: args.counts,
+  };
+}

@@ -1,0 +1,230 @@
+// The only writer of `dist-data/`. A build writes every document into a private temporary folder beside
+// the published one, validating each against its schema first; `publish` then swaps the folder in with
+// renames, keeping the previous build as `<service>.prev`. A build that fails or is killed never touches
+// what is served: its temporary folder is removed by the next build.
+import { constants as fsc } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
+import { sha256 } from './hash.ts';
+import { schemas, type SchemaRegistry } from './schemas.ts';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** All file-system effects of a build, so tests can fail or kill a build at a chosen write. */
+export interface SinkEffects {
+  mkdir(path: string): Promise<void>;
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  readFile(path: string): Promise<Buffer | undefined>;
+  rename(from: string, to: string): Promise<void>;
+  rm(path: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  list(dir: string): Promise<string[]>;
+  /** Creates `path` only if it does not exist; false when it does. */
+  createExclusive(path: string, data: string): Promise<boolean>;
+}
+
+export const fileEffects: SinkEffects = {
+  async mkdir(path) {
+    await fs.mkdir(path, { recursive: true });
+  },
+  writeFile: (path, data) => fs.writeFile(path, data),
+  async readFile(path) {
+    try {
+      return await fs.readFile(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  },
+  rename: (from, to) => fs.rename(from, to),
+  rm: (path) => fs.rm(path, { recursive: true, force: true }),
+  exists: (path) => fs.access(path, fsc.F_OK).then(() => true, () => false),
+  list: (dir) => fs.readdir(dir).catch(() => []),
+  async createExclusive(path, data) {
+    try {
+      await fs.writeFile(path, data, { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+  },
+};
+
+export interface SinkOptions {
+  service: string;
+  outDir: string;
+  effects?: SinkEffects;
+  registry?: SchemaRegistry;
+  /** Compress `.gz`/`.br` siblings (off only in tests that do not need them). */
+  compress?: boolean;
+}
+
+export interface Sink {
+  readonly dir: string;
+  /** Validates `doc` against `schemaId` and writes `relPath` (plus `.gz`/`.br`). Throws on a second write. */
+  writeJson(relPath: string, doc: unknown, schemaId: string): Promise<void>;
+  /** The files written so far with their sha256, by relative path. */
+  files(): ReadonlyMap<string, string>;
+  /** Writes `checksums.json` and `manifest.json` (validated), then swaps the build in. */
+  publish(manifest: Record<string, unknown>): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Brotli quality 11 only for the few large documents, where it saves the most bytes; small shards get
+ * quality 9 (measured on a 1 KB facility record: 0.1 ms and 388 bytes at 9, 2.7 ms and 351 bytes at 11),
+ * which matters over hundreds of thousands of shards. The window is sized to the document.
+ */
+function brotliParams(size: number): Record<number, number> {
+  const lgwin = Math.min(24, Math.max(10, Math.ceil(Math.log2(size + 1))));
+  return {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: size >= 64 << 10 && size <= 4 << 20 ? 11 : 9,
+    [zlib.constants.BROTLI_PARAM_LGWIN]: lgwin,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+  };
+}
+
+export function publishedDir(outDir: string, service: string): string {
+  return join(outDir, service);
+}
+
+/**
+ * Finishes a publish that was killed between its two renames: the previous build is still whole in
+ * `<service>.prev`, so it is put back.
+ */
+export async function recoverPublish(outDir: string, service: string, effects = fileEffects): Promise<void> {
+  const live = join(outDir, service);
+  const prev = `${live}.prev`;
+  if (!(await effects.exists(live)) && (await effects.exists(prev))) await effects.rename(prev, live);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function acquireLock(outDir: string, service: string, effects: SinkEffects): Promise<string> {
+  const lock = join(outDir, `.${service}.lock`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await effects.createExclusive(lock, String(process.pid))) return lock;
+    const holder = Number((await effects.readFile(lock))?.toString('utf8'));
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      throw new Error(`another build of ${service} is running (pid ${holder}, lock ${lock})`);
+    }
+    await effects.rm(lock); // left by a build that was killed
+  }
+  throw new Error(`could not take the build lock ${lock}`);
+}
+
+export async function openSink(options: SinkOptions): Promise<Sink> {
+  const { service, outDir } = options;
+  const effects = options.effects ?? fileEffects;
+  const registry = options.registry ?? schemas();
+  const compress = options.compress ?? true;
+  await effects.mkdir(outDir);
+  const lock = await acquireLock(outDir, service, effects);
+  await recoverPublish(outDir, service, effects);
+  const tmpPrefix = `.${service}.tmp-`;
+  for (const name of await effects.list(outDir)) {
+    if (name.startsWith(tmpPrefix)) await effects.rm(join(outDir, name));
+  }
+  const dir = join(outDir, `${tmpPrefix}${process.pid}`);
+  await effects.mkdir(dir);
+
+  const written = new Map<string, string>();
+  const reserved = new Set<string>();
+  const madeDirs = new Set<string>();
+  let closed = false;
+
+  const put = async (relPath: string, data: Uint8Array) => {
+    if (written.has(relPath)) throw new Error(`${relPath} was written twice in one build`);
+    written.set(relPath, sha256(data));
+    const abs = join(dir, relPath);
+    const parent = dirname(abs);
+    if (!madeDirs.has(parent)) {
+      await effects.mkdir(parent);
+      madeDirs.add(parent);
+    }
+    await effects.writeFile(abs, data);
+  };
+
+  // Compression and writes run a few at a time (the thread pool compresses, the disk writes) while the
+  // caller goes on producing documents; publish waits for all of them.
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  const MAX_IN_FLIGHT = 32;
+
+  const writeOne = async (relPath: string, body: Buffer) => {
+    await put(relPath, body);
+    if (!compress) return;
+    const [gz, br] = await Promise.all([gzip(body, { level: 9 }), brotli(body, { params: brotliParams(body.length) })]);
+    await Promise.all([put(`${relPath}.gz`, gz), put(`${relPath}.br`, br)]);
+  };
+
+  const drain = async () => {
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+  };
+
+  const writeJson = async (relPath: string, doc: unknown, schemaId: string) => {
+    if (closed) throw new Error('the build was already published or aborted');
+    if (failure) throw failure;
+    if (!relPath.endsWith('.json') || relPath.startsWith('/') || relPath.includes('..')) {
+      throw new Error(`bad output path ${relPath}`);
+    }
+    if (reserved.has(relPath)) throw new Error(`${relPath} was written twice in one build`);
+    reserved.add(relPath);
+    registry.assert(schemaId, doc, relPath);
+    const task = writeOne(relPath, Buffer.from(JSON.stringify(doc))).catch((err: unknown) => {
+      failure ??= err;
+    });
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+    if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+  };
+
+  const release = async () => {
+    closed = true;
+    await effects.rm(lock);
+  };
+
+  return {
+    dir,
+    writeJson,
+    files: () => written,
+    async publish(manifest) {
+      await drain();
+      const files = Object.fromEntries([...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      const checksums = { files };
+      registry.assert('core/checksums', checksums, 'checksums.json');
+      const checksumsBody = Buffer.from(JSON.stringify(checksums));
+      await put('checksums.json', checksumsBody);
+      const full = { ...manifest, files: written.size - 1, checksums_sha256: sha256(checksumsBody) };
+      registry.assert('core/manifest', full, 'manifest.json');
+      // The manifest is written last: a tree without one is never a finished build.
+      await put('manifest.json', Buffer.from(JSON.stringify(full, null, 2) + '\n'));
+      const live = join(outDir, service);
+      const prev = `${live}.prev`;
+      if (await effects.exists(live)) {
+        await effects.rm(prev);
+        await effects.rename(live, prev);
+      }
+      await effects.rename(dir, live);
+      await release();
+    },
+    async abort() {
+      if (closed) return;
+      await Promise.allSettled(inFlight);
+      await effects.rm(dir);
+      await release();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Field-level conversions shared by every normalizer. Empty is not zero: an empty field is `null`.
+
+const MISSING = new Set(['', 'not available', 'n/a']);
+
+/**
+ * A decimal number as upstream files write it: `69652`, `3858475.994`, `3.78544E-05`, `4 111.48` (space or
+ * no-break space as thousands separator). `null` for empty or a missing-value marker, `NaN` for anything else.
+ */
+export function parseNumber(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const s = raw.trim();
+  if (MISSING.has(s.toLowerCase())) return null;
+  const compact = s.replace(/[\s\u00a0\u202f]/g, '');
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(compact)) return Number.NaN;
+  return Number(compact);
+}
+
+export function parseInteger(raw: string | undefined): number | null {
+  const n = parseNumber(raw);
+  return n === null || Number.isNaN(n) ? n : Number.isInteger(n) ? n : Number.NaN;
+}
+
+/** Rounds away binary noise (`0.1 + 0.2`) while keeping every digit the publishers print. */
+export function round(n: number, digits = 6): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** Trimmed text with inner whitespace collapsed and stray U+FFFD removed; `null` when nothing is left. */
+export function cleanText(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  const s = raw.replace(/\uFFFD/g, '').replace(/\s+/g, ' ').trim();
+  return s === '' ? null : s;
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

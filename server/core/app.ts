@@ -1,0 +1,189 @@
+// createApp: one Polka app per service, built around a loaded build. It never listens (server/main.ts
+// does). Core routes (`/healthz`, `/problems/<type>`), conditional GET, HEAD, 405 with Allow, problem+json
+// for every error, one JSON log line per request, the static tree through sirv, and reload when a new build
+// is published.
+import { statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import polka, { type Polka, type Request } from 'polka';
+import sirv from 'sirv';
+import { loadBuild, type LoadedBuild } from './build.ts';
+import { HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
+import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
+
+export const PUBLIC_CACHE = 'public, max-age=300';
+
+export interface ServiceState<D> {
+  build: LoadedBuild;
+  data: D;
+  health: Payload;
+}
+
+export type Handler<D> = (req: Request, res: ServerResponse, state: ServiceState<D>) => void | Promise<void>;
+
+export interface Routes<D> {
+  get(path: string, handler: Handler<D>): void;
+  post(path: string, handler: Handler<D>): void;
+}
+
+export interface ServiceDefinition<D> {
+  name: string;
+  /** The base URL path printed at start-up (`/api/v1`). */
+  basePath: string;
+  /** Builds the service's lookup structures from a verified build; runs at start and on reload only. */
+  load(build: LoadedBuild): D;
+  routes(r: Routes<D>): void;
+}
+
+export interface LogLine {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  service: string;
+  [key: string]: unknown;
+}
+
+export interface AppOptions {
+  dataDir: string;
+  log?: (line: LogLine) => void;
+  /** How often to look for a newly published build; 0 turns reloading off. */
+  reloadIntervalMs?: number;
+  onReload?: (event: { from: string; to?: string; error?: string }) => void;
+}
+
+export interface ServiceApp<D> {
+  name: string;
+  basePath: string;
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  state(): ServiceState<D>;
+  /** Loads the published build again if its data_version changed; keeps the old one on any failure. */
+  reload(): boolean;
+  close(): void;
+}
+
+export const jsonLog = (line: LogLine) => process.stdout.write(JSON.stringify(line) + '\n');
+
+function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
+  const build = loadBuild(dir, def.name);
+  const { service, data_version, built_at, demo } = build.manifest;
+  return { build, data: def.load(build), health: jsonPayload({ status: 'ok', service, data_version, demo, built_at }) };
+}
+
+export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): ServiceApp<D> {
+  const dir = join(options.dataDir, def.name);
+  const log = options.log ?? jsonLog;
+  let state = toState(def, dir);
+  let statics = staticHandler(dir);
+  let manifestStamp = stampOf(join(dir, 'manifest.json'));
+
+  const onError = (err: unknown, req: Request, res: ServerResponse) => {
+    const body = sendProblem(res, err);
+    if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${(err as Error)?.stack ?? String(err)}\n`);
+  };
+  const app: Polka = polka({
+    onError: (err, req, res) => onError(err, req, res),
+    onNoMatch: (req, res) => {
+      // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it).
+      statics(req, res, () => onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res));
+    },
+  });
+
+  // Headers every response carries, and the request log line written when the response is done.
+  app.use((req, res, next) => {
+    const start = performance.now();
+    res.setHeader('X-Data-Version', state.build.manifest.data_version);
+    res.on('finish', () => {
+      log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
+    });
+    next();
+  });
+
+  // Each path is registered once for every method, so a known path with another method is a 405 with
+  // Allow rather than a 404 (RFC 9110 §15.5.6).
+  const table = new Map<string, Map<string, Handler<D>>>();
+  const add = (method: string, path: string, handler: Handler<D>) => {
+    let methods = table.get(path);
+    if (!methods) {
+      methods = new Map();
+      table.set(path, methods);
+      const known = methods;
+      app.all(path, (req, res) => {
+        const h = known.get(req.method) ?? (req.method === 'HEAD' ? known.get('GET') : undefined);
+        if (!h) {
+          const allow = [...known.keys()].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
+          throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}`, undefined, { Allow: allow });
+        }
+        return h(req, res, state);
+      });
+    }
+    methods.set(method, handler);
+  };
+  const routes: Routes<D> = { get: (p, h) => add('GET', p, h), post: (p, h) => add('POST', p, h) };
+
+  routes.get('/healthz', (req, res, s) => sendPayload(req, res, s.health, { cacheControl: 'no-store' }));
+  const problemPages = new Map(
+    (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [problemType(code), toPayload(`${PROBLEMS[code].title}\n\n${PROBLEMS[code].explanation}\n`, 'text/plain; charset=utf-8', false)]),
+  );
+  routes.get('/problems/:type', (req, res) => {
+    const page = problemPages.get(`/problems/${req.params.type}`);
+    if (!page) throw new HttpError(404, 'not_found', `no problem type ${req.params.type}`);
+    sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
+  });
+  def.routes(routes);
+
+  const reload = (): boolean => {
+    const stamp = stampOf(join(dir, 'manifest.json'));
+    if (stamp === manifestStamp) return false;
+    manifestStamp = stamp;
+    const from = state.build.manifest.data_version;
+    try {
+      const next = toState(def, dir);
+      if (next.build.manifest.data_version === from) return false;
+      state = next;
+      statics = staticHandler(dir);
+      options.onReload?.({ from, to: next.build.manifest.data_version });
+      return true;
+    } catch (err) {
+      options.onReload?.({ from, error: (err as Error).message });
+      return false;
+    }
+  };
+  const interval = options.reloadIntervalMs ?? 0;
+  const timer = interval > 0 ? setInterval(reload, interval) : undefined;
+  timer?.unref();
+
+  return {
+    name: def.name,
+    basePath: def.basePath,
+    handler: app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void,
+    state: () => state,
+    reload,
+    close: () => clearInterval(timer),
+  };
+}
+
+/** Inode + mtime of the manifest: a publish renames a new tree in, so either changes. */
+function stampOf(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.ino}:${s.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * sirv for the cold files of the tree (manifest, report, indexes): they are read rarely, some are large,
+ * and sirv streams them with precompressed siblings. Rebuilt on reload because sirv caches the file list.
+ */
+function staticHandler(dir: string) {
+  return sirv(dir, {
+    extensions: ['json'],
+    gzip: true,
+    brotli: true,
+    dotfiles: false,
+    etag: true,
+    setHeaders: (res) => res.setHeader('Cache-Control', PUBLIC_CACHE),
+  });
+}

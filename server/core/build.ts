@@ -1,0 +1,85 @@
+// Loads a published build at start-up (and on reload): the manifest, the checksums, and every API document
+// as a precomputed Payload. Each file is verified against checksums.json as it is read, so a damaged or
+// half-copied tree stops the server with a clear message instead of serving wrong bytes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Manifest } from '../../pipeline/core/manifest.ts';
+import { schemas, SchemaError } from '../../pipeline/core/schemas.ts';
+import { etagOf, type Payload } from './payload.ts';
+
+export class DataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DataError';
+  }
+}
+
+export interface LoadedBuild {
+  dir: string;
+  manifest: Manifest;
+  checksums: Record<string, string>;
+  /** Every `api/**.json` document by its URL path without `.json` (`/api/v1/stats`). */
+  payloads: Map<string, Payload>;
+  /** Reads and verifies one JSON file of the build (an index the service needs at load). */
+  readJson<T>(relPath: string): T;
+}
+
+const hex = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
+
+function readVerified(dir: string, relPath: string, checksums: Record<string, string>): Buffer {
+  const expected = checksums[relPath];
+  if (!expected) throw new DataError(`${join(dir, relPath)} is not listed in checksums.json`);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(join(dir, relPath));
+  } catch {
+    throw new DataError(`${join(dir, relPath)} is missing: the build is incomplete; rebuild it`);
+  }
+  if (hex(buf) !== expected) throw new DataError(`${join(dir, relPath)} does not match checksums.json: the build is damaged; rebuild it`);
+  return buf;
+}
+
+export function loadBuild(dir: string, service: string, options: { apiPrefix?: string } = {}): LoadedBuild {
+  const apiPrefix = options.apiPrefix ?? 'api/';
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not valid JSON';
+    throw new DataError(`${join(dir, 'manifest.json')} ${reason}: build the data first (npm run build -- --service ${service} --input DIR)`);
+  }
+  try {
+    schemas().assert('core/manifest', manifest, 'manifest.json');
+  } catch (err) {
+    throw new DataError(err instanceof SchemaError ? `${join(dir, 'manifest.json')} is damaged:\n${err.message}` : String(err));
+  }
+  if (manifest.service !== service) throw new DataError(`${dir} holds a ${manifest.service} build, not ${service}`);
+  let checksumsBody: Buffer;
+  try {
+    checksumsBody = readFileSync(join(dir, 'checksums.json'));
+  } catch {
+    throw new DataError(`${join(dir, 'checksums.json')} is missing: the build is incomplete`);
+  }
+  if (hex(checksumsBody) !== manifest.checksums_sha256) throw new DataError(`${join(dir, 'checksums.json')} does not match the manifest: the build is damaged`);
+  const checksums = (JSON.parse(checksumsBody.toString('utf8')) as { files: Record<string, string> }).files;
+
+  const payloads = new Map<string, Payload>();
+  for (const relPath of Object.keys(checksums)) {
+    if (!relPath.startsWith(apiPrefix) || !relPath.endsWith('.json')) continue;
+    const body = readVerified(dir, relPath, checksums);
+    const payload: Payload = { body, etag: etagOf(checksums[relPath]!), type: 'application/json' };
+    if (checksums[`${relPath}.gz`]) payload.gz = readVerified(dir, `${relPath}.gz`, checksums);
+    if (checksums[`${relPath}.br`]) payload.br = readVerified(dir, `${relPath}.br`, checksums);
+    payloads.set('/' + relPath.slice(0, -'.json'.length), payload);
+  }
+  return {
+    dir,
+    manifest,
+    checksums,
+    payloads,
+    readJson<T>(relPath: string): T {
+      return JSON.parse(readVerified(dir, relPath, checksums).toString('utf8')) as T;
+    },
+  };
+}

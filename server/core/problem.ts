@@ -1,0 +1,108 @@
+// One error class and one error body for every service: RFC 9457 problem details
+// (https://www.rfc-editor.org/rfc/rfc9457), built by `toProblem` and nowhere else.
+import type { ServerResponse } from 'node:http';
+
+export type ProblemCode =
+  | 'invalid_parameter'
+  | 'not_found'
+  | 'unauthorized'
+  | 'premium_required'
+  | 'quota_exhausted'
+  | 'upstream_unavailable'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'internal';
+
+export interface ParameterError {
+  parameter: string;
+  message: string;
+}
+
+/** Title and a short explanation per code; the explanation is what `GET /problems/<code>` answers. */
+export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string }> = {
+  invalid_parameter: {
+    title: 'Invalid parameter',
+    explanation: 'A query or path parameter has a value the API does not accept. `errors` lists every bad parameter with the reason; fix them all and retry.',
+  },
+  not_found: { title: 'Not found', explanation: 'No resource exists at this path. Identifiers are case-sensitive.' },
+  unauthorized: {
+    title: 'Unauthorized',
+    explanation: 'This route needs an API key in `Authorization: Bearer <key>`. The key was missing, malformed, unknown or revoked.',
+  },
+  premium_required: { title: 'Premium plan required', explanation: 'This route is part of the premium plan; the key given is on the free plan.' },
+  quota_exhausted: {
+    title: 'Monthly allowance used up',
+    explanation: 'The free plan allowance for this calendar month (UTC) is used up. `Retry-After` gives the seconds until it renews.',
+  },
+  upstream_unavailable: {
+    title: 'Upstream unavailable',
+    explanation: 'The upstream data source could not be reached and no cached copy exists yet. Retry after the number of seconds in `Retry-After`.',
+  },
+  method_not_allowed: { title: 'Method not allowed', explanation: 'The path exists but not for this HTTP method. `Allow` lists the methods it supports.' },
+  payload_too_large: { title: 'Payload too large', explanation: 'The request body is larger than the route accepts.' },
+  internal: { title: 'Internal error', explanation: 'The server failed to answer. The failure was logged; retry later.' },
+};
+
+export function problemType(code: ProblemCode): string {
+  return `/problems/${code.replaceAll('_', '-')}`;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly errors?: ParameterError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'HttpError';
+  }
+}
+
+export function invalidParameters(errors: ParameterError[]): HttpError {
+  const detail = errors.map((e) => `${e.parameter} ${e.message}`).join('; ');
+  return new HttpError(400, 'invalid_parameter', detail, errors);
+}
+
+export function notFound(detail = 'no resource at this path'): HttpError {
+  return new HttpError(404, 'not_found', detail);
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  errors?: ParameterError[];
+}
+
+export function toProblem(err: unknown): { body: ProblemBody; headers: Record<string, string> } {
+  if (err instanceof HttpError) {
+    const body: ProblemBody = { type: problemType(err.code), title: PROBLEMS[err.code].title, status: err.status, detail: err.detail, code: err.code };
+    if (err.errors) body.errors = err.errors;
+    return { body, headers: err.headers };
+  }
+  // Anything else is our fault: the body never carries the message or a stack.
+  return {
+    body: { type: problemType('internal'), title: PROBLEMS.internal.title, status: 500, detail: 'the server failed to answer this request', code: 'internal' },
+    headers: {},
+  };
+}
+
+export function sendProblem(res: ServerResponse, err: unknown): ProblemBody {
+  const { body, headers } = toProblem(err);
+  if (res.headersSent) {
+    res.destroy();
+    return body;
+  }
+  const payload = JSON.stringify(body);
+  res.statusCode = body.status;
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(payload);
+  return body;
+}
