@@ -1,0 +1,277 @@
+// The facilities build: recognize inputs, read and normalize rows, link, assign stable ids, compute
+// records, flags, stats and the search index, and publish them through the sink. I/O happens here and in
+// the core (csv, sink); every stage in between is a pure function of typed rows.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCsv } from '../core/csv.ts';
+import { hashTree } from '../core/hash.ts';
+import { scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { silentProgress, type Progress } from '../core/progress.ts';
+import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { toBuildingsByCity, type Buildings } from './buildings.ts';
+import { toFlags } from './flags.ts';
+import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
+import { INPUTS, KINDS, type FacilitiesInputKind } from './inputs.ts';
+import { linkFacilities } from './link.ts';
+import { normalizeCity } from './normalize-names.ts';
+import { normalizeBuildingRow, normalizeByGasRow, normalizeIndicatorRow, normalizeOntarioRow } from './normalize-rows.ts';
+import { toBaseRecord, toDelta } from './records.ts';
+import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
+import { DEFAULT_LIMIT, toSearchIndex, toSearchResponse } from './search.ts';
+import { compareByEmissions, toStats } from './stats.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_YEAR = 2024;
+export const DEMO_MARKER = '.shardline-demo.json';
+
+export interface FacilitiesBuildConfig {
+  input: string;
+  outDir: string;
+  year?: number;
+  /** Label the build as demo data; also set when the input folder holds the demo marker file. */
+  demo?: boolean;
+  progress?: Progress;
+  effects?: SinkEffects;
+  now?: () => Date;
+}
+
+export interface InputAccount {
+  file: string;
+  kind: FacilitiesInputKind;
+  encoding: string;
+  bom: boolean;
+  rows: number;
+  used: number;
+  dropped: Record<string, number>;
+  malformed: number;
+  blank: number;
+  undecodable_bytes: number;
+}
+
+export interface BuildSummary {
+  service: 'facilities';
+  data_version: string;
+  outDir: string;
+  counts: Record<string, number>;
+  inputs: InputAccount[];
+  ignored: { file: string; reason: string }[];
+  elapsedMs: number;
+}
+
+type Normalizer<T> = (raw: Record<string, string>, file: string, record: number) => Normalized<T>;
+
+async function readInput<T>(
+  f: RecognizedFile<FacilitiesInputKind>,
+  normalize: Normalizer<T>,
+  progress: Progress,
+  sink: { rows: T[]; issues: RowIssue[]; sources: SourceFile[]; accounts: InputAccount[] },
+): Promise<void> {
+  progress.stage(`reading ${f.file} (${INPUTS[f.kind].label})`);
+  const before = sink.rows.length;
+  const dropped: Record<string, number> = {};
+  const report = await readCsv(
+    f.path,
+    INPUTS[f.kind].columns,
+    (raw, record) => {
+      const out = normalize(raw, f.file, record);
+      for (const i of out.issues) {
+        sink.issues.push(i);
+        if (i.dropped) dropped[i.kind] = (dropped[i.kind] ?? 0) + 1;
+      }
+      if (out.row) sink.rows.push(out.row);
+    },
+    { onProgress: (p) => progress.tick(`${f.file}: ${p.rows.toLocaleString('en-CA')} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`) },
+  );
+  for (const i of report.issues) sink.issues.push({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
+  if (report.malformed) dropped.malformed = report.malformed;
+  sink.sources.push({ file: f.file, kind: f.kind, rows: report.records, bytes: report.bytes, sha256: report.sha256, encoding: report.bom ? `${report.encoding} (BOM)` : report.encoding, url: INPUTS[f.kind].url });
+  sink.accounts.push({
+    file: f.file,
+    kind: f.kind,
+    encoding: report.encoding,
+    bom: report.bom,
+    rows: report.records,
+    used: sink.rows.length - before,
+    dropped,
+    malformed: report.malformed,
+    blank: report.blank,
+    undecodable_bytes: report.undecodableBytes,
+  });
+}
+
+/** Rows repeated for one key: exact repeats and conflicting ones are both dropped (the first row wins) and reported. */
+function dropDuplicates<T extends { file: string; record: number }>(rows: T[], key: (r: T) => string, same: (a: T, b: T) => boolean, label: (r: T) => string, issues: RowIssue[], accounts: InputAccount[]): T[] {
+  const first = new Map<string, T>();
+  const kept: T[] = [];
+  for (const r of rows) {
+    const k = key(r);
+    const prev = first.get(k);
+    if (!prev) {
+      first.set(k, r);
+      kept.push(r);
+      continue;
+    }
+    const kind = same(prev, r) ? 'duplicate' : 'conflicting_duplicate';
+    const message =
+      kind === 'duplicate'
+        ? `${label(r)} repeats record ${prev.record} exactly; dropped`
+        : `${label(r)} repeats record ${prev.record} with different values; record ${prev.record} kept, this one dropped`;
+    issues.push({ file: r.file, record: r.record, kind, message, dropped: true });
+    const account = accounts.find((a) => a.file === r.file);
+    if (account) {
+      account.used--;
+      account.dropped[kind] = (account.dropped[kind] ?? 0) + 1;
+    }
+  }
+  return kept;
+}
+
+const sameValues = (a: object, b: object) => {
+  const strip = ({ file: _f, record: _r, ...rest }: { file: string; record: number }) => JSON.stringify(rest);
+  return strip(a as { file: string; record: number }) === strip(b as { file: string; record: number });
+};
+
+export async function buildFacilities(config: FacilitiesBuildConfig): Promise<BuildSummary> {
+  const progress = config.progress ?? silentProgress;
+  const effects = config.effects ?? fileEffects;
+  const year = config.year ?? DEFAULT_YEAR;
+  const now = config.now ?? (() => new Date());
+
+  progress.stage(`scanning ${config.input}`);
+  const scan = await scanInputs(config.input, KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })));
+  const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);
+  if (files('ontario_ghg').length === 0) throw new Error(`no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)`);
+  if (files('ghgrp_by_gas').length + files('ghgrp_indicator').length === 0) {
+    throw new Error(`no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)`);
+  }
+  for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
+
+  const issues: RowIssue[] = [];
+  const sources: SourceFile[] = [];
+  const accounts: InputAccount[] = [];
+  const on = { rows: [] as OntarioRow[], issues, sources, accounts };
+  const byGas = { rows: [] as FederalRow[], issues, sources, accounts };
+  const indicator = { rows: [] as FederalRow[], issues, sources, accounts };
+  const ewrb = { rows: [] as BuildingRow[], issues, sources, accounts };
+  for (const f of files('ontario_ghg')) await readInput(f, normalizeOntarioRow, progress, on);
+  for (const f of files('ghgrp_by_gas')) await readInput(f, normalizeByGasRow, progress, byGas);
+  for (const f of files('ghgrp_indicator')) await readInput(f, normalizeIndicatorRow, progress, indicator);
+  for (const f of files('ewrb')) await readInput(f, normalizeBuildingRow, progress, ewrb);
+
+  progress.stage('normalizing');
+  const ontarioRows = dropDuplicates(on.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `Ontario GHG ID ${r.id} ${r.year}`, issues, accounts);
+  const byGasRows = dropDuplicates(byGas.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
+  const indicatorRows = dropDuplicates(indicator.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
+  // The two federal sources merge by id and year: the emissions-by-gas figure is the more precise one.
+  const precise = new Set(byGasRows.map((r) => `${r.year}|${r.id}`));
+  const federalRows = [
+    ...byGasRows,
+    ...indicatorRows.map((r) => {
+      if (!precise.has(`${r.year}|${r.id}`)) return r;
+      issues.push({ file: r.file, record: r.record, kind: 'merged', message: `${r.id} ${r.year}: total taken from the emissions-by-gas file; this row's name and city still link`, dropped: false });
+      return { ...r, total: null };
+    }),
+  ];
+  const buildingRows = dropDuplicates(ewrb.rows, (r) => r.id, sameValues, (r) => `EWRB_ID ${r.id}`, issues, accounts);
+
+  progress.stage('linking');
+  const link = linkFacilities(ontarioRows, federalRows);
+  const previousIds = await effects.readFile(join(config.outDir, 'facilities', 'ids.json'));
+  const idMap: IdMap = previousIds ? (JSON.parse(previousIds.toString('utf8')) as IdMap) : EMPTY_ID_MAP;
+  const ids = assignSpineIds(link.components, idMap);
+
+  progress.stage('building records');
+  const onById = groupBy(ontarioRows, (r) => r.id);
+  const fedById = groupBy(federalRows, (r) => r.id);
+  const buildings = toBuildingsByCity(buildingRows);
+  const records = link.components.map((component, i) => {
+    const ontario = component.ontario.flatMap((id) => onById.get(id) ?? []);
+    const federal = component.federal.flatMap((id) => fedById.get(id) ?? []);
+    const base = toBaseRecord({ spineId: ids.ids[i]!, component, ontario, federal, year });
+    const delta = toDelta(base.totals);
+    const b: Buildings | null = (base.city && buildings.get(normalizeCity(base.city))) || null;
+    return { ...base, buildings: b, delta, flags: toFlags({ ontario, federal, series: base.series, delta }) };
+  });
+  records.sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1));
+  const ranked = [...records].sort(compareByEmissions);
+
+  const stats = toStats({
+    year,
+    records,
+    link,
+    ontarioRows: ontarioRows.length,
+    federalRows: federalRows.length,
+    federalIds: new Set(federalRows.map((r) => r.id)).size,
+  });
+  const search = toSearchIndex(ranked);
+
+  const spineOf = new Map(link.components.flatMap((c, i) => [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)].map((k) => [k, ids.ids[i]!] as const)));
+  const demo = config.demo ?? false;
+  const markerDemo = (await effects.exists(join(config.input, DEMO_MARKER))) || demo;
+  const report = {
+    year,
+    inputs: accounts,
+    ignored: scan.ignored,
+    groups: link.components
+      .map((c, i) => ({ spine_id: ids.ids[i]!, ontario: c.ontario, federal: c.federal, evidence: c.evidence }))
+      .filter((g) => g.ontario.length > 1 || g.federal.length > 1)
+      .sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1)),
+    near_misses: link.nearMisses.map((m) => ({ ...m, ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${m.federal_id}`)! })),
+    ids: { carried: ids.carried, issued: ids.issued, retired: ids.retired },
+    issues,
+  };
+
+  progress.stage(`writing ${records.length.toLocaleString('en-CA')} facilities`);
+  const sink = await openSink({ service: 'facilities', outDir: config.outDir, effects });
+  try {
+    for (const r of records) {
+      await sink.writeJson(`api/v1/facility/${r.spine_id}.json`, r, 'facilities/record');
+      progress.tick(`wrote ${r.spine_id}`);
+    }
+    await sink.writeJson(
+      'api/v1/spine.json',
+      { count: records.length, facilities: records.map(({ delta: _d, flags: _f, ...rest }) => rest) },
+      'facilities/spine',
+    );
+    await sink.writeJson('api/v1/stats.json', stats, 'facilities/stats');
+    await sink.writeJson('api/v1/search.json', toSearchResponse(search.facilities, DEFAULT_LIMIT), 'facilities/search');
+    await sink.writeJson('index/search.json', search, 'facilities/search-index');
+    await sink.writeJson('ids.json', ids.map, 'facilities/ids');
+    await sink.writeJson('report.json', report, 'facilities/report');
+    const counts = {
+      facilities: records.length,
+      anchored: stats.match.anchored,
+      ontario_ids: link.components.reduce((n, c) => n + c.ontario.length, 0),
+      federal_ids: link.components.reduce((n, c) => n + c.federal.length, 0),
+      groups: report.groups.length,
+      near_misses: link.nearMisses.length,
+      issues: issues.length,
+      building_cities: buildings.size,
+    };
+    const manifest = toManifest({
+      service: 'facilities',
+      demo: markerDemo,
+      sources,
+      options: { year },
+      counts,
+      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/facilities', 'schemas/core', 'schemas/facilities']),
+      builtAt: now(),
+    });
+    progress.stage('publishing');
+    await sink.publish(manifest);
+    return { service: 'facilities', data_version: manifest.data_version, outDir: config.outDir, counts, inputs: accounts, ignored: scan.ignored, elapsedMs: progress.elapsedMs() };
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}
+
+function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    (out.get(k) ?? out.set(k, []).get(k)!).push(r);
+  }
+  return out;
+}

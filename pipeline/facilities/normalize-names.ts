@@ -1,0 +1,69 @@
+// Name and city normalization for linking Ontario and federal records (shared/contracts/facilities.md,
+// "Identity rules"). The table of cases lives in test/facilities/normalize-names.test.ts.
+
+/** NFKD, combining marks removed: `Résolu` → `Resolu`, `ﬁ` → `fi`. */
+export function foldAccents(s: string): string {
+  return s.normalize('NFKD').replace(/\p{M}+/gu, '');
+}
+
+/**
+ * Facility names: accents stripped, upper case, `&` → `AND`, every other character that is not a letter
+ * or digit becomes a space, whitespace collapsed. `Smith & Sons Ltd.` → `SMITH AND SONS LTD`.
+ */
+export function normalizeName(s: string): string {
+  return foldAccents(s)
+    .toUpperCase()
+    .replace(/&/g, ' AND ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+const SAINT = new Set(['ST', 'STE', 'SAINT', 'SAINTE']);
+
+/**
+ * Cities: as names, after dropping bracketed parts (`Toronto (Etobicoke)` → `TORONTO`), and with
+ * `ST`/`STE`/`SAINT`/`SAINTE` folded to `ST` (`Sault Ste. Marie` = `SAULT SAINTE MARIE` = `SAULT ST MARIE`).
+ */
+export function normalizeCity(s: string): string {
+  const name = normalizeName(s.replace(/\([^)]*\)|\[[^\]]*\]/g, ' '));
+  return name
+    .split(' ')
+    .map((w) => (SAINT.has(w) ? 'ST' : w))
+    .join(' ');
+}
+
+/**
+ * Similarity of two normalized names: 1 − Levenshtein distance / length of the longer, so 0.85 allows
+ * about one edit in seven characters (`CEMENT PLANT` vs `CEMENT PLANTS` = 0.92).
+ */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+    }
+    prev = cur;
+  }
+  return 1 - (prev[b.length] ?? longer) / longer;
+}
+
+/** `SAULT STE. MARIE` → `Sault Ste. Marie`, for display when a program only ever wrote a city in capitals. */
+export function toTitleCase(s: string): string {
+  return s.toLowerCase().replace(/(^|[\s\-'(./])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+/** Lower-case word tokens for the search index and queries: `Résolu-Thunder Bay` → `resolu thunder bay`. */
+export function toSearchText(s: string): string {
+  return normalizeName(s).toLowerCase();
+}
+
+/** An upper bound of `similarity` from lengths alone, to skip pairs that cannot reach a threshold. */
+export function maxSimilarity(a: string, b: string): number {
+  const longer = Math.max(a.length, b.length);
+  return longer === 0 ? 1 : 1 - Math.abs(a.length - b.length) / longer;
+}

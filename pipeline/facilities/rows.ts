@@ -1,0 +1,57 @@
+// Typed rows of the facilities build and the data-quality issues normalizers return instead of throwing.
+
+export interface OntarioRow {
+  file: string;
+  record: number;
+  year: number;
+  id: string;
+  name: string;
+  city: string | null;
+  naics: string | null;
+  co2: number | null;
+  biomass: number | null;
+  ch4: number | null;
+  /** Total CO2e from all sources, biomass CO2 included (as the registry publishes it). */
+  total: number | null;
+  reporting: number | null;
+}
+
+export interface FederalRow {
+  file: string;
+  record: number;
+  source: 'by_gas' | 'indicator';
+  /** `G` + digits, the GHGRP id as the emissions-by-gas file writes it. */
+  id: string;
+  year: number;
+  name: string;
+  city: string | null;
+  province: string;
+  naics: string | null;
+  /** Methane in t CO2e (emissions-by-gas file only). */
+  ch4: number | null;
+  /** Total in t CO2e, biomass CO2 excluded. */
+  total: number | null;
+}
+
+export interface BuildingRow {
+  file: string;
+  record: number;
+  id: string;
+  city: string;
+  siteEui: number | null;
+  ghgIntensity: number | null;
+  water: number | null;
+  checkYear: number | null;
+}
+
+export interface RowIssue {
+  file: string;
+  record: number;
+  /** Why the row was dropped or changed: `duplicate`, `conflicting_duplicate`, `invalid_value`, `outside_ontario`, … */
+  kind: string;
+  message: string;
+  /** True when the row was not used at all. */
+  dropped: boolean;
+}
+
+export type Normalized<T> = { row: T; issues: RowIssue[] } | { row?: undefined; issues: RowIssue[] };

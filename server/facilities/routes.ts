@@ -1,0 +1,81 @@
+// Facilities service (shared/contracts/facilities.md), base path /api/v1. Every document without a query
+// is a precomputed Payload from the build, answered with one Map read; search runs the prebuilt lunr index
+// and caches each distinct query's response.
+import lunr from 'lunr';
+import { isSpineId } from '../../pipeline/facilities/ids.ts';
+import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
+import { DEFAULT_LIMIT, matchNames, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
+import type { Program, Tier } from '../../pipeline/facilities/records.ts';
+import { PUBLIC_CACHE, type ServiceDefinition, type ServiceState } from '../core/app.ts';
+import { Lru } from '../core/cache.ts';
+import { parseQuery } from '../core/params.ts';
+import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
+import { notFound } from '../core/problem.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface FacilitiesData {
+  index: lunr.Index;
+  /** In ranking order. */
+  docs: SearchDoc[];
+  searches: Lru<Payload>;
+}
+
+interface SearchQuery {
+  q?: string;
+  city?: string;
+  tier?: Tier;
+  program?: Program;
+  limit?: number;
+}
+
+export const BASE = '/api/v1';
+
+function sendDocument(req: IncomingMessage, res: ServerResponse, s: ServiceState<FacilitiesData>, path: string): void {
+  const p = s.build.payloads.get(path);
+  if (!p) throw notFound(`no resource at ${path}`);
+  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+}
+
+export function search(data: FacilitiesData, query: SearchQuery): Payload {
+  const terms = toQueryTerms(query.q ?? '');
+  const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const key = JSON.stringify([terms, cityKey, query.tier ?? '', query.program ?? '', limit]);
+  const cached = data.searches.get(key);
+  if (cached) return cached;
+  const named = terms.length ? matchNames(data.index, terms) : undefined;
+  const matches = data.docs.filter(
+    (d) =>
+      (!named || named.has(d.spine_id)) &&
+      (!cityKey || d.city_key === cityKey) &&
+      (!query.tier || d.tier === query.tier) &&
+      (!query.program || d.program === query.program),
+  );
+  const payload = jsonPayload(toSearchResponse(matches, limit));
+  data.searches.set(key, payload);
+  return payload;
+}
+
+export const facilities: ServiceDefinition<FacilitiesData> = {
+  name: 'facilities',
+  basePath: BASE,
+  load(build) {
+    const file = build.readJson<SearchIndexFile>('index/search.json');
+    return { index: lunr.Index.load(file.lunr), docs: file.facilities, searches: new Lru(2000) };
+  },
+  routes(r) {
+    r.get(`${BASE}/spine`, (req, res, s) => sendDocument(req, res, s, `${BASE}/spine`));
+    r.get(`${BASE}/stats`, (req, res, s) => sendDocument(req, res, s, `${BASE}/stats`));
+    r.get(`${BASE}/facility/:id`, (req, res, s) => {
+      const id = req.params.id ?? '';
+      if (!isSpineId(id)) throw notFound(`${id} is not a facility id (ONF- and 6 digits)`);
+      const p = s.build.payloads.get(`${BASE}/facility/${id}`);
+      if (!p) throw notFound(`no facility ${id}`);
+      sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+    });
+    r.get(`${BASE}/search`, (req, res, s) => {
+      const query = parseQuery<SearchQuery>(req.query, 'facilities/search-query');
+      sendPayload(req, res, search(s.data, query), { cacheControl: PUBLIC_CACHE });
+    });
+  },
+};

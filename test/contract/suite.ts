@@ -1,0 +1,147 @@
+// One contract suite for every service (shared/contracts/common.md): documents answer 200 with a strong
+// ETag and 304 on revalidation, HEAD mirrors GET, unknown resources and routes are canonical 404 problems,
+// bad parameters are 400 problems listing each one, other methods are 405 with Allow, traversal never
+// escapes the build folder, and every static file of the build equals the API's body at the same path.
+// A service's own test file supplies the samples in a few lines.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemas } from '../../pipeline/core/schemas.ts';
+
+export interface ContractTarget {
+  name: string;
+  /** Starts the service over a fixture build; returns its base URL and build folder. */
+  start(): Promise<{ base: string; buildDir: string; close(): Promise<void> }>;
+  /** Paths (with query, if any) that must answer 200 JSON. */
+  documents: string[];
+  /** Paths that must answer the canonical 404. */
+  notFound: string[];
+  /** Requests that must answer 400, with the parameters each must name. */
+  badParameters: { path: string; parameters: string[] }[];
+  /** A path known for GET only. */
+  getOnly: string;
+}
+
+async function expectProblem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+  const body = (await res.json()) as Record<string, unknown>;
+  schemas().assert('core/problem', body, `${status} body`);
+  expect(body.status).toBe(status);
+  expect(body.code).toBe(code);
+  expect(body.type).toBe(`/problems/${code.replaceAll('_', '-')}`);
+  return body;
+}
+
+export function contractSuite(target: ContractTarget): void {
+  describe(`${target.name}: shared contract`, () => {
+    let base = '';
+    let buildDir = '';
+    let close = async () => {};
+    beforeAll(async () => {
+      ({ base, buildDir, close } = await target.start());
+    });
+    afterAll(() => close());
+
+    it('answers /healthz with the manifest version', async () => {
+      const res = await fetch(`${base}/healthz`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, unknown>;
+      const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+      expect(body).toMatchObject({ status: 'ok', service: target.name, data_version: manifest.data_version, demo: manifest.demo });
+      expect(res.headers.get('x-data-version')).toBe(manifest.data_version);
+    });
+
+    it.each(target.documents)('GET %s → 200 JSON with a strong ETag, 304 on revalidation, HEAD alike', async (path) => {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(res.headers.get('x-data-version')).toMatch(/^[0-9a-f]{16}$/);
+      const etag = res.headers.get('etag');
+      expect(etag).toMatch(/^"[^"]+"$/);
+      await res.json();
+      const again = await fetch(base + path, { headers: { 'If-None-Match': etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      const weak = await fetch(base + path, { headers: { 'If-None-Match': `"nope", W/${etag}` } });
+      expect(weak.status).toBe(304);
+      const head = await fetch(base + path, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('etag')).toBe(etag);
+      expect(head.headers.get('content-length')).toBe(res.headers.get('content-length'));
+      expect(await head.text()).toBe('');
+    });
+
+    it('serves precompressed bodies to clients that accept them', async () => {
+      const path = target.documents[0]!;
+      const plain = await (await fetch(base + path, { headers: { 'Accept-Encoding': 'identity' } })).text();
+      for (const encoding of ['br', 'gzip']) {
+        const res = await fetch(base + path, { headers: { 'Accept-Encoding': encoding } });
+        expect(res.headers.get('vary')).toBe('Accept-Encoding');
+        // fetch decodes the body; it must equal the identity body.
+        expect(await res.text()).toBe(plain);
+      }
+    });
+
+    it.each(target.notFound)('GET %s → canonical 404 problem', async (path) => {
+      await expectProblem(await fetch(base + path), 404, 'not_found');
+    });
+
+    it('answers unknown routes with a 404 problem, never a stack', async () => {
+      const body = await expectProblem(await fetch(`${base}/no/such/route`), 404, 'not_found');
+      expect(JSON.stringify(body)).not.toMatch(/at .*\.ts/);
+    });
+
+    it.each(target.badParameters)('GET $path → 400 naming each bad parameter', async ({ path, parameters }) => {
+      const body = await expectProblem(await fetch(base + path), 400, 'invalid_parameter');
+      const named = (body.errors as { parameter: string }[]).map((e) => e.parameter).sort();
+      expect(named).toEqual([...parameters].sort());
+      expect(String(body.detail)).toContain(parameters[0]!);
+    });
+
+    it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s on a GET route → 405 with Allow', async (method) => {
+      const res = await fetch(base + target.getOnly, { method });
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
+      await expectProblem(res, 405, 'method_not_allowed');
+    });
+
+    it('explains each problem type at its URI', async () => {
+      const res = await fetch(`${base}/problems/invalid-parameter`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toContain('Invalid parameter');
+    });
+
+    it.each([
+      '/../package.json',
+      '/..%2f..%2fpackage.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/api/..%2f..%2f..%2fpackage.json',
+      '/..%5c..%5cpackage.json',
+      '/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc/passwd',
+      '/.prev/manifest.json',
+    ])('never serves %s from outside the build', async (path) => {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain('"dependencies"');
+    });
+
+    it('serves the static tree at the same paths as the API, byte for byte', async () => {
+      const checksums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> };
+      const docs = Object.keys(checksums.files).filter((f) => f.startsWith('api/') && f.endsWith('.json'));
+      expect(docs.length).toBeGreaterThan(0);
+      for (const file of docs) {
+        const res = await fetch(`${base}/${file.slice(0, -'.json'.length)}`, { headers: { 'Accept-Encoding': 'identity' } });
+        expect(res.status, file).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(buildDir, file))), file).toBe(true);
+      }
+    });
+
+    it('serves the manifest and the build report as static files', async () => {
+      const res = await fetch(`${base}/manifest.json`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { service: string }).service).toBe(target.name);
+    });
+  });
+}

@@ -1,0 +1,41 @@
+// Starts a service's app on a real socket (port 0) for tests, and builds fixture data into temp folders.
+import { createServer } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApp, type LogLine, type ServiceApp, type ServiceDefinition } from '../../server/core/app.ts';
+
+export interface Running<D> {
+  base: string;
+  app: ServiceApp<D>;
+  logs: LogLine[];
+  close(): Promise<void>;
+}
+
+export async function startService<D>(def: ServiceDefinition<D>, dataDir: string, options: { reloadIntervalMs?: number } = {}): Promise<Running<D>> {
+  const logs: LogLine[] = [];
+  const app = createApp(def, { dataDir, log: (l) => logs.push(l), reloadIntervalMs: options.reloadIntervalMs ?? 0 });
+  const server = createServer(app.handler);
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    app,
+    logs,
+    close: () =>
+      new Promise((res) => {
+        app.close();
+        server.closeAllConnections();
+        server.close(() => res());
+      }),
+  };
+}
+
+export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), `shardline-${prefix}-`));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Where the real upstream samples live; tests that need them skip visibly when it is absent. */
+export const SHARED_DATA = join(import.meta.dirname, '..', '..', '..', 'shared', 'data');
