@@ -116,7 +116,7 @@ async function acquireLock(outDir: string, service: string, effects: SinkEffects
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await effects.createExclusive(lock, String(process.pid))) return lock;
     const holder = Number((await effects.readFile(lock))?.toString('utf8'));
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
       throw new Error(`another build of ${service} is running (pid ${holder}, lock ${lock})`);
     }
     await effects.rm(lock); // left by a build that was killed

@@ -45,6 +45,6 @@ export function parseQuery<T>(query: RawQuery, schemaId: string): T {
   }
   const validate = registry.get(schemaId);
   if (!validate(input)) errors.push(...toParameterErrors(validate.errors ?? []).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
-  if (errors.length) throw invalidParameters(errors);
+  if (errors.length) throw invalidParameters(errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)));
   return input as T;
 }

@@ -1,0 +1,50 @@
+// npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
+import { resolve } from 'node:path';
+import { CliError, isMain, parseCli, runCli } from './core/cli.ts';
+import { createProgress, formatTable } from './core/progress.ts';
+import { PIPELINES, SERVICE_NAMES } from './services.ts';
+
+const USAGE = `Build one service's data from upstream files and publish it atomically.
+
+Usage: npm run build -- --service NAME --input DIR [--out DIR] [--year YYYY] [--demo]
+
+  --service   ${SERVICE_NAMES.join(' | ')}
+  --input     folder of raw upstream downloads (any names, any subfolders; recognized by header)
+  --out       output root (default: dist-data, or DATA_DIR); the build lands in OUT/<service>/
+  --year      comparison year (facilities; default 2024)
+  --demo      label the build as demo data (set automatically for npm run demo output)
+
+Examples:
+  npm run build -- --service facilities --input ../shared/data/facilities --year 2020
+  npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
+
+export async function main(argv: string[]): Promise<void> {
+  const { values } = parseCli(argv, { service: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' }, year: { type: 'string' }, demo: { type: 'boolean' } }, USAGE);
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const service = values.service;
+  if (!service || !PIPELINES[service]) throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
+  if (!values.input) throw new CliError(`--input is required\n\n${USAGE}`);
+  const year = values.year === undefined ? undefined : Number(values.year);
+  if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
+  const outDir = resolve(values.out ?? process.env.DATA_DIR ?? 'dist-data');
+  const progress = createProgress(`build ${service}`);
+  let result;
+  try {
+    result = await PIPELINES[service]!.build({ input: resolve(values.input), outDir, year, demo: values.demo, progress });
+  } catch (err) {
+    throw new CliError(`build failed, nothing was published: ${(err as Error).message}`, 1);
+  }
+  const rows: (string | number)[][] = [['input', 'kind', 'rows', 'used', 'dropped']];
+  for (const i of result.inputs) {
+    const dropped = Object.entries(i.dropped).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
+    rows.push([i.file, i.kind, i.rows, i.used, dropped]);
+  }
+  process.stderr.write(`\n${formatTable(rows)}\n\n${formatTable([['count', 'value'], ...Object.entries(result.counts)])}\n`);
+  for (const i of result.ignored) process.stderr.write(`ignored: ${i.file} (${i.reason})\n`);
+  process.stderr.write(`\npublished ${service} ${result.data_version} to ${outDir}/${service} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`);
+}
+
+if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));

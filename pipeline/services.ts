@@ -1,0 +1,45 @@
+// The services the pipeline can build and the demo inputs it can write, by name.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Progress } from './core/progress.ts';
+import { writeFacilitiesDemo } from './demo/facilities.ts';
+import { buildFacilities, DEMO_MARKER } from './facilities/index.ts';
+
+export interface BuildOptions {
+  input: string;
+  outDir: string;
+  year?: number;
+  demo?: boolean;
+  progress: Progress;
+}
+
+export interface BuildResult {
+  data_version: string;
+  counts: Record<string, number>;
+  inputs: { file: string; kind: string; rows: number; used: number; dropped: Record<string, number> }[];
+  ignored: { file: string; reason: string }[];
+}
+
+export interface PipelineService {
+  build(options: BuildOptions): Promise<BuildResult>;
+  /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
+  demo(dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void }): Promise<{ files: string[] }>;
+}
+
+export const PIPELINES: Record<string, PipelineService> = {
+  facilities: {
+    build: (o) => buildFacilities({ input: o.input, outDir: o.outDir, year: o.year, demo: o.demo, progress: o.progress }),
+    demo: writeFacilitiesDemo,
+  },
+};
+
+export const SERVICE_NAMES = Object.keys(PIPELINES);
+
+/** Writes a service's demo inputs and the marker that labels every build made from them as demo. */
+export async function writeDemo(service: string, dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void } = {}): Promise<string[]> {
+  const pipeline = PIPELINES[service];
+  if (!pipeline) throw new Error(`unknown service ${service}`);
+  const { files } = await pipeline.demo(dir, options);
+  await writeFile(join(dir, DEMO_MARKER), JSON.stringify({ demo: true, service, seed: options.seed ?? null, scale: options.scale ?? 1 }) + '\n');
+  return files;
+}

@@ -1,0 +1,122 @@
+// npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
+// The only file that listens. Builds demo data for any service whose dist-data/<service>/ is missing,
+// then serves each service on its own port and prints the base URLs.
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
+import { createProgress } from '../pipeline/core/progress.ts';
+import { recoverPublish } from '../pipeline/core/sink.ts';
+import { PIPELINES, writeDemo } from '../pipeline/services.ts';
+import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
+import { DataError } from './core/build.ts';
+import { SERVICES } from './services.ts';
+
+const USAGE = `Serve the built data of every service (or one).
+
+Usage: npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
+
+  --service   ${Object.keys(SERVICES).join(' | ')} (default: all, each on its own port)
+  --port      port for --service (0 = any free port); with all services only 0 is accepted
+  --host      interface to listen on (default 127.0.0.1; HOST)
+  --data      build folder to serve (default dist-data; DATA_DIR)
+
+Environment: PORT_FACILITIES (8081), DATA_DIR, HOST, STATE_DIR (state), RELOAD_INTERVAL_MS (5000; 0 = off),
+LOG (json | off).
+
+Examples:
+  npm start
+  npm start -- --service facilities --port 0`;
+
+/** Runs demo + build for a service whose published folder is missing, so a fresh clone serves at once. */
+async function ensureBuilt(service: string, dataDir: string): Promise<void> {
+  await recoverPublish(dataDir, service);
+  if (existsSync(join(dataDir, service, 'manifest.json'))) return;
+  const pipeline = PIPELINES[service];
+  if (!pipeline) throw new CliError(`no build for ${service}`, 1);
+  process.stderr.write(`${join(dataDir, service)} is missing: building demo data\n`);
+  const dir = await mkdtemp(join(tmpdir(), `shardline-demo-${service}-`));
+  try {
+    await writeDemo(service, dir);
+    await pipeline.build({ input: dir, outDir: dataDir, demo: true, progress: createProgress(`demo ${service}`) });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((res, rej) => {
+    server.once('error', rej);
+    server.listen(port, host, () => res((server.address() as AddressInfo).port));
+  });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { values } = parseCli(argv, { service: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } }, USAGE);
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const names = values.service ? [values.service] : Object.keys(SERVICES);
+  for (const n of names) if (!SERVICES[n]) throw new CliError(`--service must be one of ${Object.keys(SERVICES).join(', ')}`);
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
+  if (port !== undefined && port !== 0 && names.length > 1) throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
+  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  const dataDir = resolve(values.data ?? process.env.DATA_DIR ?? 'dist-data');
+  const reloadIntervalMs = Number(process.env.RELOAD_INTERVAL_MS ?? 5000);
+  const log = process.env.LOG === 'off' ? () => {} : jsonLog;
+
+  const running: { app: ServiceApp<unknown>; server: Server }[] = [];
+  for (const name of names) {
+    const svc = SERVICES[name]!;
+    await ensureBuilt(name, dataDir);
+    let app: ServiceApp<unknown>;
+    try {
+      app = createApp(svc.definition, {
+        dataDir,
+        log,
+        reloadIntervalMs,
+        onReload: (e) => process.stderr.write(e.error ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n` : `[${name}] reloaded ${e.from} → ${e.to}\n`),
+      });
+    } catch (err) {
+      if (err instanceof DataError) throw new CliError(`cannot serve ${name}: ${err.message}`, 1);
+      throw err;
+    }
+    const server = createServer(app.handler);
+    server.keepAliveTimeout = 5000;
+    const p = await listen(server, port ?? Number(process.env[svc.portEnv] ?? svc.defaultPort), host);
+    const m = app.state().build.manifest;
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    process.stdout.write(`${name.padEnd(11)} http://${shownHost}:${p}${app.basePath}  data ${m.data_version}${m.demo ? '  (DEMO DATA: generated, not real)' : ''}\n`);
+    running.push({ app, server });
+  }
+
+  // SIGTERM: stop accepting, finish requests in flight, exit 0 within 10 s (shared/contracts/common.md).
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${signal}: finishing requests in flight\n`);
+    const force = setTimeout(() => {
+      for (const r of running) r.server.closeAllConnections();
+      process.exit(0);
+    }, 9000);
+    force.unref();
+    let open = running.length;
+    for (const r of running) {
+      r.app.close();
+      r.server.close(() => {
+        if (--open === 0) process.exit(0);
+      });
+      r.server.closeIdleConnections();
+    }
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));

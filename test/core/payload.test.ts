@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { matchesEtag, pickEncoding, toPayload } from '../../server/core/payload.ts';
+import { parseQuery } from '../../server/core/params.ts';
+import { HttpError } from '../../server/core/problem.ts';
+
+const big = toPayload('x'.repeat(5000));
+const small = toPayload('{}');
+
+describe('pickEncoding (RFC 9110 §12.5.3)', () => {
+  it.each([
+    ['br, gzip', 'big', 'br'],
+    ['gzip, deflate', 'big', 'gzip'],
+    ['gzip;q=1, br;q=0', 'big', 'gzip'],
+    ['*', 'big', 'gzip'],
+    ['identity', 'big', undefined],
+    [undefined, 'big', undefined],
+    ['br', 'small (not compressed)', undefined],
+  ])('%j on a %s payload → %j', (header, which, expected) => {
+    expect(pickEncoding(header, which === 'big' ? big : small)).toBe(expected);
+  });
+});
+
+describe('matchesEtag (weak comparison, RFC 9110 §13.1.2)', () => {
+  const tag = big.etag;
+  const bare = tag.slice(1, -1);
+  it.each([
+    [tag, true],
+    [`W/${tag}`, true],
+    [`"other", ${tag}`, true],
+    [`"${bare}-br"`, true],
+    [`"${bare}-gz"`, true],
+    ['*', true],
+    ['"other"', false],
+    [bare, false],
+    ['', false],
+  ])('%j → %j', (header, expected) => {
+    expect(matchesEtag(header, tag)).toBe(expected);
+  });
+});
+
+describe('parseQuery', () => {
+  const parse = (q: Record<string, string | string[]>) => parseQuery<Record<string, unknown>>(q, 'facilities/search-query');
+  it('coerces and keeps known parameters, ignores unknown ones', () => {
+    expect(parse({ q: 'x', limit: '20', extra: 'y' })).toEqual({ q: 'x', limit: 20 });
+  });
+  it('lists every bad parameter at once', () => {
+    try {
+      parse({ limit: '0', tier: 'gold', program: ['a', 'b'] });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(HttpError);
+      const e = err as HttpError;
+      expect(e.status).toBe(400);
+      expect(e.errors).toEqual([
+        { parameter: 'limit', message: 'must be >= 1' },
+        { parameter: 'program', message: 'must be given once' },
+        { parameter: 'tier', message: 'must be one of: anchored, unmatched' },
+      ]);
+    }
+  });
+});

@@ -1,0 +1,105 @@
+// The server process: refuses damaged builds with a clear message, prints its base URL, stops cleanly on
+// SIGTERM; and the build CLI's exit codes.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../server/core/app.ts';
+import { DataError } from '../../server/core/build.ts';
+import { facilities } from '../../server/facilities/routes.ts';
+import { buildFixture } from '../helpers/facilities.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const tsx = (args: string[]) => [process.execPath, ['--import', 'tsx', ...args]] as const;
+
+let fx: Awaited<ReturnType<typeof buildFixture>>;
+beforeAll(async () => {
+  fx = await buildFixture();
+});
+afterAll(() => fx.root.remove());
+
+function damaged(name: string, damage: (dir: string) => void): string {
+  const out = join(fx.root.path, name);
+  cpSync(fx.outDir, out, { recursive: true });
+  damage(join(out, 'facilities'));
+  return out;
+}
+
+describe('loading a build', () => {
+  it.each([
+    ['a missing manifest', (d: string) => writeFileSync(join(d, 'manifest.json'), ''), /manifest\.json is not valid JSON/],
+    ['a changed document', (d: string) => appendFileSync(join(d, 'api/v1/stats.json'), ' '), /stats\.json does not match checksums\.json/],
+    ['changed checksums', (d: string) => appendFileSync(join(d, 'checksums.json'), ' '), /checksums\.json does not match the manifest/],
+    ['a manifest that is not a manifest', (d: string) => writeFileSync(join(d, 'manifest.json'), '{"service":"facilities"}'), /manifest\.json is damaged/],
+  ])('refuses %s with a clear message', (_label, damage, message) => {
+    const dir = damaged(`damaged-${_label.replaceAll(' ', '-')}`, damage);
+    expect(() => createApp(facilities, { dataDir: dir, log: () => {} })).toThrow(DataError);
+    expect(() => createApp(facilities, { dataDir: dir, log: () => {} })).toThrow(message);
+  });
+});
+
+describe('server process', () => {
+  it('prints its base URL, serves, and exits 0 on SIGTERM', async () => {
+    const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', fx.outDir]);
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, LOG: 'off' } });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+    });
+    expect(out).toMatch(/^facilities\s+http:\/\/127\.0\.0\.1:\d+\/api\/v1\s+data [0-9a-f]{16}\n/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+
+  it('refuses to start on a damaged build, exit code 1 and the reason', () => {
+    const dir = damaged('damaged-start', (d) => appendFileSync(join(d, 'api/v1/spine.json'), 'x'));
+    const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', dir]);
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cannot serve facilities: .*spine\.json does not match checksums\.json/);
+  });
+
+  it.each([
+    [['--service', 'nope'], 2, /--service must be one of facilities/],
+    [['--port', '99999', '--service', 'facilities'], 2, /--port must be an integer/],
+    [['--bogus'], 2, /Unknown option '--bogus'/],
+  ])('rejects bad arguments %j', (argv, status, message) => {
+    const [cmd, args] = tsx(['server/main.ts', ...argv]);
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(status);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('build CLI', () => {
+  it.each([
+    [[], 2, /--service must be one of/],
+    [['--service', 'facilities'], 2, /--input is required/],
+    [['--service', 'facilities', '--input', '/nonexistent/x'], 1, /build failed, nothing was published: input folder .* cannot be read/],
+    [['--service', 'facilities', '--input', '.', '--year', '1900'], 2, /--year must be a year/],
+  ])('%j exits %i with a clear message', (argv, status, message) => {
+    const [cmd, args] = tsx(['pipeline/cli.ts', ...argv]);
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(status);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('builds, prints progress and a summary, exits 0', () => {
+    const out = join(fx.root.path, 'cli-out');
+    const [cmd, args] = tsx(['pipeline/cli.ts', '--service', 'facilities', '--input', fx.input, '--out', out, '--year', '2024']);
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\[build facilities\] .*reading ontario\/ghg-registry\.csv/);
+    expect(r.stderr).toMatch(/ontario\/ghg-registry\.csv\s+ontario_ghg\s+12\s+11\s+duplicate 1/);
+    expect(r.stderr).toMatch(/published facilities [0-9a-f]{16} to /);
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SchemaError, schemas } from '../../pipeline/core/schemas.ts';
+import { openSink } from '../../pipeline/core/sink.ts';
+
+const dirs: string[] = [];
+const temp = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'shardline-sink-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+const manifest = (service = 'facilities') => ({ service, data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+
+describe('sink', () => {
+  it('refuses a document that does not match its schema, naming the path and the errors', async () => {
+    const sink = await openSink({ service: 'facilities', outDir: await temp() });
+    const bad = { total: -1, limit: 500, results: [{}] };
+    const err = await sink.writeJson('api/v1/search.json', bad, 'facilities/search').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SchemaError);
+    expect(String((err as Error).message)).toMatch(/api\/v1\/search\.json does not match facilities\/search/);
+    expect(String((err as Error).message)).toMatch(/\/total: must be >= 0/);
+    expect(String((err as Error).message)).toMatch(/\/limit: must be <= 200/);
+    await sink.abort();
+  });
+
+  it('every output schema rejects {} (parameter schemas accept it: every parameter is optional)', () => {
+    for (const id of schemas().ids) expect(schemas().get(id)({}), id).toBe(id.endsWith('-query'));
+  });
+
+  it('throws on a second write to the same path', async () => {
+    const sink = await openSink({ service: 'facilities', outDir: await temp(), compress: false });
+    await sink.writeJson('ids.json', { next: 1, sources: {} }, 'facilities/ids');
+    await expect(sink.writeJson('ids.json', { next: 1, sources: {} }, 'facilities/ids')).rejects.toThrow(/written twice/);
+    await sink.abort();
+  });
+
+  it('writes .gz and .br siblings, checksums and the manifest last, then swaps in', async () => {
+    const out = await temp();
+    const sink = await openSink({ service: 'facilities', outDir: out });
+    await sink.writeJson('ids.json', { next: 3, sources: {} }, 'facilities/ids');
+    await sink.publish(manifest());
+    const files = (await readdir(join(out, 'facilities'))).sort();
+    expect(files).toEqual(['checksums.json', 'ids.json', 'ids.json.br', 'ids.json.gz', 'manifest.json']);
+    const m = JSON.parse(await readFile(join(out, 'facilities', 'manifest.json'), 'utf8'));
+    expect(m.files).toBe(3);
+    expect(await readdir(out)).toEqual(['facilities']);
+  });
+
+  it('allows one build of a service at a time', async () => {
+    const out = await temp();
+    const first = await openSink({ service: 'facilities', outDir: out });
+    await expect(openSink({ service: 'facilities', outDir: out })).rejects.toThrow(/another build of facilities is running/);
+    await first.abort();
+    const second = await openSink({ service: 'facilities', outDir: out });
+    await second.abort();
+  });
+
+  it('refuses paths outside the build', async () => {
+    const sink = await openSink({ service: 'facilities', outDir: await temp() });
+    for (const p of ['../x.json', '/abs.json', 'a/../../b.json', 'no-extension']) {
+      await expect(sink.writeJson(p, {}, 'facilities/ids')).rejects.toThrow(/bad output path/);
+    }
+    await sink.abort();
+  });
+});

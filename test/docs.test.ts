@@ -1,0 +1,39 @@
+// The README documents every route and every environment variable the code reads (datasette's
+// test_docs.py habit): a route or setting added without docs fails here.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SERVICES } from '../server/services.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('README', () => {
+  for (const [name, svc] of Object.entries(SERVICES)) {
+    const paths: string[] = [];
+    svc.definition.routes({ get: (p) => paths.push(p), post: (p) => paths.push(p) });
+    it.each(paths.map((p) => p.replace(/:(\w+)/g, '{$1}')))(`documents ${name} route %s`, (path) => {
+      expect(README).toContain(path);
+    });
+  }
+
+  const vars = new Set<string>();
+  for (const file of [...sources(join(ROOT, 'server')), ...sources(join(ROOT, 'pipeline'))]) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/process\.env\.([A-Z_]+)|process\.env\[svc\.portEnv\]/g)) if (m[1]) vars.add(m[1]);
+  }
+  for (const svc of Object.values(SERVICES)) vars.add(svc.portEnv);
+  it.each([...vars].sort())('documents environment variable %s', (name) => {
+    expect(README).toMatch(new RegExp(`\\| \`${name}\` \\|`));
+  });
+
+  it('gives the two set-up commands', () => {
+    expect(README).toMatch(/```sh\nnpm start\nnpm test\n```/);
+  });
+});

@@ -1,0 +1,108 @@
+// The facilities build as a whole: row accounting, determinism, id stability across rebuilds, input
+// recognition, and clear failures.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { writeFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildFacilities } from '../../pipeline/facilities/index.ts';
+import { FIXTURE_YEAR } from '../fixtures/facilities.ts';
+import { buildFixture, PINNED_CLOCK } from '../helpers/facilities.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups) await c();
+});
+
+function tree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(relative(dir, p), readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('facilities build', () => {
+  it('accounts for every row: used plus dropped equals read, per input', async () => {
+    const b = await buildFixture();
+    cleanups.push(b.root.remove);
+    const report = JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8'));
+    for (const input of report.inputs) {
+      const dropped = Object.values(input.dropped as Record<string, number>).reduce((a, n) => a + n, 0);
+      expect(input.used + dropped, input.file).toBe(input.rows);
+    }
+    const byKind = Object.fromEntries(report.inputs.map((i: { kind: string }) => [i.kind, i]));
+    expect(byKind.ontario_ghg).toMatchObject({ rows: 12, used: 11, dropped: { duplicate: 1 }, encoding: 'windows-1252', bom: false });
+    expect(byKind.ghgrp_by_gas).toMatchObject({ rows: 6, used: 5, dropped: { outside_ontario: 1 }, encoding: 'utf-8', bom: true });
+    expect(byKind.ghgrp_indicator).toMatchObject({ rows: 4, used: 3, dropped: { outside_ontario: 1 } });
+    expect(byKind.ewrb).toMatchObject({ rows: 4, used: 4, bom: true });
+    expect(report.ignored).toEqual([{ file: 'notes.txt', reason: 'header matches no known input' }]);
+    expect(report.issues.find((i: { kind: string }) => i.kind === 'missing_city')).toMatchObject({ file: 'ontario/ghg-registry.csv', record: 12 });
+    const manifest = JSON.parse(readFileSync(join(b.buildDir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ service: 'facilities', demo: false, built_at: '2026-01-02T03:04:05.000Z', options: { year: 2024 }, counts: { facilities: 10, anchored: 3 } });
+    expect(manifest.sources.map((s: { file: string; rows: number }) => [s.file, s.rows])).toEqual([
+      ['ewrb.csv', 4],
+      ['federal/emissions-by-gas.csv', 6],
+      ['federal/large-facilities.csv', 4],
+      ['ontario/ghg-registry.csv', 12],
+    ]);
+  });
+
+  it('writes byte-identical output for the same inputs and code (the clock only in the manifest)', async () => {
+    const a = await buildFixture();
+    const b = await buildFacilities({ input: a.input, outDir: join(a.root.path, 'again'), year: FIXTURE_YEAR, now: () => new Date('2030-01-01T00:00:00Z') });
+    cleanups.push(a.root.remove);
+    const ta = tree(a.buildDir);
+    const tb = tree(join(a.root.path, 'again', 'facilities'));
+    expect([...tb.keys()].sort()).toEqual([...ta.keys()].sort());
+    for (const [file, bytes] of ta) {
+      if (file === 'manifest.json') continue;
+      expect(tb.get(file)!.equals(bytes), file).toBe(true);
+    }
+    const ma = JSON.parse(ta.get('manifest.json')!.toString());
+    const mb = JSON.parse(tb.get('manifest.json')!.toString());
+    expect(mb.data_version).toBe(ma.data_version);
+    expect({ ...mb, built_at: ma.built_at }).toEqual(ma);
+    expect(b.data_version).toBe(ma.data_version);
+  });
+
+  it('keeps every spine id when one facility is removed and one added, and never reuses the old id', async () => {
+    const first = await buildFixture();
+    cleanups.push(first.root.remove);
+    const before = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')).sources as Record<string, string>;
+    // Rebuild over the same output with Ontario id 2005 gone and a new 2009 facility.
+    await rm(first.input, { recursive: true });
+    const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
+    await writeFacilitiesFixture(first.input, { dropOntario: [2005], addOntario: [[2024, 2009, 'New Co', 'Fresh Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]] });
+    await buildFacilities({ input: first.input, outDir: first.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
+    const after = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')) as { next: number; sources: Record<string, string> };
+    for (const [source, id] of Object.entries(before)) expect(after.sources[source], source).toBe(id);
+    expect(after.sources['ontario:2009']).toBe('ONF-000011');
+    expect(after.next).toBe(12);
+    const report = JSON.parse(readFileSync(join(first.buildDir, 'report.json'), 'utf8'));
+    expect(report.ids).toEqual({ carried: 9, issued: ['ONF-000011'], retired: ['ONF-000005'] });
+    const spine = JSON.parse(readFileSync(join(first.buildDir, 'api/v1/spine.json'), 'utf8')) as { facilities: { spine_id: string }[] };
+    expect(spine.facilities.map((f) => f.spine_id)).not.toContain('ONF-000005');
+    // The previous build stays beside the new one.
+    expect(statSync(join(first.outDir, 'facilities.prev', 'manifest.json')).isFile()).toBe(true);
+  });
+
+  it('fails clearly, naming the file and column, when a required column is missing; nothing is published', async () => {
+    const b = await buildFixture();
+    cleanups.push(b.root.remove);
+    const manifestBefore = readFileSync(join(b.buildDir, 'manifest.json'));
+    // A second Ontario-like file that lacks Total CO2e is not recognized, so it is listed and ignored…
+    await writeFile(join(b.input, 'partial.csv'), 'Year,Ontario GHG ID,Facility Name\r\n2024,1,X\r\n');
+    const s = await buildFacilities({ input: b.input, outDir: join(b.root.path, 'other'), year: FIXTURE_YEAR, now: PINNED_CLOCK });
+    expect(s.ignored.map((i) => i.file)).toContain('partial.csv');
+    // …and a folder with no Ontario file at all fails the build.
+    await rm(join(b.input, 'ontario'), { recursive: true });
+    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR })).rejects.toThrow(/no Ontario GHG registry file found/);
+    expect(readFileSync(join(b.buildDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
+    expect(readdirSync(b.outDir).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+// Builds from the real upstream samples in ../shared/data/facilities (never copied into this repository)
+// and checks the facts their README states, through the API. Skips visibly when ../shared is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFacilities } from '../../pipeline/facilities/index.ts';
+import { facilities } from '../../server/facilities/routes.ts';
+import { SHARED_DATA, startService, tempDir, type Running } from '../helpers/server.ts';
+
+const INPUT = join(SHARED_DATA, 'facilities');
+const present = existsSync(INPUT);
+if (!present) console.warn('skipped: ../shared/data not found (facilities real-data test)');
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe.skipIf(!present)('facilities on the real registry files (--year 2020)', () => {
+  let root: Awaited<ReturnType<typeof tempDir>>;
+  let server: Running<unknown>;
+  const get = async (path: string): Promise<Json> => {
+    const res = await fetch(server.base + path);
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as Json;
+  };
+  const facilityOf = async (side: 'ontario' | 'federal', id: string): Promise<Json> => {
+    const ids = JSON.parse(readFileSync(join(root.path, 'facilities', 'ids.json'), 'utf8')).sources as Record<string, string>;
+    return get(`/api/v1/facility/${ids[`${side}:${id}`]}`);
+  };
+
+  beforeAll(async () => {
+    root = await tempDir('real');
+    await buildFacilities({ input: INPUT, outDir: root.path, year: 2020 });
+    server = (await startService(facilities, root.path)) as Running<unknown>;
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await root?.remove();
+  });
+
+  it('loses no row without reporting it', async () => {
+    const report = await get('/report.json');
+    const rows = Object.fromEntries(report.inputs.map((i: Json) => [i.kind, i]));
+    for (const input of report.inputs) {
+      const dropped = Object.values(input.dropped as Record<string, number>).reduce((a, n) => a + n, 0);
+      expect(input.used + dropped, input.file).toBe(input.rows);
+    }
+    expect(rows.ontario_ghg).toMatchObject({ rows: 2557, used: 2557, encoding: 'windows-1252' });
+    expect(rows.ghgrp_by_gas).toMatchObject({ rows: 16, used: 16 });
+    expect(rows.ghgrp_indicator).toMatchObject({ rows: 1732, used: 382, dropped: { outside_ontario: 1350 } });
+    expect(rows.ewrb).toMatchObject({ rows: 3491, used: 3491, bom: true });
+    expect(report.ignored.map((i: Json) => i.file)).toContain('ewrb_metric_descriptions.csv');
+  });
+
+  it('links about 349 of the 409 Ontario ids to federal ids', async () => {
+    const stats = await get('/api/v1/stats');
+    const stage = (name: string) => stats.funnel.find((s: Json) => s.stage === name).count;
+    expect(stage('ontario_facilities')).toBe(409);
+    expect(stage('ontario_anchored')).toBeGreaterThanOrEqual(340);
+    expect(stage('ontario_anchored')).toBeLessThanOrEqual(360);
+    expect(stats.year).toBe(2020);
+  });
+
+  it('holds the README checkable facts (2020)', async () => {
+    const algoma = await facilityOf('ontario', '1042');
+    expect(algoma.source_ids.federal).toContain('G10011');
+    expect(algoma.naics).toBe('331110');
+    expect(algoma.totals).toEqual({ year: 2020, ontario: 3880106, federal: 3882002.891 });
+    expect(algoma.names.ontario).toEqual(expect.arrayContaining(['Algoma Steel Inc', 'Essar Steel Algoma Inc']));
+
+    const atikokan = await facilityOf('ontario', '1104');
+    expect(atikokan.source_ids.federal).toContain('G10016');
+    // 179458 − 162353.83 biomass CO2 on the federal basis.
+    expect(atikokan.totals).toEqual({ year: 2020, ontario: 17104.17, federal: 16939.6 });
+
+    const resolute = await facilityOf('ontario', '1120');
+    expect(resolute.source_ids.federal).toContain('G10025');
+    expect(resolute.names.ontario).toEqual(expect.arrayContaining(['Thunder Bay', 'Resolute Forest Products - Thunder Bay Operations']));
+    expect(resolute.totals.federal).toBe(201190.8068);
+
+    const kingston = await facilityOf('federal', 'G10004');
+    expect(kingston.source_ids.ontario).toContain('1097');
+    expect(kingston.series.find((p: Json) => p.year === 2023).federal).toBe(946.317909);
+
+    // The indicator table (2021, kt with a space thousands separator) merges in by id.
+    expect(algoma.series.find((p: Json) => p.year === 2021).federal).toBe(4111480);
+    expect((await facilityOf('federal', 'G10031')).series.find((p: Json) => p.year === 2021).federal).toBe(63030);
+  });
+
+  it('answers search over the real names', async () => {
+    const r = await get('/api/v1/search?q=algoma%20steel');
+    expect(r.results.map((x: Json) => x.spine_id)).toContain((await facilityOf('ontario', '1042')).spine_id);
+    const accents = await get('/api/v1/search?q=RESOLU');
+    expect(accents.total).toBeGreaterThan(0);
+  });
+});
