@@ -1,7 +1,7 @@
 // The server process: refuses damaged builds with a clear message, prints its base URL, stops cleanly on
 // SIGTERM; and the build CLI's exit codes.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/core/app.ts';
@@ -59,6 +59,25 @@ describe('server process', () => {
     });
     expect(code).toBe(0);
   });
+
+  it('builds demo data first when the data folder has no build, and says it is demo data', async () => {
+    const empty = join(fx.root.path, 'fresh-data');
+    const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', empty]);
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, LOG: 'off' } });
+    let out = '';
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('\n')) resolve(out);
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+    });
+    child.kill('SIGTERM');
+    expect(line).toMatch(/^facilities\s+http:\/\/127\.0\.0\.1:\d+\/api\/v1\s+data [0-9a-f]{16}\s+\(DEMO DATA: generated, not real\)/);
+    const manifest = JSON.parse(readFileSync(join(empty, 'facilities', 'manifest.json'), 'utf8')) as { demo: boolean; counts: { facilities: number } };
+    expect(manifest.demo).toBe(true);
+    expect(manifest.counts.facilities).toBeGreaterThan(100);
+  }, 60_000);
 
   it('refuses to start on a damaged build, exit code 1 and the reason', () => {
     const dir = damaged('damaged-start', (d) => appendFileSync(join(d, 'api/v1/spine.json'), 'x'));
