@@ -12,6 +12,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRng, type Rng } from './rng.ts';
+import { foldAccents, maxSimilarity, normalizeCity, normalizeName, similarity } from '../facilities/normalize-names.ts';
 
 export const DEFAULT_SEED = 20240101;
 
@@ -224,7 +225,7 @@ function toCp1252(text: string, file: string): Buffer {
   return Buffer.from(text, 'latin1');
 }
 
-const stripAccents = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '');
+const stripAccents = foldAccents;
 
 /** Spellings that vary by year: the last span starting at or before the year applies. */
 type Spans<T> = readonly (readonly [number, T])[];
@@ -625,35 +626,11 @@ interface FederalSpec {
   indicatorZeroCoordinates: boolean;
 }
 
-// Normalized keys, only to keep random names apart; the product's own rule lives in pipeline/facilities.
-const toNameKey = (s: string) =>
-  stripAccents(s)
-    .toUpperCase()
-    .replace(/&/g, ' AND ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-const SAINTS = new Set(['ST', 'STE', 'SAINT', 'SAINTE']);
-const toCityKey = (s: string) =>
-  toNameKey(s.replace(/\([^)]*\)/g, ' '))
-    .split(' ')
-    .map((w) => (SAINTS.has(w) ? 'ST' : w))
-    .join(' ');
-
-/** 1 − Levenshtein distance / longer length. */
-function toSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
-  const longer = Math.max(a.length, b.length);
-  if (longer === 0 || 1 - Math.abs(a.length - b.length) / longer < 0.7) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return 1 - prev[b.length]! / longer;
-}
+// The product's own normalization keeps random names apart, so the demo's only links are the planted ones.
+const toNameKey = normalizeName;
+const toCityKey = normalizeCity;
+/** Similarity, with a length pre-check: most random pairs are far apart. */
+const toSimilarity = (a: string, b: string) => (maxSimilarity(a, b) < 0.7 ? 0 : similarity(a, b));
 
 /**
  * Keeps every random facility name unique and unlike any other name in the same city, so the only links and
