@@ -9,7 +9,7 @@ import type { Program, Tier } from '../../pipeline/facilities/records.ts';
 import { PUBLIC_CACHE, type ServiceDefinition, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
-import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
+import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../core/problem.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -17,7 +17,10 @@ export interface FacilitiesData {
   index: lunr.Index;
   /** In ranking order. */
   docs: SearchDoc[];
+  /** Responses by canonical query (terms, filters, limit). */
   searches: Lru<Payload>;
+  /** The same responses by raw query string, so a repeated request skips validation and matching. */
+  raw: Lru<Payload>;
 }
 
 interface SearchQuery {
@@ -51,7 +54,8 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
       (!query.tier || d.tier === query.tier) &&
       (!query.program || d.program === query.program),
   );
-  const payload = jsonPayload(toSearchResponse(matches, limit));
+  // Not compressed: compressing each new result costs more than it saves on responses this size.
+  const payload = toPayload(JSON.stringify(toSearchResponse(matches, limit)), 'application/json', false);
   data.searches.set(key, payload);
   return payload;
 }
@@ -61,7 +65,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
   basePath: BASE,
   load(build) {
     const file = build.readJson<SearchIndexFile>('index/search.json');
-    return { index: lunr.Index.load(file.lunr), docs: file.facilities, searches: new Lru(2000) };
+    return { index: lunr.Index.load(file.lunr), docs: file.facilities, searches: new Lru(2000), raw: new Lru(2000) };
   },
   routes(r) {
     r.get(`${BASE}/spine`, (req, res, s) => sendDocument(req, res, s, `${BASE}/spine`));
@@ -74,8 +78,12 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
       sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
     });
     r.get(`${BASE}/search`, (req, res, s) => {
-      const query = parseQuery<SearchQuery>(req.query, 'facilities/search-query');
-      sendPayload(req, res, search(s.data, query), { cacheControl: PUBLIC_CACHE });
+      let payload = s.data.raw.get(req.search);
+      if (!payload) {
+        payload = search(s.data, parseQuery<SearchQuery>(req.query, 'facilities/search-query'));
+        s.data.raw.set(req.search, payload);
+      }
+      sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
     });
   },
 };

@@ -1,0 +1,57 @@
+// Messages between `npm run bench` and its child processes. Children talk over the IPC channel rather than
+// stdout, so a stray log line from a build or a server can never be mistaken for a result.
+
+export type BuildJob =
+  | { mode: 'demo'; service: string; dir: string; scale: number; seed?: number }
+  | { mode: 'build'; service: string; input: string; outDir: string; year?: number };
+
+export interface BuildDone {
+  type: 'done';
+  /** Time spent in the job itself, without Node and tsx start-up. */
+  ms: number;
+  /** process.resourceUsage().maxRSS: peak resident set of the whole child, in KiB. */
+  maxRssKb: number;
+  counts?: Record<string, number>;
+  dataVersion?: string;
+  files?: number;
+}
+
+export interface ServerJob {
+  kind: 'app' | 'bare';
+  service: string;
+  /** The folder that holds `<service>/manifest.json`. */
+  dataDir: string;
+  /** Write the app's JSON request log to /dev/null, as a production server writes it to stdout. */
+  log: boolean;
+  /** Bare only: request paths that are not precomputed documents (searches); their responses are captured from the app at start-up. */
+  capture: string[];
+}
+
+export interface ServerReady {
+  type: 'ready';
+  port: number;
+  /** createApp: load, verify and index the build. */
+  loadMs: number;
+  /** Bare only: time spent capturing the dynamic responses (not part of any real server's start-up). */
+  captureMs: number;
+  captured: number;
+  /** performance.now() when listening: time since the child process started. */
+  uptimeMs: number;
+}
+
+export interface ServerUsage {
+  type: 'usage';
+  /** process.cpuUsage(): user + system, microseconds since the child started. */
+  cpuUs: number;
+  rssBytes: number;
+  maxRssKb: number;
+}
+
+export interface ChildError {
+  type: 'error';
+  message: string;
+}
+
+export type ChildMessage = BuildDone | ServerReady | ServerUsage | ChildError;
+
+export type ParentMessage = { type: 'build'; job: BuildJob } | { type: 'serve'; job: ServerJob } | { type: 'usage' } | { type: 'stop' };
