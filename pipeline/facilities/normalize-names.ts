@@ -1,22 +1,15 @@
 // Name and city normalization for linking Ontario and federal records (shared/contracts/facilities.md,
 // "Identity rules"). The table of cases lives in test/facilities/normalize-names.test.ts.
 
-/** NFKD, combining marks removed: `Résolu` → `Resolu`, `ﬁ` → `fi`. */
-export function foldAccents(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '');
-}
+import { foldAccents, toWordKey } from '../core/text.ts';
+
+export { foldAccents };
 
 /**
  * Facility names: accents stripped, upper case, `&` → `AND`, every other character that is not a letter
  * or digit becomes a space, whitespace collapsed. `Smith & Sons Ltd.` → `SMITH AND SONS LTD`.
  */
-export function normalizeName(s: string): string {
-  return foldAccents(s)
-    .toUpperCase()
-    .replace(/&/g, ' AND ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+export const normalizeName = toWordKey;
 
 const SAINT = new Set(['ST', 'STE', 'SAINT', 'SAINTE']);
 
