@@ -7,6 +7,7 @@ import * as fs from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { sha256 } from './hash.ts';
 import { schemas, type SchemaRegistry } from './schemas.ts';
 
@@ -24,6 +25,8 @@ export interface SinkEffects {
   list(dir: string): Promise<string[]>;
   /** Creates `path` only if it does not exist; false when it does. */
   createExclusive(path: string, data: string): Promise<boolean>;
+  /** Opens a file for writing in pieces (large data files). */
+  openWrite(path: string): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
 }
 
 export const fileEffects: SinkEffects = {
@@ -43,6 +46,15 @@ export const fileEffects: SinkEffects = {
   rm: (path) => fs.rm(path, { recursive: true, force: true }),
   exists: (path) => fs.access(path, fsc.F_OK).then(() => true, () => false),
   list: (dir) => fs.readdir(dir).catch(() => []),
+  async openWrite(path) {
+    const handle = await fs.open(path, 'w');
+    return {
+      write: async (data) => {
+        await handle.write(data);
+      },
+      close: () => handle.close(),
+    };
+  },
   async createExclusive(path, data) {
     try {
       await fs.writeFile(path, data, { flag: 'wx' });
@@ -63,10 +75,22 @@ export interface SinkOptions {
   compress?: boolean;
 }
 
+export interface SinkStream {
+  write(data: Uint8Array): Promise<void>;
+  /** Bytes written so far. */
+  readonly bytes: number;
+  close(): Promise<void>;
+}
+
 export interface Sink {
   readonly dir: string;
   /** Validates `doc` against `schemaId` and writes `relPath` (plus `.gz`/`.br`). Throws on a second write. */
   writeJson(relPath: string, doc: unknown, schemaId: string): Promise<void>;
+  /**
+   * A large data file written in pieces (a record store, an index), buffered into large writes and hashed
+   * as it goes; not compressed (clients never fetch these whole). `close` registers it in the checksums.
+   */
+  openStream(relPath: string): Promise<SinkStream>;
   /** The files written so far with their sha256, by relative path. */
   files(): ReadonlyMap<string, string>;
   /** Writes `checksums.json` and `manifest.json` (validated), then swaps the build in. */
@@ -191,6 +215,45 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
   };
 
+  const STREAM_BUFFER = 1 << 20;
+  const openStream = async (relPath: string): Promise<SinkStream> => {
+    if (closed) throw new Error('the build was already published or aborted');
+    if (relPath.startsWith('/') || relPath.includes('..')) throw new Error(`bad output path ${relPath}`);
+    if (reserved.has(relPath)) throw new Error(`${relPath} was written twice in one build`);
+    reserved.add(relPath);
+    const abs = join(dir, relPath);
+    await effects.mkdir(dirname(abs));
+    const file = await effects.openWrite(abs);
+    const hash = createHash('sha256');
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    let bytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const chunk = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      hash.update(chunk);
+      await file.write(chunk);
+    };
+    return {
+      get bytes() {
+        return bytes;
+      },
+      async write(data) {
+        pending.push(data);
+        pendingBytes += data.length;
+        bytes += data.length;
+        if (pendingBytes >= STREAM_BUFFER) await flush();
+      },
+      async close() {
+        await flush();
+        await file.close();
+        written.set(relPath, hash.digest('hex'));
+      },
+    };
+  };
+
   const release = async () => {
     closed = true;
     await effects.rm(lock);
@@ -199,6 +262,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
   return {
     dir,
     writeJson,
+    openStream,
     files: () => written,
     async publish(manifest) {
       await drain();

@@ -23,6 +23,8 @@ export interface LoadedBuild {
   payloads: Map<string, Payload>;
   /** Reads and verifies one JSON file of the build (an index the service needs at load). */
   readJson<T>(relPath: string): T;
+  /** Reads and verifies one binary file of the build. */
+  readBuffer(relPath: string): Buffer;
 }
 
 const hex = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
@@ -81,5 +83,6 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     readJson<T>(relPath: string): T {
       return JSON.parse(readVerified(dir, relPath, checksums).toString('utf8')) as T;
     },
+    readBuffer: (relPath: string) => readVerified(dir, relPath, checksums),
   };
 }

@@ -1,0 +1,77 @@
+// Reads a record store (pipeline/core/record-store.ts): the index is loaded into typed arrays at start-up
+// (12 bytes a record), each lookup is a binary search plus one positioned read of the data file, so the
+// records never enter the JS heap and start-up does not grow with their size.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
+import { DataError, type LoadedBuild } from './build.ts';
+
+export class RecordStore {
+  private constructor(
+    private readonly fd: number,
+    private readonly keys: Uint32Array,
+    private readonly offsets: Float64Array,
+  ) {}
+
+  /**
+   * The index is verified against checksums.json; the data file (gigabytes at full scale) is checked by size
+   * only, so start-up stays fast; the build that wrote it hashed it.
+   */
+  static open(build: LoadedBuild, relPath: string): RecordStore {
+    const idx = build.readBuffer(`${relPath}.idx`);
+    if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC) throw new DataError(`${relPath}.idx is not a record store index`);
+    const count = idx.readUInt32LE(8);
+    const start = offsetsStart(count);
+    if (idx.length !== start + (count + 1) * 8) throw new DataError(`${relPath}.idx has the wrong size for ${count} records`);
+    // Copies, so the typed arrays are aligned whatever the Buffer's offset.
+    const keys = new Uint32Array(count);
+    Buffer.from(keys.buffer).set(idx.subarray(16, 16 + count * 4));
+    const offsets = new Float64Array(count + 1);
+    Buffer.from(offsets.buffer).set(idx.subarray(start, start + (count + 1) * 8));
+    const path = join(build.dir, `${relPath}.dat`);
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      throw new DataError(`${path} is missing: the build is incomplete`);
+    }
+    if (fstatSync(fd).size !== offsets[count]) {
+      closeSync(fd);
+      throw new DataError(`${path} has the wrong size: the build is damaged`);
+    }
+    return new RecordStore(fd, keys, offsets);
+  }
+
+  get count(): number {
+    return this.keys.length;
+  }
+
+  /** Position of `key` in the index, or -1. */
+  indexOf(key: number): number {
+    const keys = this.keys;
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid]!;
+      if (k === key) return mid;
+      if (k < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  get(key: number): Buffer | undefined {
+    const i = this.indexOf(key);
+    if (i < 0) return undefined;
+    const start = this.offsets[i]!;
+    const length = this.offsets[i + 1]! - start;
+    const buf = Buffer.allocUnsafe(length);
+    readSync(this.fd, buf, 0, length, start);
+    return buf;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

@@ -1,0 +1,59 @@
+import { appendFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openRecordStoreWriter } from '../../pipeline/core/record-store.ts';
+import { openSink } from '../../pipeline/core/sink.ts';
+import { loadBuild } from '../../server/core/build.ts';
+import { RecordStore } from '../../server/core/record-store.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+const manifest = { service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} };
+
+async function build(records: [number, string][]) {
+  const out = await mkdtemp(join(tmpdir(), 'shardline-rs-'));
+  dirs.push(out);
+  const sink = await openSink({ service: 'carriers', outDir: out });
+  const w = await openRecordStoreWriter(sink, 'store/profiles');
+  for (const [k, body] of records) await w.add(k, Buffer.from(body));
+  await w.close();
+  await sink.publish(manifest);
+  return join(out, 'carriers');
+}
+
+describe('record store', () => {
+  it('finds every record by key with one positioned read, and nothing else', async () => {
+    // Sizes that cross the writer's 1 MiB buffer and its index growth.
+    const records: [number, string][] = Array.from({ length: 5000 }, (_, i) => [i * 7 + 3, JSON.stringify({ id: i, pad: 'x'.repeat(i % 500) })]);
+    const dir = await build(records);
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    expect(store.count).toBe(5000);
+    for (const [k, body] of [records[0]!, records[1234]!, records[4999]!]) expect(store.get(k)!.toString()).toBe(body);
+    for (const k of [0, 4, 3 + 7 * 5000, 2 ** 32 - 1]) expect(store.get(k)).toBeUndefined();
+    store.close();
+  });
+
+  it('handles an empty store', async () => {
+    const store = RecordStore.open(loadBuild(await build([]), 'carriers'), 'store/profiles');
+    expect(store.count).toBe(0);
+    expect(store.get(1)).toBeUndefined();
+  });
+
+  it('refuses keys out of order and a damaged data file', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'shardline-rs-'));
+    dirs.push(out);
+    const sink = await openSink({ service: 'carriers', outDir: out });
+    const w = await openRecordStoreWriter(sink, 'x');
+    await w.add(5, Buffer.from('a'));
+    await expect(w.add(5, Buffer.from('b'))).rejects.toThrow(/must ascend/);
+    await sink.abort();
+    const dir = await build([[1, 'a']]);
+    appendFileSync(join(dir, 'store/profiles.dat'), 'junk');
+    expect(() => RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles')).toThrow(/wrong size/);
+  });
+});
