@@ -1,0 +1,242 @@
+// Streaming aggregation of the SMS files into per-carrier sums, in typed arrays indexed by the carrier's
+// position among the census DOT numbers (sorted). Inspections and crashes are added as they stream by.
+// Violations need grouping by inspection (the methodology caps the severity of one inspection in one BASIC),
+// and the file is not sorted by inspection, so they are spilled into partitions by inspection id on disk
+// and grouped one partition at a time: memory stays bounded by a partition, never by the whole file.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BASICS, type Basic, type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationBasic, type ViolationRow } from './types.ts';
+
+/** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */
+export interface AggregationRules {
+  /** 3, 2 or 1 by age relative to the as-of date; 0 outside the window. */
+  timeWeight(date: string): number;
+  /** Severity of one inspection in one BASIC is capped at this sum. */
+  severityCap: number;
+  /** Crash severity weight (tow-away 1, injury or fatality 2, +1 hazmat release). */
+  crashSeverity(row: CrashRow): number;
+  isDriverInspection(level: number | null): boolean;
+  isVehicleInspection(level: number | null): boolean;
+  /** True when the date is within the last 12 months (HM carrier rule). */
+  isRecent(date: string): boolean;
+}
+
+const B = BASICS.length;
+const BASIC_INDEX = new Map<Basic, number>(BASICS.map((b, i) => [b, i]));
+const CRASH = BASIC_INDEX.get('crash_indicator')!;
+const PARTITIONS = 16;
+
+/** Sorted carrier numbers and a binary search into them. */
+export class CarrierIndex {
+  constructor(readonly dots: Uint32Array) {}
+  indexOf(dot: number): number {
+    const a = this.dots;
+    let lo = 0;
+    let hi = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = a[mid]!;
+      if (v === dot) return mid;
+      if (v < dot) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
+
+export type AddResult = 'used' | 'unknown_carrier' | 'outside_window' | 'not_preventable' | 'no_basic';
+
+export class Aggregator {
+  private readonly n: number;
+  private readonly insp = { total: 0, driver: 0, vehicle: 0, hazmat: 0, with_violations: 0, driver_oos: 0, vehicle_oos: 0, hazmat_oos: 0 };
+  private readonly inspArrays: Record<keyof typeof this.insp, Uint32Array>;
+  private readonly hazmat12m: Uint32Array;
+  private readonly crashArrays: { total: Uint32Array; fatal: Uint32Array; injury: Uint32Array; tow_away: Uint32Array };
+  /** Per carrier × BASIC, row-major (carrier * 7 + basic). */
+  private readonly relevant: Uint32Array;
+  private readonly relevantTw: Float64Array;
+  private readonly withViolations: Uint32Array;
+  private readonly violations: Uint32Array;
+  private readonly weighted: Float64Array;
+  /** Latest violation date per carrier × BASIC as days since 1970 (−1: none). */
+  private readonly lastViolation: Int32Array;
+  private spill: { dir: string; streams: WriteStream[] } | undefined;
+  private spilled = 0;
+
+  constructor(
+    readonly carriers: CarrierIndex,
+    private readonly rules: AggregationRules,
+  ) {
+    this.n = carriers.dots.length;
+    const u32 = () => new Uint32Array(this.n);
+    this.inspArrays = { total: u32(), driver: u32(), vehicle: u32(), hazmat: u32(), with_violations: u32(), driver_oos: u32(), vehicle_oos: u32(), hazmat_oos: u32() };
+    this.hazmat12m = u32();
+    this.crashArrays = { total: u32(), fatal: u32(), injury: u32(), tow_away: u32() };
+    this.relevant = new Uint32Array(this.n * B);
+    this.relevantTw = new Float64Array(this.n * B);
+    this.withViolations = new Uint32Array(this.n * B);
+    this.violations = new Uint32Array(this.n * B);
+    this.weighted = new Float64Array(this.n * B);
+    this.lastViolation = new Int32Array(this.n * B).fill(-1);
+  }
+
+  addInspection(row: InspectionRow): AddResult {
+    const c = this.carriers.indexOf(row.dot);
+    if (c < 0) return 'unknown_carrier';
+    const tw = this.rules.timeWeight(row.date);
+    if (tw === 0) return 'outside_window';
+    const a = this.inspArrays;
+    a.total[c]!++;
+    if (this.rules.isDriverInspection(row.level)) a.driver[c]!++;
+    if (this.rules.isVehicleInspection(row.level)) a.vehicle[c]!++;
+    if (row.hazmat_placard) {
+      a.hazmat[c]!++;
+      if (this.rules.isRecent(row.date)) this.hazmat12m[c]!++;
+    }
+    if (row.with_violations) a.with_violations[c]!++;
+    if (row.driver_oos > 0) a.driver_oos[c]!++;
+    if (row.vehicle_oos > 0) a.vehicle_oos[c]!++;
+    if (row.hazmat_oos > 0) a.hazmat_oos[c]!++;
+    for (const [basic, relevant] of Object.entries(row.relevant) as [ViolationBasic, boolean][]) {
+      if (!relevant) continue;
+      const k = c * B + BASIC_INDEX.get(basic)!;
+      this.relevant[k]!++;
+      this.relevantTw[k]! += tw;
+    }
+    return 'used';
+  }
+
+  addCrash(row: CrashRow): AddResult {
+    const c = this.carriers.indexOf(row.dot);
+    if (c < 0) return 'unknown_carrier';
+    const tw = this.rules.timeWeight(row.date);
+    if (tw === 0) return 'outside_window';
+    const a = this.crashArrays;
+    a.total[c]!++;
+    if (row.fatalities > 0) a.fatal[c]!++;
+    if (row.injuries > 0) a.injury[c]!++;
+    if (row.tow_away) a.tow_away[c]!++;
+    // Crashes FMCSA found not preventable leave the Crash Indicator measure (SMS Methodology, CPDP).
+    if (row.not_preventable) return 'not_preventable';
+    const k = c * B + CRASH;
+    this.relevant[k]!++;
+    this.violations[k]!++;
+    this.withViolations[k]!++;
+    this.weighted[k]! += tw * this.rules.crashSeverity(row);
+    this.relevantTw[k]! += tw;
+    this.lastViolation[k] = Math.max(this.lastViolation[k]!, toDays(row.date));
+    return 'used';
+  }
+
+  /** Spills the violation into its partition; the sums are made in `finish`. */
+  async addViolation(row: ViolationRow): Promise<AddResult> {
+    if (row.basic === null) return 'no_basic';
+    const c = this.carriers.indexOf(row.dot);
+    if (c < 0) return 'unknown_carrier';
+    const tw = this.rules.timeWeight(row.date);
+    if (tw === 0) return 'outside_window';
+    if (!this.spill) {
+      const dir = await mkdtemp(join(tmpdir(), 'shardline-violations-'));
+      this.spill = { dir, streams: Array.from({ length: PARTITIONS }, (_, i) => createWriteStream(join(dir, `${i}.tsv`))) };
+    }
+    const severity = row.severity_weight + (row.oos ? row.oos_weight : 0);
+    const line = `${row.unique_id}\t${c}\t${BASIC_INDEX.get(row.basic)!}\t${tw}\t${severity}\t${toDays(row.date)}\n`;
+    const stream = this.spill.streams[hashString(row.unique_id) % PARTITIONS]!;
+    this.spilled++;
+    if (!stream.write(line)) await once(stream, 'drain');
+    return 'used';
+  }
+
+  /** Groups the spilled violations by inspection and BASIC, applying the severity cap. */
+  async finish(onProgress?: (partition: number) => void): Promise<{ violations: number; groups: number }> {
+    if (!this.spill) return { violations: 0, groups: 0 };
+    const { dir, streams } = this.spill;
+    await Promise.all(streams.map((s) => new Promise<void>((res, rej) => s.end((err?: Error | null) => (err ? rej(err) : res())))));
+    let groups = 0;
+    try {
+      for (let p = 0; p < PARTITIONS; p++) {
+        const text = await readFile(join(dir, `${p}.tsv`), 'utf8');
+        const sums = new Map<string, { k: number; tw: number; severity: number }>();
+        let start = 0;
+        while (start < text.length) {
+          const end = text.indexOf('\n', start);
+          const [uid, c, b, tw, sev, days] = text.slice(start, end).split('\t');
+          start = end + 1;
+          const k = Number(c) * B + Number(b);
+          this.violations[k]!++;
+          this.lastViolation[k] = Math.max(this.lastViolation[k]!, Number(days));
+          const key = `${uid}\t${b}`;
+          const g = sums.get(key);
+          if (g) g.severity += Number(sev);
+          else sums.set(key, { k, tw: Number(tw), severity: Number(sev) });
+        }
+        for (const g of sums.values()) {
+          this.withViolations[g.k]!++;
+          this.weighted[g.k]! += g.tw * Math.min(g.severity, this.rules.severityCap);
+        }
+        groups += sums.size;
+        onProgress?.(p);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      this.spill = undefined;
+    }
+    return { violations: this.spilled, groups };
+  }
+
+  /** The aggregate of the carrier at position `c` (materialized on demand, one at a time). */
+  toAggregate(c: number): CarrierAggregate {
+    const a = this.inspArrays;
+    const basics = {} as CarrierAggregate['basics'];
+    BASICS.forEach((basic, b) => {
+      const k = c * B + b;
+      const last = this.lastViolation[k]!;
+      basics[basic] = {
+        relevant: this.relevant[k]!,
+        relevant_tw: this.relevantTw[k]!,
+        with_violations: this.withViolations[k]!,
+        violations: this.violations[k]!,
+        weighted: Math.round(this.weighted[k]! * 1e6) / 1e6,
+        last_violation: last < 0 ? null : fromDays(last),
+      };
+    });
+    return {
+      dot: this.carriers.dots[c]!,
+      inspections: {
+        total: a.total[c]!,
+        driver: a.driver[c]!,
+        vehicle: a.vehicle[c]!,
+        hazmat: a.hazmat[c]!,
+        with_violations: a.with_violations[c]!,
+        driver_oos: a.driver_oos[c]!,
+        vehicle_oos: a.vehicle_oos[c]!,
+        hazmat_oos: a.hazmat_oos[c]!,
+      },
+      hazmat_placard_12m: this.hazmat12m[c]!,
+      crashes: { total: this.crashArrays.total[c]!, fatal: this.crashArrays.fatal[c]!, injury: this.crashArrays.injury[c]!, tow_away: this.crashArrays.tow_away[c]! },
+      basics,
+      monthly: {},
+    };
+  }
+}
+
+function toDays(iso: string): number {
+  return Math.floor(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
+}
+
+function fromDays(days: number): string {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** FNV-1a over UTF-16 code units: only spreads inspection ids over partitions. */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
