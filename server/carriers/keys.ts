@@ -1,0 +1,123 @@
+// npm run keys -- create --plan free|premium --label TEXT [--json] | list [--json] | revoke KEY_ID
+// Issues and revokes the carriers service's API keys in the store under STATE_DIR, the same one the
+// server reads (contracts/carriers.md "Access", contracts/common.md "State").
+import { CliError, isMain, parseCli, runCli } from '../../pipeline/core/cli.ts';
+import { KEY_ID_PATTERN, KEY_PATTERN, PLANS, openSqliteStore, type KeyInfo, type Plan } from '../core/store.ts';
+
+const USAGE = `Issue, list and revoke API keys for the carriers service.
+
+Usage:
+  npm run keys -- create --plan free|premium --label TEXT [--json]
+  npm run keys -- list [--json]
+  npm run keys -- revoke KEY_ID
+
+  create    prints the new key alone on stdout, once: it is stored only as a hash and cannot be shown
+            again. --json prints {"id","key","plan","label","created_at"} instead.
+  list      prints every key's id, plan, label, creation time and whether it is revoked (never the key);
+            --json prints them as an array.
+  revoke    revokes the key with this id (key_ and 12 hex digits, as list shows it).
+
+The store is STATE_DIR/accounts.sqlite (STATE_DIR defaults to state/), shared with the server.
+
+Examples:
+  npm run keys -- create --plan free --label "Acme Logistics trial"
+  KEY=$(npm run --silent keys -- create --plan premium --label "Acme Logistics")
+  curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8082/api/carrier/123456
+  npm run keys -- list --json
+  npm run keys -- revoke key_3f9a0c1b2d4e
+  STATE_DIR=/var/lib/shardline npm run keys -- list`;
+
+const MAX_LABEL = 200;
+const COMMANDS = ['create', 'list', 'revoke'] as const;
+type Command = (typeof COMMANDS)[number];
+
+/** Options each command accepts; any other given option is a usage error rather than silently ignored. */
+const ALLOWED: Record<Command, readonly string[]> = { create: ['plan', 'label', 'json'], list: ['json'], revoke: [] };
+
+function usageError(message: string): CliError {
+  return new CliError(`${message}\n\n${USAGE}`, 2);
+}
+
+function isCommand(s: string | undefined): s is Command {
+  return (COMMANDS as readonly (string | undefined)[]).includes(s);
+}
+
+function isPlan(s: string | undefined): s is Plan {
+  return (PLANS as readonly (string | undefined)[]).includes(s);
+}
+
+function toTable(keys: KeyInfo[]): string {
+  const rows = [['id', 'plan', 'label', 'created_at', 'revoked'], ...keys.map((k) => [k.id, k.plan, k.label, k.created_at, k.revoked ? 'yes' : 'no'])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+export interface KeysIo {
+  stateDir: string;
+  now: () => Date;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processIo = (): KeysIo => ({
+  stateDir: process.env.STATE_DIR || 'state',
+  now: () => new Date(),
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+});
+
+export async function main(argv: string[], io: KeysIo = processIo()): Promise<void> {
+  const { values, positionals } = parseCli(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  if (values.help) {
+    io.stdout(USAGE + '\n');
+    return;
+  }
+  const [command, ...args] = positionals;
+  if (!isCommand(command)) throw usageError(command === undefined ? 'a command is required: create, list or revoke' : `unknown command ${JSON.stringify(command)}`);
+  const extra = Object.keys(values).filter((k) => !ALLOWED[command].includes(k));
+  if (extra.length > 0) throw usageError(`${command} does not take ${extra.map((k) => `--${k}`).join(', ')}`);
+
+  if (command === 'create') {
+    if (args.length > 0) throw usageError('create takes no arguments besides --plan and --label');
+    if (!isPlan(values.plan)) throw usageError(`--plan must be one of ${PLANS.join(', ')}`);
+    const label = values.label?.trim();
+    if (!label) throw usageError('--label is required: who or what the key is for');
+    // A label is printed in a table and stored as is: one line of reasonable length.
+    if (label.length > MAX_LABEL || /\p{Cc}/u.test(label)) throw usageError(`--label must be one line of at most ${MAX_LABEL} characters`);
+    const store = openSqliteStore(io.stateDir);
+    try {
+      const created = store.createKey(values.plan, label, io.now());
+      io.stdout(values.json ? JSON.stringify(created, null, 2) + '\n' : created.key + '\n');
+      io.stderr(`created ${created.id} (${created.plan}, "${created.label}"); the key is shown only this once\n`);
+    } finally {
+      store.close();
+    }
+    return;
+  }
+
+  if (command === 'list') {
+    if (args.length > 0) throw usageError('list takes no arguments');
+    const store = openSqliteStore(io.stateDir);
+    try {
+      const keys = store.listKeys();
+      io.stdout(values.json ? JSON.stringify(keys, null, 2) + '\n' : toTable(keys));
+    } finally {
+      store.close();
+    }
+    return;
+  }
+
+  const [id, ...rest] = args;
+  if (id === undefined || rest.length > 0) throw usageError('revoke takes exactly one key id');
+  // Someone pasting the key itself gets told so, without the key being echoed back.
+  if (KEY_PATTERN.test(id)) throw usageError('revoke takes the key id (key_…, as list shows it), not the key');
+  const store = openSqliteStore(io.stateDir);
+  try {
+    if (!KEY_ID_PATTERN.test(id) || !store.revokeKey(id, io.now())) throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
+    io.stdout(`revoked ${id}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));

@@ -1,0 +1,55 @@
+// The free plan's monthly allowance of profile lookups (contracts/carriers.md "Access"): one unit per
+// successful profile response, per UTC calendar month, counted atomically in the store.
+// Headers: RateLimit-Limit / -Remaining / -Reset (delta seconds), the separate fields of
+// draft-ietf-httpapi-ratelimit-headers-06 that the contract names (later drafts fold them into one
+// `RateLimit` field), and Retry-After in seconds on 429 (RFC 9110 §10.2.3, RFC 6585 §4).
+import { HttpError } from '../core/problem.ts';
+import type { AccountStore } from '../core/store.ts';
+import type { Account } from './auth.ts';
+
+export interface ProfileCharge {
+  /** RateLimit-* headers for a free key's response; empty for premium. */
+  headers: Record<string, string>;
+  /** The unit taken, for `refundProfileLookup`; undefined when nothing was counted (premium). */
+  unit?: { keyId: string; month: string };
+}
+
+/** The UTC calendar month of `now`, as the store's counter key: `YYYY-MM`. */
+export function toMonth(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/** Whole seconds from `now` until the first instant of the next UTC month (at least 1). */
+export function secondsToNextMonth(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+function rateLimitHeaders(limit: number, remaining: number, reset: number): Record<string, string> {
+  return { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) };
+}
+
+/**
+ * Counts one profile lookup for a free account before the lookup runs. Returns the headers for the
+ * response, or throws 429 `quota_exhausted` when this month's `limit` is used up. A lookup that then
+ * fails with a 4xx must call `refundProfileLookup` with the result, so that only successes count.
+ */
+export function chargeProfileLookup(store: AccountStore, account: Account, now: Date, limit: number): ProfileCharge {
+  if (account.plan === 'premium') return { headers: {} };
+  const month = toMonth(now);
+  const reset = secondsToNextMonth(now);
+  const result = store.consume(account.id, month, limit);
+  const headers = rateLimitHeaders(limit, result.remaining, reset);
+  if (!result.ok) {
+    throw new HttpError(429, 'quota_exhausted', `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`, undefined, {
+      ...headers,
+      'Retry-After': String(reset),
+    });
+  }
+  return { headers, unit: { keyId: account.id, month } };
+}
+
+/** Gives back the unit a charge took (into the month it was taken from); a no-op for premium charges. */
+export function refundProfileLookup(store: AccountStore, charge: ProfileCharge): void {
+  if (charge.unit) store.refund(charge.unit.keyId, charge.unit.month);
+}

@@ -1,0 +1,188 @@
+// Mutable state behind one small interface: API keys, monthly allowance counters and a generic cache.
+// `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (contracts/common.md "State"),
+// safe for several processes on one machine; a shared store for several machines implements the same
+// interface later.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Plan = 'free' | 'premium';
+export const PLANS: readonly Plan[] = ['free', 'premium'];
+
+export interface CreatedKey {
+  id: string;
+  /** The secret. Returned once, here; only its hash is stored. */
+  key: string;
+  plan: Plan;
+  label: string;
+  created_at: string;
+}
+
+export interface KeyInfo {
+  id: string;
+  plan: Plan;
+  label: string;
+  created_at: string;
+  revoked: boolean;
+}
+
+export interface FoundKey {
+  id: string;
+  plan: Plan;
+  revoked: boolean;
+}
+
+export interface Consumption {
+  ok: boolean;
+  used: number;
+  remaining: number;
+}
+
+export interface AccountStore {
+  createKey(plan: Plan, label: string, now: Date): CreatedKey;
+  listKeys(): KeyInfo[];
+  /** False when no key has this id. Revoking twice keeps the first revocation time. */
+  revokeKey(id: string, now: Date): boolean;
+  /** By hash, compared in constant time; undefined for an unknown key. */
+  findKey(key: string): FoundKey | undefined;
+  /** Atomically: if used < limit for `month` (YYYY-MM), add one and return { ok: true, used, remaining }; else { ok: false, used, remaining: 0 }. */
+  consume(keyId: string, month: string, limit: number): Consumption;
+  /** Give back one unit (a lookup that failed after consume, e.g. 404): keeps "a 4xx does not count". */
+  refund(keyId: string, month: string): void;
+  usage(keyId: string, month: string): number;
+  /** Generic cache for later features (explain summaries): get/put by key, safe across processes. */
+  cacheGet(key: string): string | undefined;
+  cachePut(key: string, value: string): void;
+  close(): void;
+}
+
+/** `sl_` + 32 random bytes in base64url (RFC 4648 §5): 256 bits, 46 characters, safe in a header. */
+export const KEY_PATTERN = /^sl_[A-Za-z0-9_-]{43}$/;
+export const KEY_ID_PATTERN = /^key_[0-9a-f]{12}$/;
+const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** How long a process waits for another one's write lock before failing (SQLite busy_timeout). */
+const BUSY_TIMEOUT_MS = 5_000;
+
+export function toKeyHash(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+function newKey(): string {
+  return `sl_${randomBytes(32).toString('base64url')}`;
+}
+
+function newKeyId(): string {
+  return `key_${randomBytes(6).toString('hex')}`;
+}
+
+function assertMonth(month: string): void {
+  if (!MONTH_PATTERN.test(month)) throw new Error(`month must be YYYY-MM, got ${JSON.stringify(month)}`);
+}
+
+function assertLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`limit must be a non-negative integer, got ${limit}`);
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS api_keys (
+    id         TEXT PRIMARY KEY,
+    key_hash   TEXT NOT NULL UNIQUE,  -- sha256 of the key, hex; the unique index is the lookup path
+    plan       TEXT NOT NULL CHECK (plan IN ('free', 'premium')),
+    label      TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS usage (
+    key_id TEXT NOT NULL,
+    month  TEXT NOT NULL,             -- YYYY-MM, UTC
+    used   INTEGER NOT NULL CHECK (used >= 0),
+    PRIMARY KEY (key_id, month)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS cache (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) STRICT;
+`;
+
+export function openSqliteStore(stateDir: string): AccountStore {
+  mkdirSync(stateDir, { recursive: true });
+  // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing.
+  const db = new Database(join(stateDir, 'accounts.sqlite'), { timeout: BUSY_TIMEOUT_MS });
+  // WAL: readers never block the writer and the writer never blocks readers (https://sqlite.org/wal.html).
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(SCHEMA);
+
+  const insertKey = db.prepare<[string, string, Plan, string, string]>('INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?, ?, ?, ?, ?)');
+  const selectKeys = db.prepare<[], { id: string; plan: Plan; label: string; created_at: string; revoked_at: string | null }>(
+    'SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id',
+  );
+  const updateRevoked = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?');
+  const selectByHash = db.prepare<[string], { id: string; key_hash: string; plan: Plan; revoked_at: string | null }>(
+    'SELECT id, key_hash, plan, revoked_at FROM api_keys WHERE key_hash = ?',
+  );
+  const selectUsed = db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE key_id = ? AND month = ?');
+  const upsertUsed = db.prepare<[string, string]>('INSERT INTO usage (key_id, month, used) VALUES (?, ?, 1) ON CONFLICT (key_id, month) DO UPDATE SET used = used + 1');
+  const decrementUsed = db.prepare<[string, string]>('UPDATE usage SET used = used - 1 WHERE key_id = ? AND month = ? AND used > 0');
+  const selectCache = db.prepare<[string], { value: string }>('SELECT value FROM cache WHERE key = ?');
+  const upsertCache = db.prepare<[string, string]>('INSERT INTO cache (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+
+  // Read-then-write under BEGIN IMMEDIATE: the write lock is taken before the read, so two processes
+  // sharing the file can never both see `used < limit` for the last unit (https://sqlite.org/lang_transaction.html).
+  const consumeTx = db.transaction((keyId: string, month: string, limit: number): Consumption => {
+    const used = selectUsed.get(keyId, month)?.used ?? 0;
+    if (used >= limit) return { ok: false, used, remaining: 0 };
+    upsertUsed.run(keyId, month);
+    return { ok: true, used: used + 1, remaining: limit - used - 1 };
+  });
+
+  return {
+    createKey(plan, label, now) {
+      if (!PLANS.includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
+      const created = { id: newKeyId(), key: newKey(), plan, label, created_at: now.toISOString() };
+      insertKey.run(created.id, toKeyHash(created.key), plan, label, created.created_at);
+      return created;
+    },
+    listKeys() {
+      return selectKeys.all().map((r) => ({ id: r.id, plan: r.plan, label: r.label, created_at: r.created_at, revoked: r.revoked_at !== null }));
+    },
+    revokeKey(id, now) {
+      return updateRevoked.run(now.toISOString(), id).changes > 0;
+    },
+    findKey(key) {
+      const hash = toKeyHash(key);
+      // The index finds the row by hash; the final comparison is constant-time on the hash bytes, so
+      // neither step's timing says anything about the key itself.
+      const row = selectByHash.get(hash);
+      if (!row) return undefined;
+      const a = Buffer.from(row.key_hash, 'hex');
+      const b = Buffer.from(hash, 'hex');
+      if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+      return { id: row.id, plan: row.plan, revoked: row.revoked_at !== null };
+    },
+    consume(keyId, month, limit) {
+      assertMonth(month);
+      assertLimit(limit);
+      return consumeTx.immediate(keyId, month, limit);
+    },
+    refund(keyId, month) {
+      assertMonth(month);
+      decrementUsed.run(keyId, month);
+    },
+    usage(keyId, month) {
+      assertMonth(month);
+      return selectUsed.get(keyId, month)?.used ?? 0;
+    },
+    cacheGet(key) {
+      return selectCache.get(key)?.value;
+    },
+    cachePut(key, value) {
+      upsertCache.run(key, value);
+    },
+    close() {
+      db.close();
+    },
+  };
+}

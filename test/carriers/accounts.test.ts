@@ -1,0 +1,251 @@
+// The accounts store (keys, allowance counters, cache), sign-in and the free allowance
+// (contracts/carriers.md "Access").
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authenticate, requirePremium, type Account } from '../../server/carriers/auth.ts';
+import { chargeProfileLookup, refundProfileLookup, secondsToNextMonth, toMonth } from '../../server/carriers/quota.ts';
+import { HttpError } from '../../server/core/problem.ts';
+import { openSqliteStore, toKeyHash, type AccountStore } from '../../server/core/store.ts';
+
+const CHILD = join(import.meta.dirname, '..', 'fixtures', 'consume-child.ts');
+const NOW = new Date('2026-02-27T00:00:00Z');
+const MONTH = '2026-02';
+
+let dir: string;
+let store: AccountStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'shardline-accounts-'));
+  store = openSqliteStore(join(dir, 'state'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function thrown(fn: () => unknown): HttpError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof HttpError) return err;
+    throw err;
+  }
+  throw new Error('expected an HttpError');
+}
+
+describe('keys', () => {
+  it('creates, lists and revokes', () => {
+    const a = store.createKey('free', 'Acme trial', NOW);
+    const b = store.createKey('premium', 'Acme', new Date('2026-02-28T00:00:00Z'));
+    expect(a).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), key: expect.stringMatching(/^sl_[A-Za-z0-9_-]{43}$/), plan: 'free', label: 'Acme trial', created_at: '2026-02-27T00:00:00.000Z' });
+    expect(store.listKeys()).toEqual([
+      { id: a.id, plan: 'free', label: 'Acme trial', created_at: '2026-02-27T00:00:00.000Z', revoked: false },
+      { id: b.id, plan: 'premium', label: 'Acme', created_at: '2026-02-28T00:00:00.000Z', revoked: false },
+    ]);
+    expect(store.findKey(a.key)).toEqual({ id: a.id, plan: 'free', revoked: false });
+    expect(store.revokeKey(a.id, NOW)).toBe(true);
+    expect(store.revokeKey(a.id, NOW)).toBe(true);
+    expect(store.revokeKey('key_000000000000', NOW)).toBe(false);
+    expect(store.findKey(a.key)).toEqual({ id: a.id, plan: 'free', revoked: true });
+    expect(store.listKeys().map((k) => k.revoked)).toEqual([true, false]);
+    expect(store.findKey(b.key)?.revoked).toBe(false);
+  });
+
+  it('stores only the hash of a key', () => {
+    const { key } = store.createKey('premium', 'hash check', NOW);
+    store.close();
+    const files = readdirSync(join(dir, 'state')).filter((f) => f.startsWith('accounts.sqlite'));
+    const bytes = Buffer.concat(files.map((f) => readFileSync(join(dir, 'state', f))));
+    expect(bytes.includes(key)).toBe(false);
+    expect(bytes.includes(key.slice(3))).toBe(false);
+    expect(bytes.includes(toKeyHash(key))).toBe(true);
+    store = openSqliteStore(join(dir, 'state'));
+  });
+
+  it('rejects a key that differs from a real one in its last character, or is a prefix of it', () => {
+    const { key } = store.createKey('free', 'near miss', NOW);
+    const last = key.at(-1) === 'A' ? 'B' : 'A';
+    expect(store.findKey(key.slice(0, -1) + last)).toBeUndefined();
+    expect(store.findKey(key.slice(0, -1))).toBeUndefined();
+    expect(store.findKey(key + 'A')).toBeUndefined();
+    expect(store.findKey('')).toBeUndefined();
+    expect(store.findKey(key)).toBeDefined();
+  });
+
+  it('issues a different key and id every time', () => {
+    const made = Array.from({ length: 20 }, () => store.createKey('free', 'x', NOW));
+    expect(new Set(made.map((k) => k.key)).size).toBe(20);
+    expect(new Set(made.map((k) => k.id)).size).toBe(20);
+  });
+});
+
+describe('consume', () => {
+  it('counts up to the limit and no further', () => {
+    expect(store.consume('key_a', MONTH, 2)).toEqual({ ok: true, used: 1, remaining: 1 });
+    expect(store.consume('key_a', MONTH, 2)).toEqual({ ok: true, used: 2, remaining: 0 });
+    expect(store.consume('key_a', MONTH, 2)).toEqual({ ok: false, used: 2, remaining: 0 });
+    expect(store.usage('key_a', MONTH)).toBe(2);
+    expect(store.usage('key_b', MONTH)).toBe(0);
+    expect(store.consume('key_c', MONTH, 0)).toEqual({ ok: false, used: 0, remaining: 0 });
+  });
+
+  it('survives reopening the store', () => {
+    store.consume('key_a', MONTH, 25);
+    store.consume('key_a', MONTH, 25);
+    store.close();
+    store = openSqliteStore(join(dir, 'state'));
+    expect(store.usage('key_a', MONTH)).toBe(2);
+    expect(store.consume('key_a', MONTH, 25)).toEqual({ ok: true, used: 3, remaining: 22 });
+  });
+
+  it('refunds one unit, never below zero', () => {
+    store.consume('key_a', MONTH, 1);
+    expect(store.consume('key_a', MONTH, 1).ok).toBe(false);
+    store.refund('key_a', MONTH);
+    expect(store.usage('key_a', MONTH)).toBe(0);
+    store.refund('key_a', MONTH);
+    store.refund('key_z', MONTH);
+    expect(store.usage('key_a', MONTH)).toBe(0);
+    expect(store.consume('key_a', MONTH, 1).ok).toBe(true);
+  });
+
+  it('starts every month at zero', () => {
+    store.consume('key_a', '2026-02', 1);
+    expect(store.consume('key_a', '2026-02', 1).ok).toBe(false);
+    expect(store.consume('key_a', '2026-03', 1)).toEqual({ ok: true, used: 1, remaining: 0 });
+    expect(store.usage('key_a', '2026-02')).toBe(1);
+  });
+
+  it('refuses a malformed month or limit', () => {
+    expect(() => store.consume('key_a', '2026-2', 1)).toThrow(/YYYY-MM/);
+    expect(() => store.consume('key_a', MONTH, 1.5)).toThrow(/non-negative integer/);
+  });
+
+  function race(stateDir: string, keyId: string, limit: number, perChild: number): Promise<number[]> {
+    const startAt = String(Date.now() + 2_000);
+    const run = () =>
+      new Promise<number>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHILD, stateDir, keyId, MONTH, String(limit), String(perChild), startAt]);
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+        child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve((JSON.parse(out) as { ok: number }).ok) : reject(new Error(`child exited ${code}: ${err}`))));
+      });
+    return Promise.all([run(), run()]);
+  }
+
+  it('gives exactly one success for 50 concurrent consumes against limit 1 from two processes', async () => {
+    const { id } = store.createKey('free', 'race', NOW);
+    const oks = await race(join(dir, 'state'), id, 1, 25);
+    expect(oks[0]! + oks[1]!).toBe(1);
+    expect(store.usage(id, MONTH)).toBe(1);
+  });
+
+  it('counts exactly when two processes open a fresh state directory at once', async () => {
+    const fresh = join(dir, 'fresh');
+    const oks = await race(fresh, 'key_000000000001', 30, 25);
+    expect(oks[0]! + oks[1]!).toBe(30);
+    const other = openSqliteStore(fresh);
+    expect(other.usage('key_000000000001', MONTH)).toBe(30);
+    other.close();
+  });
+});
+
+describe('cache', () => {
+  it('gets what was put, across store instances', () => {
+    expect(store.cacheGet('explain:1:v1')).toBeUndefined();
+    store.cachePut('explain:1:v1', 'first');
+    store.cachePut('explain:1:v1', 'second');
+    const other = openSqliteStore(join(dir, 'state'));
+    expect(other.cacheGet('explain:1:v1')).toBe('second');
+    other.close();
+  });
+});
+
+describe('authenticate', () => {
+  const req = (authorization?: string) => ({ headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
+
+  it('returns the account of a valid key, whatever the case of the scheme', () => {
+    const { id, key } = store.createKey('premium', 'ok', NOW);
+    expect(authenticate(req(`Bearer ${key}`), store)).toEqual({ id, plan: 'premium' });
+    expect(authenticate(req(`bearer   ${key}`), store)).toEqual({ id, plan: 'premium' });
+  });
+
+  it.each([
+    ['no header', undefined, 'Bearer'],
+    ['an empty header', '', 'Bearer'],
+    ['another scheme', 'Basic dXNlcjpwYXNz', 'Bearer'],
+    ['Bearer with no token', 'Bearer ', 'Bearer'],
+    ['a token of the wrong shape', 'Bearer abc', 'Bearer error="invalid_token"'],
+    ['an unknown key', `Bearer sl_${'A'.repeat(43)}`, 'Bearer error="invalid_token"'],
+  ])('answers 401 unauthorized for %s', (_label, header, challenge) => {
+    const err = thrown(() => authenticate(req(header), store));
+    expect([err.status, err.code]).toEqual([401, 'unauthorized']);
+    expect(err.headers).toEqual({ 'WWW-Authenticate': challenge });
+  });
+
+  it('answers 401 for a revoked key, and never echoes the token', () => {
+    const { id, key } = store.createKey('free', 'gone', NOW);
+    store.revokeKey(id, NOW);
+    const err = thrown(() => authenticate(req(`Bearer ${key}`), store));
+    expect([err.status, err.code, err.headers['WWW-Authenticate']]).toEqual([401, 'unauthorized', 'Bearer error="invalid_token"']);
+    expect(err.detail).not.toContain(key);
+    expect(thrown(() => authenticate(req('Bearer secret-ish'), store)).detail).not.toContain('secret-ish');
+  });
+
+  it('requirePremium answers 403 premium_required for a free account', () => {
+    expect(() => requirePremium({ id: 'key_a', plan: 'premium' })).not.toThrow();
+    const err = thrown(() => requirePremium({ id: 'key_a', plan: 'free' }));
+    expect([err.status, err.code]).toEqual([403, 'premium_required']);
+  });
+});
+
+describe('chargeProfileLookup', () => {
+  const free: Account = { id: 'key_free00000000', plan: 'free' };
+  const premium: Account = { id: 'key_prem00000000', plan: 'premium' };
+
+  it.each([
+    ['2026-02-27T00:00:00Z', '2026-02', 2 * 86_400],
+    ['2026-12-31T23:59:59Z', '2026-12', 1],
+    ['2026-12-31T23:59:59.250Z', '2026-12', 1],
+    ['2026-03-01T00:00:00Z', '2026-03', 31 * 86_400],
+    ['2028-02-01T12:00:00Z', '2028-02', 29 * 86_400 - 12 * 3_600],
+  ])('at %s the month is %s and resets in %i s', (iso, month, seconds) => {
+    expect(toMonth(new Date(iso))).toBe(month);
+    expect(secondsToNextMonth(new Date(iso))).toBe(seconds);
+  });
+
+  it('charges a free key and sends the RateLimit headers', () => {
+    const charge = chargeProfileLookup(store, free, NOW, 2);
+    expect(charge.headers).toEqual({ 'RateLimit-Limit': '2', 'RateLimit-Remaining': '1', 'RateLimit-Reset': '172800' });
+    expect(chargeProfileLookup(store, free, NOW, 2).headers['RateLimit-Remaining']).toBe('0');
+    expect(store.usage(free.id, MONTH)).toBe(2);
+  });
+
+  it('answers 429 quota_exhausted with Retry-After to the next UTC month', () => {
+    chargeProfileLookup(store, free, NOW, 1);
+    const err = thrown(() => chargeProfileLookup(store, free, NOW, 1));
+    expect([err.status, err.code]).toEqual([429, 'quota_exhausted']);
+    expect(err.headers).toEqual({ 'Retry-After': '172800', 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '172800' });
+    expect(store.usage(free.id, MONTH)).toBe(1);
+  });
+
+  it('refunds into the month that was charged', () => {
+    const charge = chargeProfileLookup(store, free, new Date('2026-02-28T23:59:59Z'), 1);
+    expect(store.consume(free.id, '2026-03', 1).ok).toBe(true);
+    refundProfileLookup(store, charge);
+    expect([store.usage(free.id, '2026-02'), store.usage(free.id, '2026-03')]).toEqual([0, 1]);
+  });
+
+  it('never charges or limits a premium key', () => {
+    const charge = chargeProfileLookup(store, premium, NOW, 0);
+    expect(charge).toEqual({ headers: {} });
+    refundProfileLookup(store, charge);
+    expect(store.usage(premium.id, MONTH)).toBe(0);
+  });
+});

@@ -1,0 +1,109 @@
+// The keys CLI as an operator runs it: a child process with its own STATE_DIR.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../server/core/store.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'server', 'carriers', 'keys.ts');
+
+let dir: string;
+let stateDir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'shardline-keys-'));
+  stateDir = join(dir, 'state');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function keys(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, STATE_DIR: stateDir } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('keys CLI', () => {
+  let key = '';
+  let json: { id: string; key: string; plan: string; label: string; created_at: string };
+
+  it('create prints the key alone on stdout', () => {
+    const r = keys('create', '--plan', 'free', '--label', 'Acme trial');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
+    key = r.stdout.trim();
+    expect(r.stderr).not.toContain(key);
+  });
+
+  it('create --json prints id, key, plan, label, created_at', () => {
+    const r = keys('create', '--plan', 'premium', '--label', 'Acme', '--json');
+    expect(r.code).toBe(0);
+    json = JSON.parse(r.stdout);
+    expect(Object.keys(json)).toEqual(['id', 'key', 'plan', 'label', 'created_at']);
+    expect(json).toMatchObject({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), key: expect.stringMatching(/^sl_[A-Za-z0-9_-]{43}$/), plan: 'premium', label: 'Acme' });
+    expect(new Date(json.created_at).toISOString()).toBe(json.created_at);
+  });
+
+  it('list never shows a key', () => {
+    const table = keys('list');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^id\s+plan\s+label\s+created_at\s+revoked\n/);
+    expect(table.stdout).toContain('Acme trial');
+    const list = keys('list', '--json');
+    expect(list.code).toBe(0);
+    const rows = JSON.parse(list.stdout) as Record<string, unknown>[];
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['id', 'plan', 'label', 'created_at', 'revoked']);
+    for (const out of [table.stdout, table.stderr, list.stdout, list.stderr]) {
+      expect(out).not.toContain(key);
+      expect(out).not.toContain(json.key);
+      expect(out).not.toMatch(/sl_[A-Za-z0-9_-]{43}/);
+    }
+  });
+
+  it('revoke revokes the key with that id', () => {
+    const r = keys('revoke', json.id);
+    expect(r.code).toBe(0);
+    const store = openSqliteStore(stateDir);
+    try {
+      expect(store.findKey(json.key)).toEqual({ id: json.id, plan: 'premium', revoked: true });
+      expect(store.findKey(key)?.revoked).toBe(false);
+    } finally {
+      store.close();
+    }
+    expect((JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)?.revoked).toBe(true);
+  });
+
+  it('revoke of an unknown id exits 1 with a message', () => {
+    const r = keys('revoke', 'key_000000000000');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no key has the id "key_000000000000"/);
+  });
+
+  it('revoke given a key instead of an id exits 2 without echoing it', () => {
+    const r = keys('revoke', key);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain(key);
+  });
+
+  it.each([
+    ['a bad --plan', ['create', '--plan', 'gold', '--label', 'x'], /--plan must be one of free, premium/],
+    ['a missing --label', ['create', '--plan', 'free'], /--label is required/],
+    ['no command', [], /a command is required/],
+    ['an unknown command', ['delete', 'key_000000000000'], /unknown command "delete"/],
+    ['an unknown option', ['list', '--all'], /Unknown option '--all'/],
+    ['an option of another command', ['list', '--plan', 'free'], /list does not take --plan/],
+  ])('exits 2 with usage for %s', (_label, args, message) => {
+    const r = keys(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain('Usage:');
+    expect(r.stdout).toBe('');
+  });
+
+  it('--help prints usage with examples and exits 0', () => {
+    const r = keys('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage:');
+    expect(r.stdout).toContain('npm run keys -- create --plan free --label');
+  });
+});
