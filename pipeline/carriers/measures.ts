@@ -1,0 +1,97 @@
+// BASIC measures of one carrier from its census row and 24-month aggregate (reference §B.2):
+//   Unsafe Driving, Crash Indicator: Σ(time weight × severity) / (average power units × utilization factor)
+//   the other BASICs:                 Σ(time weight × capped severity) / Σ(time weight of relevant inspections)
+// The numerators come from the aggregation (`agg.basics[b].weighted`, already capped per inspection), the
+// rules and tables from the methodology file.
+import { round } from '../core/values.ts';
+import {
+  basisCount,
+  eventCount,
+  maybeInsufficient,
+  maybeOutlierFleet,
+  methodology,
+  segmentOf,
+  segOf,
+  utilizationFactor,
+  type Methodology,
+  type Seg,
+} from './methodology.ts';
+import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
+
+export interface Measure {
+  /** 0 with no violation (crash) in the window; null when it cannot be computed (unknown power units). */
+  measure: number | null;
+  /** Violations in the window; crashes for the Crash Indicator. */
+  violations: number;
+  /** Relevant inspections in the window; crashes for the Crash Indicator. */
+  relevant: number;
+  /** Ranked: the sufficiency rules hold and the measure is known. */
+  sufficient: boolean;
+  seg: Seg | null;
+  /** Why the BASIC is not ranked; absent when sufficient. */
+  reason?: string;
+}
+export type Measures = Record<Basic, Measure>;
+
+export interface Mileage {
+  miles: number;
+  year: number;
+}
+
+/**
+ * Latest known vehicle miles travelled: the recent pair when its year is set, else the MCS-150 pair, else
+ * null. The census writes `0,0` (or empty) for unknown, so a year of 0 or null means unknown.
+ */
+export function toMileage(census: CensusRow): Mileage | null {
+  const pairs: [number | null, number | null][] = [
+    [census.recent_mileage, census.recent_mileage_year],
+    [census.mcs150_mileage, census.mcs150_mileage_year],
+  ];
+  for (const [miles, year] of pairs) if (year !== null && year > 0 && miles !== null && miles >= 0) return { miles, year };
+  return null;
+}
+
+/**
+ * Power units to normalize by, or why there are none. The census only has the current count, so the
+ * methodology's average of current, 6- and 18-month-old counts is the current count (power_units.rule);
+ * an outlier fleet counts as unknown so that it cannot distort a peer group (outlier_fleets).
+ */
+export function toNormalizingPowerUnits(census: CensusRow, m: Methodology = methodology()): { powerUnits: number } | { powerUnits: null; reason: string } {
+  const outlier = maybeOutlierFleet(census, m);
+  if (outlier) return { powerUnits: null, reason: `fleet size not used: ${outlier}` };
+  if (census.power_units === null || census.power_units <= 0) return { powerUnits: null, reason: 'power units unknown' };
+  return { powerUnits: census.power_units };
+}
+
+export function toMeasures(census: CensusRow, agg: CarrierAggregate, m: Methodology = methodology()): Measures {
+  const segment = segmentOf(census, null, m);
+  const pu = toNormalizingPowerUnits(census, m);
+  const mileage = toMileage(census);
+  const out = {} as Measures;
+  for (const basic of BASICS) {
+    const a = agg.basics[basic];
+    const rules = m.basics[basic];
+    const seg = segOf(basic, basisCount(basic, agg, m), segment, m);
+    const violations = eventCount(basic, agg);
+    let reason = maybeInsufficient(basic, agg, m);
+    let measure: number | null;
+    if (violations === 0) measure = 0;
+    else if (rules.measure === 'per_power_unit') {
+      if (pu.powerUnits === null) {
+        measure = null;
+        reason ??= pu.reason;
+      } else {
+        const uf = utilizationFactor(segment, mileage ? mileage.miles / pu.powerUnits : null, m);
+        measure = round(a.weighted / (pu.powerUnits * uf));
+      }
+    } else if (a.relevant_tw > 0) measure = round(a.weighted / a.relevant_tw);
+    else {
+      measure = null;
+      reason ??= `${rules.units.events.other} without time-weighted ${rules.units.relevant.other}`;
+    }
+    const sufficient = reason === undefined && seg !== null;
+    if (!sufficient) reason ??= 'outside every safety event group';
+    out[basic] = { measure, violations, relevant: a.relevant, sufficient, seg, ...(reason === undefined ? {} : { reason }) };
+  }
+  return out;
+}

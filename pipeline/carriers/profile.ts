@@ -1,0 +1,189 @@
+// `GET /api/carrier/{id}`: one carrier's profile (shared/contracts/carriers.md, schema `carriers/profile`)
+// from its census row, 24-month aggregate, measures and percentiles.
+import { round } from '../core/values.ts';
+import { toMileage, type Measures, type Mileage } from './measures.ts';
+import { carrierType, maybeOutlierFleet, thresholdFor, toCount, type Methodology } from './methodology.ts';
+import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
+
+/** Peer group of a carrier ranked in no category whose percentile is shown. */
+export const INSUFFICIENT_SEG = 'insufficient';
+
+export interface Category {
+  category: Basic;
+  label: string;
+  measure: number | null;
+  percentile: number | null;
+  threshold: number;
+  alert: boolean;
+  violations: number;
+  /** SEG id, null below the first group. */
+  peer_group: string | null;
+  sufficient_data: boolean;
+  percentile_note?: string;
+}
+
+export interface TopRisk {
+  category: Basic;
+  label: string;
+  percentile: number | null;
+  reason: string;
+}
+
+export interface Profile {
+  carrier_id: number;
+  legal_name: string;
+  dba_name: string | null;
+  city: string | null;
+  state: string | null;
+  power_units: number | null;
+  drivers: number | null;
+  mileage: Mileage | null;
+  peer_group: { id: string; label: string; basis: string; size: number };
+  inspections: { window_months: number; total: number; driver: number; vehicle: number; hazmat: number; with_violations: number };
+  crashes: { window_months: number; total: number; fatal: number; injury: number; tow_away: number };
+  rates: { vehicle_oos_rate: number | null; driver_oos_rate: number | null; hazmat_oos_rate: number | null; violations_per_inspection: number | null; crashes_per_power_unit: number | null };
+  categories: Category[];
+  percentiles: Record<Basic, number | null>;
+  top_risks: [TopRisk, TopRisk, TopRisk];
+  data_as_of: string;
+  methodology: { version: string; note: string };
+}
+
+export interface ProfileInput {
+  census: CensusRow;
+  agg: CarrierAggregate;
+  measures: Measures;
+  /** This carrier's percentile per ranked BASIC (rankPercentiles); exactly the sufficient BASICs. */
+  percentiles: Readonly<Partial<Record<Basic, number | null>>>;
+  /** Carriers per SEG id (countBySeg), plus `insufficient`: carriers whose toPeerSegId is INSUFFICIENT_SEG. */
+  segSizes: ReadonlyMap<string, number>;
+  dataAsOf: string;
+  methodology: Methodology;
+  /** SHOW_RESTRICTED_PERCENTILES: show Crash Indicator and HM percentiles, which FMCSA does not publish. */
+  showRestricted: boolean;
+}
+
+const ratio = (num: number, den: number | null): number | null => (den === null || den <= 0 ? null : round(num / den, 3));
+
+/** 71.4 → "71.4th", 1 → "1st", 12 → "12th", 22 → "22nd". */
+export function toOrdinal(n: number): string {
+  if (!Number.isInteger(n)) return `${n}th`;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/** The percentiles the profile shows: ranked BASICs only, restricted ones withheld unless showRestricted. */
+export function toVisiblePercentiles(input: Pick<ProfileInput, 'census' | 'measures' | 'percentiles' | 'methodology' | 'showRestricted'>): Record<Basic, number | null> {
+  const out = {} as Record<Basic, number | null>;
+  for (const basic of BASICS) {
+    const p = input.percentiles[basic] ?? null;
+    const sufficient = input.measures[basic].sufficient;
+    if (sufficient !== (p !== null)) throw new Error(`carrier ${input.census.dot}: ${basic} is ${sufficient ? 'ranked without' : 'not ranked but has'} a percentile`);
+    out[basic] = input.methodology.basics[basic].public_percentile || input.showRestricted ? p : null;
+  }
+  return out;
+}
+
+/** The carrier's peer group: its Unsafe Driving SEG if shown ranked, else the first shown ranked one, else INSUFFICIENT_SEG. */
+export function toPeerSegId(measures: Measures, visible: Record<Basic, number | null>): string {
+  const basic = BASICS.find((b) => visible[b] !== null);
+  return basic === undefined ? INSUFFICIENT_SEG : measures[basic].seg!.id;
+}
+
+function sizeOf(segSizes: ReadonlyMap<string, number>, id: string, dot: number): number {
+  const size = segSizes.get(id);
+  if (size === undefined) throw new Error(`carrier ${dot}: no size for peer group ${id}`);
+  return size;
+}
+
+function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopRisk, TopRisk, TopRisk] {
+  const { measures, methodology: m } = input;
+  const order = (c: Category) => BASICS.indexOf(c.category);
+  const ranked = categories.filter((c) => c.percentile !== null).sort((a, b) => b.percentile! - a.percentile! || order(a) - order(b));
+  const rest = categories.filter((c) => c.percentile === null).sort((a, b) => b.violations - a.violations || order(a) - order(b));
+  const months = m.time_weights.window_months;
+  const risks = [...ranked, ...rest].slice(0, 3).map((c): TopRisk => {
+    const measure = measures[c.category];
+    const events = `${toCount(c.violations, m.basics[c.category].units.events)} in ${months} months`;
+    if (c.percentile !== null) {
+      const seg = measure.seg!;
+      const size = sizeOf(input.segSizes, seg.id, input.census.dot);
+      // SEG labels read "Carriers with …".
+      const group = seg.label.replace(/^Carriers\b/, size === 1 ? 'carrier' : 'carriers');
+      const threshold = `intervention threshold ${c.threshold}${c.alert ? ' (reached)' : ''}`;
+      const reason = `${c.label} at the ${toOrdinal(c.percentile)} percentile of ${size.toLocaleString('en-US')} ${group}; ${events}; ${threshold}`;
+      return { category: c.category, label: c.label, percentile: c.percentile, reason };
+    }
+    const why = measure.sufficient ? m.public_display.restricted_note : measure.reason!;
+    const value = c.measure !== null && c.measure > 0 ? ` (measure ${c.measure})` : '';
+    return { category: c.category, label: c.label, percentile: null, reason: `${c.label}: no percentile (${why}); listed by ${m.basics[c.category].units.events.one} count: ${events}${value}` };
+  });
+  return risks as [TopRisk, TopRisk, TopRisk];
+}
+
+export function toProfile(input: ProfileInput): Profile {
+  const { census, agg, measures, methodology: m } = input;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.dataAsOf)) throw new Error(`data_as_of is not an ISO date: ${input.dataAsOf}`);
+  const type = carrierType(census, agg, m);
+  const visible = toVisiblePercentiles(input);
+  const categories = BASICS.map((basic): Category => {
+    const rules = m.basics[basic];
+    const mm = measures[basic];
+    const percentile = visible[basic];
+    const threshold = thresholdFor(basic, type, m);
+    const withheld = !rules.public_percentile && !input.showRestricted;
+    return {
+      category: basic,
+      label: rules.label,
+      measure: mm.measure,
+      percentile,
+      threshold,
+      alert: percentile !== null && percentile >= threshold,
+      violations: mm.violations,
+      peer_group: mm.seg?.id ?? null,
+      sufficient_data: mm.sufficient,
+      ...(withheld ? { percentile_note: m.public_display.restricted_note } : {}),
+    };
+  });
+
+  const peerId = toPeerSegId(measures, visible);
+  const peerSeg = peerId === INSUFFICIENT_SEG ? null : BASICS.map((b) => measures[b].seg).find((s) => s?.id === peerId)!;
+  const window_months = m.time_weights.window_months;
+  const violations = BASICS.reduce((n, b) => (b === 'crash_indicator' ? n : n + agg.basics[b].violations), 0);
+  const i = agg.inspections;
+  // An outlier fleet's power units are unknown for every normalization, this rate included (outlier_fleets.effect).
+  const powerUnits = maybeOutlierFleet(census, m) === undefined ? census.power_units : null;
+  return {
+    carrier_id: census.dot,
+    legal_name: census.legal_name,
+    dba_name: census.dba_name,
+    city: census.city,
+    state: census.state,
+    power_units: census.power_units,
+    drivers: census.drivers,
+    mileage: toMileage(census),
+    peer_group: {
+      id: peerId,
+      label: peerSeg ? peerSeg.label : 'Carriers not ranked in any category',
+      basis: peerSeg
+        ? peerSeg.basis
+        : `Not enough inspections, violations or crashes in ${window_months} months to be ranked in any category whose percentile is shown (data sufficiency rules; ${m.basics.unsafe_driving.sufficiency.source}).`,
+      size: sizeOf(input.segSizes, peerId, census.dot),
+    },
+    inspections: { window_months, total: i.total, driver: i.driver, vehicle: i.vehicle, hazmat: i.hazmat, with_violations: i.with_violations },
+    crashes: { window_months, total: agg.crashes.total, fatal: agg.crashes.fatal, injury: agg.crashes.injury, tow_away: agg.crashes.tow_away },
+    rates: {
+      vehicle_oos_rate: ratio(i.vehicle_oos, i.vehicle),
+      driver_oos_rate: ratio(i.driver_oos, i.driver),
+      hazmat_oos_rate: ratio(i.hazmat_oos, i.hazmat),
+      violations_per_inspection: ratio(violations, i.total),
+      crashes_per_power_unit: ratio(agg.crashes.total, powerUnits),
+    },
+    categories,
+    percentiles: visible,
+    top_risks: toTopRisks(input, categories),
+    data_as_of: input.dataAsOf,
+    methodology: { version: m.version, note: m.note },
+  };
+}
