@@ -3,9 +3,8 @@
 // Violations need grouping by inspection (the methodology caps the severity of one inspection in one BASIC),
 // and the file is not sorted by inspection, so they are spilled into partitions by inspection id on disk
 // and grouped one partition at a time: memory stays bounded by a partition, never by the whole file.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASICS, type Basic, type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationBasic, type ViolationRow } from './types.ts';
@@ -47,7 +46,7 @@ export class CarrierIndex {
   }
 }
 
-export type AddResult = 'used' | 'unknown_carrier' | 'outside_window' | 'not_preventable' | 'no_basic';
+export type AddResult = 'used' | 'unknown_carrier' | 'outside_window' | 'no_basic';
 
 export class Aggregator {
   private readonly n: number;
@@ -63,8 +62,10 @@ export class Aggregator {
   private readonly weighted: Float64Array;
   /** Latest violation date per carrier × BASIC as days since 1970 (−1: none). */
   private readonly lastViolation: Int32Array;
-  private spill: { dir: string; streams: WriteStream[] } | undefined;
+  private spill: { dir: string; fds: number[]; buffers: string[] } | undefined;
   private spilled = 0;
+  /** Crashes counted but kept out of the Crash Indicator measure. */
+  notPreventable = 0;
 
   constructor(
     readonly carriers: CarrierIndex,
@@ -119,8 +120,12 @@ export class Aggregator {
     if (row.fatalities > 0) a.fatal[c]!++;
     if (row.injuries > 0) a.injury[c]!++;
     if (row.tow_away) a.tow_away[c]!++;
-    // Crashes FMCSA found not preventable leave the Crash Indicator measure (SMS Methodology, CPDP).
-    if (row.not_preventable) return 'not_preventable';
+    // Crashes FMCSA found not preventable stay in the counts but leave the Crash Indicator measure
+    // (SMS Methodology, Crash Preventability Determination Program).
+    if (row.not_preventable) {
+      this.notPreventable++;
+      return 'used';
+    }
     const k = c * B + CRASH;
     this.relevant[k]!++;
     this.violations[k]!++;
@@ -131,30 +136,40 @@ export class Aggregator {
     return 'used';
   }
 
-  /** Spills the violation into its partition; the sums are made in `finish`. */
-  async addViolation(row: ViolationRow): Promise<AddResult> {
+  /**
+   * Spills the violation into its partition; the sums are made in `finish`. Synchronous, with a buffer per
+   * partition written out at 1 MiB, so the CSV reader's pace is the disk's and memory stays flat.
+   */
+  addViolation(row: ViolationRow): AddResult {
     if (row.basic === null) return 'no_basic';
     const c = this.carriers.indexOf(row.dot);
     if (c < 0) return 'unknown_carrier';
     const tw = this.rules.timeWeight(row.date);
     if (tw === 0) return 'outside_window';
     if (!this.spill) {
-      const dir = await mkdtemp(join(tmpdir(), 'shardline-violations-'));
-      this.spill = { dir, streams: Array.from({ length: PARTITIONS }, (_, i) => createWriteStream(join(dir, `${i}.tsv`))) };
+      const dir = mkdtempSync(join(tmpdir(), 'shardline-violations-'));
+      this.spill = { dir, fds: Array.from({ length: PARTITIONS }, (_, i) => openSync(join(dir, `${i}.tsv`), 'w')), buffers: Array.from({ length: PARTITIONS }, () => '') };
     }
     const severity = row.severity_weight + (row.oos ? row.oos_weight : 0);
     const line = `${row.unique_id}\t${c}\t${BASIC_INDEX.get(row.basic)!}\t${tw}\t${severity}\t${toDays(row.date)}\n`;
-    const stream = this.spill.streams[hashString(row.unique_id) % PARTITIONS]!;
+    const p = hashString(row.unique_id) % PARTITIONS;
+    const buffered = this.spill.buffers[p]! + line;
+    if (buffered.length >= 1 << 20) {
+      writeSync(this.spill.fds[p]!, buffered);
+      this.spill.buffers[p] = '';
+    } else this.spill.buffers[p] = buffered;
     this.spilled++;
-    if (!stream.write(line)) await once(stream, 'drain');
     return 'used';
   }
 
   /** Groups the spilled violations by inspection and BASIC, applying the severity cap. */
   async finish(onProgress?: (partition: number) => void): Promise<{ violations: number; groups: number }> {
     if (!this.spill) return { violations: 0, groups: 0 };
-    const { dir, streams } = this.spill;
-    await Promise.all(streams.map((s) => new Promise<void>((res, rej) => s.end((err?: Error | null) => (err ? rej(err) : res())))));
+    const { dir, fds, buffers } = this.spill;
+    fds.forEach((fd, p) => {
+      if (buffers[p]) writeSync(fd, buffers[p]!);
+      closeSync(fd);
+    });
     let groups = 0;
     try {
       for (let p = 0; p < PARTITIONS; p++) {

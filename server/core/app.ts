@@ -32,6 +32,8 @@ export interface ServiceDefinition<D> {
   basePath: string;
   /** Builds the service's lookup structures from a verified build; runs at start and on reload only. */
   load(build: LoadedBuild): D;
+  /** Releases what `load` opened (file handles), when a reload replaces the data or the app closes. */
+  unload?(data: D): void;
   routes(r: Routes<D>): void;
 }
 
@@ -84,8 +86,11 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   const app: Polka = polka({
     onError: (err, req, res) => onError(err, req, res),
     onNoMatch: (req, res) => {
-      // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it).
-      statics(req, res, () => onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res));
+      const notFound = () => onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
+      // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
+      // the build's private/ folder, which holds signed-in data for the routes alone.
+      if (isPrivatePath(req.path)) return notFound();
+      statics(req, res, notFound);
     },
   });
 
@@ -140,8 +145,11 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     try {
       const next = toState(def, dir);
       if (next.build.manifest.data_version === from) return false;
+      const old = state;
       state = next;
       statics = staticHandler(dir);
+      // Requests already running finish on the old data; release it after they had time to.
+      if (def.unload) setTimeout(() => def.unload!(old.data), 30_000).unref();
       options.onReload?.({ from, to: next.build.manifest.data_version });
       return true;
     } catch (err) {
@@ -159,8 +167,23 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     handler: app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void,
     state: () => state,
     reload,
-    close: () => clearInterval(timer),
+    close: () => {
+      clearInterval(timer);
+      def.unload?.(state.data);
+    },
   };
+}
+
+/** True for `/private/...` however it is spelled (`/%70rivate`, `//private`, `/./private`). */
+export function isPrivatePath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Malformed escapes: sirv will not find such a file either.
+  }
+  const first = decoded.split(/[\\/]+/).find((seg) => seg !== '' && seg !== '.');
+  return first === 'private';
 }
 
 /** Inode + mtime of the manifest: a publish renames a new tree in, so either changes. */

@@ -6,18 +6,30 @@ import { invalidParameters, type ParameterError } from './problem.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
-function toParameterErrors(errors: readonly ErrorObject[]): ParameterError[] {
-  const out: ParameterError[] = [];
-  for (const e of errors) {
-    const parameter = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1] ?? '';
-    if (e.keyword === 'enum') {
-      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.join(', ');
-      out.push({ parameter, message: `must be one of: ${allowed}` });
-    } else {
-      out.push({ parameter, message: e.message ?? 'is invalid' });
-    }
+/** ajv's wording, made plain for the common cases. */
+function toMessage(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'minLength':
+      return (e.params as { limit: number }).limit === 1 ? 'must not be empty' : (e.message ?? 'is too short');
+    case 'pattern':
+      return (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : (e.message ?? 'is invalid');
+    default:
+      return e.message ?? 'is invalid';
   }
-  return out;
+}
+
+/** One error per parameter (the first ajv reports), so each bad parameter is named once. */
+function toParameterErrors(errors: readonly ErrorObject[]): ParameterError[] {
+  const out = new Map<string, ParameterError>();
+  for (const e of errors) {
+    const parameter = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : (e.instancePath.split('/')[1] ?? '');
+    if (!out.has(parameter)) out.set(parameter, { parameter, message: toMessage(e) });
+  }
+  return [...out.values()];
 }
 
 /**

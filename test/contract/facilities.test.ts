@@ -18,4 +18,6 @@ contractSuite({
     { path: `/api/v1/search?q=${'a'.repeat(201)}`, parameters: ['q'] },
   ],
   getOnly: '/api/v1/stats',
+  compressed: '/api/v1/stats',
+  staticTree: true,
 });

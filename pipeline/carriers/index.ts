@@ -1,0 +1,239 @@
+// The carriers build: recognize the FMCSA files, read the census, stream the SMS inspection, violation and
+// crash files into per-carrier sums, rank every BASIC within its safety event groups, and write each
+// carrier's profile and search record into record stores plus the name index, through the sink.
+// Profiles and search records go under private/: they are served to signed-in users only, never as static
+// files.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCsv } from '../core/csv.ts';
+import { hashTree } from '../core/hash.ts';
+import { scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import type { Normalized, RowIssue } from '../core/issues.ts';
+import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { silentProgress, type Progress } from '../core/progress.ts';
+import { openRecordStoreWriter } from '../core/record-store.ts';
+import { schemas } from '../core/schemas.ts';
+import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
+import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
+import { toMeasures, type Measures } from './measures.ts';
+import { methodology as loadMethodology, toMonthsBefore, toTimeWeigher, type Methodology } from './methodology.ts';
+import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts';
+import { normalizeCensusRow } from './normalize-census.ts';
+import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from './normalize-sms.ts';
+import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
+import { INSUFFICIENT_SEG, toPeerSegId, toProfile, toVisiblePercentiles } from './profile.ts';
+import { BASICS, type Basic, type CensusRow, type CrashRow } from './types.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEMO_MARKER = '.shardline-demo.json';
+export const PROFILES = 'private/profiles';
+export const SEARCH_RECORDS = 'private/search-records';
+
+export interface CarriersBuildConfig {
+  input: string;
+  outDir: string;
+  /** Snapshot date of the inputs (ISO); default: the demo marker's, else the latest census date. */
+  asOf?: string;
+  demo?: boolean;
+  /** SHOW_RESTRICTED_PERCENTILES: publish Crash Indicator and HM percentiles, which FMCSA does not. */
+  showRestricted?: boolean;
+  progress?: Progress;
+  effects?: SinkEffects;
+  now?: () => Date;
+}
+
+export interface InputAccount {
+  file: string;
+  kind: CarriersInputKind;
+  encoding: string;
+  rows: number;
+  used: number;
+  dropped: Record<string, number>;
+}
+
+export interface CarriersBuildSummary {
+  data_version: string;
+  counts: Record<string, number>;
+  inputs: InputAccount[];
+  ignored: { file: string; reason: string }[];
+}
+
+type Normalizer<T> = (raw: Record<string, string>, file: string, record: number, reference: string) => Normalized<T>;
+
+const MAX_REPORTED_ISSUES = 10_000;
+
+/** Reads one input, handing each typed row to `use`, which says whether it was used or why not. */
+async function readInput<T>(
+  f: RecognizedFile<CarriersInputKind>,
+  normalize: Normalizer<T>,
+  reference: string,
+  use: (row: T) => AddResult,
+  ctx: { progress: Progress; issues: RowIssue[]; issueCounts: Record<string, number>; sources: SourceFile[]; accounts: InputAccount[] },
+): Promise<void> {
+  ctx.progress.stage(`reading ${f.file} (${CARRIER_INPUTS[f.kind].label})`);
+  const dropped: Record<string, number> = {};
+  let used = 0;
+  const note = (i: RowIssue) => {
+    ctx.issueCounts[i.kind] = (ctx.issueCounts[i.kind] ?? 0) + 1;
+    if (ctx.issues.length < MAX_REPORTED_ISSUES) ctx.issues.push(i);
+    if (i.dropped) dropped[i.kind] = (dropped[i.kind] ?? 0) + 1;
+  };
+  const report = await readCsv(
+    f.path,
+    CARRIER_INPUTS[f.kind].columns,
+    (raw, record) => {
+      const out = normalize(raw, f.file, record, reference);
+      for (const i of out.issues) note(i);
+      if (!out.row) return;
+      const r = use(out.row);
+      if (r === 'used') used++;
+      else dropped[r] = (dropped[r] ?? 0) + 1;
+    },
+    { onProgress: (p) => ctx.progress.tick(`${f.file}: ${p.rows.toLocaleString('en-US')} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`) },
+  );
+  for (const i of report.issues) note({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
+  ctx.sources.push({ file: f.file, kind: f.kind, rows: report.records, bytes: report.bytes, sha256: report.sha256, encoding: report.encoding, url: CARRIER_INPUTS[f.kind].url });
+  ctx.accounts.push({ file: f.file, kind: f.kind, encoding: report.encoding, rows: report.records, used, dropped });
+}
+
+/** Aggregation rules from the methodology file (inspection levels per reference §B.2). */
+function toRules(asOf: string, m: Methodology): AggregationRules {
+  const weigh = toTimeWeigher(asOf, m);
+  const recent = toMonthsBefore(asOf, 12);
+  const c = m.crash_severity;
+  return {
+    timeWeight: weigh,
+    severityCap: m.severity.inspection_cap,
+    crashSeverity: (row: CrashRow) => (row.fatalities > 0 || row.injuries > 0 ? c.injury_or_fatality : c.tow_away) + (row.hazmat_released ? c.hazmat_release_add_on : 0),
+    // Driver inspections are levels 1, 2, 3 and 6; vehicle inspections levels 1, 2, 5 and 6 (reference §B.2).
+    isDriverInspection: (level) => level === 1 || level === 2 || level === 3 || level === 6,
+    isVehicleInspection: (level) => level === 1 || level === 2 || level === 5 || level === 6,
+    isRecent: (date) => date >= recent && date <= asOf,
+  };
+}
+
+export async function buildCarriers(config: CarriersBuildConfig): Promise<CarriersBuildSummary> {
+  const progress = config.progress ?? silentProgress;
+  const effects = config.effects ?? fileEffects;
+  const now = config.now ?? (() => new Date());
+  const m = loadMethodology();
+  const reference = now().toISOString().slice(0, 10);
+
+  progress.stage(`scanning ${config.input}`);
+  const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
+  const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
+  if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)`);
+  for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
+
+  const ctx = { progress, issues: [] as RowIssue[], issueCounts: {} as Record<string, number>, sources: [] as SourceFile[], accounts: [] as InputAccount[] };
+
+  // Census: every carrier, sorted by number; a number repeated keeps its first row.
+  const census: CensusRow[] = [];
+  for (const f of files('census')) await readInput(f, normalizeCensusRow, reference, (row) => (census.push(row), 'used'), ctx);
+  census.sort((a, b) => a.dot - b.dot);
+  const unique: CensusRow[] = [];
+  for (const row of census) {
+    if (unique.length && unique[unique.length - 1]!.dot === row.dot) {
+      ctx.issueCounts.duplicate_carrier = (ctx.issueCounts.duplicate_carrier ?? 0) + 1;
+      continue;
+    }
+    unique.push(row);
+  }
+  const dots = Uint32Array.from(unique, (r) => r.dot);
+
+  const marker = await effects.readFile(join(config.input, DEMO_MARKER));
+  const markerInfo = marker ? (JSON.parse(marker.toString('utf8')) as { as_of?: string }) : undefined;
+  let latestCensus = '';
+  for (const r of unique) for (const d of [r.mcs150_date, r.add_date]) if (d && d > latestCensus) latestCensus = d;
+  const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
+  progress.info(`data as of ${asOf}; ${unique.length.toLocaleString('en-US')} carriers`);
+
+  const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
+  for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => agg.addInspection(row), ctx);
+  for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
+  for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => agg.addCrash(row), ctx);
+  progress.stage('grouping violations by inspection');
+  const grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
+
+  progress.stage('ranking');
+  const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m);
+  const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
+  for (let i = 0; i < unique.length; i++) {
+    const ms = measuresOf(i);
+    for (const b of BASICS) {
+      const x = ms[b];
+      if (x.sufficient && x.seg && x.measure !== null) items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
+    }
+    if (i % 50_000 === 0) progress.tick(`measures: ${i.toLocaleString('en-US')} carriers`);
+  }
+  const percentiles = Object.fromEntries(BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)])) as Record<Basic, Map<number, number>>;
+  const segSizes = new Map<string, number>();
+  for (const b of BASICS) countBySeg(items[b], segSizes);
+  const ranked = Object.fromEntries(BASICS.map((b) => [b, items[b].length])) as Record<Basic, number>;
+  for (const b of BASICS) items[b] = [];
+
+  const showRestricted = config.showRestricted ?? false;
+  const percentilesOf = (dot: number) => Object.fromEntries(BASICS.filter((b) => percentiles[b].has(dot)).map((b) => [b, percentiles[b].get(dot)!])) as Partial<Record<Basic, number>>;
+  let insufficient = 0;
+  for (let i = 0; i < unique.length; i++) {
+    const measures = measuresOf(i);
+    const visible = toVisiblePercentiles({ census: unique[i]!, measures, percentiles: percentilesOf(unique[i]!.dot), methodology: m, showRestricted });
+    if (toPeerSegId(measures, visible) === INSUFFICIENT_SEG) insufficient++;
+  }
+  segSizes.set(INSUFFICIENT_SEG, insufficient);
+
+  progress.stage(`writing ${unique.length.toLocaleString('en-US')} profiles`);
+  const sink = await openSink({ service: 'carriers', outDir: config.outDir, effects });
+  try {
+    const profiles = await openRecordStoreWriter(sink, PROFILES);
+    const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
+    const registry = schemas();
+    for (let i = 0; i < unique.length; i++) {
+      const c = unique[i]!;
+      const profile = toProfile({ census: c, agg: agg.toAggregate(i), measures: measuresOf(i), percentiles: percentilesOf(c.dot), segSizes, dataAsOf: asOf, methodology: m, showRestricted });
+      // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
+      if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
+      await profiles.add(c.dot, Buffer.from(JSON.stringify(profile)));
+      const record = { carrier_id: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, city: c.city, state: c.state, power_units: c.power_units };
+      if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
+      await results.add(c.dot, Buffer.from(JSON.stringify(record)));
+      if (i % 10_000 === 0) progress.tick(`profiles: ${i.toLocaleString('en-US')}`);
+    }
+    await profiles.close();
+    await results.close();
+
+    progress.stage('name index');
+    const named: NamedCarrier[] = unique.map((c) => ({ dot: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, power_units: c.power_units }));
+    named.sort(compareRank);
+    const nameStats = await writeNameIndex(sink, named);
+
+    const counts: Record<string, number> = {
+      carriers: unique.length,
+      inspections: ctx.accounts.filter((a) => a.kind === 'inspection').reduce((n, a) => n + a.used, 0),
+      violations: grouped.violations,
+      inspection_basic_groups: grouped.groups,
+      crashes: ctx.accounts.filter((a) => a.kind === 'crash').reduce((n, a) => n + a.used, 0),
+      crashes_not_preventable: agg.notPreventable,
+      name_words: nameStats.tokens,
+      ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
+    };
+    const report = { data_as_of: asOf, inputs: ctx.accounts, ignored: scan.ignored, issue_counts: ctx.issueCounts, issues: ctx.issues };
+    await sink.writeJson('report.json', report, 'carriers/report');
+    const manifest = toManifest({
+      service: 'carriers',
+      demo: (config.demo ?? false) || marker !== undefined,
+      sources: ctx.sources,
+      options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
+      counts,
+      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/carriers', 'schemas/core', 'schemas/carriers', 'data/carriers']),
+      builtAt: now(),
+    });
+    progress.stage('publishing');
+    await sink.publish(manifest);
+    return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored };
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}

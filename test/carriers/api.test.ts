@@ -1,0 +1,179 @@
+// What is special to the carriers API, over the fixture build (test/fixtures/carriers.ts): sign-in, the
+// free allowance, profiles, carrier-number and name search.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemas } from '../../pipeline/core/schemas.ts';
+import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
+let srv: Awaited<ReturnType<typeof serveCarriers>>;
+let free = '';
+let premium = '';
+const NOW = new Date('2026-11-22T00:00:00Z');
+
+beforeAll(async () => {
+  built = await buildCarriersFixture();
+  srv = await serveCarriers(built, { freeLookups: 3 });
+  free = srv.accounts().createKey('free', 'test free', NOW).key;
+  premium = srv.accounts().createKey('premium', 'test premium', NOW).key;
+});
+afterAll(async () => {
+  await srv.close();
+  await built.root.remove();
+});
+
+const profile = (id: string | number, key?: string) => fetch(`${srv.base}/api/carrier/${id}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+
+async function problem(res: Response, status: number, code: string): Promise<Json> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+  const body = (await res.json()) as Json;
+  expect(body.code).toBe(code);
+  return body;
+}
+
+describe('sign-in', () => {
+  it.each([
+    ['no header', undefined, 'Bearer'],
+    ['another scheme', 'Basic abc', 'Bearer'],
+    ['a malformed key', 'Bearer not-a-key', 'Bearer error="invalid_token"'],
+    ['an unknown key', `Bearer sl_${'A'.repeat(43)}`, 'Bearer error="invalid_token"'],
+  ])('401 for %s, with WWW-Authenticate', async (_label, header, challenge) => {
+    const res = await fetch(`${srv.base}/api/carrier/1000001`, { headers: header ? { Authorization: header } : {} });
+    expect(res.headers.get('www-authenticate')).toBe(challenge);
+    await problem(res, 401, 'unauthorized');
+  });
+
+  it('401 for a revoked key', async () => {
+    const k = srv.accounts().createKey('premium', 'to revoke', NOW);
+    expect((await profile(1000001, k.key)).status).toBe(200);
+    srv.accounts().revokeKey(k.id, NOW);
+    await problem(await profile(1000001, k.key), 401, 'unauthorized');
+  });
+
+  it('never writes a key to the log', () => {
+    expect(JSON.stringify(srv.logs)).not.toContain(free.slice(3));
+    expect(JSON.stringify(srv.logs)).not.toContain(premium.slice(3));
+  });
+});
+
+describe('profiles', () => {
+  it('answers the contract profile to a premium key, no-store, without RateLimit headers', async () => {
+    const res = await profile(1000001, premium);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+    const p = (await res.json()) as Json;
+    schemas().assert('carriers/profile', p, 'profile');
+    expect(p).toMatchObject({ carrier_id: 1000001, legal_name: 'ALPHA FREIGHT LLC', dba_name: 'ALPHA EXPRESS', city: 'DALLAS', state: 'TX', power_units: 50, drivers: 60, data_as_of: '2026-10-31' });
+    // recent_mileage 0,0 means unknown: the MCS-150 pair is used.
+    expect(p.mileage).toEqual({ miles: 5000000, year: 2024 });
+    // Three inspections in the window (the 2024 one is outside), one crash.
+    expect(p.inspections).toMatchObject({ window_months: 24, total: 3 });
+    expect(p.crashes).toMatchObject({ total: 1, injury: 1 });
+    expect(p.categories.map((c: Json) => c.category)).toEqual(['unsafe_driving', 'hos_compliance', 'driver_fitness', 'controlled_substances', 'vehicle_maintenance', 'hazmat', 'crash_indicator']);
+    expect(p.top_risks).toHaveLength(3);
+    expect(p.methodology.version).toBe('sms-2.0');
+  });
+
+  it('ranks carriers of one safety event group against each other', async () => {
+    const alpha = (await (await profile(1000001, premium)).json()) as Json;
+    const beta = (await (await profile(1000002, premium)).json()) as Json;
+    const ud = (p: Json) => p.categories[0];
+    expect(ud(alpha).peer_group).toBe(ud(beta).peer_group);
+    expect(ud(alpha).sufficient_data).toBe(true);
+    expect(ud(alpha).measure).toBeLessThan(ud(beta).measure);
+    expect([ud(alpha).percentile, ud(beta).percentile]).toEqual([0, 100]);
+    expect(ud(beta).alert).toBe(true);
+    expect(alpha.percentiles.unsafe_driving).toBe(0);
+    // Crash Indicator and HM percentiles are not published by FMCSA: withheld by default.
+    expect(alpha.categories[6]).toMatchObject({ percentile: null, percentile_note: 'not published by FMCSA' });
+  });
+
+  it('gives a carrier with no inspections a profile with zero counts and no percentiles', async () => {
+    const p = (await (await profile(1000003, premium)).json()) as Json;
+    expect(p).toMatchObject({ power_units: null, drivers: null, mileage: null, inspections: { total: 0 }, crashes: { total: 0 } });
+    expect(Object.values(p.percentiles)).toEqual([null, null, null, null, null, null, null]);
+    expect(p.peer_group.id).toBe('insufficient');
+  });
+
+  it.each(['abc', '123456789', '0', '-1', '1e3'])('400 for carrier_id %j', async (id) => {
+    const body = await problem(await profile(id, premium), 400, 'invalid_parameter');
+    expect(body.errors).toEqual([{ parameter: 'carrier_id', message: 'must be a carrier number of 1 to 8 digits' }]);
+  });
+
+  it('404 for an unknown carrier, which does not count against the allowance', async () => {
+    const k = srv.accounts().createKey('free', 'counting', NOW);
+    await problem(await profile(99999999, k.key), 404, 'not_found');
+    const ok = await profile(1000001, k.key);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('ratelimit-remaining')).toBe('2');
+  });
+});
+
+describe('free allowance', () => {
+  it('counts each successful lookup and answers 429 with Retry-After when used up', async () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await profile(1000002, free);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      seen.push(res.headers.get('ratelimit-remaining')!);
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    }
+    expect(seen).toEqual(['2', '1', '0']);
+    const res = await profile(1000002, free);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    await problem(res, 429, 'quota_exhausted');
+  });
+
+  it('50 parallel requests with one lookup left give exactly one 200, and the count survives a restart', async () => {
+    const k = srv.accounts().createKey('free', 'race', NOW);
+    expect((await profile(1000001, k.key)).status).toBe(200);
+    expect((await profile(1000001, k.key)).status).toBe(200);
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => profile(1000001, k.key).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(49);
+    await srv.close();
+    srv = await serveCarriers(built, { freeLookups: 3 });
+    expect(srv.accounts().usage(k.id, NOW.toISOString().slice(0, 7))).toBe(3);
+    expect((await profile(1000001, k.key)).status).toBe(429);
+  });
+});
+
+describe('search', () => {
+  const search = async (q: string, extra = '') => (await (await fetch(`${srv.base}/api/search?q=${encodeURIComponent(q)}${extra}`)).json()) as Json;
+
+  it.each(['1000001', 'USDOT 1000001', 'usdot1000001', 'DOT#1000001', 'US DOT # 1000001', 'U.S. DOT 1000001', ' dot 1000001 '])('%j is a carrier number look-up', async (q) => {
+    const r = await search(q);
+    expect(r).toMatchObject({ query: q, total: 1 });
+    expect(r.results).toEqual([{ carrier_id: 1000001, legal_name: 'ALPHA FREIGHT LLC', dba_name: 'ALPHA EXPRESS', city: 'DALLAS', state: 'TX', power_units: 50 }]);
+  });
+
+  it('finds short carrier numbers and reports unknown ones as no match', async () => {
+    expect((await search('42')).results.map((x: Json) => x.carrier_id)).toEqual([42]);
+    expect(await search('7777777')).toMatchObject({ total: 0, results: [] });
+  });
+
+  it.each([
+    // Whole legal or DBA name first, then power units descending, then carrier_id.
+    ['alpha', [1000007, 1000001]],
+    ['alp', [1000001, 1000007]],
+    ['freight alpha', [1000001]],
+    ['delta coach', [1000005]],
+    ['ÅLPHA', [1000007, 1000001]],
+    ['transport', [1000002]],
+    ['zebra', []],
+  ])('%j → %j', async (q, ids) => {
+    const r = await search(q);
+    expect(r.results.map((x: Json) => x.carrier_id)).toEqual(ids);
+    expect(r.total).toBe(ids.length);
+  });
+
+  it('counts every match before limit', async () => {
+    const r = await search('a', '&limit=1');
+    expect(r.total).toBeGreaterThan(1);
+    expect(r.results).toHaveLength(1);
+  });
+});

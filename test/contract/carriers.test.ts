@@ -1,0 +1,21 @@
+import { contractSuite } from './suite.ts';
+import { serveCarriersFixture } from '../helpers/carriers.ts';
+
+contractSuite({
+  name: 'carriers',
+  start: serveCarriersFixture,
+  documents: ['/api/search?q=alpha', '/api/search?q=USDOT%201000001&limit=5', '/api/search?q=alpha&unknown=1'],
+  notFound: ['/api/nothing', '/api/carrier', '/api/carriers/1000001'],
+  badParameters: [
+    { path: '/api/search', parameters: ['q'] },
+    { path: '/api/search?q=', parameters: ['q'] },
+    { path: '/api/search?q=%20%20', parameters: ['q'] },
+    { path: `/api/search?q=${'a'.repeat(201)}`, parameters: ['q'] },
+    { path: '/api/search?q=a&limit=0', parameters: ['limit'] },
+    { path: '/api/search?q=a&limit=101', parameters: ['limit'] },
+    { path: '/api/search?q=a&q=b', parameters: ['q'] },
+    { path: '/api/search?limit=x', parameters: ['limit', 'q'] },
+  ],
+  getOnly: '/api/search',
+  staticTree: false,
+});

@@ -1,0 +1,44 @@
+// Builds the carriers fixture into a temp folder and serves it with a fresh account store.
+import { join } from 'node:path';
+import { buildCarriers } from '../../pipeline/carriers/index.ts';
+import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
+import { createCarriersService } from '../../server/carriers/routes.ts';
+import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
+import { PINNED_CLOCK } from './facilities.ts';
+import { startService, tempDir } from './server.ts';
+
+export async function buildCarriersFixture() {
+  const root = await tempDir('carriers');
+  const input = join(root.path, 'input');
+  const outDir = join(root.path, 'dist-data');
+  await writeCarriersFixture(input);
+  const summary = await buildCarriers({ input, outDir, asOf: AS_OF, now: PINNED_CLOCK });
+  return { root, input, outDir, buildDir: join(outDir, 'carriers'), stateDir: join(root.path, 'state'), summary };
+}
+
+export async function serveCarriers(built: Awaited<ReturnType<typeof buildCarriersFixture>>, options: { freeLookups?: number } = {}) {
+  let store: AccountStore | undefined;
+  const accounts = () => (store ??= openSqliteStore(built.stateDir));
+  const running = await startService(createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25 }), built.outDir);
+  return {
+    ...running,
+    accounts,
+    close: async () => {
+      await running.close();
+      store?.close();
+    },
+  };
+}
+
+export async function serveCarriersFixture() {
+  const built = await buildCarriersFixture();
+  const running = await serveCarriers(built);
+  return {
+    ...built,
+    ...running,
+    close: async () => {
+      await running.close();
+      await built.root.remove();
+    },
+  };
+}
