@@ -21,6 +21,8 @@ export interface ServerJob {
   service: string;
   /** The folder that holds `<service>/manifest.json`. */
   dataDir: string;
+  /** STATE_DIR for services with accounts (default: a `state` folder beside dataDir). */
+  stateDir?: string;
   /** Write the app's JSON request log to /dev/null, as a production server writes it to stdout. */
   log: boolean;
   /** Bare only: request paths that are not precomputed documents (searches); their responses are captured from the app at start-up. */

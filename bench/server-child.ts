@@ -1,5 +1,6 @@
 // Child process serving one service on 127.0.0.1, either as the real app or as the bare yardstick
 // (bench/bare.ts) built from the same loaded build. Reports its port, start-up and resource use over IPC.
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { openSync, writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +28,7 @@ async function serve(job: ServerJob): Promise<Server> {
   if (!svc) throw new Error(`no server for ${job.service}`);
   const devNull = job.log ? openSync('/dev/null', 'w') : -1;
   const start = performance.now();
-  const app = createApp(svc.definition, {
+  const app = createApp(svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: process.env }), {
     dataDir: job.dataDir,
     // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
     log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : () => {},

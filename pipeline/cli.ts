@@ -1,25 +1,29 @@
 // npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
 import { resolve } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from './core/cli.ts';
+import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
 import { PIPELINES, SERVICE_NAMES } from './services.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
-Usage: npm run build -- --service NAME --input DIR [--out DIR] [--year YYYY] [--demo]
+Usage: npm run build -- --service NAME --input DIR [--out DIR] [--year YYYY] [--as-of YYYY-MM-DD] [--demo]
 
   --service   ${SERVICE_NAMES.join(' | ')}
   --input     folder of raw upstream downloads (any names, any subfolders; recognized by header)
   --out       output root (default: dist-data, or DATA_DIR); the build lands in OUT/<service>/
   --year      comparison year (facilities; default 2024)
+  --as-of     snapshot date of the inputs (carriers; default: the latest census date)
   --demo      label the build as demo data (set automatically for npm run demo output)
 
 Examples:
   npm run build -- --service facilities --input ../shared/data/facilities --year 2020
+  npm run build -- --service carriers --input ../shared/data/carriers
+  SHOW_RESTRICTED_PERCENTILES=true npm run build -- --service carriers --input /srv/fmcsa/2026-10
   npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
 
 export async function main(argv: string[]): Promise<void> {
-  const { values } = parseCli(argv, { service: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' }, year: { type: 'string' }, demo: { type: 'boolean' } }, USAGE);
+  const { values } = parseCli(argv, { service: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' }, year: { type: 'string' }, 'as-of': { type: 'string' }, demo: { type: 'boolean' } }, USAGE);
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return;
@@ -29,11 +33,15 @@ export async function main(argv: string[]): Promise<void> {
   if (!values.input) throw new CliError(`--input is required\n\n${USAGE}`);
   const year = values.year === undefined ? undefined : Number(values.year);
   if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
+  const asOf = values['as-of'];
+  if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
   const outDir = resolve(values.out ?? process.env.DATA_DIR ?? 'dist-data');
+  // Restricted percentiles are decided when the data is built, so the stores, caches and any copy agree.
+  const showRestricted = process.env.SHOW_RESTRICTED_PERCENTILES === 'true';
   const progress = createProgress(`build ${service}`);
   let result;
   try {
-    result = await PIPELINES[service]!.build({ input: resolve(values.input), outDir, year, demo: values.demo, progress });
+    result = await PIPELINES[service]!.build({ input: resolve(values.input), outDir, year, asOf, demo: values.demo, showRestricted, progress });
   } catch (err) {
     throw new CliError(`build failed, nothing was published: ${(err as Error).message}`, 1);
   }

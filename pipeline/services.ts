@@ -4,12 +4,18 @@ import { join } from 'node:path';
 import type { Progress } from './core/progress.ts';
 import { writeFacilitiesDemo } from './demo/facilities.ts';
 import { buildFacilities, DEMO_MARKER } from './facilities/index.ts';
+import { buildCarriers } from './carriers/index.ts';
+import { writeCarriersDemo } from './demo/carriers.ts';
 
 export interface BuildOptions {
   input: string;
   outDir: string;
   year?: number;
+  /** Snapshot date of the inputs (carriers). */
+  asOf?: string;
   demo?: boolean;
+  /** SHOW_RESTRICTED_PERCENTILES (carriers). */
+  showRestricted?: boolean;
   progress: Progress;
 }
 
@@ -23,13 +29,18 @@ export interface BuildResult {
 export interface PipelineService {
   build(options: BuildOptions): Promise<BuildResult>;
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
-  demo(dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void }): Promise<{ files: string[] }>;
+  demo(dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void }): Promise<{ files: string[]; facts?: object }>;
 }
 
 export const PIPELINES: Record<string, PipelineService> = {
   facilities: {
     build: (o) => buildFacilities({ input: o.input, outDir: o.outDir, year: o.year, demo: o.demo, progress: o.progress }),
     demo: writeFacilitiesDemo,
+  },
+  carriers: {
+    build: (o) =>
+      buildCarriers({ input: o.input, outDir: o.outDir, asOf: o.asOf, demo: o.demo, progress: o.progress, showRestricted: o.showRestricted }),
+    demo: writeCarriersDemo,
   },
 };
 
@@ -39,7 +50,10 @@ export const SERVICE_NAMES = Object.keys(PIPELINES);
 export async function writeDemo(service: string, dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void } = {}): Promise<string[]> {
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new Error(`unknown service ${service}`);
-  const { files } = await pipeline.demo(dir, options);
-  await writeFile(join(dir, DEMO_MARKER), JSON.stringify({ demo: true, service, seed: options.seed ?? null, scale: options.scale ?? 1 }) + '\n');
+  const { files, facts } = await pipeline.demo(dir, options);
+  // The marker labels builds from this folder as demo data, and carries the snapshot date the demo was made for.
+  const asOf = facts && 'asOf' in facts && typeof facts.asOf === 'string' ? facts.asOf : undefined;
+  const marker = { demo: true, service, seed: options.seed ?? null, scale: options.scale ?? 1, ...(asOf ? { as_of: asOf } : {}) };
+  await writeFile(join(dir, DEMO_MARKER), JSON.stringify(marker) + '\n');
   return files;
 }

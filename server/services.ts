@@ -1,14 +1,41 @@
 // The services the server can run, by name, with their default ports (shared/contracts/common.md).
+import { join } from 'node:path';
 import type { ServiceDefinition } from './core/app.ts';
+import { openSqliteStore, type AccountStore } from './core/store.ts';
+import { createCarriersService } from './carriers/routes.ts';
 import { facilities } from './facilities/routes.ts';
+
+export interface ServiceEnv {
+  /** STATE_DIR: runtime state (keys, counters, caches), never inside the build folder. */
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+}
 
 export interface ServerService {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  definition: ServiceDefinition<any>;
+  create(env: ServiceEnv): ServiceDefinition<any>;
   defaultPort: number;
   portEnv: string;
 }
 
+/** FREE_PROFILE_LOOKUPS: a whole number ≥ 0 (default 25, the contract's). */
+export function toFreeLookups(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 25;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`FREE_PROFILE_LOOKUPS must be a whole number ≥ 0, not ${raw}`);
+  return n;
+}
+
 export const SERVICES: Record<string, ServerService> = {
-  facilities: { definition: facilities, defaultPort: 8081, portEnv: 'PORT_FACILITIES' },
+  facilities: { create: () => facilities, defaultPort: 8081, portEnv: 'PORT_FACILITIES' },
+  carriers: {
+    create: ({ stateDir, env }) => {
+      let store: AccountStore | undefined;
+      // Opened on first use, so a server that never signs anyone in creates no state.
+      const accounts = () => (store ??= openSqliteStore(join(stateDir)));
+      return createCarriersService({ accounts, freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS) });
+    },
+    defaultPort: 8082,
+    portEnv: 'PORT_CARRIERS',
+  },
 };

@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 describe('README', () => {
   for (const [name, svc] of Object.entries(SERVICES)) {
     const paths: string[] = [];
-    svc.definition.routes({ get: (p) => paths.push(p), post: (p) => paths.push(p) });
+    svc.create({ stateDir: '/nonexistent', env: {} }).routes({ get: (p) => paths.push(p), post: (p) => paths.push(p) });
     it.each(paths.map((p) => p.replace(/:(\w+)/g, '{$1}')))(`documents ${name} route %s`, (path) => {
       expect(README).toContain(path);
     });

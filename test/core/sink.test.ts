@@ -29,8 +29,11 @@ describe('sink', () => {
     await sink.abort();
   });
 
-  it('every output schema rejects {} (parameter schemas accept it: every parameter is optional)', () => {
-    for (const id of schemas().ids) expect(schemas().get(id)({}), id).toBe(id.endsWith('-query'));
+  it('every output schema rejects {} (a parameter schema accepts it exactly when no parameter is required)', () => {
+    for (const id of schemas().ids) {
+      const required = (schemas().schema(id) as { required?: string[] }).required ?? [];
+      expect(schemas().get(id)({}), id).toBe(id.endsWith('-query') && required.length === 0);
+    }
   });
 
   it('throws on a second write to the same path', async () => {
