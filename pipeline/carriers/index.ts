@@ -22,8 +22,9 @@ import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts'
 import { normalizeCensusRow } from './normalize-census.ts';
 import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from './normalize-sms.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
-import { INSUFFICIENT_SEG, toPeerSegId, toProfile, toVisiblePercentiles } from './profile.ts';
+import { INSUFFICIENT_SEG, toProfile } from './profile.ts';
 import { BASICS, type Basic, type CensusRow, type CrashRow } from './types.ts';
+import { formatCount } from '../core/values.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DEMO_MARKER = '.shardline-demo.json';
@@ -90,7 +91,7 @@ async function readInput<T>(
       if (r === 'used') used++;
       else dropped[r] = (dropped[r] ?? 0) + 1;
     },
-    { onProgress: (p) => ctx.progress.tick(`${f.file}: ${p.rows.toLocaleString('en-US')} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`) },
+    { onProgress: (p) => ctx.progress.tick(`${f.file}: ${formatCount(p.rows)} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`) },
   );
   for (const i of report.issues) note({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
   ctx.sources.push({ file: f.file, kind: f.kind, rows: report.records, bytes: report.bytes, sha256: report.sha256, encoding: report.encoding, url: CARRIER_INPUTS[f.kind].url });
@@ -147,7 +148,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   let latestCensus = '';
   for (const r of unique) for (const d of [r.mcs150_date, r.add_date]) if (d && d > latestCensus) latestCensus = d;
   const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
-  progress.info(`data as of ${asOf}; ${unique.length.toLocaleString('en-US')} carriers`);
+  progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
 
   const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
   for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => agg.addInspection(row), ctx);
@@ -157,33 +158,42 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
 
   progress.stage('ranking');
+  const showRestricted = config.showRestricted ?? false;
   const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m);
   const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
+  // A carrier's peer group is `insufficient` when no BASIC it is ranked in shows a percentile; counted here
+  // so the profiles can cite the group's size (profile.ts, toPeerSegId).
+  const shown = (b: Basic) => m.basics[b].public_percentile || showRestricted;
+  let insufficient = 0;
   for (let i = 0; i < unique.length; i++) {
     const ms = measuresOf(i);
+    let ranked = false;
     for (const b of BASICS) {
       const x = ms[b];
-      if (x.sufficient && x.seg && x.measure !== null) items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
+      if (x.sufficient && x.seg && x.measure !== null) {
+        items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
+        if (shown(b)) ranked = true;
+      }
     }
-    if (i % 50_000 === 0) progress.tick(`measures: ${i.toLocaleString('en-US')} carriers`);
+    if (!ranked) insufficient++;
+    if (i % 50_000 === 0) progress.tick(`measures: ${formatCount(i)} carriers`);
   }
   const percentiles = Object.fromEntries(BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)])) as Record<Basic, Map<number, number>>;
   const segSizes = new Map<string, number>();
   for (const b of BASICS) countBySeg(items[b], segSizes);
+  segSizes.set(INSUFFICIENT_SEG, insufficient);
   const ranked = Object.fromEntries(BASICS.map((b) => [b, items[b].length])) as Record<Basic, number>;
   for (const b of BASICS) items[b] = [];
+  const percentilesOf = (dot: number) => {
+    const out: Partial<Record<Basic, number>> = {};
+    for (const b of BASICS) {
+      const p = percentiles[b].get(dot);
+      if (p !== undefined) out[b] = p;
+    }
+    return out;
+  };
 
-  const showRestricted = config.showRestricted ?? false;
-  const percentilesOf = (dot: number) => Object.fromEntries(BASICS.filter((b) => percentiles[b].has(dot)).map((b) => [b, percentiles[b].get(dot)!])) as Partial<Record<Basic, number>>;
-  let insufficient = 0;
-  for (let i = 0; i < unique.length; i++) {
-    const measures = measuresOf(i);
-    const visible = toVisiblePercentiles({ census: unique[i]!, measures, percentiles: percentilesOf(unique[i]!.dot), methodology: m, showRestricted });
-    if (toPeerSegId(measures, visible) === INSUFFICIENT_SEG) insufficient++;
-  }
-  segSizes.set(INSUFFICIENT_SEG, insufficient);
-
-  progress.stage(`writing ${unique.length.toLocaleString('en-US')} profiles`);
+  progress.stage(`writing ${formatCount(unique.length)} profiles`);
   const sink = await openSink({ service: 'carriers', outDir: config.outDir, effects });
   try {
     const profiles = await openRecordStoreWriter(sink, PROFILES);
@@ -198,7 +208,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       const record = { carrier_id: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, city: c.city, state: c.state, power_units: c.power_units };
       if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
       await results.add(c.dot, Buffer.from(JSON.stringify(record)));
-      if (i % 10_000 === 0) progress.tick(`profiles: ${i.toLocaleString('en-US')}`);
+      if (i % 10_000 === 0) progress.tick(`profiles: ${formatCount(i)}`);
     }
     await profiles.close();
     await results.close();

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { schemas } from '../core/schemas.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
+import { formatCount } from '../core/values.ts';
 
 export const METHODOLOGY_PATH = fileURLToPath(new URL('../../data/carriers/sms-methodology.json', import.meta.url));
 
@@ -205,10 +206,10 @@ export function basisCount(basic: Basic, agg: CarrierAggregate, m: Methodology =
   return agg.basics[basic][m.basics[basic].seg.basis];
 }
 
-export const toCount = (n: number, noun: Noun) => `${n.toLocaleString('en-US')} ${n === 1 ? noun.one : noun.other}`;
+export const toCount = (n: number, noun: Noun) => `${formatCount(n)} ${n === 1 ? noun.one : noun.other}`;
 
 function toRange(g: SegGroup, noun: Noun): string {
-  const text = g.max === null ? `${g.min.toLocaleString('en-US')} or more` : g.max === g.min ? g.min.toLocaleString('en-US') : `${g.min.toLocaleString('en-US')}–${g.max.toLocaleString('en-US')}`;
+  const text = g.max === null ? `${formatCount(g.min)} or more` : g.max === g.min ? formatCount(g.min) : `${formatCount(g.min)}–${formatCount(g.max)}`;
   return `${text} ${g.min === 1 && g.max === 1 ? noun.one : noun.other}`;
 }
 
@@ -219,14 +220,24 @@ export function segOf(basic: Basic, count: number, segment: Segment = 'combinati
   const groups = 'combination' in rules.seg.groups ? rules.seg.groups[segment] : rules.seg.groups.all;
   const i = groups.findIndex((g) => count >= g.min && (g.max === null || count <= g.max));
   if (i < 0) return null;
+  // Labels depend only on the group: made once per methodology (a 2-million-carrier build asks millions of times).
+  let cache = segCache.get(m);
+  if (!cache) segCache.set(m, (cache = new Map()));
+  const key = `${basic}|${segment}|${i}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
   const range = toRange(groups[i]!, rules.units[rules.seg.basis]!);
   const where = segmented ? ` (${segment} segment)` : '';
-  return {
+  const seg: Seg = {
     id: segmented ? `${basic}:${segment}:${i + 1}` : `${basic}:${i + 1}`,
     label: `Carriers with ${range}${where}`,
     basis: `${rules.label} safety event group ${i + 1} of ${groups.length}${where}: carriers with ${range} in ${m.time_weights.window_months} months. Source: ${rules.seg.source}.`,
   };
+  cache.set(key, seg);
+  return seg;
 }
+
+const segCache = new WeakMap<Methodology, Map<string, Seg>>();
 
 /**
  * Why a carrier is not ranked in `basic` by the data sufficiency rules (§B.5): a minimum of relevant
@@ -277,7 +288,7 @@ export function maybeOutlierFleet(census: CensusRow, m: Methodology = methodolog
   const drivers = census.drivers ?? 0;
   const rule = m.outlier_fleets.rules.find((r) => pu > r.power_units_over && (r.drivers_below_share === null || drivers < r.drivers_below_share * pu));
   if (!rule) return undefined;
-  return `${pu.toLocaleString('en-US')} power units with ${census.drivers === null ? 'no driver count' : toCount(census.drivers, { one: 'driver', other: 'drivers' })}: ${rule.reason}`;
+  return `${formatCount(pu)} power units with ${census.drivers === null ? 'no driver count' : toCount(census.drivers, { one: 'driver', other: 'drivers' })}: ${rule.reason}`;
 }
 
 export function isOutlierFleet(census: CensusRow, m: Methodology = methodology()): boolean {

@@ -1,6 +1,6 @@
 // `GET /api/carrier/{id}`: one carrier's profile (shared/contracts/carriers.md, schema `carriers/profile`)
 // from its census row, 24-month aggregate, measures and percentiles.
-import { round } from '../core/values.ts';
+import { round, formatCount } from '../core/values.ts';
 import { toMileage, type Measures, type Mileage } from './measures.ts';
 import { carrierType, maybeOutlierFleet, thresholdFor, toCount, type Methodology } from './methodology.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
@@ -112,7 +112,7 @@ function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopR
       // SEG labels read "Carriers with …".
       const group = seg.label.replace(/^Carriers\b/, size === 1 ? 'carrier' : 'carriers');
       const threshold = `intervention threshold ${c.threshold}${c.alert ? ' (reached)' : ''}`;
-      const reason = `${c.label} at the ${toOrdinal(c.percentile)} percentile of ${size.toLocaleString('en-US')} ${group}; ${events}; ${threshold}`;
+      const reason = `${c.label} at the ${toOrdinal(c.percentile)} percentile of ${formatCount(size)} ${group}; ${events}; ${threshold}`;
       return { category: c.category, label: c.label, percentile: c.percentile, reason };
     }
     const why = measure.sufficient ? m.public_display.restricted_note : measure.reason!;

@@ -263,11 +263,14 @@ export function createRecordParser(
   maxRecordChars = MAX_RECORD_CHARS,
 ): { write(text: string): void; end(): void } {
   const parser = new Papa.Parser({ delimiter: ',', newline: '\n', quoteChar: '"' });
+  // Papaparse's fast mode splits on delimiters without a quote state machine, several times faster; it is
+  // only right for text without quotes, so it is chosen per chunk (FMCSA's SMS files quote almost nothing).
+  const fastParser = new Papa.Parser({ delimiter: ',', newline: '\n', quoteChar: '"', fastMode: true });
   let pending = '';
   let skippingLine = false;
 
   function parse(final: boolean): void {
-    const result = parser.parse(pending, 0, !final) as Papa.ParseResult<string[]>;
+    const result = (pending.includes('"') ? parser : fastParser).parse(pending, 0, !final) as Papa.ParseResult<string[]>;
     const records = result.data;
     const errors = new Map<number, string>();
     for (const e of result.errors) {

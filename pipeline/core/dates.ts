@@ -38,8 +38,12 @@ export function isValidIsoDate(s: string): boolean {
 
 /** Throws when `s` is not a valid ISO date; `what` names the value in the message (e.g. `reference date`). */
 export function assertIsoDate(s: string, what: string): void {
+  // Normalizers assert the same reference date once per row, millions of times: remember the last good one.
+  if (s === lastValid) return;
   if (!isValidIsoDate(s)) throw new Error(`${what} ${JSON.stringify(s)} is not a valid YYYY-MM-DD date`);
+  lastValid = s;
 }
+let lastValid = '';
 
 function parts(iso: string): [number, number, number] {
   assertIsoDate(iso, 'date');
@@ -135,6 +139,23 @@ export function parseIsoDate(s: string | undefined): DateParse {
  */
 export function parseAnyDate(s: string | undefined, reference: string): DateParse {
   if (blank(s)) return null;
+  // Millions of SMS rows share a few hundred dates: each distinct text is parsed once per reference.
+  if (reference !== cacheReference || dateCache.size >= DATE_CACHE_MAX) {
+    dateCache.clear();
+    cacheReference = reference;
+  }
+  const cached = dateCache.get(s);
+  if (cached !== undefined || dateCache.has(s)) return cached;
+  const parsed = parseAnyDateUncached(s, reference);
+  dateCache.set(s, parsed);
+  return parsed;
+}
+
+const DATE_CACHE_MAX = 50_000;
+const dateCache = new Map<string, DateParse>();
+let cacheReference = '';
+
+function parseAnyDateUncached(s: string, reference: string): DateParse {
   const t = s.trim();
   if (/^\d{4}-/.test(t)) return parseIsoDate(t);
   if (/^\d{8}$/.test(t)) return parseCompactDate(t);

@@ -39,3 +39,12 @@ export function median(values: readonly number[]): number | null {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/**
+ * An integer with comma thousands separators (`45,001`), as en-US writes it. Number#toLocaleString goes
+ * through ICU and costs microseconds a call, which a build making millions of labels cannot afford.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
