@@ -1,11 +1,14 @@
 // What is special to the carriers API, over the fixture build (test/fixtures/carriers.ts): sign-in, the
 // free allowance, profiles, carrier-number and name search.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+const ROOT = join(import.meta.dirname, '..', '..');
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
 let srv: Awaited<ReturnType<typeof serveCarriers>>;
 let free = '';
@@ -50,6 +53,15 @@ describe('sign-in', () => {
     expect((await profile(1000001, k.key)).status).toBe(200);
     srv.accounts().revokeKey(k.id, NOW);
     await problem(await profile(1000001, k.key), 401, 'unauthorized');
+  });
+
+  it('accepts a key made with the keys CLI and refuses it once the CLI revokes it, with the server running', async () => {
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'server/carriers/keys.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, STATE_DIR: built.stateDir } });
+    const created = JSON.parse(cli('create', '--plan', 'premium', '--label', 'cli key', '--json').stdout) as { id: string; key: string };
+    expect((await profile(1000002, created.key)).status).toBe(200);
+    expect(cli('revoke', created.id).status).toBe(0);
+    await problem(await profile(1000002, created.key), 401, 'unauthorized');
   });
 
   it('never writes a key to the log', () => {
