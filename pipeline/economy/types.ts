@@ -1,0 +1,78 @@
+// The economy registry's records (shared/contracts/economy.md, "Registry"): what the reviewed data file
+// holds per series, and the shapes the routes answer.
+
+export const CATEGORIES = {
+  output: 'Output and activity',
+  prices: 'Prices and inflation',
+  labour: 'Labour market',
+  housing: 'Housing and construction',
+  trade: 'International trade',
+  'interest-rates': 'Interest rates',
+  'exchange-rates': 'Exchange rates',
+  'money-credit': 'Money and credit',
+} as const;
+export type CategorySlug = keyof typeof CATEGORIES;
+
+export type Source = 'STATCAN' | 'BOC';
+export type Frequency = 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annual';
+
+export type Upstream = { kind: 'statcan-wds'; tableId: string; vectorIds: number[] } | { kind: 'boc-valet'; seriesNames: string[] };
+
+/** One entry of data/economy/registry.json. */
+export interface RegistryEntry {
+  id: string;
+  title: string;
+  source: Source;
+  /** StatCan table id (`18-10-0004-01`); null for Bank of Canada series. */
+  tableId: string | null;
+  units: string;
+  unitsDetail: string;
+  frequency: Frequency;
+  category: CategorySlug;
+  description: string;
+  /** StatCan vector ids (integers); [] for Valet series. */
+  vectorIds: number[];
+  /** Valet series names; [] for StatCan series. */
+  seriesNames: string[];
+  /** StatCan scalar factor code of the vector (0 units, 3 thousands, 6 millions, …); 0 for Valet. */
+  scalarFactorCode: number;
+  lastVerified: string;
+}
+
+/** `/api/series` list record. */
+export interface SeriesRecord {
+  id: string;
+  title: string;
+  source: Source;
+  sourceLabel: 'Statistics Canada' | 'Bank of Canada';
+  tableId: string | null;
+  units: string;
+  frequency: Frequency;
+  category: CategorySlug;
+  description: string;
+}
+
+/** `/api/series/{id}` detail. */
+export interface SeriesDetail extends SeriesRecord {
+  vectorIds: number[];
+  unitsDetail: string;
+  lastVerified: string;
+  /** The scalar factor applied to upstream values (StatCan scalarFactorCode → 10^code), exposed as the issue asks. */
+  scalar_factor: { code: number; multiplier: number };
+  upstream: Upstream;
+}
+
+export interface Observation {
+  date: string;
+  value: number;
+}
+
+/** `/api/observations` response. */
+export interface ObservationsResponse {
+  series: string;
+  observations: Observation[];
+  source: string;
+  cached: boolean;
+  asOf: string;
+  stale?: boolean;
+}
