@@ -270,7 +270,16 @@ export function createRecordParser(
   let skippingLine = false;
 
   function parse(final: boolean): void {
-    const result = (pending.includes('"') ? parser : fastParser).parse(pending, 0, !final) as Papa.ParseResult<string[]>;
+    const quoted = pending.includes('"');
+    if (quoted) {
+      const fast = splitAllQuoted(pending, final);
+      if (fast) {
+        pending = fast.rest;
+        for (const fields of fast.records) onRecord(fields, undefined);
+        return;
+      }
+    }
+    const result = (quoted ? parser : fastParser).parse(pending, 0, !final) as Papa.ParseResult<string[]>;
     const records = result.data;
     const errors = new Map<number, string>();
     for (const e of result.errors) {
@@ -309,6 +318,32 @@ export function createRecordParser(
       if (pending !== '') parse(true);
     },
   };
+}
+
+/**
+ * FMCSA's census txt quotes every field (`"123","ACME","","A"`), which sends papaparse down its slow
+ * quote-aware path. When every complete line of a chunk has that shape (starts and ends with a quote, and
+ * splitting its inside on `","` leaves no quote in any field), the split is exactly the RFC 4180 parse;
+ * any other line (an escaped quote, a quoted line break, minimal quoting) sends the whole chunk to
+ * papaparse instead.
+ */
+function splitAllQuoted(text: string, final: boolean): { records: string[][]; rest: string } | undefined {
+  const lines = text.split('\n');
+  const rest = final ? '' : lines.pop()!;
+  if (final && lines[lines.length - 1] === '') lines.pop();
+  const records: string[][] = [];
+  for (let line of lines) {
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line === '') {
+      records.push(['']);
+      continue;
+    }
+    if (line.length < 2 || line.charCodeAt(0) !== 34 || line.charCodeAt(line.length - 1) !== 34) return undefined;
+    const fields = line.slice(1, -1).split('","');
+    for (const f of fields) if (f.includes('"')) return undefined;
+    records.push(fields);
+  }
+  return { records, rest };
 }
 
 const isBlank = (fields: string[]): boolean => fields.every((f) => f === '');
