@@ -1,13 +1,12 @@
 // Carriers service (shared/contracts/carriers.md), paths under /api. Profiles and search results are
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
 // search runs the name index; sign-in and the free allowance use the account store under STATE_DIR.
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
-import { etagOf, sendPayload, toPayload, type Payload } from '../core/payload.ts';
+import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
@@ -75,8 +74,12 @@ function searchBody(data: CarriersData, q: string, limit: number): string {
   return `{"query":${JSON.stringify(q)},"total":${total},"results":[${parts.join(',')}]}`;
 }
 
-function sendPrivate(req: IncomingMessage, res: ServerResponse, body: Buffer, headers: Record<string, string>): void {
-  const payload: Payload = { body, etag: etagOf(createHash('sha256').update(body).digest('hex')), type: 'application/json' };
+/**
+ * A stored record never changes within a build, so its strong ETag is the build's data version and the
+ * record's key: no hashing per request.
+ */
+function sendRecord(req: IncomingMessage, res: ServerResponse, body: Buffer, etag: string, headers: Record<string, string>): void {
+  const payload: Payload = { body, etag, type: 'application/json' };
   sendPayload(req, res, payload, { cacheControl: PRIVATE_CACHE, headers });
 }
 
@@ -116,7 +119,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         // A 4xx never counts against the allowance: look up first, charge after.
         if (!body) throw notFound(`no carrier ${id} in this build`);
         const charge = chargeProfileLookup(options.accounts(), account, now(), options.freeLookups);
-        sendPrivate(req, res, body, charge.headers);
+        sendRecord(req, res, body, `"${s.build.manifest.data_version}-${id}"`, charge.headers);
       });
     },
   };

@@ -123,6 +123,19 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const selectByHash = db.prepare<[string], { id: string; key_hash: string; plan: Plan; revoked_at: string | null }>(
     'SELECT id, key_hash, plan, revoked_at FROM api_keys WHERE key_hash = ?',
   );
+  const selectDataVersion = db.prepare('PRAGMA data_version').pluck();
+  const knownKeys = new Map<string, FoundKey | null>();
+  let seenVersion = -1;
+  // The index finds the row by hash; the final comparison is constant-time on the hash bytes, so neither
+  // step's timing says anything about the key itself.
+  const lookUp = (hash: string): FoundKey | undefined => {
+    const row = selectByHash.get(hash);
+    if (!row) return undefined;
+    const a = Buffer.from(row.key_hash, 'hex');
+    const b = Buffer.from(hash, 'hex');
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+    return { id: row.id, plan: row.plan, revoked: row.revoked_at !== null };
+  };
   const selectUsed = db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE key_id = ? AND month = ?');
   const upsertUsed = db.prepare<[string, string]>('INSERT INTO usage (key_id, month, used) VALUES (?, ?, 1) ON CONFLICT (key_id, month) DO UPDATE SET used = used + 1');
   const decrementUsed = db.prepare<[string, string]>('UPDATE usage SET used = used - 1 WHERE key_id = ? AND month = ? AND used > 0');
@@ -141,6 +154,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
   return {
     createKey(plan, label, now) {
       if (!PLANS.includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
+      knownKeys.clear();
       const created = { id: newKeyId(), key: newKey(), plan, label, created_at: now.toISOString() };
       insertKey.run(created.id, toKeyHash(created.key), plan, label, created.created_at);
       return created;
@@ -149,18 +163,25 @@ export function openSqliteStore(stateDir: string): AccountStore {
       return selectKeys.all().map((r) => ({ id: r.id, plan: r.plan, label: r.label, created_at: r.created_at, revoked: r.revoked_at !== null }));
     },
     revokeKey(id, now) {
+      knownKeys.clear();
       return updateRevoked.run(now.toISOString(), id).changes > 0;
     },
     findKey(key) {
       const hash = toKeyHash(key);
-      // The index finds the row by hash; the final comparison is constant-time on the hash bytes, so
-      // neither step's timing says anything about the key itself.
-      const row = selectByHash.get(hash);
-      if (!row) return undefined;
-      const a = Buffer.from(row.key_hash, 'hex');
-      const b = Buffer.from(hash, 'hex');
-      if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
-      return { id: row.id, plan: row.plan, revoked: row.revoked_at !== null };
+      // Keys are read on every signed-in request: answered from memory while no other connection (the
+      // keys CLI, another server process) has committed anything since, which PRAGMA data_version tells
+      // in one cheap statement; this connection's own key changes clear the memory directly.
+      const version = selectDataVersion.get() as number;
+      if (version !== seenVersion) {
+        knownKeys.clear();
+        seenVersion = version;
+      }
+      const known = knownKeys.get(hash);
+      if (known !== undefined) return known ?? undefined;
+      const found = lookUp(hash);
+      if (knownKeys.size >= 10_000) knownKeys.clear();
+      knownKeys.set(hash, found ?? null);
+      return found;
     },
     consume(keyId, month, limit) {
       assertMonth(month);
