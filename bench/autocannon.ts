@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 interface AutocannonRequest {
   method: 'GET';
   path: string;
+  headers?: Record<string, string>;
 }
 interface AutocannonClient {
   setRequests(requests: AutocannonRequest[]): void;
@@ -37,6 +38,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 export interface LoadOptions {
   port: number;
   paths: readonly string[];
+  /** Sent with every request (autocannon merges them into each prebuilt request). */
+  headers?: Record<string, string>;
   connections: number;
   durationSec: number;
 }
@@ -78,7 +81,8 @@ export function percentileOf(sorted: Float64Array, p: number): number {
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.paths.length === 0) throw new Error('runLoad: no paths');
-  const requests = options.paths.map((path): AutocannonRequest => ({ method: 'GET', path }));
+  const headers = options.headers;
+  const requests = options.paths.map((path): AutocannonRequest => (headers ? { method: 'GET', path, headers } : { method: 'GET', path }));
   const slices = toSlices(requests, options.connections);
   let client = 0;
   let latencies = new Float64Array(1 << 16);

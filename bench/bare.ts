@@ -28,17 +28,18 @@ export function toBareTable(payloads: ReadonlyMap<string, Payload>): BareTable {
 }
 
 /**
- * Responses computed per request (searches) are captured from the real app once, so the bare server
- * answers them with the app's exact bytes and the comparison stays like for like.
+ * Responses computed per request (searches, signed-in lookups) are captured from the real app once, with
+ * the headers the load test sends (a bearer key), so the bare server answers them with the app's exact
+ * bytes and the comparison stays like for like. The bare server itself ignores request headers.
  */
-export async function captureInto(table: BareTable, port: number, paths: readonly string[], concurrency = 4): Promise<number> {
+export async function captureInto(table: BareTable, port: number, paths: readonly string[], headers: Record<string, string> = {}, concurrency = 4): Promise<number> {
   let next = 0;
   let captured = 0;
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++]!;
       if (table.has(path)) continue;
-      const res = await getLocal(port, path);
+      const res = await getLocal(port, path, headers);
       if (res.status !== 200) throw new Error(`capturing ${path} from the app: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
       table.set(path, toBareEntry(res.body, String(res.headers['content-type'] ?? 'application/json'), String(res.headers.etag ?? '')));
       captured++;

@@ -8,9 +8,9 @@ export interface Fetched {
   body: Buffer;
 }
 
-export function getLocal(port: number, path: string, timeoutMs = 10_000): Promise<Fetched> {
+export function getLocal(port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { 'accept-encoding': 'identity' }, timeout: timeoutMs }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { ...headers, 'accept-encoding': 'identity' }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));

@@ -25,8 +25,16 @@ export interface ServerJob {
   stateDir?: string;
   /** Write the app's JSON request log to /dev/null, as a production server writes it to stdout. */
   log: boolean;
-  /** Bare only: request paths that are not precomputed documents (searches); their responses are captured from the app at start-up. */
-  capture: string[];
+  /**
+   * Bare only: request paths that are not precomputed documents (searches, signed-in lookups); their
+   * responses are captured from the app at start-up, sent with the headers their scenario sends.
+   */
+  capture: CaptureGroup[];
+}
+
+export interface CaptureGroup {
+  paths: string[];
+  headers?: Record<string, string>;
 }
 
 export interface ServerReady {

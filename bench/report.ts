@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { formatTable } from '../pipeline/core/progress.ts';
 import type { LoadResult } from './autocannon.ts';
-import { describeTarget, meetsTarget, type Target } from './services.ts';
+import { describeTarget, meetsTarget, type SizeTargets, type Target } from './services.ts';
 
 export type ServerKind = 'bare' | 'app';
 
@@ -21,6 +21,8 @@ export interface ScenarioRuns {
   description: string;
   distinctPaths: number;
   target: Target;
+  /** Set when the data served is smaller than the targets are set for. */
+  smallScale?: SmallScale;
   runs: Record<ServerKind, RunFigures[]>;
 }
 
@@ -28,18 +30,47 @@ export interface ServerSession {
   service: string;
   kind: ServerKind;
   round: number;
-  /** Spawn to listening, less the bare server's capture of dynamic responses. */
+  /** What was served: `demo x10`, `real`. */
+  data: string;
+  /** Spawn to listening (node, tsx, createApp), less the bare server's capture of dynamic responses. */
   startupMs: number;
+  /** The child's own clock at listening (process start to listening), capture included for bare. */
+  uptimeMs: number;
+  /** createApp: load, verify and index the build. */
   loadMs: number;
   captureMs: number;
   captured: number;
-  rssAfterLoadMb: number;
+  /** RSS once listening, before any request. */
+  rssAtReadyMb: number;
+  /** RSS after every scenario's load test. */
+  rssAfterTestMb: number;
   peakRssMb: number;
+}
+
+/** A size target (build time, start-up, RSS) checked against one figure or a few. */
+export interface Verdict {
+  target: string;
+  met: boolean;
+  /** The figures that missed it, e.g. `start-up 1,234 ms`. */
+  missed: string[];
+  /** Set when the data is smaller than the target is set for: then `met` says little. */
+  smallScale?: SmallScale;
 }
 
 export type BuildFigures =
   | { label: string; service: string; skipped: string }
-  | { label: string; service: string; wallMs: number; jobMs: number; peakRssMb: number; counts?: Record<string, number>; files?: number };
+  | {
+      label: string;
+      service: string;
+      /** Demo scale, for demo inputs and builds. */
+      scale?: number;
+      wallMs: number;
+      jobMs: number;
+      peakRssMb: number;
+      counts?: Record<string, number>;
+      files?: number;
+      target?: Verdict;
+    };
 
 export interface BenchOptions {
   durationSec: number;
@@ -47,8 +78,56 @@ export interface BenchOptions {
   rounds: number;
   connections: number;
   served: string;
+  /** Demo scale per service. */
+  scales: Record<string, number>;
   log: boolean;
   seed: number;
+}
+
+/** A service measured on a smaller demo build than its targets are set for. */
+export interface SmallScale {
+  scale: number;
+  atScale: number;
+  atSize: string;
+}
+
+/**
+ * Set on every target of a service whose data is smaller than the targets are set for: a 30,000-carrier
+ * smoke test that meets a 2-million-carrier target proves only that the bench works.
+ */
+export function toSmallScale(targets: SizeTargets | undefined, scale: number | undefined): SmallScale | undefined {
+  if (!targets || scale === undefined || scale >= targets.atScale) return undefined;
+  return { scale, atScale: targets.atScale, atSize: targets.atSize };
+}
+
+export function describeSmallScale(s: SmallScale): string {
+  return `x${s.scale}: the targets are set for x${s.atScale} (${s.atSize}); at this size the figures show that the bench works, not that the targets are met`;
+}
+
+/** Footnotes for the `*` that marks results at a smaller scale than their targets. */
+function smallScaleNotes(items: readonly (SmallScale | undefined)[]): string[] {
+  const notes = new Set(items.flatMap((s) => (s ? [describeSmallScale(s)] : [])));
+  return [...notes].map((n) => `  * ${n}`);
+}
+
+function verdictText(v: { met: boolean; missed?: string[]; smallScale?: SmallScale; invalid?: string }): string {
+  const at = v.smallScale ? ` at x${v.smallScale.scale}*` : '';
+  if (v.invalid) return `NOT met${at} (${v.invalid})`;
+  if (!v.met) return `NOT met${at}${v.missed?.length ? `: ${v.missed.join(', ')}` : ''}`;
+  return `met${at}`;
+}
+
+/** The build-time target, on the build job's wall time (spawn to done; demo input generation is not part of it). */
+export function checkBuild(wallMs: number, targets: SizeTargets | undefined, scale: number | undefined): Verdict | undefined {
+  if (targets?.maxBuildMs === undefined) return undefined;
+  const met = wallMs < targets.maxBuildMs;
+  const smallScale = toSmallScale(targets, scale);
+  return { target: `< ${formatDuration(targets.maxBuildMs)}`, met, missed: met ? [] : [`${formatDuration(wallMs)}`], ...(smallScale ? { smallScale } : {}) };
+}
+
+function formatDuration(ms: number): string {
+  const [value, unit] = ms >= 120_000 ? [ms / 60_000, 'min'] : [ms / 1000, 's'];
+  return `${Number.isInteger(value) ? value : fixed(value, 1)} ${unit}`;
 }
 
 export function median(values: readonly number[]): number {
@@ -105,6 +184,8 @@ export interface ScenarioResult {
   met: boolean;
   /** Why a result cannot count even if the figures look fine. */
   invalid?: string;
+  /** Set when the data is smaller than the target is set for. */
+  smallScale?: SmallScale;
   runs: Record<ServerKind, RunFigures[]>;
 }
 
@@ -127,6 +208,7 @@ export function toScenarioResult(s: ScenarioRuns): ScenarioResult {
     cpuRatio: pairedRatio(s.runs.app, s.runs.bare, 'cpuUsPerReq'),
     met: !invalid && meetsTarget(s.target, { ratio: rpsRatio, p99Ms: app.p99Ms }),
     ...(invalid ? { invalid } : {}),
+    ...(s.smallScale ? { smallScale: s.smallScale } : {}),
     runs: s.runs,
   };
 }
@@ -139,9 +221,9 @@ export function formatScenarios(results: readonly ScenarioResult[]): string {
   for (const r of results) {
     const name = `${r.service} ${r.scenario}`;
     rows.push([name, 'bare', int(r.bare.rps), fixed(r.bare.p50Ms), fixed(r.bare.p99Ms), fixed(r.bare.cpuUsPerReq, 1), '1.00', '1.00', '', '']);
-    rows.push([name, 'app', int(r.app.rps), fixed(r.app.p50Ms), fixed(r.app.p99Ms), fixed(r.app.cpuUsPerReq, 1), fixed(r.rpsRatio), fixed(r.cpuRatio), r.targetText, r.invalid ? `NOT met (${r.invalid})` : r.met ? 'met' : 'NOT met']);
+    rows.push([name, 'app', int(r.app.rps), fixed(r.app.p50Ms), fixed(r.app.p99Ms), fixed(r.app.cpuUsPerReq, 1), fixed(r.rpsRatio), fixed(r.cpuRatio), r.targetText, verdictText(r)]);
   }
-  return formatTable(rows);
+  return [formatTable(rows), ...smallScaleNotes(results.map((r) => r.smallScale))].join('\n');
 }
 
 /** The first count a build reports is its headline (facilities, carriers, ...); demo inputs report files. */
@@ -153,35 +235,107 @@ export function describeOutput(b: BuildFigures): string {
 }
 
 export function formatBuilds(builds: readonly BuildFigures[]): string {
-  const rows: (string | number)[][] = [['build', 'output', 'wall s', 'in-process s', 'peak RSS MB']];
+  const rows: (string | number)[][] = [['build', 'output', 'wall s', 'in-process s', 'peak RSS MB', 'target', 'result']];
   for (const b of builds) {
     if ('skipped' in b) {
-      rows.push([b.label, b.skipped, '-', '-', '-']);
+      rows.push([b.label, b.skipped, '-', '-', '-', '', '']);
       continue;
     }
-    rows.push([b.label, describeOutput(b), fixed(b.wallMs / 1000, 1), fixed(b.jobMs / 1000, 1), fixed(b.peakRssMb, 0)]);
+    rows.push([b.label, describeOutput(b), fixed(b.wallMs / 1000, 1), fixed(b.jobMs / 1000, 1), fixed(b.peakRssMb, 0), b.target?.target ?? '', b.target ? verdictText(b.target) : '']);
   }
-  return formatTable(rows);
+  const notes = smallScaleNotes(builds.map((b) => ('target' in b ? b.target?.smallScale : undefined)));
+  const targeted = builds.some((b) => 'target' in b && b.target);
+  return [formatTable(rows), ...(targeted ? ['  build target: wall time of the build job (spawn to done), without the demo input generation'] : []), ...notes].join('\n');
 }
 
-export function formatServers(sessions: readonly ServerSession[], served: string): string {
-  const rows: (string | number)[][] = [['server', 'data', 'start-up ms', 'load ms', 'RSS after load MB', 'peak RSS MB']];
+/** One server (service and kind) over its rounds: start-up as the median, memory as the worst round. */
+export interface ServerSummary {
+  service: string;
+  kind: ServerKind;
+  data: string;
+  rounds: number;
+  startupMs: number;
+  uptimeMs: number;
+  loadMs: number;
+  rssAtReadyMb: number;
+  rssAfterTestMb: number;
+  peakRssMb: number;
+  /** App servers of services with size targets only. */
+  target?: Verdict;
+}
+
+export function summarizeServers(sessions: readonly ServerSession[], targetsOf: (service: string) => { targets?: SizeTargets; scale?: number }): ServerSummary[] {
   const groups = new Map<string, ServerSession[]>();
   for (const s of sessions) {
     const key = `${s.service} ${s.kind}`;
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(s);
   }
-  for (const [key, g] of groups) {
-    rows.push([key, served, int(median(g.map((s) => s.startupMs))), int(median(g.map((s) => s.loadMs))), fixed(median(g.map((s) => s.rssAfterLoadMb)), 0), fixed(median(g.map((s) => s.peakRssMb)), 0)]);
+  return [...groups.values()].map((g): ServerSummary => {
+    const first = g[0]!;
+    const summary: ServerSummary = {
+      service: first.service,
+      kind: first.kind,
+      data: first.data,
+      rounds: g.length,
+      startupMs: median(g.map((s) => s.startupMs)),
+      uptimeMs: median(g.map((s) => s.uptimeMs)),
+      loadMs: median(g.map((s) => s.loadMs)),
+      rssAtReadyMb: Math.max(...g.map((s) => s.rssAtReadyMb)),
+      rssAfterTestMb: Math.max(...g.map((s) => s.rssAfterTestMb)),
+      peakRssMb: Math.max(...g.map((s) => s.peakRssMb)),
+    };
+    const { targets, scale } = targetsOf(first.service);
+    if (first.kind === 'app' && targets && (targets.maxStartupMs !== undefined || targets.maxRssMb !== undefined)) {
+      const parts: string[] = [];
+      const missed: string[] = [];
+      if (targets.maxStartupMs !== undefined) {
+        parts.push(`start-up < ${int(targets.maxStartupMs)} ms`);
+        if (!(summary.startupMs < targets.maxStartupMs)) missed.push(`start-up ${int(summary.startupMs)} ms`);
+      }
+      if (targets.maxRssMb !== undefined) {
+        parts.push(`RSS < ${int(targets.maxRssMb)} MB`);
+        if (!(summary.rssAtReadyMb < targets.maxRssMb)) missed.push(`RSS after load ${int(summary.rssAtReadyMb)} MB`);
+        if (!(summary.rssAfterTestMb < targets.maxRssMb)) missed.push(`RSS after test ${int(summary.rssAfterTestMb)} MB`);
+      }
+      const smallScale = toSmallScale(targets, scale);
+      summary.target = { target: parts.join(', '), met: missed.length === 0, missed, ...(smallScale ? { smallScale } : {}) };
+    }
+    return summary;
+  });
+}
+
+export function formatServers(summaries: readonly ServerSummary[]): string {
+  const rows: (string | number)[][] = [['server', 'data', 'start-up ms', 'load ms', 'RSS after load MB', 'RSS after test MB', 'peak RSS MB', 'target', 'result']];
+  for (const s of summaries) {
+    rows.push([
+      `${s.service} ${s.kind}`,
+      s.data,
+      int(s.startupMs),
+      int(s.loadMs),
+      fixed(s.rssAtReadyMb, 0),
+      fixed(s.rssAfterTestMb, 0),
+      fixed(s.peakRssMb, 0),
+      s.target?.target ?? '',
+      s.target ? verdictText(s.target) : '',
+    ]);
   }
-  return formatTable(rows);
+  return [formatTable(rows), ...smallScaleNotes(summaries.map((s) => s.target?.smallScale))].join('\n');
 }
 
 export const toMb = (bytes: number) => bytes / (1024 * 1024);
 
 export async function writeResults(
   path: string,
-  data: { options: BenchOptions; builds: BuildFigures[]; servers: ServerSession[]; scenarios: ScenarioResult[]; startedAt: Date; elapsedMs: number; busyAtStart: number },
+  data: {
+    options: BenchOptions;
+    builds: BuildFigures[];
+    servers: ServerSession[];
+    serverSummaries: ServerSummary[];
+    scenarios: ScenarioResult[];
+    startedAt: Date;
+    elapsedMs: number;
+    busyAtStart: number;
+  },
 ): Promise<void> {
   const doc = {
     date: data.startedAt.toISOString(),
@@ -195,6 +349,7 @@ export async function writeResults(
     options: data.options,
     builds: data.builds,
     servers: data.servers,
+    server_summaries: data.serverSummaries,
     scenarios: data.scenarios,
   };
   // Microsecond precision is noise on this VM; three decimals keep the file readable and diffable.

@@ -43,7 +43,8 @@ async function serve(job: ServerJob): Promise<Server> {
     const table = toBareTable(app.state().build.payloads);
     const source = createServer(app.handler);
     try {
-      captured = await captureInto(table, await listen(source), job.capture);
+      const port = await listen(source);
+      for (const group of job.capture) captured += await captureInto(table, port, group.paths, group.headers);
     } finally {
       await close(source);
     }

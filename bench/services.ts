@@ -2,6 +2,7 @@
 // that turns its build into request paths (see bench/facilities.ts); building, serving, the bare
 // comparison and the report are shared.
 import type { Rng } from '../pipeline/demo/rng.ts';
+import { carriersScenarios } from './carriers.ts';
 import { facilitiesScenarios } from './facilities.ts';
 
 export interface Target {
@@ -16,24 +17,68 @@ export interface Scenario {
   description: string;
   /** Request paths (with query); each connection cycles through its own share of them. */
   paths: string[];
+  /** Sent with every request of the scenario (a bearer key): by autocannon, the checks and the bare server's capture. */
+  headers?: Record<string, string>;
   target: Target;
 }
 
 export interface ScenarioInput {
   /** The published build of the service (`<dataDir>/<service>`). */
   buildDir: string;
+  /** STATE_DIR of the server children (API keys, counters): scenarios that sign in create their key here. */
+  stateDir: string;
   rng: Rng;
+}
+
+export interface DemoScale {
+  /** The command-line option that sets this service's demo scale (`--scale`, `--carriers-scale`). */
+  option: string;
+  /** Demo scale when the option is not given. */
+  default: number;
+  /** Demo scale under --quick when the option is not given, for a service whose default takes minutes to build. */
+  quick?: number;
+  /** Disk the demo inputs and their build take per unit of scale, in MB: checked against the temp folder's free space. */
+  diskMbPerUnit?: number;
+}
+
+/** Size targets of a service: its build, its server's start-up and memory at the scale they are set for. */
+export interface SizeTargets {
+  /** The demo scale the targets are set for; at a smaller scale they are reported, but prove nothing. */
+  atScale: number;
+  /** What that scale is, for the report (`2.1 M carriers`). */
+  atSize: string;
+  /** Wall time of the build job (not the demo input generation): spawn to done. */
+  maxBuildMs?: number;
+  /** App server: spawn to listening (node, tsx and createApp), median over the rounds. */
+  maxStartupMs?: number;
+  /** App server RSS after loading the build and after the load test, worst round. */
+  maxRssMb?: number;
 }
 
 export interface BenchService {
   name: string;
   /** Real upstream sample files, relative to the repository root, and the build options they need. */
   realData?: { dir: string; year?: number };
+  demo: DemoScale;
+  targets?: SizeTargets;
   scenarios(input: ScenarioInput): Scenario[];
 }
 
 export const BENCH_SERVICES: Record<string, BenchService> = {
-  facilities: { name: 'facilities', realData: { dir: '../shared/data/facilities', year: 2020 }, scenarios: facilitiesScenarios },
+  facilities: {
+    name: 'facilities',
+    realData: { dir: '../shared/data/facilities', year: 2020 },
+    demo: { option: 'scale', default: 10 },
+    scenarios: facilitiesScenarios,
+  },
+  carriers: {
+    name: 'carriers',
+    // 3,000 carriers per unit of scale (pipeline/demo/carriers.ts): x700 is the 2.1 M carriers of a real census.
+    // ~4.8 MB of inputs and ~9.9 MB of build per unit (measured at x10): ~10 GB at x700.
+    demo: { option: 'carriers-scale', default: 700, quick: 10, diskMbPerUnit: 15 },
+    targets: { atScale: 700, atSize: '2.1 M carriers', maxBuildMs: 10 * 60_000, maxStartupMs: 1000, maxRssMb: 1024 },
+    scenarios: carriersScenarios,
+  },
 };
 
 export function describeTarget(t: Target): string {
