@@ -7,10 +7,11 @@ import { PIPELINES, SERVICE_NAMES } from './services.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
-Usage: npm run build -- --service NAME --input DIR [--out DIR] [--year YYYY] [--as-of YYYY-MM-DD] [--demo]
+Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [--as-of YYYY-MM-DD] [--demo]
 
   --service   ${SERVICE_NAMES.join(' | ')}
-  --input     folder of raw upstream downloads (any names, any subfolders; recognized by header)
+  --input     folder of raw upstream downloads (any names, any subfolders; recognized by header);
+              not for economy, whose registry is in the repository and whose data is pulled at request time
   --out       output root (default: dist-data, or DATA_DIR); the build lands in OUT/<service>/
   --year      comparison year (facilities; default 2024)
   --as-of     snapshot date of the inputs (carriers; default: the latest census date)
@@ -19,6 +20,7 @@ Usage: npm run build -- --service NAME --input DIR [--out DIR] [--year YYYY] [--
 Examples:
   npm run build -- --service facilities --input ../shared/data/facilities --year 2020
   npm run build -- --service carriers --input ../shared/data/carriers
+  npm run build -- --service economy [--demo]
   SHOW_RESTRICTED_PERCENTILES=true npm run build -- --service carriers --input /srv/fmcsa/2026-10
   npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
 
@@ -30,7 +32,10 @@ export async function main(argv: string[]): Promise<void> {
   }
   const service = values.service;
   if (!service || !PIPELINES[service]) throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
-  if (!values.input) throw new CliError(`--input is required\n\n${USAGE}`);
+  const pipeline = PIPELINES[service]!;
+  const needsInput = pipeline.needsInput ?? true;
+  if (needsInput && !values.input) throw new CliError(`--input is required\n\n${USAGE}`);
+  if (!needsInput && values.input) throw new CliError(`${service} takes no --input: its registry is part of the repository`);
   const year = values.year === undefined ? undefined : Number(values.year);
   if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
   const asOf = values['as-of'];
@@ -41,7 +46,7 @@ export async function main(argv: string[]): Promise<void> {
   const progress = createProgress(`build ${service}`);
   let result;
   try {
-    result = await PIPELINES[service]!.build({ input: resolve(values.input), outDir, year, asOf, demo: values.demo, showRestricted, progress });
+    result = await pipeline.build({ input: values.input ? resolve(values.input) : '', outDir, year, asOf, demo: values.demo, showRestricted, progress });
   } catch (err) {
     throw new CliError(`build failed, nothing was published: ${(err as Error).message}`, 1);
   }

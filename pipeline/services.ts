@@ -6,6 +6,7 @@ import { writeFacilitiesDemo } from './demo/facilities.ts';
 import { buildFacilities, DEMO_MARKER } from './facilities/index.ts';
 import { buildCarriers } from './carriers/index.ts';
 import { writeCarriersDemo } from './demo/carriers.ts';
+import { buildEconomy } from './economy/index.ts';
 
 export interface BuildOptions {
   input: string;
@@ -28,6 +29,8 @@ export interface BuildResult {
 
 export interface PipelineService {
   build(options: BuildOptions): Promise<BuildResult>;
+  /** False for a service whose inputs live in the repository (economy's registry): no --input. */
+  needsInput?: boolean;
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
   demo(dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void }): Promise<{ files: string[]; facts?: object }>;
 }
@@ -41,6 +44,13 @@ export const PIPELINES: Record<string, PipelineService> = {
     build: (o) =>
       buildCarriers({ input: o.input, outDir: o.outDir, asOf: o.asOf, demo: o.demo, progress: o.progress, showRestricted: o.showRestricted }),
     demo: writeCarriersDemo,
+  },
+  economy: {
+    needsInput: false,
+    build: (o) => buildEconomy({ outDir: o.outDir, demo: o.demo ?? false, progress: o.progress }),
+    // The economy demo needs no input files: its build is marked demo and the server uses the built-in
+    // demo upstream, which answers in the real wire formats.
+    demo: async () => ({ files: [] }),
   },
 };
 

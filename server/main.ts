@@ -24,8 +24,9 @@ Usage: npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
   --host      interface to listen on (default 127.0.0.1; HOST)
   --data      build folder to serve (default dist-data; DATA_DIR)
 
-Environment: PORT_FACILITIES (8081), PORT_CARRIERS (8082), DATA_DIR, HOST, STATE_DIR (state),
-FREE_PROFILE_LOOKUPS (25), RELOAD_INTERVAL_MS (5000; 0 = off), LOG (json | off).
+Environment: PORT_FACILITIES (8081), PORT_CARRIERS (8082), PORT_ECONOMY (8083), DATA_DIR, HOST,
+STATE_DIR (state), FREE_PROFILE_LOOKUPS (25), STATCAN_WDS_URL, BOC_VALET_URL, RELOAD_INTERVAL_MS (5000;
+0 = off), LOG (json | off).
 
 Examples:
   npm start

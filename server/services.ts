@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ServiceDefinition } from './core/app.ts';
 import { openSqliteStore, type AccountStore } from './core/store.ts';
 import { createCarriersService } from './carriers/routes.ts';
+import { createEconomyService } from './economy/routes.ts';
 import { facilities } from './facilities/routes.ts';
 
 export interface ServiceEnv {
@@ -37,5 +38,11 @@ export const SERVICES: Record<string, ServerService> = {
     },
     defaultPort: 8082,
     portEnv: 'PORT_CARRIERS',
+  },
+  economy: {
+    create: ({ stateDir, env }) =>
+      createEconomyService({ stateDir, env, allowedHosts: env.MCP_ALLOWED_HOSTS ? env.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined }),
+    defaultPort: 8083,
+    portEnv: 'PORT_ECONOMY',
   },
 };

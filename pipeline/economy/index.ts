@@ -1,0 +1,142 @@
+// The economy build: read the reviewed registry from the repository (no --input: observations are pulled
+// from the upstreams at request time), turn it into the static API documents, the search index and a
+// report, and publish them through the sink (shared/contracts/economy.md).
+import { fileURLToPath } from 'node:url';
+import { hashTree } from '../core/hash.ts';
+import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { silentProgress, type Progress } from '../core/progress.ts';
+import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { loadRegistry, REGISTRY_FILE, REGISTRY_PATH, sortById, toCategories, toSeriesDetail, toSeriesRecord } from './registry.ts';
+import { toSearchIndex } from './search.ts';
+import { CATEGORIES, type RegistryEntry } from './types.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Identifiers checked longer ago than this are reported for another review. */
+export const STALE_AFTER_DAYS = 365;
+
+export interface EconomyBuildConfig {
+  outDir: string;
+  /** A demo build: the service answers observations from its built-in demo upstream and says so. */
+  demo: boolean;
+  progress?: Progress;
+  effects?: SinkEffects;
+  now?: () => Date;
+  /** Another registry file (tests); the repository's `data/economy/registry.json` by default. */
+  registryPath?: string;
+}
+
+export interface EconomyBuildSummary {
+  service: 'economy';
+  data_version: string;
+  outDir: string;
+  counts: Record<string, number>;
+  inputs: { file: string; kind: string; rows: number; used: number; dropped: Record<string, number> }[];
+  ignored: { file: string; reason: string }[];
+  elapsedMs: number;
+}
+
+type Evidence = { recorded: string[]; note: string };
+/** The registry file may carry `evidence` (how the identifiers were checked) beside the RegistryEntry fields. */
+type ReviewedEntry = RegistryEntry & { evidence?: Evidence };
+
+export interface EconomyReport {
+  registry: { file: string; sha256: string; series: number };
+  by_source: Record<string, number>;
+  by_category: Record<string, number>;
+  by_frequency: Record<string, number>;
+  unverified: string[];
+  issues: { id: string; kind: 'stale_verification'; message: string }[];
+}
+
+function countBy(entries: readonly RegistryEntry[], key: (e: RegistryEntry) => string, keys: readonly string[] = []): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(keys.map((k) => [k, 0]));
+  for (const e of entries) out[key(e)] = (out[key(e)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The day `days` before `now`, as YYYY-MM-DD (UTC). */
+function toDayBefore(now: Date, days: number): string {
+  return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function toReport(entries: readonly ReviewedEntry[], registry: { file: string; sha256: string }, builtAt: Date): EconomyReport {
+  const sorted = sortById(entries);
+  const cutoff = toDayBefore(builtAt, STALE_AFTER_DAYS);
+  return {
+    registry: { ...registry, series: entries.length },
+    by_source: countBy(entries, (e) => e.source),
+    by_category: countBy(entries, (e) => e.category, Object.keys(CATEGORIES)),
+    by_frequency: countBy(entries, (e) => e.frequency),
+    unverified: sorted.filter((e) => !e.evidence || e.evidence.recorded.length === 0).map((e) => e.id),
+    issues: sorted
+      .filter((e) => e.lastVerified < cutoff)
+      .map((e) => ({ id: e.id, kind: 'stale_verification' as const, message: `${e.id}: identifiers last verified ${e.lastVerified}, more than ${STALE_AFTER_DAYS} days before the build` })),
+  };
+}
+
+export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyBuildSummary> {
+  const progress = config.progress ?? silentProgress;
+  const effects = config.effects ?? fileEffects;
+  const now = config.now ?? (() => new Date());
+  const registryPath = config.registryPath ?? REGISTRY_PATH;
+  const registryFile = config.registryPath ? registryPath : REGISTRY_FILE;
+
+  progress.stage(`reading ${registryFile}`);
+  const registry = loadRegistry(registryPath);
+  const entries: ReviewedEntry[] = registry.entries;
+  const records = sortById(entries.map(toSeriesRecord));
+  const details = sortById(entries.map(toSeriesDetail));
+  const categories = toCategories(entries);
+  const search = toSearchIndex(records);
+  const builtAt = now();
+  const report = toReport(entries, { file: registryFile, sha256: registry.sha256 }, builtAt);
+
+  progress.stage(`writing ${records.length} series`);
+  const sink = await openSink({ service: 'economy', outDir: config.outDir, effects });
+  try {
+    await sink.writeJson('api/series.json', records, 'economy/series-list');
+    for (const d of details) await sink.writeJson(`api/series/${d.id}.json`, d, 'economy/series-detail');
+    await sink.writeJson('api/categories.json', categories, 'economy/categories');
+    await sink.writeJson('index/search.json', search, 'economy/search-index');
+    // The registry as built, so the observation routes read upstream ids that match the served documents.
+    await sink.writeJson('registry.json', entries, 'economy/registry');
+    await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');
+
+    const sources: SourceFile[] = [
+      { file: registryFile, kind: 'registry', rows: entries.length, bytes: registry.bytes, sha256: registry.sha256, url: `repository:${REGISTRY_FILE}` },
+    ];
+    const counts = {
+      series: records.length,
+      statcan: report.by_source.STATCAN ?? 0,
+      boc: report.by_source.BOC ?? 0,
+      categories: categories.length,
+      unverified: report.unverified.length,
+      issues: report.issues.length,
+    };
+    const manifest = toManifest({
+      service: 'economy',
+      demo: config.demo,
+      sources,
+      // The upstream mode changes what the service answers, so it is part of the data version.
+      options: { upstream: config.demo ? 'demo' : 'live' },
+      counts,
+      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/economy', 'schemas/core', 'schemas/economy']),
+      builtAt,
+    });
+    progress.stage('publishing');
+    await sink.publish(manifest);
+    return {
+      service: 'economy',
+      data_version: manifest.data_version,
+      outDir: config.outDir,
+      counts,
+      inputs: [{ file: registryFile, kind: 'registry', rows: entries.length, used: entries.length, dropped: {} }],
+      ignored: [],
+      elapsedMs: progress.elapsedMs(),
+    };
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}

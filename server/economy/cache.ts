@@ -1,0 +1,323 @@
+// The observation cache under STATE_DIR/economy/ (shared/contracts/economy.md, "Cache and vintages"):
+//   - each series is pulled from its upstream at most once per 24 h, across concurrent requests (one pull in
+//     flight per series; the others await it) and across restarts (one JSON file per series, written to a
+//     temporary file and renamed, so a crash never leaves half a file);
+//   - a failed pull serves the cached copy (`cached: true, stale: true`), logs the failure and backs off
+//     (60 s, 120 s, … capped at 1 h) before the next attempt;
+//   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
+//     with `Retry-After`.
+// The clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
+//
+// This file also holds the port the upstream adapters implement (`SeriesUpstream`, `UpstreamError`): the
+// cache is what consumes them, and statcan.ts, valet.ts and demo.ts all speak to it the same way.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Observation, RegistryEntry, Source } from '../../pipeline/economy/types.ts';
+import { HttpError } from '../core/problem.ts';
+import type { VintageArchive } from './vintages.ts';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A pull that failed: HTTP status, timeout, network error, malformed body or a WDS item status. */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    /** The upstream's HTTP status, when it answered. */
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** One upstream (StatCan WDS, Bank of Canada Valet, or the demo of either), as the cache pulls from it. */
+export interface SeriesUpstream {
+  /** The response's `source`: `Statistics Canada`, `Bank of Canada`, `… (demo)`. */
+  readonly label: string;
+  /** The whole series, ascending by date, values in base units (scalar factor applied). */
+  pull(entry: RegistryEntry, signal: AbortSignal): Promise<Observation[]>;
+}
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface UpstreamRequest {
+  fetch?: FetchLike;
+  /** Per-request time limit (AbortSignal.timeout), on top of any `signal` from the caller. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Names the upstream in error messages. */
+  label: string;
+}
+
+/**
+ * One JSON request to an upstream, as both adapters make it: any failure (network, timeout, HTTP status,
+ * body that is not JSON) is an UpstreamError naming the upstream and the URL's path.
+ */
+export async function fetchUpstreamJson(url: string, init: RequestInit, req: UpstreamRequest): Promise<unknown> {
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const where = `${req.label} ${new URL(url).pathname}`;
+  let res: Response;
+  let text: string;
+  try {
+    res = await (req.fetch ?? fetch)(url, { ...init, signal, headers: { Accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+    text = await res.text();
+  } catch (err) {
+    const reason = signal.aborted ? (timeout.aborted ? `timed out after ${req.timeoutMs} ms` : String((signal.reason as Error)?.message ?? signal.reason)) : (err as Error).message;
+    throw new UpstreamError(`${where}: ${reason}`, undefined, { cause: err });
+  }
+  if (!res.ok) {
+    // Valet explains a bad series name in a JSON `message`; WDS answers errors with HTML or text.
+    let detail = '';
+    try {
+      const body = JSON.parse(text) as { message?: unknown };
+      if (typeof body.message === 'string') detail = `: ${body.message}`;
+    } catch {
+      // not JSON: the status says enough
+    }
+    throw new UpstreamError(`${where} answered HTTP ${res.status}${detail}`, res.status);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new UpstreamError(`${where} answered a body that is not JSON`, res.status, { cause: err });
+  }
+}
+
+/** What `get` answers: the `/api/observations` document before from/to filtering. */
+export interface CachedObservations {
+  series: string;
+  observations: Observation[];
+  source: string;
+  /** True when no upstream pull was made for this answer. */
+  cached: boolean;
+  /** ISO 8601 time of the pull that produced `observations`. */
+  asOf: string;
+  /** Present (true) only when a pull failed and the cached copy was served instead. */
+  stale?: true;
+}
+
+export interface ObservationCache {
+  get(entry: RegistryEntry): Promise<CachedObservations>;
+}
+
+export interface CacheLogLine {
+  event: 'upstream_pull_failed' | 'cache_file_unreadable' | 'cache_write_failed' | 'vintage_write_failed';
+  series: string;
+  error: string;
+  [key: string]: unknown;
+}
+
+export interface ObservationCacheOptions {
+  /** STATE_DIR/economy (or a demo-only folder beside it); the cache writes `<dir>/observations/<ID>.json`. */
+  dir: string;
+  /** The upstream for each registry `source`. */
+  upstreams: Record<Source, SeriesUpstream>;
+  now: () => Date;
+  /** Each successful pull also writes that day's snapshot here. */
+  vintages?: Pick<VintageArchive, 'write'>;
+  /** How long a pull stays fresh; 24 h by the contract. */
+  ttlMs?: number;
+  /** A pull that takes longer is aborted and counts as failed. */
+  timeoutMs?: number;
+  /** First back-off after a failure; doubled after each further failure, up to `retryMaxMs`. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  log?: (line: CacheLogLine) => void;
+}
+
+/** The file the cache keeps per series. `key` ties it to the upstream identifiers it was pulled with. */
+interface CacheFile {
+  series: string;
+  key: string;
+  source: string;
+  asOf: string;
+  observations: Observation[];
+}
+
+interface SeriesState {
+  loaded?: Promise<CacheFile | undefined>;
+  file?: CacheFile;
+  inFlight?: Promise<CacheFile>;
+  failures: number;
+  /** Epoch ms before which no new pull is attempted (back-off). */
+  retryAt: number;
+}
+
+const stderrLog = (line: CacheLogLine) => process.stderr.write(JSON.stringify({ service: 'economy', ...line }) + '\n');
+
+/**
+ * Writes `data` to `path` through a temporary file in the same folder and a rename, which POSIX makes
+ * atomic: a reader sees the old file or the new one, never a mix, and a crash leaves at most a stray
+ * `.tmp-*` file that nothing reads.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Series ids are file names here: only the registry's alphabet (upper case, digits, underscore). */
+export function assertSeriesId(id: string): void {
+  if (!/^[A-Z0-9_]{1,100}$/.test(id)) throw new Error(`series id ${JSON.stringify(id)} is not upper case letters, digits and underscores`);
+}
+
+/** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
+export function toCacheKey(entry: RegistryEntry, label: string): string {
+  return JSON.stringify([label, entry.source, entry.vectorIds, entry.seriesNames, entry.scalarFactorCode]);
+}
+
+function isCacheFile(doc: unknown, series: string): doc is CacheFile {
+  if (typeof doc !== 'object' || doc === null) return false;
+  const d = doc as Record<string, unknown>;
+  return (
+    d.series === series &&
+    typeof d.key === 'string' &&
+    typeof d.source === 'string' &&
+    typeof d.asOf === 'string' &&
+    Number.isFinite(Date.parse(d.asOf)) &&
+    Array.isArray(d.observations) &&
+    d.observations.every((o) => typeof o === 'object' && o !== null && typeof (o as Observation).date === 'string' && typeof (o as Observation).value === 'number')
+  );
+}
+
+export function createObservationCache(options: ObservationCacheOptions): ObservationCache {
+  const ttl = options.ttlMs ?? DAY_MS;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const retryBase = options.retryBaseMs ?? 60_000;
+  const retryMax = options.retryMaxMs ?? 60 * 60_000;
+  const log = options.log ?? stderrLog;
+  const states = new Map<string, SeriesState>();
+
+  const pathOf = (id: string) => join(options.dir, 'observations', `${id}.json`);
+
+  const load = async (id: string): Promise<CacheFile | undefined> => {
+    let text: string;
+    try {
+      text = await readFile(pathOf(id), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log({ event: 'cache_file_unreadable', series: id, error: (err as Error).message });
+      return undefined;
+    }
+    try {
+      const doc: unknown = JSON.parse(text);
+      if (isCacheFile(doc, id)) return doc;
+      log({ event: 'cache_file_unreadable', series: id, error: 'not a cache file of this series; ignored' });
+    } catch (err) {
+      log({ event: 'cache_file_unreadable', series: id, error: (err as Error).message });
+    }
+    return undefined;
+  };
+
+  const pull = async (entry: RegistryEntry, upstream: SeriesUpstream, key: string): Promise<CacheFile> => {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    // The timer both aborts the request and settles the race, so an upstream that ignores its signal
+    // still cannot hold the series' single flight forever.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = new UpstreamError(`${upstream.label} did not answer within ${timeoutMs} ms`);
+        controller.abort(err);
+        reject(err);
+      }, timeoutMs);
+    });
+    const startedAt = options.now();
+    try {
+      const observations = await Promise.race([upstream.pull(entry, controller.signal), timedOut]);
+      const file: CacheFile = { series: entry.id, key, source: upstream.label, asOf: startedAt.toISOString(), observations };
+      // A full disk must not throw away a good pull: the copy is kept in memory and the failure logged.
+      await writeFileAtomic(pathOf(entry.id), JSON.stringify(file)).catch((err: unknown) =>
+        log({ event: 'cache_write_failed', series: entry.id, error: (err as Error).message }),
+      );
+      if (options.vintages) {
+        await options.vintages
+          .write({ series: entry.id, asOf: file.asOf, source: file.source, observations })
+          .catch((err: unknown) => log({ event: 'vintage_write_failed', series: entry.id, error: (err as Error).message }));
+      }
+      return file;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const unavailable = (entry: RegistryEntry, st: SeriesState, now: number, reason: string) => {
+    const seconds = Math.max(1, Math.ceil((st.retryAt - now) / 1000));
+    return new HttpError(503, 'upstream_unavailable', `${entry.id}: the upstream could not be reached (${reason}) and no cached copy exists; retry in ${seconds} s`, undefined, {
+      'Retry-After': String(seconds),
+    });
+  };
+
+  const stale = (file: CacheFile): CachedObservations => ({ ...toAnswer(file, true), stale: true });
+
+  return {
+    async get(entry) {
+      assertSeriesId(entry.id);
+      const upstream = options.upstreams[entry.source];
+      const key = toCacheKey(entry, upstream.label);
+      let st = states.get(entry.id);
+      if (!st) {
+        st = { failures: 0, retryAt: 0 };
+        states.set(entry.id, st);
+      }
+      if (!st.loaded) {
+        const state = st;
+        st.loaded = load(entry.id).then((file) => {
+          state.file ??= file;
+          return file;
+        });
+      }
+      await st.loaded;
+      // A copy pulled with other identifiers (registry edit, demo build on a real state folder) is not this series.
+      const file = st.file?.key === key ? st.file : undefined;
+      const now = options.now().getTime();
+      if (file && now - Date.parse(file.asOf) < ttl) return toAnswer(file, true);
+
+      if (!st.inFlight) {
+        if (now < st.retryAt) {
+          if (file) return stale(file);
+          throw unavailable(entry, st, now, 'the last attempt failed');
+        }
+        const state = st;
+        // The outcome is recorded before the flight is cleared, so no request in between can start a
+        // second pull or miss the back-off.
+        state.inFlight = pull(entry, upstream, key)
+          .then(
+            (fresh) => {
+              state.file = fresh;
+              state.failures = 0;
+              state.retryAt = 0;
+              return fresh;
+            },
+            (err: unknown) => {
+              state.failures++;
+              const wait = Math.min(retryMax, retryBase * 2 ** (state.failures - 1));
+              state.retryAt = options.now().getTime() + wait;
+              log({ event: 'upstream_pull_failed', series: entry.id, error: (err as Error).message, failures: state.failures, retryInMs: wait, servedStale: file !== undefined });
+              throw err;
+            },
+          )
+          .finally(() => {
+            state.inFlight = undefined;
+          });
+      }
+      try {
+        return toAnswer(await st.inFlight!, false);
+      } catch (err) {
+        if (file) return stale(file);
+        throw unavailable(entry, st, options.now().getTime(), (err as Error).message);
+      }
+    },
+  };
+}
+
+function toAnswer(file: CacheFile, cached: boolean): CachedObservations {
+  return { series: file.series, observations: file.observations, source: file.source, cached, asOf: file.asOf };
+}

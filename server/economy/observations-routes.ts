@@ -1,0 +1,236 @@
+// The economy service's observation routes (shared/contracts/economy.md, "REST"):
+//   GET /api/observations?series&from&to&vintage   the series through the cache, or one day's snapshot
+//   GET /api/vintages?series                         the snapshot days, ascending
+//   GET /api/revisions?series&from=A&to=B            what changed between the snapshots of days A and B
+// Parameters are validated by schemas/economy/*-query.schema.json, plus what a JSON Schema cannot say
+// (2024-02-30 is no date; `from` after `to`), and every bad parameter is listed in one 400.
+//
+// Cache-Control, per route:
+//   - current observations: `public, max-age=300` (the data changes at most daily; the contract's value);
+//     after a failed pull (`stale`), `public, max-age=60`, so clients come back soon for fresh data;
+//   - vintages list: `public, max-age=300` (a new snapshot can appear on any pull);
+//   - a snapshot (vintage=) or revisions between snapshots of days before today: `public, max-age=86400`
+//     (a past day's snapshot never changes); today's may still be replaced, so `public, max-age=300`.
+// ETags come from the payload (server/core/payload.ts), so If-None-Match answers 304.
+import { join } from 'node:path';
+import { isValidIsoDate } from '../../pipeline/core/dates.ts';
+import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
+import { PUBLIC_CACHE, type Routes, type ServiceState } from '../core/app.ts';
+import { Lru } from '../core/cache.ts';
+import { parseQuery } from '../core/params.ts';
+import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
+import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
+import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
+import { createDemoUpstreams } from './upstream/demo.ts';
+import { createStatcanClient, toStatcanBaseUrl } from './upstream/statcan.ts';
+import { createValetClient, toValetBaseUrl } from './upstream/valet.ts';
+import { createVintageArchive, toRevisions, type VintageArchive } from './vintages.ts';
+
+export const STALE_CACHE = 'public, max-age=60';
+export const SNAPSHOT_CACHE = 'public, max-age=86400';
+
+export interface ObservationStores {
+  cache: ObservationCache;
+  vintages: VintageArchive;
+}
+
+export interface ObservationRouteDeps<D> {
+  /** The registry entry of a series id, or undefined (→ 404). */
+  entry(id: string, state: ServiceState<D>): RegistryEntry | undefined;
+  /** The cache and archive to serve from: the demo ones when the loaded build is a demo build. */
+  stores(state: ServiceState<D>): ObservationStores;
+  /** Today, for the snapshot Cache-Control; the same clock as the cache's. */
+  now(): Date;
+}
+
+type RawQuery = Record<string, string | string[] | undefined>;
+
+interface ObservationsQuery {
+  series: string;
+  from?: string;
+  to?: string;
+  vintage?: string;
+}
+
+interface RevisionsQuery {
+  series: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * parseQuery, then the checks a JSON Schema cannot make, all reported together: each date in `dates` must
+ * name a real day, and the `range` pair must be in order.
+ */
+function parseWithDates<T>(query: RawQuery, schemaId: string, dates: readonly string[], range?: readonly [string, string]): T {
+  let parsed: T | undefined;
+  const errors: ParameterError[] = [];
+  try {
+    parsed = parseQuery<T>(query, schemaId);
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.code !== 'invalid_parameter') throw err;
+    errors.push(...(err.errors ?? []));
+  }
+  const bad = (name: string) => errors.some((e) => e.parameter === name);
+  const dateOf = (name: string) => {
+    const v = query[name];
+    return typeof v === 'string' && !bad(name) ? v : undefined;
+  };
+  for (const name of dates) {
+    const v = dateOf(name);
+    if (v !== undefined && !isValidIsoDate(v)) errors.push({ parameter: name, message: `must be a real calendar date (YYYY-MM-DD); ${v} is not` });
+  }
+  if (range) {
+    const [a, b] = [dateOf(range[0]), dateOf(range[1])];
+    if (a !== undefined && b !== undefined && isValidIsoDate(a) && isValidIsoDate(b) && a > b) {
+      errors.push({ parameter: range[0], message: `must not be after ${range[1]} (${b})` });
+    }
+  }
+  if (errors.length || parsed === undefined) {
+    throw invalidParameters(errors.sort((x, y) => (x.parameter < y.parameter ? -1 : x.parameter > y.parameter ? 1 : 0)));
+  }
+  return parsed;
+}
+
+/** First index whose date is ≥ `date` (observations are ascending). */
+function lowerBound(obs: readonly Observation[], date: string): number {
+  let lo = 0;
+  let hi = obs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (obs[mid]!.date < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The observations from `from` to `to`, both inclusive. */
+export function sliceByDate(obs: readonly Observation[], from?: string, to?: string): Observation[] {
+  const start = from === undefined ? 0 : lowerBound(obs, from);
+  // The first date after `to`: `to` followed by any character sorts after `to` and before the next day.
+  const end = to === undefined ? obs.length : lowerBound(obs, `${to}~`);
+  return obs.slice(start, end);
+}
+
+const today = (now: Date) => now.toISOString().slice(0, 10);
+
+/**
+ * The current observations of a series for `{series, from, to}` given as query values: the same validation,
+ * errors and document as `GET /api/observations` without `vintage` (the MCP tool answers with it).
+ */
+export async function currentObservations<D>(deps: ObservationRouteDeps<D>, s: ServiceState<D>, query: RawQuery): Promise<ObservationsResponse> {
+  const q = parseWithDates<ObservationsQuery>(query, 'economy/observations-query', ['from', 'to'], ['from', 'to']);
+  const entry = deps.entry(q.series, s);
+  if (!entry) throw notFound(`unknown series ${q.series}; /api/series lists the series`);
+  const got = await deps.stores(s).cache.get(entry);
+  const doc: ObservationsResponse = { series: entry.id, observations: sliceByDate(got.observations, q.from, q.to), source: got.source, cached: got.cached, asOf: got.asOf };
+  if (got.stale) doc.stale = true;
+  return doc;
+}
+
+export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>): void {
+  // A response is the same bytes for the same pull and parameters: compute it (and its compressed forms)
+  // once. Keyed by the store too, so a demo build and a real one never share an entry.
+  const payloads = new Lru<Payload>(200);
+  const storeIds = new WeakMap<ObservationStores, number>();
+  let stores = 0;
+  const storeId = (s: ObservationStores) => {
+    let id = storeIds.get(s);
+    if (id === undefined) storeIds.set(s, (id = ++stores));
+    return id;
+  };
+  const payloadOf = (key: unknown[], make: () => unknown): Payload => {
+    const k = JSON.stringify(key);
+    let p = payloads.get(k);
+    if (!p) {
+      p = jsonPayload(make());
+      payloads.set(k, p);
+    }
+    return p;
+  };
+  const lookup = (id: string, s: ServiceState<D>): RegistryEntry => {
+    const entry = deps.entry(id, s);
+    if (!entry) throw notFound(`unknown series ${id}; /api/series lists the series`);
+    return entry;
+  };
+  const snapshotCache = (day: string) => (day < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE);
+
+  r.get('/api/observations', async (req, res, s) => {
+    const q = parseWithDates<ObservationsQuery>(req.query, 'economy/observations-query', ['from', 'to', 'vintage'], ['from', 'to']);
+    const entry = lookup(q.series, s);
+    const stores = deps.stores(s);
+    if (q.vintage !== undefined) {
+      const snap = await stores.vintages.read(entry.id, q.vintage);
+      if (!snap) throw notFound(`no snapshot of ${entry.id} on ${q.vintage}; /api/vintages?series=${entry.id} lists them`);
+      const p = payloadOf([storeId(stores), 'vintage', entry.id, snap.asOf, q.from, q.to], (): ObservationsResponse => ({
+        series: entry.id,
+        observations: sliceByDate(snap.observations, q.from, q.to),
+        source: snap.source,
+        cached: true,
+        asOf: snap.asOf,
+      }));
+      return sendPayload(req, res, p, { cacheControl: snapshotCache(q.vintage) });
+    }
+    const got = await stores.cache.get(entry);
+    const p = payloadOf([storeId(stores), 'current', entry.id, got.asOf, got.source, got.cached, got.stale === true, q.from, q.to], () => {
+      const doc: ObservationsResponse = { series: entry.id, observations: sliceByDate(got.observations, q.from, q.to), source: got.source, cached: got.cached, asOf: got.asOf };
+      if (got.stale) doc.stale = true;
+      return doc;
+    });
+    sendPayload(req, res, p, { cacheControl: got.stale ? STALE_CACHE : PUBLIC_CACHE });
+  });
+
+  r.get('/api/vintages', async (req, res, s) => {
+    const q = parseQuery<{ series: string }>(req.query, 'economy/vintages-query');
+    const entry = lookup(q.series, s);
+    const snapshots = await deps.stores(s).vintages.list(entry.id);
+    sendPayload(req, res, jsonPayload({ series: entry.id, snapshots }), { cacheControl: PUBLIC_CACHE });
+  });
+
+  r.get('/api/revisions', async (req, res, s) => {
+    const q = parseWithDates<RevisionsQuery>(req.query, 'economy/revisions-query', ['from', 'to'], ['from', 'to']);
+    const entry = lookup(q.series, s);
+    const stores = deps.stores(s);
+    const [a, b] = await Promise.all([stores.vintages.read(entry.id, q.from), stores.vintages.read(entry.id, q.to)]);
+    if (!a || !b) {
+      const missing = [...(a ? [] : [q.from]), ...(b || q.to === q.from ? [] : [q.to])].join(' and ');
+      throw notFound(`no snapshot of ${entry.id} on ${missing}; /api/vintages?series=${entry.id} lists them`);
+    }
+    const p = payloadOf([storeId(stores), 'revisions', entry.id, a.asOf, b.asOf], () => toRevisions(a, b));
+    sendPayload(req, res, p, { cacheControl: snapshotCache(q.to) });
+  });
+}
+
+export interface ObservationStoresOptions {
+  /** STATE_DIR; the stores live in `<stateDir>/economy/` (demo: `<stateDir>/economy/demo/`). */
+  stateDir: string;
+  /** Where STATCAN_WDS_URL and BOC_VALET_URL are read (process.env in the server). */
+  env: Readonly<Record<string, string | undefined>>;
+  now?: () => Date;
+  log?: (line: CacheLogLine) => void;
+  /** Limit on one upstream pull; default 15 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * The real and the demo stores, each made on first use: `(demo) => stores`, for `deps.stores` as
+ * `(s) => storesFor(s.build.manifest.demo)`. The demo ones live in their own folder so generated numbers
+ * never enter the real cache or vintage archive.
+ */
+export function createObservationStores(options: ObservationStoresOptions): (demo: boolean) => ObservationStores {
+  const now = options.now ?? (() => new Date());
+  const made = new Map<boolean, ObservationStores>();
+  return (demo) => {
+    let stores = made.get(demo);
+    if (!stores) {
+      const dir = demo ? join(options.stateDir, 'economy', 'demo') : join(options.stateDir, 'economy');
+      const vintages = createVintageArchive(dir);
+      const upstreams = demo
+        ? createDemoUpstreams({ now })
+        : { STATCAN: createStatcanClient({ baseUrl: toStatcanBaseUrl(options.env) }), BOC: createValetClient({ baseUrl: toValetBaseUrl(options.env) }) };
+      stores = { cache: createObservationCache({ dir, upstreams, now, vintages, timeoutMs: options.timeoutMs, log: options.log }), vintages };
+      made.set(demo, stores);
+    }
+    return stores;
+  };
+}

@@ -1,0 +1,66 @@
+// Economy service (shared/contracts/economy.md): the registry routes answer from the build, observations
+// come from the upstreams through the 24-hour disk cache (a demo build uses the built-in demo upstream), and
+// the MCP endpoint answers the same data as tools.
+import type { ServiceDefinition, ServiceState } from '../core/app.ts';
+import { parseQuery } from '../core/params.ts';
+import { rankSeries } from '../../pipeline/economy/search.ts';
+import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import { mountMcp, type McpDeps } from './mcp.ts';
+import { createObservationStores, currentObservations, observationRoutes, type ObservationRouteDeps } from './observations-routes.ts';
+import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
+import { toStatcanBaseUrl } from './upstream/statcan.ts';
+import { toValetBaseUrl } from './upstream/valet.ts';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface EconomyOptions {
+  stateDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  now?: () => Date;
+  /** Hostnames allowed in Host and Origin of MCP requests (DNS-rebinding protection). */
+  allowedHosts?: string[];
+}
+
+/** Where a series is published upstream, for the MCP results' provenance. */
+function sourceUrl(entry: RegistryEntry, env: EconomyOptions['env']): string {
+  if (entry.source === 'STATCAN') {
+    const table = (entry.tableId ?? '').replaceAll('-', '').slice(0, 8);
+    return `https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=${table}01 (vectors ${entry.vectorIds.map((v) => `v${v}`).join(', ')}; WDS ${toStatcanBaseUrl(env)})`;
+  }
+  return `${toValetBaseUrl(env)}/observations/${entry.seriesNames.join(',')}/json`;
+}
+
+export function createEconomyService(options: EconomyOptions): ServiceDefinition<EconomyRegistryData> {
+  const now = options.now ?? (() => new Date());
+  const storesFor = createObservationStores({ stateDir: options.stateDir, env: options.env, now });
+  const deps: ObservationRouteDeps<EconomyRegistryData> = {
+    entry: (id, s) => s.data.entries.get(id),
+    stores: (s) => storesFor(s.build.manifest.demo),
+    now,
+  };
+  const mcpDeps = (s: ServiceState<EconomyRegistryData>): McpDeps => ({
+    searchSeries: (query) => {
+      const q = parseQuery<{ q?: string }>({ q: query }, 'economy/series-query');
+      return rankSeries(q.q ?? '', s.data.search);
+    },
+    getObservations: async (args) => ({ ...(await currentObservations(deps, s, { series: args.series, from: args.from, to: args.to })) }),
+    listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
+    provenance: (series) => {
+      const entry = s.data.entries.get(series);
+      if (!entry) return undefined;
+      const upstream = entry.source === 'STATCAN' ? { kind: 'statcan-wds', tableId: entry.tableId, vectorIds: entry.vectorIds } : { kind: 'boc-valet', seriesNames: entry.seriesNames };
+      return { sourceUrl: sourceUrl(entry, options.env), upstream };
+    },
+  });
+  const hosts = options.allowedHosts ?? ['127.0.0.1', 'localhost', '[::1]'];
+  return {
+    name: 'economy',
+    basePath: '/api',
+    load: loadRegistryData,
+    routes(r) {
+      registryRoutes(r);
+      observationRoutes(r, deps);
+      mountMcp(r, mcpDeps, { allowedHosts: hosts, allowedOrigins: hosts, cacheTtlMs: DAY_MS });
+    },
+  };
+}

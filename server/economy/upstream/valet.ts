@@ -1,0 +1,136 @@
+// Bank of Canada Valet client (https://www.bankofcanada.ca/valet/docs). Base URL from BOC_VALET_URL;
+// observations are `GET /observations/{names}/json?start_date=YYYY-MM-DD&end_date=YYYY-MM-DD`.
+//
+// Wire facts (recorded responses in shared/data/economy/valet/):
+//   - `{terms, seriesDetail: {NAME: {label, description, dimension}}, observations: [{d, NAME: {v}}]}`;
+//   - values are strings (`{"v":"1.3435"}`), dates `d` are YYYY-MM-DD (monthly series dated the 1st);
+//   - a series with no value on a date is simply absent from that observation (FXMYRCAD from 2019-12-27);
+//     other captures show `{"v":""}` or an error cell `{"e":-64}` on holidays: all three are left out;
+//   - values are already in the units the series states (Valet has no scalar factor).
+import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
+import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
+import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
+import type { Dropped } from './statcan.ts';
+
+export const BOC_VALET_DEFAULT_URL = 'https://www.bankofcanada.ca/valet';
+export const BOC_LABEL = 'Bank of Canada';
+
+export interface ValetSeriesDetail {
+  label?: string;
+  description?: string;
+  dimension?: { key: string; name: string };
+}
+
+/** A cell: `{v}` with the value as text, or `{e}` with an error code. */
+export interface ValetCell {
+  v?: string | number;
+  e?: number;
+}
+
+export type ValetObservationRow = { d: string } & Record<string, ValetCell | string>;
+
+export interface ValetObservationsBody {
+  terms?: { url: string };
+  seriesDetail?: Record<string, ValetSeriesDetail>;
+  observations: ValetObservationRow[];
+}
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** The body's shape, checked: an object with an `observations` array of objects with a `d`. */
+export function parseValetResponse(body: unknown): ValetObservationsBody {
+  const b = body as Partial<ValetObservationsBody> | null;
+  if (typeof b !== 'object' || b === null || !Array.isArray(b.observations)) throw new UpstreamError('Bank of Canada Valet: the answer has no observations array');
+  for (const row of b.observations) {
+    if (typeof row !== 'object' || row === null || typeof row.d !== 'string') throw new UpstreamError('Bank of Canada Valet: an observation has no date `d`');
+  }
+  return b as ValetObservationsBody;
+}
+
+/** A Valet value: numeric text (or a number); undefined for an empty, error or absent cell. */
+export function toValetNumber(cell: unknown): number | undefined {
+  if (typeof cell !== 'object' || cell === null) return undefined;
+  const v = (cell as ValetCell).v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  if (!NUMBER.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** One series of a Valet answer, ascending by date; cells present but without a number go to `dropped`. */
+export function normalizeValetObservations(body: ValetObservationsBody, name: string): { observations: Observation[]; dropped: Dropped[] } {
+  const byDate = new Map<string, number>();
+  const dropped: Dropped[] = [];
+  for (const row of body.observations) {
+    if (!(name in row)) continue; // absent: no value that day
+    if (!isValidIsoDate(row.d)) {
+      dropped.push({ date: row.d, reason: 'd is not a YYYY-MM-DD date' });
+      continue;
+    }
+    const value = toValetNumber(row[name]);
+    if (value === undefined) dropped.push({ date: row.d, reason: `no value (${JSON.stringify(row[name])})` });
+    else byDate.set(row.d, value);
+  }
+  const observations = [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
+  return { observations, dropped };
+}
+
+export interface ValetClientOptions {
+  /** BOC_VALET_URL; default https://www.bankofcanada.ca/valet. */
+  baseUrl?: string;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+  /** `source` of the observations; `Bank of Canada` unless a demo. */
+  label?: string;
+}
+
+export interface ValetClient extends SeriesUpstream {
+  readonly baseUrl: string;
+  getObservations(names: readonly string[], range?: { startDate?: string; endDate?: string }, signal?: AbortSignal): Promise<ValetObservationsBody>;
+}
+
+/** BOC_VALET_URL from an environment, else the public service. */
+export function toValetBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  return env.BOC_VALET_URL || BOC_VALET_DEFAULT_URL;
+}
+
+export function createValetClient(options: ValetClientOptions = {}): ValetClient {
+  const baseUrl = (options.baseUrl ?? BOC_VALET_DEFAULT_URL).replace(/\/+$/, '');
+  const label = options.label ?? BOC_LABEL;
+  const client: ValetClient = {
+    label,
+    baseUrl,
+    async getObservations(names, range = {}, signal) {
+      if (names.length === 0) throw new UpstreamError('Bank of Canada Valet: no series names');
+      for (const n of names) if (!/^[A-Za-z0-9_.]+$/.test(n)) throw new UpstreamError(`Bank of Canada Valet: ${JSON.stringify(n)} is not a series name`);
+      const params = new URLSearchParams();
+      for (const [key, d] of [['start_date', range.startDate], ['end_date', range.endDate]] as const) {
+        if (d === undefined) continue;
+        if (!isValidIsoDate(d)) throw new UpstreamError(`${d} is not a YYYY-MM-DD date`);
+        params.set(key, d);
+      }
+      const query = params.toString() ? `?${params.toString()}` : '';
+      const body = await fetchUpstreamJson(`${baseUrl}/observations/${names.join(',')}/json${query}`, { method: 'GET' }, {
+        fetch: options.fetch,
+        timeoutMs: options.timeoutMs ?? 10_000,
+        signal,
+        label: `${label} Valet`,
+      });
+      return parseValetResponse(body);
+    },
+    async pull(entry: RegistryEntry, signal: AbortSignal) {
+      if (entry.seriesNames.length === 0) throw new UpstreamError(`${entry.id} has no Valet series names`);
+      // The whole history: Valet answers every observation when no start_date is given.
+      const body = await client.getObservations(entry.seriesNames, {}, signal);
+      const byDate = new Map<string, number>();
+      for (const name of entry.seriesNames) {
+        if (body.seriesDetail && !(name in body.seriesDetail)) throw new UpstreamError(`${label} Valet: ${name} is missing from the answer`);
+        for (const o of normalizeValetObservations(body, name).observations) byDate.set(o.date, o.value);
+      }
+      return [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
+    },
+  };
+  return client;
+}

@@ -1,0 +1,130 @@
+// The vintage archive (shared/contracts/economy.md, "Cache and vintages"): each successful pull writes that
+// day's snapshot to STATE_DIR/economy/vintages/<SERIES>/<YYYY-MM-DD>.json (atomically), which is what
+// `/api/vintages` lists and `/api/observations?vintage=` reads. The day is the UTC date of the pull; a
+// second pull on the same day replaces that day's snapshot.
+//
+// On top of it, a revisions view: what changed between two vintages. Neither StatCan's WDS nor Valet
+// offers one (WDS only flags a point as revised, `symbolCode` 3, and gives its latest `releaseTime`).
+//
+// Listing is answered from memory: each series' folder is read once, on its first request, then kept up
+// to date by `write` (STYLE.md practice 5: no request walks a directory an index could answer).
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isValidIsoDate } from '../../pipeline/core/dates.ts';
+import type { Observation } from '../../pipeline/economy/types.ts';
+import { Lru } from '../core/cache.ts';
+import { assertSeriesId, writeFileAtomic } from './cache.ts';
+
+export interface VintageSnapshot {
+  series: string;
+  /** YYYY-MM-DD: the UTC day of the pull. */
+  vintage: string;
+  /** ISO 8601 time of the pull. */
+  asOf: string;
+  source: string;
+  observations: Observation[];
+}
+
+export interface Revision {
+  date: string;
+  before: number;
+  after: number;
+}
+
+/** `/api/revisions`: how vintage `to` differs from vintage `from`. */
+export interface Revisions {
+  series: string;
+  from: string;
+  to: string;
+  /** Dates in both vintages whose value changed, ascending. */
+  changes: Revision[];
+  /** Observations in `to` only (new periods, or values that were missing before), ascending. */
+  added: Observation[];
+  /** Observations in `from` only (withdrawn or now missing), with their old value, ascending. */
+  removed: Observation[];
+}
+
+export interface VintageArchive {
+  /** Writes the snapshot of the pull at `asOf` and returns its vintage date. */
+  write(snapshot: Omit<VintageSnapshot, 'vintage'>): Promise<string>;
+  /** Vintage dates of a series, ascending; [] when there are none. */
+  list(series: string): Promise<string[]>;
+  read(series: string, vintage: string): Promise<VintageSnapshot | undefined>;
+}
+
+/** The vintage a pull belongs to: the UTC calendar day of its time. */
+export function toVintageDate(asOf: string): string {
+  const t = Date.parse(asOf);
+  if (!Number.isFinite(t)) throw new Error(`${JSON.stringify(asOf)} is not an ISO 8601 time`);
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** Pure: the values that differ between two vintages of one series, matched by date. */
+export function toRevisions(from: VintageSnapshot, to: VintageSnapshot): Revisions {
+  if (from.series !== to.series) throw new Error(`cannot compare vintages of ${from.series} and ${to.series}`);
+  const before = new Map(from.observations.map((o) => [o.date, o.value]));
+  const after = new Map(to.observations.map((o) => [o.date, o.value]));
+  const changes: Revision[] = [];
+  const added: Observation[] = [];
+  const removed: Observation[] = [];
+  for (const [date, value] of after) {
+    const old = before.get(date);
+    if (old === undefined) added.push({ date, value });
+    else if (old !== value) changes.push({ date, before: old, after: value });
+  }
+  for (const [date, value] of before) if (!after.has(date)) removed.push({ date, value });
+  const byDate = (a: { date: string }, b: { date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
+  return { series: from.series, from: from.vintage, to: to.vintage, changes: changes.sort(byDate), added: added.sort(byDate), removed: removed.sort(byDate) };
+}
+
+const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
+
+/** `dir` is STATE_DIR/economy; snapshots go to `<dir>/vintages/<SERIES>/<YYYY-MM-DD>.json`. */
+export function createVintageArchive(dir: string, options: { cacheSize?: number } = {}): VintageArchive {
+  const root = join(dir, 'vintages');
+  const index = new Map<string, Promise<Set<string>>>();
+  const snapshots = new Lru<VintageSnapshot>(options.cacheSize ?? 200);
+
+  const datesOf = (series: string): Promise<Set<string>> => {
+    let dates = index.get(series);
+    if (!dates) {
+      dates = readdir(join(root, series)).then(
+        (names) => new Set(names.flatMap((n) => SNAPSHOT_FILE.exec(n)?.[1] ?? []).filter(isValidIsoDate)),
+        () => new Set<string>(),
+      );
+      index.set(series, dates);
+    }
+    return dates;
+  };
+
+  return {
+    async write(snapshot) {
+      assertSeriesId(snapshot.series);
+      const vintage = toVintageDate(snapshot.asOf);
+      const doc: VintageSnapshot = { series: snapshot.series, vintage, asOf: snapshot.asOf, source: snapshot.source, observations: snapshot.observations };
+      await writeFileAtomic(join(root, snapshot.series, `${vintage}.json`), JSON.stringify(doc));
+      (await datesOf(snapshot.series)).add(vintage);
+      snapshots.set(`${snapshot.series}/${vintage}`, doc);
+      return vintage;
+    },
+    async list(series) {
+      assertSeriesId(series);
+      return [...(await datesOf(series))].sort();
+    },
+    async read(series, vintage) {
+      assertSeriesId(series);
+      if (!isValidIsoDate(vintage) || !(await datesOf(series)).has(vintage)) return undefined;
+      const key = `${series}/${vintage}`;
+      const hit = snapshots.get(key);
+      if (hit) return hit;
+      let doc: VintageSnapshot;
+      try {
+        doc = JSON.parse(await readFile(join(root, series, `${vintage}.json`), 'utf8')) as VintageSnapshot;
+      } catch {
+        return undefined;
+      }
+      snapshots.set(key, doc);
+      return doc;
+    },
+  };
+}

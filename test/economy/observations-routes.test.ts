@@ -1,0 +1,328 @@
+// The observation routes (server/economy/observations-routes.ts) on a real socket: createApp over a minimal
+// published economy build of this test's own (openSink + toManifest), a tiny ServiceDefinition holding a
+// three-series registry, and a fake upstream (node:http on 127.0.0.1) speaking WDS and Valet. The clock is
+// pinned and moved by hand, so pulls on different days make vintages.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toManifest } from '../../pipeline/core/manifest.ts';
+import { schemas } from '../../pipeline/core/schemas.ts';
+import { openSink } from '../../pipeline/core/sink.ts';
+import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { ServiceDefinition } from '../../server/core/app.ts';
+import { createObservationCache } from '../../server/economy/cache.ts';
+import { observationRoutes, sliceByDate, type ObservationStores } from '../../server/economy/observations-routes.ts';
+import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
+import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { createVintageArchive } from '../../server/economy/vintages.ts';
+import { startService, tempDir, type Running } from '../helpers/server.ts';
+
+const DAY = 86_400_000;
+const START = Date.parse('2026-03-10T12:00:00.000Z');
+
+const base = {
+  tableId: null,
+  unitsDetail: '',
+  description: '',
+  vectorIds: [] as number[],
+  seriesNames: [] as string[],
+  scalarFactorCode: 0,
+  lastVerified: '2026-03-01',
+};
+const REGISTRY: RegistryEntry[] = [
+  { ...base, id: 'CPI_ALL_ITEMS', title: 'CPI', source: 'STATCAN', tableId: '18-10-0004-01', units: 'Index, 2002=100', frequency: 'monthly', category: 'prices', vectorIds: [41690973] },
+  { ...base, id: 'USD_CAD', title: 'USD/CAD', source: 'BOC', units: 'CAD per USD', frequency: 'daily', category: 'exchange-rates', seriesNames: ['FXUSDCAD'] },
+  { ...base, id: 'BROKEN', title: 'Broken', source: 'STATCAN', units: 'units', frequency: 'monthly', category: 'output', vectorIds: [999] },
+];
+
+interface Upstream {
+  base: string;
+  pulls: Map<string, number>;
+  /** CPI values by refPer, as WDS will send them. */
+  cpi: Map<string, number | null>;
+  failing: boolean;
+  close(): Promise<void>;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      // Counted per WDS vector (or Valet path), so the failing series does not count as a CPI pull.
+      const vector = path.endsWith('/getDataFromVectorsAndLatestNPeriods') ? `#${(JSON.parse(body) as { vectorId: number }[])[0]?.vectorId}` : '';
+      up.pulls.set(path + vector, (up.pulls.get(path + vector) ?? 0) + 1);
+      res.setHeader('Content-Type', 'application/json');
+      setTimeout(() => {
+        if (up.failing || vector === '#999') {
+          res.statusCode = 500;
+          res.end('{"message":"Internal error"}');
+          return;
+        }
+        if (path.endsWith('/getDataFromVectorsAndLatestNPeriods')) {
+          const vectorDataPoint = [...up.cpi].map(([refPer, value]) => ({ refPer, refPer2: '', value, decimals: 1, scalarFactorCode: 0, symbolCode: 0, statusCode: value === null ? 1 : 0, securityLevelCode: 0 }));
+          res.end(JSON.stringify([{ status: 'SUCCESS', object: { responseStatusCode: 0, productId: 18100004, coordinate: '2.2.0.0.0.0.0.0.0.0', vectorId: 41690973, vectorDataPoint } }]));
+        } else if (path === '/valet/observations/FXUSDCAD/json') {
+          const observations = ['2026-03-02', '2026-03-03', '2026-03-04'].map((d, i) => ({ d, FXUSDCAD: { v: (1.35 + i / 100).toFixed(4) } }));
+          res.end(JSON.stringify({ terms: {}, seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } }, observations }, null, 4));
+        } else {
+          res.statusCode = 404;
+          res.end('{"message":"no such method"}');
+        }
+      }, 30);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const up: Upstream = {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pulls: new Map(),
+    cpi: new Map([
+      ['2025-10-01', 164.1],
+      ['2025-11-01', 164.5],
+      ['2025-12-01', null], // `..`: left out
+      ['2026-01-01', 165.0],
+    ]),
+    failing: false,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+  return up;
+}
+
+const WDS_PULL = '/wds/getDataFromVectorsAndLatestNPeriods#41690973';
+
+describe('observation routes', () => {
+  let root: Awaited<ReturnType<typeof tempDir>>;
+  let up: Upstream;
+  let running: Running<Map<string, RegistryEntry>>;
+  let t = START;
+  const now = () => new Date(t);
+  let url: (path: string) => string;
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(url(path), { headers });
+  const json = async (path: string) => {
+    const res = await get(path);
+    return { res, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    root = await tempDir('economy-routes');
+    up = await startUpstream();
+    // The smallest published economy build createApp accepts: a manifest and its checksums.
+    const outDir = join(root.path, 'dist-data');
+    const sink = await openSink({ service: 'economy', outDir, compress: false });
+    await sink.publish(toManifest({ service: 'economy', demo: false, sources: [], options: {}, counts: {}, codeHash: 'test', builtAt: new Date(START) }));
+
+    const stateDir = join(root.path, 'state', 'economy');
+    const vintages = createVintageArchive(stateDir);
+    const stores: ObservationStores = {
+      vintages,
+      cache: createObservationCache({
+        dir: stateDir,
+        upstreams: { STATCAN: createStatcanClient({ baseUrl: `${up.base}/wds` }), BOC: createValetClient({ baseUrl: `${up.base}/valet` }) },
+        now,
+        vintages,
+        log: () => {},
+      }),
+    };
+    const def: ServiceDefinition<Map<string, RegistryEntry>> = {
+      name: 'economy',
+      basePath: '/api',
+      load: () => new Map(REGISTRY.map((e) => [e.id, e])),
+      routes: (r) => observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => stores, now }),
+    };
+    running = await startService(def, outDir);
+    url = (path) => `${running.base}${path}`;
+  });
+  afterAll(async () => {
+    await running?.close();
+    await up?.close();
+    await root?.remove();
+  });
+
+  it('answers the contract document, pulling once for concurrent requests', async () => {
+    const all = await Promise.all(Array.from({ length: 20 }, () => json('/api/observations?series=CPI_ALL_ITEMS')));
+    expect(up.pulls.get(WDS_PULL)).toBe(1);
+    for (const { res, body } of all) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(res.headers.get('x-data-version')).toMatch(/^[0-9a-f]{16}$/);
+      schemas().assert('economy/observations', body, 'observations');
+      expect(body).toEqual({
+        series: 'CPI_ALL_ITEMS',
+        observations: [
+          { date: '2025-10-01', value: 164.1 },
+          { date: '2025-11-01', value: 164.5 },
+          { date: '2026-01-01', value: 165 },
+        ],
+        source: 'Statistics Canada',
+        cached: false,
+        asOf: '2026-03-10T12:00:00.000Z',
+      });
+    }
+    const { body } = await json('/api/observations?series=CPI_ALL_ITEMS');
+    expect(body.cached).toBe(true);
+    expect(up.pulls.get(WDS_PULL)).toBe(1);
+  });
+
+  it('serves Valet series too', async () => {
+    const { res, body } = await json('/api/observations?series=USD_CAD&from=2026-03-03');
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ series: 'USD_CAD', source: 'Bank of Canada', observations: [{ date: '2026-03-03', value: 1.36 }, { date: '2026-03-04', value: 1.37 }] });
+  });
+
+  it('filters with from and to, both inclusive', async () => {
+    const cases: [string, string[]][] = [
+      ['from=2025-11-01&to=2026-01-01', ['2025-11-01', '2026-01-01']],
+      ['from=2025-11-02', ['2026-01-01']],
+      ['to=2025-11-01', ['2025-10-01', '2025-11-01']],
+      ['from=2025-11-01&to=2025-11-01', ['2025-11-01']],
+      ['from=2027-01-01', []],
+    ];
+    for (const [query, dates] of cases) {
+      const { body } = await json(`/api/observations?series=CPI_ALL_ITEMS&${query}`);
+      expect((body.observations as { date: string }[]).map((o) => o.date), query).toEqual(dates);
+    }
+  });
+
+  it('answers If-None-Match with 304 and HEAD without a body', async () => {
+    const first = await get('/api/observations?series=CPI_ALL_ITEMS');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await get('/api/observations?series=CPI_ALL_ITEMS', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    const head = await fetch(url('/api/observations?series=CPI_ALL_ITEMS'), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it.each([
+    ['/api/observations', 400, [['series', 'is required']]],
+    ['/api/observations?series=', 400, [['series', 'must not be empty']]],
+    ['/api/observations?series=CPI_ALL_ITEMS&series=USD_CAD', 400, [['series', 'must be given once']]],
+    ['/api/observations?series=CPI_ALL_ITEMS&from=2024-02-30', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not']]],
+    ['/api/observations?series=CPI_ALL_ITEMS&from=2023-02-29&to=2024-02-29', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2023-02-29 is not']]],
+    ['/api/observations?series=CPI_ALL_ITEMS&from=2024-13-01&to=soon&vintage=2024-04-31', 400, [['from', 'must match format "date"'], ['to', 'must match format "date"'], ['vintage', 'must be a real calendar date (YYYY-MM-DD); 2024-04-31 is not']]],
+    ['/api/observations?from=2024-02-30', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not'], ['series', 'is required']]],
+    ['/api/observations?series=CPI_ALL_ITEMS&from=2025-12-01&to=2025-11-01', 400, [['from', 'must not be after to (2025-11-01)']]],
+    ['/api/observations?series=NOPE', 404, undefined],
+    ['/api/observations?series=cpi_all_items', 404, undefined],
+    ['/api/observations?series=CPI_ALL_ITEMS&vintage=2020-01-01', 404, undefined],
+    ['/api/vintages', 400, [['series', 'is required']]],
+    ['/api/vintages?series=NOPE', 404, undefined],
+    ['/api/revisions?series=CPI_ALL_ITEMS', 400, [['from', 'is required'], ['to', 'is required']]],
+    ['/api/revisions?series=CPI_ALL_ITEMS&from=2026-03-10&to=2026-02-30', 400, [['to', 'must be a real calendar date (YYYY-MM-DD); 2026-02-30 is not']]],
+    ['/api/revisions?series=CPI_ALL_ITEMS&from=2026-03-11&to=2026-03-10', 400, [['from', 'must not be after to (2026-03-10)']]],
+    ['/api/revisions?series=NOPE&from=2026-03-10&to=2026-03-11', 404, undefined],
+    ['/api/revisions?series=CPI_ALL_ITEMS&from=2020-01-01&to=2026-03-10', 404, undefined],
+  ] as const)('GET %s → %i', async (path, status, errors) => {
+    const res = await get(path);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const body = (await res.json()) as { code: string; errors?: { parameter: string; message: string }[] };
+    schemas().assert('core/problem', body, 'problem');
+    expect(body.code).toBe(status === 400 ? 'invalid_parameter' : 'not_found');
+    if (errors) expect(body.errors).toEqual(errors.map(([parameter, message]) => ({ parameter, message })));
+  });
+
+  it('ignores unknown parameters', async () => {
+    expect((await get('/api/observations?series=CPI_ALL_ITEMS&colour=blue')).status).toBe(200);
+  });
+
+  it('answers 503 upstream_unavailable with Retry-After when the upstream fails and nothing is cached', async () => {
+    const res = await get('/api/observations?series=BROKEN');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(await res.json()).toMatchObject({ code: 'upstream_unavailable', type: '/problems/upstream-unavailable', status: 503 });
+  });
+
+  it('lists vintages, serves a vintage, and shows the revisions between two', async () => {
+    const day1 = '2026-03-10';
+    expect((await json('/api/vintages?series=CPI_ALL_ITEMS')).body).toEqual({ series: 'CPI_ALL_ITEMS', snapshots: [day1] });
+
+    // A day later StatCan revised November, filled December and published February.
+    t = START + DAY + 60_000;
+    up.cpi = new Map([
+      ['2025-10-01', 164.1],
+      ['2025-11-01', 164.6],
+      ['2025-12-01', 164.8],
+      ['2026-01-01', 165.0],
+      ['2026-02-01', 165.4],
+    ]);
+    const fresh = await json('/api/observations?series=CPI_ALL_ITEMS');
+    expect(fresh.body).toMatchObject({ cached: false, asOf: '2026-03-11T12:01:00.000Z' });
+    expect(up.pulls.get(WDS_PULL)).toBe(2);
+    const day2 = '2026-03-11';
+
+    const list = await json('/api/vintages?series=CPI_ALL_ITEMS');
+    schemas().assert('economy/vintages', list.body, 'vintages');
+    expect(list.body).toEqual({ series: 'CPI_ALL_ITEMS', snapshots: [day1, day2] });
+    expect(list.res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect((await json('/api/vintages?series=USD_CAD')).body).toEqual({ series: 'USD_CAD', snapshots: [day1] });
+
+    const old = await json(`/api/observations?series=CPI_ALL_ITEMS&vintage=${day1}&from=2025-11-01`);
+    expect(old.res.status).toBe(200);
+    schemas().assert('economy/observations', old.body, 'vintage');
+    expect(old.body).toEqual({
+      series: 'CPI_ALL_ITEMS',
+      observations: [
+        { date: '2025-11-01', value: 164.5 },
+        { date: '2026-01-01', value: 165 },
+      ],
+      source: 'Statistics Canada',
+      cached: true,
+      asOf: '2026-03-10T12:00:00.000Z',
+    });
+    // A past day's snapshot never changes; today's may still be replaced.
+    expect(old.res.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect((await get(`/api/observations?series=CPI_ALL_ITEMS&vintage=${day2}`)).headers.get('cache-control')).toBe('public, max-age=300');
+
+    const rev = await json(`/api/revisions?series=CPI_ALL_ITEMS&from=${day1}&to=${day2}`);
+    expect(rev.res.status).toBe(200);
+    schemas().assert('economy/revisions', rev.body, 'revisions');
+    expect(rev.body).toEqual({
+      series: 'CPI_ALL_ITEMS',
+      from: day1,
+      to: day2,
+      changes: [{ date: '2025-11-01', before: 164.5, after: 164.6 }],
+      added: [
+        { date: '2025-12-01', value: 164.8 },
+        { date: '2026-02-01', value: 165.4 },
+      ],
+      removed: [],
+    });
+    expect((await json(`/api/revisions?series=CPI_ALL_ITEMS&from=${day2}&to=${day2}`)).body).toMatchObject({ changes: [], added: [], removed: [] });
+  });
+
+  it('serves the cached copy with stale and a short max-age when the upstream fails', async () => {
+    up.failing = true;
+    t += DAY + 60_000;
+    const { res, body } = await json('/api/observations?series=CPI_ALL_ITEMS');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    schemas().assert('economy/observations', body, 'stale');
+    expect(body).toMatchObject({ cached: true, stale: true, asOf: '2026-03-11T12:01:00.000Z' });
+    up.failing = false;
+  });
+});
+
+describe('sliceByDate', () => {
+  const obs = ['2025-01-01', '2025-02-01', '2025-03-01', '2025-04-01'].map((date, i) => ({ date, value: i }));
+  it.each([
+    [undefined, undefined, 4],
+    ['2025-02-01', undefined, 3],
+    ['2025-01-15', '2025-03-01', 2],
+    [undefined, '2025-01-01', 1],
+    ['2025-04-02', undefined, 0],
+    ['2025-03-01', '2025-02-01', 0],
+  ])('from %s to %s keeps %i', (from, to, n) => {
+    expect(sliceByDate(obs, from, to)).toHaveLength(n);
+  });
+});

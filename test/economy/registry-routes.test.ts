@@ -1,0 +1,271 @@
+// The registry routes over a real build of the repository's registry, served on a real socket: the list,
+// the ranking of `q` (exact id, id prefix, title words, description words; ties by id), categories,
+// details, 404s and 400s, plus what the build writes beside them (report, manifest, determinism).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../pipeline/core/hash.ts';
+import { schemas } from '../../pipeline/core/schemas.ts';
+import { toSearchWords } from '../../pipeline/core/text.ts';
+import { createRng } from '../../pipeline/demo/rng.ts';
+import { loadRegistry, REGISTRY_PATH, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
+import { rankSeries, toSearchIndex, toSeriesSearch } from '../../pipeline/economy/search.ts';
+import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../pipeline/economy/types.ts';
+import { buildEconomyFixture, ECONOMY_CLOCK, serveEconomyFixture } from '../helpers/economy.ts';
+
+const { entries } = loadRegistry();
+const byId = new Map(entries.map((e) => [e.id, e]));
+const sortedIds = entries.map((e) => e.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * The contract's ranking computed the slow way, without lunr or binary search: each record's tier from its
+ * words, then by tier and id. The routes must agree with it for every query.
+ */
+function bruteRank(q: string): string[] {
+  const words = toSearchWords(q);
+  if (words.length === 0) return sortedIds;
+  const key = words.join('_').toUpperCase();
+  const covers = (ws: string[]) => words.every((w) => ws.some((x) => x.startsWith(w)));
+  const tierOf = (e: RegistryEntry): number | undefined => {
+    if (e.id === key) return 0;
+    if (e.id.startsWith(key)) return 1;
+    const title = toSearchWords(e.title);
+    if (covers(title)) return 2;
+    if (covers([...toSearchWords(e.id), ...title, ...toSearchWords(e.description)])) return 3;
+    return undefined;
+  };
+  return sortedIds
+    .map((id) => ({ id, tier: tierOf(byId.get(id)!) }))
+    .filter((x): x is { id: string; tier: number } => x.tier !== undefined)
+    .sort((a, b) => a.tier - b.tier || (a.id < b.id ? -1 : 1))
+    .map((x) => x.id);
+}
+
+describe('rankSeries', () => {
+  const records = entries.map(toSeriesRecord);
+  const reference = toSeriesSearch(JSON.parse(JSON.stringify(toSearchIndex(records))));
+  const queries = ['cpi', 'dollar', 'rate', 'canada', 'price index', 'fx usd cad', 'CPI_ALL_ITEMS', 'm', 'employment', ''];
+
+  it('ignores the order of the records it was built from (seeded shuffles)', () => {
+    const rng = createRng(20261122);
+    for (let round = 0; round < 5; round++) {
+      const shuffled = toSeriesSearch(JSON.parse(JSON.stringify(toSearchIndex(rng.shuffle(records)))));
+      for (const q of queries) expect(rankSeries(q, shuffled).map((r) => r.id), q).toEqual(rankSeries(q, reference).map((r) => r.id));
+    }
+  });
+
+  it('returns only records of the registry, each once, and narrows as words are added', () => {
+    for (const q of queries) {
+      const ids = rankSeries(q, reference).map((r) => r.id);
+      expect(new Set(ids).size, q).toBe(ids.length);
+      for (const id of ids) expect(byId.has(id), id).toBe(true);
+    }
+    const wide = new Set(rankSeries('price', reference).map((r) => r.id));
+    for (const r of rankSeries('price index', reference)) expect(wide.has(r.id), r.id).toBe(true);
+  });
+});
+
+let base = '';
+let buildDir = '';
+let state: Awaited<ReturnType<typeof serveEconomyFixture>>['app'];
+let close = async () => {};
+
+beforeAll(async () => {
+  const running = await serveEconomyFixture();
+  ({ base, buildDir, close } = running);
+  state = running.app;
+});
+afterAll(() => close());
+
+async function getJson<T>(path: string): Promise<{ status: number; body: T; etag: string | null }> {
+  const res = await fetch(base + path);
+  return { status: res.status, body: (await res.json()) as T, etag: res.headers.get('etag') };
+}
+
+const search = async (q: string) => (await getJson<SeriesRecord[]>(`/api/series?q=${encodeURIComponent(q)}`)).body.map((r) => r.id);
+
+describe('GET /api/series', () => {
+  it('lists every series as a list record, by id', async () => {
+    const { status, body } = await getJson<SeriesRecord[]>('/api/series');
+    expect(status).toBe(200);
+    expect(body).toEqual([...entries].map(toSeriesRecord).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(() => schemas().assert('economy/series-list', body, '/api/series')).not.toThrow();
+  });
+
+  it('puts the exact id first, whatever its spelling', async () => {
+    for (const q of ['CPI_ALL_ITEMS', 'cpi_all_items', 'cpi all items', 'CPI-All-Items']) expect((await search(q))[0], q).toBe('CPI_ALL_ITEMS');
+    expect(await search('fx usd cad')).toEqual(['FX_USD_CAD', 'FX_USD_CAD_ANNUAL', 'FX_CAD_USD']);
+  });
+
+  it('ranks id prefixes next, by id', async () => {
+    expect(await search('cpi')).toEqual(['CPI_ALBERTA_EX_ENERGY', 'CPI_ALBERTA_EX_FOOD_ENERGY', 'CPI_ALL_ITEMS', 'CPI_COMMON', 'CPI_MEDIAN', 'CPI_TRIM']);
+    expect(await search('CPI')).toEqual(await search('cpi'));
+    const fx = await search('fx');
+    expect(fx).toEqual(sortedIds.filter((id) => id.startsWith('FX')));
+  });
+
+  it('ranks title words before description words', async () => {
+    const dollar = await search('dollar');
+    const titled = sortedIds.filter((id) => toSearchWords(byId.get(id)!.title).some((w) => w.startsWith('dollar')));
+    expect(titled.length).toBeGreaterThan(5);
+    expect(dollar.slice(0, titled.length)).toEqual(titled);
+    expect(dollar).toContain('GDP_REAL_QUARTERLY'); // "chained (2017) dollars" in its description only
+    expect(dollar.indexOf('GDP_REAL_QUARTERLY')).toBeGreaterThanOrEqual(titled.length);
+    expect(await search('housing')).toEqual(['HOUSING_STARTS', 'NEW_HOUSING_PRICE_INDEX']); // id prefix, then title
+  });
+
+  it('finds series by the words of their description alone', async () => {
+    expect(await search('v41690973')).toEqual(['CPI_ALL_ITEMS']);
+    expect(await search('FXUSDCAD')).toEqual(['FX_USD_CAD']);
+    expect(await search('canada mortgage')).toEqual(['HOUSING_STARTS']); // Canada Mortgage and Housing Corporation
+    expect(await search('mortgage')).toEqual(['MORTGAGE_RATE_5Y', 'HOUSING_STARTS']);
+  });
+
+  it('matches word starts, case and accents folded', async () => {
+    expect(await search('Dollár')).toEqual(await search('dollar'));
+    expect(await search('unemploy')).toEqual(['UNEMPLOYMENT_RATE']);
+    expect(await search('no such words at all')).toEqual([]);
+  });
+
+  it.each(['cpi', 'CPI_ALL_ITEMS', 'fx usd', 'dollar', 'price index', 'rate', 'canada', 'employment', 'gdp', 'bank of canada', 'v2062815', 'trade balance', 'm2', 'yield 10', 'x'])(
+    'agrees with the brute-force ranking for q=%s',
+    async (q) => {
+      expect(await search(q)).toEqual(bruteRank(q));
+    },
+  );
+
+  it('answers a q without letters or digits, or no q, with the full list and its ETag', async () => {
+    const all = await getJson<SeriesRecord[]>('/api/series');
+    for (const path of ['/api/series?q=', '/api/series?q=%20!%20', '/api/series?unknown=1']) {
+      const res = await getJson<SeriesRecord[]>(path);
+      expect(res.status, path).toBe(200);
+      expect(res.etag, path).toBe(all.etag);
+      expect(res.body, path).toEqual(all.body);
+    }
+  });
+
+  it('caches each raw query string once', async () => {
+    const first = await getJson<SeriesRecord[]>('/api/series?q=labour');
+    const size = state.state().data.raw.size;
+    const again = await getJson<SeriesRecord[]>('/api/series?q=labour');
+    expect(again.etag).toBe(first.etag);
+    expect(state.state().data.raw.size).toBe(size);
+    // Another spelling of the same words is a new raw key but the same ranked payload.
+    const other = await getJson<SeriesRecord[]>('/api/series?q=LABOUR');
+    expect(other.etag).toBe(first.etag);
+    expect(state.state().data.raw.size).toBe(size + 1);
+  });
+
+  it('takes q up to 200 characters and refuses longer or repeated ones', async () => {
+    expect((await fetch(`${base}/api/series?q=${'a'.repeat(200)}`)).status).toBe(200);
+    for (const path of [`/api/series?q=${'a'.repeat(201)}`, '/api/series?q=a&q=b']) {
+      const res = await fetch(base + path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      const body = (await res.json()) as { code: string; errors: { parameter: string }[] };
+      expect(body.code).toBe('invalid_parameter');
+      expect(body.errors.map((e) => e.parameter)).toEqual(['q']);
+    }
+  });
+});
+
+describe('GET /api/series/{id}', () => {
+  it('answers every series with its detail', async () => {
+    for (const e of entries) {
+      const { status, body } = await getJson<Record<string, unknown>>(`/api/series/${e.id}`);
+      expect(status, e.id).toBe(200);
+      expect(body, e.id).toEqual(toSeriesDetail(e));
+      expect(() => schemas().assert('economy/series-detail', body, e.id)).not.toThrow();
+    }
+  });
+
+  it('gives StatCan series their table and vectors, Valet series their names and no vectors', async () => {
+    const cpi = (await getJson<Record<string, unknown>>('/api/series/CPI_ALL_ITEMS')).body;
+    expect(cpi).toMatchObject({
+      id: 'CPI_ALL_ITEMS',
+      source: 'STATCAN',
+      sourceLabel: 'Statistics Canada',
+      tableId: '18-10-0004-01',
+      vectorIds: [41690973],
+      lastVerified: '2026-11-22',
+      upstream: { kind: 'statcan-wds', tableId: '18-10-0004-01', vectorIds: [41690973] },
+    });
+    const usd = (await getJson<Record<string, unknown>>('/api/series/FX_USD_CAD')).body;
+    expect(usd).toMatchObject({ source: 'BOC', sourceLabel: 'Bank of Canada', tableId: null, vectorIds: [], upstream: { kind: 'boc-valet', seriesNames: ['FXUSDCAD'] } });
+    const gdp = (await getJson<{ scalar_factor: unknown }>('/api/series/GDP_REAL_QUARTERLY')).body;
+    expect(gdp.scalar_factor).toEqual({ code: 6, multiplier: 1_000_000 });
+  });
+
+  it.each(['NO_SUCH_SERIES', 'cpi_all_items', 'CPI-ALL-ITEMS', 'CPI_ALL_ITEMS.json', '..%2f..%2fmanifest', '%20CPI_ALL_ITEMS', 'A'.repeat(65)])(
+    '/api/series/%s → 404 not_found',
+    async (id) => {
+      const res = await fetch(`${base}/api/series/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await res.json()) as { code: string }).code).toBe('not_found');
+    },
+  );
+});
+
+describe('GET /api/categories', () => {
+  it('lists the 8 categories with the registry counts and up to 3 examples', async () => {
+    const { status, body } = await getJson<{ slug: string; name: string; seriesCount: number; examples: string[] }[]>('/api/categories');
+    expect(status).toBe(200);
+    expect(body.map((c) => [c.slug, c.name])).toEqual(Object.entries(CATEGORIES));
+    for (const c of body) {
+      const members = entries.filter((e) => e.category === c.slug);
+      expect(c.seriesCount, c.slug).toBe(members.length);
+      expect(c.seriesCount, c.slug).toBeGreaterThan(0);
+      expect(c.examples.length).toBe(Math.min(3, members.length));
+      for (const t of c.examples) expect(members.map((m) => m.title)).toContain(t);
+    }
+    expect(body.reduce((n, c) => n + c.seriesCount, 0)).toBe(entries.length);
+  });
+});
+
+describe('the economy build', () => {
+  it('writes a manifest naming the registry with its sha256, and the counts', () => {
+    const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      service: 'economy',
+      demo: true,
+      built_at: ECONOMY_CLOCK().toISOString(),
+      sources: [{ file: 'data/economy/registry.json', kind: 'registry', rows: entries.length, sha256: sha256(readFileSync(REGISTRY_PATH)) }],
+      counts: { series: entries.length, categories: 8 },
+    });
+  });
+
+  it('reports the series no recorded response backs, and copies the registry', () => {
+    const report = JSON.parse(readFileSync(join(buildDir, 'report.json'), 'utf8')) as { unverified: string[]; issues: unknown[]; by_category: Record<string, number> };
+    const unverified = (entries as (RegistryEntry & { evidence?: { recorded: string[] } })[]).filter((e) => !e.evidence?.recorded.length).map((e) => e.id).sort();
+    expect(report.unverified).toEqual(unverified);
+    expect(report.issues).toEqual([]);
+    expect(Object.keys(report.by_category).sort()).toEqual(Object.keys(CATEGORIES).sort());
+    expect(JSON.parse(readFileSync(join(buildDir, 'registry.json'), 'utf8'))).toEqual(entries);
+    expect(state.state().data.entries.get('FX_USD_CAD')?.seriesNames).toEqual(['FXUSDCAD']);
+  });
+
+  it('builds the same bytes twice and a different version for a live build', async () => {
+    const a = await buildEconomyFixture();
+    const b = await buildEconomyFixture();
+    const live = await buildEconomyFixture({ demo: false });
+    try {
+      expect(readFileSync(join(b.buildDir, 'checksums.json'), 'utf8')).toBe(readFileSync(join(a.buildDir, 'checksums.json'), 'utf8'));
+      expect(b.summary.data_version).toBe(a.summary.data_version);
+      expect(live.summary.data_version).not.toBe(a.summary.data_version);
+    } finally {
+      await Promise.all([a.root.remove(), b.root.remove(), live.root.remove()]);
+    }
+  });
+
+  it('reports identifiers verified more than a year before the build', async () => {
+    const later = await buildEconomyFixture({ now: () => new Date('2028-01-01T00:00:00Z') });
+    try {
+      const report = JSON.parse(readFileSync(join(later.buildDir, 'report.json'), 'utf8')) as { issues: { id: string; kind: string }[] };
+      expect(report.issues.map((i) => i.id)).toEqual(sortedIds);
+      expect(new Set(report.issues.map((i) => i.kind))).toEqual(new Set(['stale_verification']));
+    } finally {
+      await later.root.remove();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+// The economy service as npm start runs it (server/economy/routes.ts): a demo build, the built-in demo
+// upstream behind the 24-hour cache, vintages, and the MCP tools answering the same data as REST.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEconomyService } from '../../server/economy/routes.ts';
+import { buildEconomyFixture, ECONOMY_CLOCK } from '../helpers/economy.ts';
+import { startService } from '../helpers/server.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let built: Awaited<ReturnType<typeof buildEconomyFixture>>;
+let srv: Awaited<ReturnType<typeof startService>>;
+const get = async (path: string): Promise<Json> => {
+  const res = await fetch(srv.base + path);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as Json;
+};
+
+beforeAll(async () => {
+  built = await buildEconomyFixture({ demo: true });
+  srv = await startService(createEconomyService({ stateDir: join(built.root.path, 'state'), env: {}, now: ECONOMY_CLOCK }), built.outDir);
+});
+afterAll(async () => {
+  await srv.close();
+  await built.root.remove();
+});
+
+describe('economy service on a demo build', () => {
+  it('pulls observations once from the demo upstream, then serves them cached, labelled demo', async () => {
+    const first = await get('/api/observations?series=CPI_ALL_ITEMS&from=2020-01-01');
+    expect(first.source).toMatch(/\(demo\)$/);
+    expect(first.cached).toBe(false);
+    expect(first.observations.length).toBeGreaterThan(12);
+    expect(first.observations.every((o: Json) => o.date >= '2020-01-01' && typeof o.value === 'number')).toBe(true);
+    const again = await get('/api/observations?series=CPI_ALL_ITEMS&from=2020-01-01');
+    expect(again).toMatchObject({ cached: true, asOf: first.asOf });
+    expect(again.observations).toEqual(first.observations);
+  });
+
+  it('lists the day of the pull as a vintage and serves it', async () => {
+    await get('/api/observations?series=FX_USD_CAD');
+    const v = await get('/api/vintages?series=FX_USD_CAD');
+    expect(v).toEqual({ series: 'FX_USD_CAD', snapshots: ['2026-11-22'] });
+    const snap = await get('/api/observations?series=FX_USD_CAD&vintage=2026-11-22');
+    expect(snap.observations.length).toBeGreaterThan(100);
+  });
+
+  it('answers bad parameters with 400 and unknown series with 404', async () => {
+    expect((await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&from=2024-02-30`)).status).toBe(400);
+    expect((await fetch(`${srv.base}/api/observations?series=NOPE`)).status).toBe(404);
+    expect((await fetch(`${srv.base}/api/observations`)).status).toBe(400);
+  });
+
+  it('answers the MCP tools with the same data as REST (2026-07-28 request, no handshake)', async () => {
+    const res = await fetch(`${srv.base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_observations' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'get_observations',
+          arguments: { series: 'CPI_ALL_ITEMS', from: '2020-01-01' },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Json;
+    const rest = await get('/api/observations?series=CPI_ALL_ITEMS&from=2020-01-01');
+    expect(body.result.isError).toBeFalsy();
+    expect(body.result.structuredContent.observations).toEqual(rest.observations);
+    expect(body.result.content).toHaveLength(1);
+    expect(body.result.content[0].text).toContain('provenance');
+  });
+});
