@@ -7,6 +7,7 @@ import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { indexOfSorted } from '../core/sorted.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationBasic, type ViolationRow } from './types.ts';
 
 /** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */
@@ -32,17 +33,7 @@ const PARTITIONS = 16;
 export class CarrierIndex {
   constructor(readonly dots: Uint32Array) {}
   indexOf(dot: number): number {
-    const a = this.dots;
-    let lo = 0;
-    let hi = a.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = a[mid]!;
-      if (v === dot) return mid;
-      if (v < dot) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexOfSorted(this.dots, dot);
   }
 }
 
@@ -238,11 +229,28 @@ export class Aggregator {
   }
 }
 
+/** ISO date → days since 1970, once per distinct date (millions of rows share a few hundred). */
+const dayOfIso = new Map<string, number>();
 function toDays(iso: string): number {
-  return Math.floor(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
+  let days = dayOfIso.get(iso);
+  if (days === undefined) {
+    days = Math.floor(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
+    dayOfIso.set(iso, days);
+  }
+  return days;
 }
 
+/** Days since 1970 → ISO date; a window holds a few hundred distinct days, each formatted once. */
+const isoOfDay = new Map<number, string>();
 function fromDays(days: number): string {
+  const known = isoOfDay.get(days);
+  if (known) return known;
+  const iso = fromDaysUncached(days);
+  isoOfDay.set(days, iso);
+  return iso;
+}
+
+function fromDaysUncached(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 

@@ -1,10 +1,11 @@
 // normalize*: raw string rows (keys from inputs.ts) to typed rows, or issues. Pure: no I/O, no clock.
+import { rowIssue } from '../core/issues.ts';
 import { cleanText, parseNumber } from '../core/values.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
 
 type Raw = Record<string, string>;
 
-const issue = (file: string, record: number, kind: string, message: string, dropped: boolean): RowIssue => ({ file, record, kind, message, dropped });
+const issue = rowIssue;
 
 function year(raw: string | undefined): number | null {
   const n = parseNumber(raw);

@@ -44,14 +44,5 @@ export interface BuildingRow {
   checkYear: number | null;
 }
 
-export interface RowIssue {
-  file: string;
-  record: number;
-  /** Why the row was dropped or changed: `duplicate`, `conflicting_duplicate`, `invalid_value`, `outside_ontario`, … */
-  kind: string;
-  message: string;
-  /** True when the row was not used at all. */
-  dropped: boolean;
-}
-
-export type Normalized<T> = { row: T; issues: RowIssue[] } | { row?: undefined; issues: RowIssue[] };
+// Data-quality issues are the core's, shared by every service's normalizers.
+export type { Normalized, RowIssue } from '../core/issues.ts';

@@ -4,6 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
+import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { DataError, type LoadedBuild } from './build.ts';
 
 export class RecordStore {
@@ -48,17 +49,7 @@ export class RecordStore {
 
   /** Position of `key` in the index, or -1. */
   indexOf(key: number): number {
-    const keys = this.keys;
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = keys[mid]!;
-      if (k === key) return mid;
-      if (k < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexOfSorted(this.keys, key);
   }
 
   get(key: number): Buffer | undefined {
