@@ -14,6 +14,8 @@ import type { Scenario, ScenarioInput } from './services.ts';
 
 /** Enough distinct ids that lookups spread over the data file rather than a few pages of it. */
 const MAX_IDS = 2000;
+/** More ids than the route's profile cache holds (server/carriers/routes.ts), so lookups read the disk. */
+const COLD_IDS = 60_000;
 /** Search records read to take names from. */
 const SAMPLED_NAMES = 5000;
 const REPEATED_QUERIES = 300;
@@ -88,6 +90,7 @@ export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): S
   const profiles = readRecordIndex(join(buildDir, `${PROFILES}.idx`));
   if (profiles.keys.length === 0) throw new Error(`${buildDir} holds no carrier profiles to benchmark`);
   const ids = samplePositions(rng.fork('ids'), profiles.keys.length, MAX_IDS).map((i) => profiles.keys[i]!);
+  const coldIds = samplePositions(rng.fork('cold ids'), profiles.keys.length, Math.min(COLD_IDS, profiles.keys.length)).map((i) => profiles.keys[i]!);
   const records = readSearchRecords(buildDir, rng.fork('names'), SAMPLED_NAMES);
   const repeated = toSearchPaths(records, rng.fork('repeated'), REPEATED_QUERIES, false);
   const distinct = toSearchPaths(records, rng.fork('distinct'), DISTINCT_QUERIES, true);
@@ -100,6 +103,13 @@ export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): S
       paths: ids.map((id) => `${BASE}/carrier/${id}`),
       headers: { authorization: `Bearer ${key}` },
       target: { minRatio: 0.85, maxP99Ms: 5 },
+    },
+    {
+      name: 'carrier/:id (cold)',
+      description: `GET ${BASE}/carrier/{id}, ${n(coldIds.length)} random ids: more than the route's profile cache holds, so most lookups read the record store on disk`,
+      paths: coldIds.map((id) => `${BASE}/carrier/${id}`),
+      headers: { authorization: `Bearer ${key}` },
+      target: { maxP99Ms: 5 },
     },
     {
       name: 'search',

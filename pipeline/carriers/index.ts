@@ -201,7 +201,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const registry = schemas();
     for (let i = 0; i < unique.length; i++) {
       const c = unique[i]!;
-      const profile = toProfile({ census: c, agg: agg.toAggregate(i), measures: measuresOf(i), percentiles: percentilesOf(c.dot), segSizes, dataAsOf: asOf, methodology: m, showRestricted });
+      const aggregate = agg.toAggregate(i);
+      const profile = toProfile({ census: c, agg: aggregate, measures: toMeasures(c, aggregate, m), percentiles: percentilesOf(c.dot), segSizes, dataAsOf: asOf, methodology: m, showRestricted });
       // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
       if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
       await profiles.add(c.dot, Buffer.from(JSON.stringify(profile)));

@@ -20,6 +20,8 @@ export const PROFILES = 'private/profiles';
 export const SEARCH_RECORDS = 'private/search-records';
 const PRIVATE_CACHE = 'no-store';
 const PUBLIC_CACHE = 'public, max-age=300';
+/** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
+export const PROFILE_CACHE = 20_000;
 
 /**
  * `123456`, `USDOT 123456`, `DOT#123456`, `US DOT # 123456`: a carrier number look-up (contract, "Search").
@@ -33,6 +35,8 @@ export interface CarriersData {
   results: RecordStore;
   names: NameIndex;
   searches: Lru<Payload>;
+  /** Recently served profiles (about 3 KB each): hot carriers skip the disk read. */
+  hot: Lru<Buffer>;
 }
 
 export interface CarriersOptions {
@@ -95,6 +99,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         results: RecordStore.open(build, SEARCH_RECORDS),
         names: new NameIndex(build),
         searches: new Lru(5000),
+        hot: new Lru(PROFILE_CACHE),
       };
     },
     unload(data) {
@@ -115,7 +120,11 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       r.get(`${BASE}/carrier/:carrier_id`, (req, res, s) => {
         const account = authenticate(req, options.accounts());
         const id = toCarrierId(req.params.carrier_id);
-        const body = s.data.profiles.get(id);
+        let body = s.data.hot.get(String(id));
+        if (!body) {
+          body = s.data.profiles.get(id);
+          if (body) s.data.hot.set(String(id), body);
+        }
         // A 4xx never counts against the allowance: look up first, charge after.
         if (!body) throw notFound(`no carrier ${id} in this build`);
         const charge = chargeProfileLookup(options.accounts(), account, now(), options.freeLookups);

@@ -115,16 +115,22 @@ export class NameIndex {
       }
     });
     const full = ranges.length;
-    touched.sort((a, b) => a - b);
     const key = toNameKey(q);
     const exact = this.exactRanks(key)
       .filter((r) => marks[r] === full && isWholeName(this.rankDots[r]!, key))
       .sort((a, b) => a - b);
     const picked = new Set(exact);
     const dots = exact.slice(0, limit).map((r) => this.rankDots[r]!);
-    for (let i = 0; i < touched.length && dots.length < limit; i++) {
-      const r = touched[i]!;
+    const take = (r: number) => {
       if (marks[r] === full && !picked.has(r)) dots.push(this.rankDots[r]!);
+    };
+    // Results in rank order. Few candidates: sort them. Many (a common word): walk the marks from the top
+    // rank, which finds `limit` matches long before the end because matches are dense.
+    if (touched.length <= 50_000) {
+      const sorted = Uint32Array.from(touched).sort();
+      for (let i = 0; i < sorted.length && dots.length < limit; i++) take(sorted[i]!);
+    } else {
+      for (let r = 0; r < marks.length && dots.length < limit; r++) take(r);
     }
     for (const r of touched) marks[r] = 0;
     return { total, dots };

@@ -57,3 +57,30 @@ describe('name index search', () => {
     expect(index.search('acme', 25, whole)).toEqual({ total: 4, dots: [2, 5, 4, 1] });
   });
 });
+
+describe('name index search over many matches', () => {
+  it('walks the ranks when a word matches more carriers than it sorts (60,000 here), same order and total', async () => {
+    const many: NamedCarrier[] = Array.from({ length: 60_000 }, (_, i) => ({
+      dot: i + 1,
+      legal_name: i % 3 === 0 ? `ZULU HAULING ${i}` : `ZULU FREIGHT ${i}`,
+      dba_name: i === 59_999 ? 'ZULU' : null,
+      power_units: i % 1000,
+    }));
+    const out = await mkdtemp(join(tmpdir(), 'shardline-names-many-'));
+    try {
+      const sink = await openSink({ service: 'carriers', outDir: out });
+      await writeNameIndex(sink, [...many].sort(compareRank));
+      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      const big = new NameIndex(loadBuild(join(out, 'carriers'), 'carriers'));
+      const byDot = new Map(many.map((c) => [c.dot, c]));
+      const isWhole = (dot: number, key: string) => toNameKey(byDot.get(dot)!.dba_name ?? '') === key;
+      // The whole-name match first, then power units descending (999 first), then carrier_id.
+      expect(big.search('zulu', 4, isWhole)).toEqual({ total: 60_000, dots: [60_000, 1000, 2000, 3000] });
+      expect(big.search('zulu hauling', 3, isWhole)).toEqual({ total: 20_000, dots: [1000, 4000, 7000] });
+      // Marks are cleared after a dense search too.
+      expect(big.search('freight', 1, isWhole).total).toBe(40_000);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});

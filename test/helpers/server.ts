@@ -17,6 +17,9 @@ export async function startService<D>(def: ServiceDefinition<D>, dataDir: string
   const logs: LogLine[] = [];
   const app = createApp(def, { dataDir, log: (l) => logs.push(l), reloadIntervalMs: options.reloadIntervalMs ?? 0 });
   const server = createServer(app.handler);
+  // fetch keeps connections alive; with Node's 5 s default a slow test can reuse a socket the server is
+  // closing at that moment and see ECONNRESET. Tests close every connection themselves.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const { port } = server.address() as AddressInfo;
   return {
