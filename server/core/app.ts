@@ -174,6 +174,13 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   };
 }
 
+/** Answers a document of the build by its URL path (a precomputed payload), or the canonical 404. */
+export function sendDocument(req: IncomingMessage, res: ServerResponse, s: ServiceState<unknown>, path: string): void {
+  const p = s.build.payloads.get(path);
+  if (!p) throw new HttpError(404, 'not_found', `no resource at ${path}`);
+  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+}
+
 /** True for `/private/...` however it is spelled (`/%70rivate`, `//private`, `/./private`). */
 export function isPrivatePath(path: string): boolean {
   let decoded = path;

@@ -3,11 +3,10 @@
 // one Map read; `q` runs the prebuilt lunr index through rankSeries and caches each distinct query's
 // response. The service definition that joins these routes with the observation and MCP routes lives in
 // server/economy/routes.ts.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isSeriesId } from '../../pipeline/economy/registry.ts';
 import { rankSeries, toQueryWords, toSeriesSearch, type SearchIndexFile, type SeriesSearch } from '../../pipeline/economy/search.ts';
 import type { RegistryEntry } from '../../pipeline/economy/types.ts';
-import { PUBLIC_CACHE, type Routes, type ServiceState } from '../core/app.ts';
+import { PUBLIC_CACHE, sendDocument, type Routes } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
@@ -40,12 +39,6 @@ export function loadRegistryData(build: LoadedBuild): EconomyRegistryData {
     searches: new Lru(2000),
     raw: new Lru(2000),
   };
-}
-
-function sendDocument(req: IncomingMessage, res: ServerResponse, s: ServiceState<unknown>, path: string): void {
-  const p = s.build.payloads.get(path);
-  if (!p) throw notFound(`no resource at ${path}`);
-  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
 }
 
 /** The `/api/series` response for a query: the build's list when q constrains nothing, else the ranking. */

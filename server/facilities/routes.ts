@@ -6,12 +6,11 @@ import { isSpineId } from '../../pipeline/facilities/ids.ts';
 import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
 import { DEFAULT_LIMIT, matchNames, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
-import { PUBLIC_CACHE, type ServiceDefinition, type ServiceState } from '../core/app.ts';
+import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../core/problem.ts';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface FacilitiesData {
   index: lunr.Index;
@@ -32,12 +31,6 @@ interface SearchQuery {
 }
 
 export const BASE = '/api/v1';
-
-function sendDocument(req: IncomingMessage, res: ServerResponse, s: ServiceState<FacilitiesData>, path: string): void {
-  const p = s.build.payloads.get(path);
-  if (!p) throw notFound(`no resource at ${path}`);
-  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
-}
 
 export function search(data: FacilitiesData, query: SearchQuery): Payload {
   const terms = toQueryTerms(query.q ?? '');
