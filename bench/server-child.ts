@@ -31,7 +31,7 @@ async function serve(job: ServerJob): Promise<Server> {
   const app = createApp(svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: process.env }), {
     dataDir: job.dataDir,
     // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
-    log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : () => {},
+    log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : null,
     reloadIntervalMs: 0,
   });
   const loadMs = performance.now() - start;

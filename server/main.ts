@@ -69,7 +69,7 @@ export async function main(argv: string[]): Promise<void> {
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   const dataDir = resolve(values.data ?? process.env.DATA_DIR ?? 'dist-data');
   const reloadIntervalMs = Number(process.env.RELOAD_INTERVAL_MS ?? 5000);
-  const log = process.env.LOG === 'off' ? () => {} : jsonLog;
+  const log = process.env.LOG === 'off' ? null : jsonLog;
 
   const running: { app: ServiceApp<unknown>; server: Server }[] = [];
   for (const name of names) {

@@ -56,7 +56,45 @@ export function toQueryTerms(q: string): string[] {
   return toSearchText(q).split(' ').filter(Boolean);
 }
 
-/** Spine ids whose names contain, for every term, a word starting with that term. */
+/**
+ * The prebuilt lunr index's words, sorted, with the facilities using each: a query word is the contiguous
+ * range of words it starts. Matching this way gives exactly lunr's trailing-wildcard REQUIRED query (every
+ * term must start a word of some name) without lunr expanding each wildcard through its token set, which cost
+ * about 0.5 ms a search.
+ */
+export class NameMatcher {
+  private readonly words: string[];
+  private readonly refs: string[][];
+
+  constructor(index: lunr.Index) {
+    const inverted = (index as unknown as { invertedIndex: Record<string, Record<string, Record<string, object>>> }).invertedIndex;
+    this.words = Object.keys(inverted).sort();
+    this.refs = this.words.map((w) => Object.keys(inverted[w]!.names ?? {}));
+  }
+
+  /** Spine ids whose names contain, for every term, a word starting with that term. */
+  match(terms: readonly string[]): Set<string> {
+    let result: Set<string> | undefined;
+    for (const term of terms) {
+      const found = new Set<string>();
+      let lo = 0;
+      let hi = this.words.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.words[mid]! < term) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < this.words.length && this.words[i]!.startsWith(term); i++) {
+        for (const ref of this.refs[i]!) if (!result || result.has(ref)) found.add(ref);
+      }
+      result = found;
+      if (result.size === 0) break;
+    }
+    return result ?? new Set();
+  }
+}
+
+/** The same match through lunr's own query (kept as the reference the matcher is tested against). */
 export function matchNames(index: lunr.Index, terms: readonly string[]): Set<string> {
   const hits = index.query((query) => {
     for (const term of terms) {

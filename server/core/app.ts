@@ -48,7 +48,8 @@ export interface LogLine {
 
 export interface AppOptions {
   dataDir: string;
-  log?: (line: LogLine) => void;
+  /** Where each request's log line goes; null turns request logging off (and its per-request hook). */
+  log?: ((line: LogLine) => void) | null;
   /** How often to look for a newly published build; 0 turns reloading off. */
   reloadIntervalMs?: number;
   onReload?: (event: { from: string; to?: string; error?: string }) => void;
@@ -74,7 +75,7 @@ function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
 
 export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): ServiceApp<D> {
   const dir = join(options.dataDir, def.name);
-  const log = options.log ?? jsonLog;
+  const log = options.log === undefined ? jsonLog : options.log;
   let state = toState(def, dir);
   let statics = staticHandler(dir);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
@@ -96,11 +97,13 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
 
   // Headers every response carries, and the request log line written when the response is done.
   app.use((req, res, next) => {
-    const start = performance.now();
     res.setHeader('X-Data-Version', state.build.manifest.data_version);
-    res.on('finish', () => {
-      log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
-    });
+    if (log) {
+      const start = performance.now();
+      res.on('finish', () => {
+        log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
+      });
+    }
     next();
   });
 

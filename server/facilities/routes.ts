@@ -4,7 +4,7 @@
 import lunr from 'lunr';
 import { isSpineId } from '../../pipeline/facilities/ids.ts';
 import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
-import { DEFAULT_LIMIT, matchNames, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
+import { DEFAULT_LIMIT, NameMatcher, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
 import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
@@ -13,7 +13,7 @@ import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../core/problem.ts';
 
 export interface FacilitiesData {
-  index: lunr.Index;
+  names: NameMatcher;
   /** In ranking order. */
   docs: SearchDoc[];
   /** Responses by canonical query (terms, filters, limit). */
@@ -39,7 +39,7 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
   const key = JSON.stringify([terms, cityKey, query.tier ?? '', query.program ?? '', limit]);
   const cached = data.searches.get(key);
   if (cached) return cached;
-  const named = terms.length ? matchNames(data.index, terms) : undefined;
+  const named = terms.length ? data.names.match(terms) : undefined;
   const matches = data.docs.filter(
     (d) =>
       (!named || named.has(d.spine_id)) &&
@@ -58,7 +58,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
   basePath: BASE,
   load(build) {
     const file = build.readJson<SearchIndexFile>('index/search.json');
-    return { index: lunr.Index.load(file.lunr), docs: file.facilities, searches: new Lru(2000), raw: new Lru(2000) };
+    return { names: new NameMatcher(lunr.Index.load(file.lunr)), docs: file.facilities, searches: new Lru(2000), raw: new Lru(2000) };
   },
   routes(r) {
     r.get(`${BASE}/spine`, (req, res, s) => sendDocument(req, res, s, `${BASE}/spine`));
