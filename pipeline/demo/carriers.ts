@@ -17,6 +17,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRng, type Rng } from './rng.ts';
+import { toCsvField } from './csv-text.ts';
 
 export const DEFAULT_SEED = 20261031;
 export const DEFAULT_AS_OF = '2026-10-31';
@@ -112,10 +113,6 @@ const CRASH_COLUMNS = [
  * text (OP_OTHER too: `N` or free text such as `TOW TRUCK`, README §1). */
 type CensusRecord = Record<CensusField, string | boolean>;
 
-/** Minimal quoting: only fields holding a comma, a quote or a line break are quoted (README §1). */
-function toCsvField(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
-}
 
 function toCensusTxtLine(r: CensusRecord): string {
   let line = '';

@@ -13,6 +13,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRng, type Rng } from './rng.ts';
 import { foldAccents, maxSimilarity, normalizeCity, normalizeName, similarity } from '../facilities/normalize-names.ts';
+import { toCsvLine } from './csv-text.ts';
 
 export const DEFAULT_SEED = 20240101;
 
@@ -212,11 +213,6 @@ function toNumberText(n: number, digits = 6): string {
 const roundTo = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
-/** Minimal quoting (README §1, §3.3): only fields holding a comma, a quote or a line break are quoted. */
-function toCsvField(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
-}
-const toCsvLine = (fields: readonly string[]) => fields.map(toCsvField).join(',');
 
 /** Windows-1252 bytes for text restricted to ASCII and U+00A0–U+00FF, where cp1252 and Latin-1 agree. */
 function toCp1252(text: string, file: string): Buffer {

@@ -163,6 +163,20 @@ export function compareComponents(a: Component, b: Component): number {
   return fa === fb ? 0 : byNumber(fa, fb);
 }
 
+function toNearMiss(kind: NearMissKind, oid: string, o: Pair, fid: string, f: Pair, similarity: number, reason: string): NearMiss {
+  return {
+    kind,
+    ontario_id: oid,
+    federal_id: fid,
+    ontario_name: o.rawName,
+    federal_name: f.rawName,
+    ontario_city: o.rawCity,
+    federal_city: f.rawCity,
+    similarity,
+    reason,
+  };
+}
+
 function findNearMisses(
   ontario: Map<string, Map<string, Pair>>,
   federal: Map<string, Map<string, Pair>>,
@@ -186,33 +200,14 @@ function findNearMisses(
     for (const o of pairs.values()) {
       for (const { id: fid, p: f } of fedByName.get(o.name) ?? []) {
         if (f.city === o.city || linked(oid, fid)) continue;
-        keep({
-          kind: 'same_name_other_city',
-          ontario_id: oid,
-          federal_id: fid,
-          ontario_name: o.rawName,
-          federal_name: f.rawName,
-          ontario_city: o.rawCity,
-          federal_city: f.rawCity,
-          similarity: 1,
-          reason: `same normalized name "${o.name}" but city "${o.city}" ≠ "${f.city}"`,
-        });
+        keep(toNearMiss('same_name_other_city', oid, o, fid, f, 1, `same normalized name "${o.name}" but city "${o.city}" ≠ "${f.city}"`));
       }
       for (const { id: fid, p: f } of fedByCity.get(o.city) ?? []) {
         if (f.name === o.name || maxSimilarity(o.name, f.name) < SIMILAR_NAME_THRESHOLD || linked(oid, fid)) continue;
         const s = similarity(o.name, f.name);
         if (s < SIMILAR_NAME_THRESHOLD) continue;
-        keep({
-          kind: 'similar_name_same_city',
-          ontario_id: oid,
-          federal_id: fid,
-          ontario_name: o.rawName,
-          federal_name: f.rawName,
-          ontario_city: o.rawCity,
-          federal_city: f.rawCity,
-          similarity: Math.round(s * 1000) / 1000,
-          reason: `same city "${o.city}", names "${o.name}" and "${f.name}" are ${Math.round(s * 1000) / 10}% similar but not identical`,
-        });
+        const reason = `same city "${o.city}", names "${o.name}" and "${f.name}" are ${Math.round(s * 1000) / 10}% similar but not identical`;
+        keep(toNearMiss('similar_name_same_city', oid, o, fid, f, Math.round(s * 1000) / 1000, reason));
       }
     }
   }
