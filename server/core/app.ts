@@ -9,6 +9,7 @@ import polka, { type Polka, type Request } from 'polka';
 import sirv from 'sirv';
 import { loadBuild, type LoadedBuild } from './build.ts';
 import { HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
+import { stampVersion } from './data-version.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=300';
@@ -77,7 +78,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   const dir = join(options.dataDir, def.name);
   const log = options.log === undefined ? jsonLog : options.log;
   let state = toState(def, dir);
-  let statics = staticHandler(dir);
+  let statics = staticHandler(dir, state.build.manifest.data_version);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
 
   const onError = (err: unknown, req: Request, res: ServerResponse) => {
@@ -85,8 +86,12 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${(err as Error)?.stack ?? String(err)}\n`);
   };
   const app: Polka = polka({
-    onError: (err, req, res) => onError(err, req, res),
+    onError: (err, req, res) => {
+      stampVersion(res, state.build.manifest.data_version);
+      onError(err, req, res);
+    },
     onNoMatch: (req, res) => {
+      stampVersion(res, state.build.manifest.data_version);
       const notFound = () => onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
       // the build's private/ folder, which holds signed-in data for the routes alone.
@@ -95,17 +100,16 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     },
   });
 
-  // Headers every response carries, and the request log line written when the response is done.
-  app.use((req, res, next) => {
-    res.setHeader('X-Data-Version', state.build.manifest.data_version);
-    if (log) {
+  // The request log line, written when the response is done; no per-request hook at all when logging is off.
+  if (log) {
+    app.use((req, res, next) => {
       const start = performance.now();
       res.on('finish', () => {
         log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
       });
-    }
-    next();
-  });
+      next();
+    });
+  }
 
   // Each path is registered once for every method, so a known path with another method is a 405 with
   // Allow rather than a 404 (RFC 9110 §15.5.6).
@@ -117,6 +121,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       table.set(path, methods);
       const known = methods;
       app.all(path, (req, res) => {
+        stampVersion(res, state.build.manifest.data_version);
         const h = known.get(req.method) ?? (req.method === 'HEAD' ? known.get('GET') : undefined);
         if (!h) {
           const allow = [...known.keys()].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
@@ -150,7 +155,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       if (next.build.manifest.data_version === from) return false;
       const old = state;
       state = next;
-      statics = staticHandler(dir);
+      statics = staticHandler(dir, next.build.manifest.data_version);
       // Requests already running finish on the old data; release it after they had time to.
       if (def.unload) setTimeout(() => def.unload!(old.data), 30_000).unref();
       options.onReload?.({ from, to: next.build.manifest.data_version });
@@ -210,13 +215,16 @@ function stampOf(path: string): string {
  * sirv for the cold files of the tree (manifest, report, indexes): they are read rarely, some are large,
  * and sirv streams them with precompressed siblings. Rebuilt on reload because sirv caches the file list.
  */
-function staticHandler(dir: string) {
+function staticHandler(dir: string, version: string) {
   return sirv(dir, {
     extensions: ['json'],
     gzip: true,
     brotli: true,
     dotfiles: false,
     etag: true,
-    setHeaders: (res) => res.setHeader('Cache-Control', PUBLIC_CACHE),
+    setHeaders: (res) => {
+      res.setHeader('Cache-Control', PUBLIC_CACHE);
+      res.setHeader('X-Data-Version', version);
+    },
   });
 }

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
+import { versionOf } from './data-version.ts';
 
 export interface Payload {
   body: Buffer;
@@ -18,10 +19,14 @@ export function etagOf(sha256hex: string): string {
   return `"${sha256hex.slice(0, 32)}"`;
 }
 
-/** A payload made at run time (search results, dynamic documents); compressed only where it pays. */
-export function toPayload(body: string | Buffer, type = 'application/json', compress = true): Payload {
+/**
+ * A payload made at run time (search results, dynamic documents); compressed only where it pays. The ETag
+ * hashes the body, or `identity` when given: a short string that names this exact body (for a response
+ * computed from the build and a canonical query, the data version and the query), cheaper to hash.
+ */
+export function toPayload(body: string | Buffer, type = 'application/json', compress = true, identity?: string): Payload {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
-  const payload: Payload = { body: buf, etag: etagOf(createHash('sha256').update(buf).digest('hex')), type };
+  const payload: Payload = { body: buf, etag: etagOf(createHash('sha256').update(identity ?? buf).digest('hex')), type };
   if (compress && buf.length > 1400) {
     payload.gz = zlib.gzipSync(buf, { level: 6 });
     payload.br = zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
@@ -73,22 +78,38 @@ export interface SendOptions {
   status?: number;
 }
 
+const contentTypes = new WeakMap<Payload, string>();
+
+/** The Content-Type header of a payload: JSON gets its charset, once per payload rather than per request. */
+function contentTypeOf(p: Payload): string {
+  let type = contentTypes.get(p);
+  if (type === undefined) {
+    type = p.type.includes('charset') || !p.type.startsWith('application/json') ? p.type : `${p.type}; charset=utf-8`;
+    contentTypes.set(p, type);
+  }
+  return type;
+}
+
+/**
+ * Writes the whole head with one writeHead call of a flat header list: Node then skips its per-header
+ * bookkeeping (setHeader), which is a measurable share of a request that is otherwise one Map read.
+ */
 export function sendPayload(req: IncomingMessage, res: ServerResponse, p: Payload, options: SendOptions): void {
   const encoding = pickEncoding(req.headers['accept-encoding'], p);
   const etag = encoding === 'br' ? `${p.etag.slice(0, -1)}-br"` : encoding === 'gzip' ? `${p.etag.slice(0, -1)}-gz"` : p.etag;
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', options.cacheControl);
-  if (p.gz || p.br) res.setHeader('Vary', 'Accept-Encoding');
-  if (options.headers) for (const [k, v] of Object.entries(options.headers)) res.setHeader(k, v);
+  const head: (string | number)[] = ['ETag', etag, 'Cache-Control', options.cacheControl];
+  const version = versionOf(res);
+  if (version !== undefined) head.push('X-Data-Version', version);
+  if (p.gz || p.br) head.push('Vary', 'Accept-Encoding');
+  if (options.headers) for (const k in options.headers) head.push(k, options.headers[k]!);
   if (matchesEtag(req.headers['if-none-match'], p.etag)) {
-    res.statusCode = 304;
+    res.writeHead(304, head as unknown as string[]);
     res.end();
     return;
   }
   const body = encoding === 'br' ? p.br! : encoding === 'gzip' ? p.gz! : p.body;
-  res.statusCode = options.status ?? 200;
-  res.setHeader('Content-Type', p.type.includes('charset') || !p.type.startsWith('application/json') ? p.type : `${p.type}; charset=utf-8`);
-  if (encoding) res.setHeader('Content-Encoding', encoding);
-  res.setHeader('Content-Length', body.length);
+  head.push('Content-Type', contentTypeOf(p), 'Content-Length', body.length);
+  if (encoding) head.push('Content-Encoding', encoding);
+  res.writeHead(options.status ?? 200, head as unknown as string[]);
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,6 +1,7 @@
 // One error class and one error body for every service: RFC 9457 problem details
 // (https://www.rfc-editor.org/rfc/rfc9457), built by `toProblem` and nowhere else.
 import type { ServerResponse } from 'node:http';
+import { setVersionHeader } from './data-version.ts';
 
 export type ProblemCode =
   | 'invalid_parameter'
@@ -103,6 +104,7 @@ export function sendProblem(res: ServerResponse, err: unknown): ProblemBody {
   res.setHeader('Content-Type', 'application/problem+json');
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   res.setHeader('Cache-Control', 'no-store');
+  setVersionHeader(res);
   res.end(payload);
   return body;
 }

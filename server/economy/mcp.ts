@@ -21,6 +21,7 @@
 //
 // GET and DELETE (2025 session operations) are not registered, so createApp answers them 405 with
 // `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
+import { setVersionHeader } from '../core/data-version.ts';
 import type { Request } from 'polka';
 import { originValidation, hostHeaderValidation, toNodeHandler, type NodeIncomingMessageLike, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, fromJsonSchema, McpServer, type CallToolResult, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -90,7 +91,11 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
   r.post(MCP_PATH, async (req, res, state) => {
     // The guards answer 403 themselves when they return false.
     if (!validHost(req, res) || !validOrigin(req, res)) return;
+    // Read here, not by the SDK, so an oversized body is our 413 problem (the SDK's own limit answers
+    // with a JSON-RPC body).
     const body = await readBody(req, maxBodyBytes);
+    // The SDK's transport writes its own head: the data version goes in before it does.
+    setVersionHeader(res);
     await handlerFor(state)(replay(req, body), res);
   });
 }

@@ -16,6 +16,12 @@ export interface FacilitiesData {
   names: NameMatcher;
   /** In ranking order. */
   docs: SearchDoc[];
+  /** Each doc's ranking position, to put a name match back in ranking order without scanning every doc. */
+  rank: Map<string, number>;
+  /** Each doc's search result, serialized once at load: a response is a join of these. */
+  results: string[];
+  /** The build's data version: with the canonical query, it names a search response (its ETag). */
+  version: string;
   /** Responses by canonical query (terms, filters, limit). */
   searches: Lru<Payload>;
   /** The same responses by raw query string, so a repeated request skips validation and matching. */
@@ -32,6 +38,18 @@ interface SearchQuery {
 
 export const BASE = '/api/v1';
 
+export function loadSearch(file: SearchIndexFile, version: string): FacilitiesData {
+  return {
+    names: new NameMatcher(lunr.Index.load(file.lunr)),
+    docs: file.facilities,
+    rank: new Map(file.facilities.map((d, i) => [d.spine_id, i])),
+    results: file.facilities.map((d) => JSON.stringify(toSearchResponse([d], 1).results[0])),
+    version,
+    searches: new Lru(2000),
+    raw: new Lru(2000),
+  };
+}
+
 export function search(data: FacilitiesData, query: SearchQuery): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
@@ -39,16 +57,27 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
   const key = JSON.stringify([terms, cityKey, query.tier ?? '', query.program ?? '', limit]);
   const cached = data.searches.get(key);
   if (cached) return cached;
-  const named = terms.length ? data.names.match(terms) : undefined;
-  const matches = data.docs.filter(
-    (d) =>
-      (!named || named.has(d.spine_id)) &&
-      (!cityKey || d.city_key === cityKey) &&
-      (!query.tier || d.tier === query.tier) &&
-      (!query.program || d.program === query.program),
-  );
-  // Not compressed: compressing each new result costs more than it saves on responses this size.
-  const payload = toPayload(JSON.stringify(toSearchResponse(matches, limit)), 'application/json', false);
+  const keep = (d: SearchDoc) =>
+    (!cityKey || d.city_key === cityKey) && (!query.tier || d.tier === query.tier) && (!query.program || d.program === query.program);
+  let matches: number[];
+  if (terms.length) {
+    // A name match is usually a few docs: rank them, rather than walking every doc.
+    matches = [];
+    for (const id of data.names.match(terms)) {
+      const i = data.rank.get(id)!;
+      if (keep(data.docs[i]!)) matches.push(i);
+    }
+    matches.sort((a, b) => a - b);
+  } else {
+    matches = [];
+    data.docs.forEach((d, i) => keep(d) && matches.push(i));
+  }
+  // The same bytes as JSON.stringify(toSearchResponse(...)), from the results serialized at load.
+  const results = matches.slice(0, limit).map((i) => data.results[i]!);
+  const body = `{"total":${matches.length},"limit":${limit},"results":[${results.join(',')}]}`;
+  // A response is a function of the build and the canonical query: that pair is its strong validator,
+  // which spares hashing every new body. Not compressed: it costs more than it saves at this size.
+  const payload = toPayload(body, 'application/json', false, `${data.version}-${key}`);
   data.searches.set(key, payload);
   return payload;
 }
@@ -57,8 +86,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
   name: 'facilities',
   basePath: BASE,
   load(build) {
-    const file = build.readJson<SearchIndexFile>('index/search.json');
-    return { names: new NameMatcher(lunr.Index.load(file.lunr)), docs: file.facilities, searches: new Lru(2000), raw: new Lru(2000) };
+    return loadSearch(build.readJson<SearchIndexFile>('index/search.json'), build.manifest.data_version);
   },
   routes(r) {
     r.get(`${BASE}/spine`, (req, res, s) => sendDocument(req, res, s, `${BASE}/spine`));

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchNames, NameMatcher, toQueryTerms, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
+import { matchNames, NameMatcher, toQueryTerms, toSearchResponse, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
+import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
+import { loadSearch, search } from '../../server/facilities/routes.ts';
 import { writeDemo } from '../../pipeline/services.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { tempDir } from '../helpers/server.ts';
@@ -12,12 +14,13 @@ import { tempDir } from '../helpers/server.ts';
 let root: Awaited<ReturnType<typeof tempDir>>;
 let index: lunr.Index;
 let words: string[] = [];
+let file: SearchIndexFile;
 
 beforeAll(async () => {
   root = await tempDir('facilities-search');
   await writeDemo('facilities', join(root.path, 'in'));
   await buildFacilities({ input: join(root.path, 'in'), outDir: join(root.path, 'out') });
-  const file = JSON.parse(readFileSync(join(root.path, 'out', 'facilities', 'index', 'search.json'), 'utf8')) as SearchIndexFile;
+  file = JSON.parse(readFileSync(join(root.path, 'out', 'facilities', 'index', 'search.json'), 'utf8')) as SearchIndexFile;
   index = lunr.Index.load(file.lunr);
   words = file.facilities.flatMap((f) => toQueryTerms(f.name));
 }, 60_000);
@@ -38,5 +41,31 @@ describe('NameMatcher', () => {
       }
     }
     expect(nonEmpty).toBeGreaterThan(1000);
+  });
+});
+
+describe('search responses', () => {
+  it('are the bytes of the plain definition: every doc filtered in ranking order, then cut to the limit', () => {
+    const data = loadSearch(file, 'v1');
+    const cities = [...new Set(file.facilities.map((f) => f.city).filter((c): c is string => c !== null))];
+    let nonEmpty = 0;
+    for (let i = 0; i < 400; i++) {
+      const w = words[(i * 7919) % words.length]!;
+      const query = {
+        q: i % 5 === 4 ? undefined : i % 2 ? w : w.slice(0, 3),
+        city: i % 3 === 0 ? cities[i % cities.length] : undefined,
+        tier: i % 7 === 0 ? ('anchored' as const) : undefined,
+        limit: [1, 5, 50, 100][i % 4],
+      };
+      const terms = toQueryTerms(query.q ?? '');
+      const named = terms.length ? matchNames(index, terms) : undefined;
+      const expected = file.facilities.filter(
+        (d) => (!named || named.has(d.spine_id)) && (!query.city || d.city_key === normalizeCity(query.city)) && (!query.tier || d.tier === query.tier),
+      );
+      if (expected.length) nonEmpty++;
+      const body = search(data, query).body.toString('utf8');
+      expect(body, JSON.stringify(query)).toBe(JSON.stringify(toSearchResponse(expected, query.limit!)));
+    }
+    expect(nonEmpty).toBeGreaterThan(100);
   });
 });
