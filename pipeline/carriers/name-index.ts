@@ -10,6 +10,15 @@
 //   index/names.postings       u32[P]: ranks (positions in ranking order), ascending per word
 //   index/names.rank-dots      u32[N]: carrier_id by rank
 //   index/names.exact          u32 pairs [hash, rank], sorted: FNV-1a of each whole name's word key
+//   index/names.forward-offsets u32[N + 1]: where each rank's words start in names.forward
+//   index/names.forward        u32[P]: each rank's word ids (positions in names.tokens' order), ascending
+//   index/names.common         the prefixes whose words have more than COMMON_POSTINGS postings, with the
+//                              number of distinct carriers they match: records of u32 count, u16 byte
+//                              length, the prefix's UTF-8 bytes
+//
+// The forward lists let a search check a candidate against the other words of a query without walking
+// those words' postings; the common prefixes give the total of a one-word query for a short prefix
+// ("t", "tra") without walking millions of postings.
 import { toSearchWords } from '../core/text.ts';
 import type { Sink } from '../core/sink.ts';
 
@@ -51,8 +60,81 @@ async function writeFile(sink: Sink, relPath: string, data: Uint8Array): Promise
   await s.close();
 }
 
+/** A prefix whose words carry more postings than this has its distinct count in names.common. */
+export const COMMON_POSTINGS = 20_000;
+
+/**
+ * Every byte prefix whose range of sorted words carries more than `threshold` postings, with the number
+ * of distinct ranks in that range: a walk down the implicit trie of the sorted words, deeper only where a
+ * range is still large, so the work is about the postings of the common words times their length.
+ */
+export function commonPrefixes(
+  tokens: readonly Buffer[],
+  postingOffsets: Uint32Array,
+  postings: Uint32Array,
+  ranks: number,
+  threshold: number,
+): { prefix: Buffer; count: number }[] {
+  const out: { prefix: Buffer; count: number }[] = [];
+  const seen = new Uint32Array(ranks);
+  let generation = 0;
+  const visit = (lo: number, hi: number, depth: number) => {
+    // Words shorter than depth + 1 bytes end here; the rest group by their byte at `depth`.
+    let i = lo;
+    while (i < hi && tokens[i]!.length <= depth) i++;
+    while (i < hi) {
+      const byte = tokens[i]![depth]!;
+      let j = i + 1;
+      while (j < hi && tokens[j]![depth] === byte) j++;
+      if (postingOffsets[j]! - postingOffsets[i]! > threshold) {
+        generation++;
+        let count = 0;
+        for (let p = postingOffsets[i]!; p < postingOffsets[j]!; p++) {
+          const r = postings[p]!;
+          if (seen[r] !== generation) {
+            seen[r] = generation;
+            count++;
+          }
+        }
+        out.push({ prefix: tokens[i]!.subarray(0, depth + 1), count });
+        visit(i, j, depth + 1);
+      }
+      i = j;
+    }
+  };
+  visit(0, tokens.length, 0);
+  return out;
+}
+
+function encodeCommon(entries: readonly { prefix: Buffer; count: number }[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const { prefix, count } of entries) {
+    const head = Buffer.alloc(6);
+    head.writeUInt32LE(count, 0);
+    head.writeUInt16LE(prefix.length, 4);
+    parts.push(head, prefix);
+  }
+  return Buffer.concat(parts);
+}
+
+/** names.common → byte prefix (hex) → distinct carriers. */
+export function decodeCommon(buf: Buffer): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let at = 0; at + 6 <= buf.length; ) {
+    const count = buf.readUInt32LE(at);
+    const length = buf.readUInt16LE(at + 4);
+    out.set(buf.toString('hex', at + 6, at + 6 + length), count);
+    at += 6 + length;
+  }
+  return out;
+}
+
 /** `ranked` must already be in ranking order (compareRank). */
-export async function writeNameIndex(sink: Sink, ranked: readonly NamedCarrier[]): Promise<{ tokens: number; postings: number }> {
+export async function writeNameIndex(
+  sink: Sink,
+  ranked: readonly NamedCarrier[],
+  options: { commonPostings?: number } = {},
+): Promise<{ tokens: number; postings: number; common: number }> {
   const postings = new Map<string, number[]>();
   const exact: [number, number][] = [];
   ranked.forEach((c, rank) => {
@@ -85,6 +167,17 @@ export async function writeNameIndex(sink: Sink, ranked: readonly NamedCarrier[]
   postingOffsets[tokens.length] = total;
   const all = new Uint32Array(total);
   tokens.forEach((t, i) => all.set(postings.get(t.toString('utf8'))!, postingOffsets[i]!));
+  postings.clear();
+  // The forward lists: each rank's word ids, ascending because word ids are visited in order.
+  const forwardOffsets = new Uint32Array(ranked.length + 1);
+  for (let p = 0; p < total; p++) forwardOffsets[all[p]! + 1]!++;
+  for (let r = 0; r < ranked.length; r++) forwardOffsets[r + 1]! += forwardOffsets[r]!;
+  const fill = forwardOffsets.slice(0, ranked.length);
+  const forward = new Uint32Array(total);
+  for (let t = 0; t < tokens.length; t++) {
+    for (let p = postingOffsets[t]!; p < postingOffsets[t + 1]!; p++) forward[fill[all[p]!]!++] = t;
+  }
+  const common = commonPrefixes(tokens, postingOffsets, all, ranked.length, options.commonPostings ?? COMMON_POSTINGS);
   exact.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   await writeFile(sink, 'index/names.tokens', Buffer.concat(tokens, bytes));
   await writeFile(sink, 'index/names.token-offsets', u32(tokenOffsets));
@@ -92,5 +185,8 @@ export async function writeNameIndex(sink: Sink, ranked: readonly NamedCarrier[]
   await writeFile(sink, 'index/names.postings', u32(all));
   await writeFile(sink, 'index/names.rank-dots', u32(ranked.map((c) => c.dot)));
   await writeFile(sink, 'index/names.exact', u32(exact.flat()));
-  return { tokens: tokens.length, postings: total };
+  await writeFile(sink, 'index/names.forward-offsets', u32(forwardOffsets));
+  await writeFile(sink, 'index/names.forward', u32(forward));
+  await writeFile(sink, 'index/names.common', encodeCommon(common));
+  return { tokens: tokens.length, postings: total, common: common.length };
 }

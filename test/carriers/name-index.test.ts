@@ -84,3 +84,58 @@ describe('name index search over many matches', () => {
     }
   });
 });
+
+describe('name index search against its definition', () => {
+  it('answers 1,000 random queries exactly as a scan of every name would, through every path of the search', async () => {
+    // A small vocabulary over 6,000 carriers, so words and short prefixes are common (past a threshold of
+    // 40 postings here), rare, or absent, and queries hit the common-prefix table, the candidate walk, the
+    // sorted and the top-rank result paths.
+    const vocab = ['trans', 'transport', 'trucking', 'truck', 'tri', 'express', 'exp', 'logistics', 'log', 'acme', 'zeta', 'ñandu', 'nandina', 'a', 'ab', 'abc', 'road', 'roadway', 'rapid', 'sons'];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed % n;
+    };
+    const nameOf = () => Array.from({ length: 1 + rand(3) }, () => vocab[rand(vocab.length)]!).join(' ').toUpperCase();
+    const many: NamedCarrier[] = Array.from({ length: 6_000 }, (_, i) => ({
+      dot: i + 1,
+      legal_name: rand(50) === 0 ? `ZETA${i}` : nameOf(),
+      dba_name: rand(4) === 0 ? nameOf() : null,
+      power_units: rand(5) === 0 ? null : rand(300),
+    }));
+    const ranked = [...many].sort(compareRank);
+    const out = await mkdtemp(join(tmpdir(), 'shardline-names-prop-'));
+    try {
+      const sink = await openSink({ service: 'carriers', outDir: out });
+      const stats = await writeNameIndex(sink, ranked, { commonPostings: 40 });
+      expect(stats.common).toBeGreaterThan(20);
+      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      const idx = new NameIndex(loadBuild(join(out, 'carriers'), 'carriers'));
+      const byDot = new Map(many.map((c) => [c.dot, c]));
+      const whole = (dot: number, key: string) => {
+        const c = byDot.get(dot)!;
+        return toNameKey(c.legal_name) === key || (c.dba_name !== null && toNameKey(c.dba_name) === key);
+      };
+      const words = new Map(many.map((c) => [c.dot, [c.legal_name, c.dba_name ?? ''].flatMap((n) => toNameKey(n).split(' ')).filter(Boolean)]));
+      const paths = new Set<string>();
+      for (let i = 0; i < 1_000; i++) {
+        const qWords = Array.from({ length: 1 + rand(3) }, () => {
+          const w = rand(10) === 0 ? 'zzz' : vocab[rand(vocab.length)]!;
+          return w.slice(0, 1 + rand(w.length));
+        });
+        const q = rand(8) === 0 ? toNameKey(ranked[rand(ranked.length)]!.legal_name) : qWords.join(' ');
+        const limit = [1, 5, 25, 100][rand(4)]!;
+        const terms = [...new Set(toNameKey(q).split(' ').filter(Boolean))];
+        const key = toNameKey(q);
+        const matches = ranked.filter((c) => terms.every((t) => words.get(c.dot)!.some((w) => w.startsWith(t))));
+        const exactFirst = [...matches.filter((c) => whole(c.dot, key)), ...matches.filter((c) => !whole(c.dot, key))];
+        const got = idx.search(q, limit, whole);
+        expect(got, q).toEqual({ total: matches.length, dots: exactFirst.slice(0, limit).map((c) => c.dot) });
+        paths.add(terms.length === 1 && matches.length > 40 ? 'common' : matches.length > 0 ? 'walk' : 'none');
+      }
+      expect([...paths].sort()).toEqual(['common', 'none', 'walk']);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});
