@@ -11,7 +11,8 @@ Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [
 
   --service   ${SERVICE_NAMES.join(' | ')}
   --input     folder of raw upstream downloads (any names, any subfolders; recognized by header);
-              not for economy, whose registry is in the repository and whose data is pulled at request time
+              economy: optional, a folder holding another registry.json (npm run generate writes one);
+              by default the repository's registry (observations are pulled at request time)
   --out       output root (default: dist-data, or DATA_DIR); the build lands in OUT/<service>/
   --year      comparison year (facilities; default 2024)
   --as-of     snapshot date of the inputs (carriers; default: the latest census date)
@@ -35,7 +36,6 @@ export async function main(argv: string[]): Promise<void> {
   const pipeline = PIPELINES[service]!;
   const needsInput = pipeline.needsInput ?? true;
   if (needsInput && !values.input) throw new CliError(`--input is required\n\n${USAGE}`);
-  if (!needsInput && values.input) throw new CliError(`${service} takes no --input: its registry is part of the repository`);
   const year = values.year === undefined ? undefined : Number(values.year);
   if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
   const asOf = values['as-of'];

@@ -1,4 +1,5 @@
 // The services the pipeline can build and the demo inputs it can write, by name.
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Progress } from './core/progress.ts';
@@ -29,7 +30,7 @@ export interface BuildResult {
 
 export interface PipelineService {
   build(options: BuildOptions): Promise<BuildResult>;
-  /** False for a service whose inputs live in the repository (economy's registry): no --input. */
+  /** False for a service whose inputs live in the repository (economy's registry): --input is optional. */
   needsInput?: boolean;
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
   demo(dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void }): Promise<{ files: string[]; facts?: object }>;
@@ -47,7 +48,15 @@ export const PIPELINES: Record<string, PipelineService> = {
   },
   economy: {
     needsInput: false,
-    build: (o) => buildEconomy({ outDir: o.outDir, demo: o.demo ?? false, progress: o.progress }),
+    // --input, when given, is a folder holding another registry.json (npm run generate writes one); a folder
+    // with the demo marker makes a demo build, answered by the built-in demo upstream.
+    build: async (o) =>
+      buildEconomy({
+        outDir: o.outDir,
+        demo: (o.demo ?? false) || (o.input !== '' && existsSync(join(o.input, DEMO_MARKER))),
+        progress: o.progress,
+        registryPath: o.input ? join(o.input, 'registry.json') : undefined,
+      }),
     // The economy demo needs no input files: its build is marked demo and the server uses the built-in
     // demo upstream, which answers in the real wire formats.
     demo: async () => ({ files: [] }),
@@ -61,9 +70,17 @@ export async function writeDemo(service: string, dir: string, options: { seed?: 
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new Error(`unknown service ${service}`);
   const { files, facts } = await pipeline.demo(dir, options);
-  // The marker labels builds from this folder as demo data, and carries the snapshot date the demo was made for.
-  const asOf = facts && 'asOf' in facts && typeof facts.asOf === 'string' ? facts.asOf : undefined;
-  const marker = { demo: true, service, seed: options.seed ?? null, scale: options.scale ?? 1, ...(asOf ? { as_of: asOf } : {}) };
-  await writeFile(join(dir, DEMO_MARKER), JSON.stringify(marker) + '\n');
+  await writeDemoMarker(service, dir, { seed: options.seed, scale: options.scale, facts });
   return files;
+}
+
+/**
+ * The marker that labels builds from `dir` as demo data, carrying the snapshot date the inputs were made for
+ * (`facts.asOf`) and anything else worth knowing about how they were made (`extra`).
+ */
+export async function writeDemoMarker(service: string, dir: string, info: { seed?: number; scale?: number; facts?: object; extra?: Record<string, unknown> }): Promise<void> {
+  const { facts } = info;
+  const asOf = facts && 'asOf' in facts && typeof facts.asOf === 'string' ? facts.asOf : undefined;
+  const marker = { demo: true, service, seed: info.seed ?? null, scale: info.scale ?? 1, ...(asOf ? { as_of: asOf } : {}), ...info.extra };
+  await writeFile(join(dir, DEMO_MARKER), JSON.stringify(marker) + '\n');
 }

@@ -135,7 +135,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function acquireLock(outDir: string, service: string, effects: SinkEffects): Promise<string> {
+/** Takes `<outDir>/.<name>.lock` for this process (one left by a killed process is taken over); returns its path. */
+export async function acquireLock(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<string> {
   const lock = join(outDir, `.${service}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await effects.createExclusive(lock, String(process.pid))) return lock;

@@ -17,10 +17,10 @@ import { toCsvLine } from './csv-text.ts';
 
 export const DEFAULT_SEED = 20240101;
 
-const ONTARIO_FILE = 'ontario/GHG_Data_2010_2024_demo.csv';
-const BY_GAS_FILE = 'federal/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv';
-const INDICATOR_FILE = 'federal/Greenhouse gas emissions from large facilities.csv';
-const EWRB_FILE = 'ewrb/ewrb_raw_data.csv';
+export const ONTARIO_FILE = 'ontario/GHG_Data_2010_2024_demo.csv';
+export const BY_GAS_FILE = 'federal/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv';
+export const INDICATOR_FILE = 'federal/Greenhouse gas emissions from large facilities.csv';
+export const EWRB_FILE = 'ewrb/ewrb_raw_data.csv';
 
 /** Paths written, relative to the demo folder. */
 export const FACILITY_DEMO_FILES: readonly string[] = [ONTARIO_FILE, BY_GAS_FILE, INDICATOR_FILE, EWRB_FILE];
@@ -887,8 +887,8 @@ class DemoWorld {
 
   /** A facility only one program knows: below the federal threshold, or federal with no Ontario record. */
   addSingle(kind: 'ontario'): OntarioSpec;
-  addSingle(kind: 'federal' | 'other'): FederalSpec;
-  addSingle(kind: 'ontario' | 'federal' | 'other'): OntarioSpec | FederalSpec {
+  addSingle(kind: 'federal' | 'other', opened?: number): FederalSpec;
+  addSingle(kind: 'ontario' | 'federal' | 'other', opened?: number): OntarioSpec | FederalSpec {
     const r = this.rng;
     const province = kind === 'other' ? r.pickWeighted(OTHER_PROVINCES.map((p) => [p, p.weight] as const)) : undefined;
     const sector =
@@ -907,8 +907,11 @@ class DemoWorld {
       let name = pattern.replace('{B}', brand).replace('{C}', place.name);
       if (linear) name = `${brand} Pipeline, ${r.pick(['Northern Ontario', 'Eastern Ontario', 'Ontario'])} Section`;
       if (province?.name === 'Quebec' && r.chance(0.5)) name = `${r.pick(['Usine', 'Centrale', 'Papetière', 'Complexe'])} ${brand}`;
-      if (!this.guard.fits(key, [name], [place.name])) continue;
-      this.guard.add(key, [name], [place.name]);
+      // Outside Ontario a name need only be unique: the build links Ontario rows alone, and comparing every
+      // name in a city with every other would make an all-Canada file quadratic to invent.
+      const guarded = province ? [] : [place.name];
+      if (!this.guard.fits(key, [name], guarded)) continue;
+      this.guard.add(key, [name], guarded);
       this.claimBrand(brand);
       const owner = province?.name === 'Quebec' && r.chance(0.5) ? `${brand} ${r.pick(['Ltée', 'Énergie Inc.', 'Société en commandite'])}` : this.owner(brand);
       if (kind === 'ontario') {
@@ -916,7 +919,8 @@ class DemoWorld {
         return this.addOntario({ key, sites: [site], start: r.chance(0.5) ? 2015 : 2019, names: [[FIRST_ONTARIO_YEAR, name]], owners: [[FIRST_ONTARIO_YEAR, owner]], place: place as Place, naics });
       }
       const base = r.logFloat(Math.max(sector.range[0], 12_000), sector.range[1]);
-      const site = toSite(r, sector, { base });
+      // `opened`: no emissions before that year (the same draws are made either way).
+      const site = toSite(r, sector, opened === undefined ? { base } : { base, skip: years(FIRST_FEDERAL_YEAR, opened - 1) });
       return this.addFederal({
         key,
         sites: [site],
@@ -1242,7 +1246,11 @@ interface DemoWorldResult {
   federalOnly: FederalSpec[];
 }
 
-function toDemoWorld(seed: number, scale: number): DemoWorldResult {
+function toDemoWorld(seed: number, scale: number, otherProvinceShare?: number): DemoWorldResult {
+  // With a share asked for, facilities outside Ontario open in a year drawn from 2005–2023 (their own stream, so
+  // the default output does not change), which makes one year's reporters about a tenth of the rows, as in
+  // the real file (18,771 rows for 2004–2023, 1,732 facilities in the 2021 indicator table).
+  const openings = otherProvinceShare === undefined ? undefined : createRng(seed).fork('other-openings');
   const root = createRng(seed);
   const w = new DemoWorld(root.fork('facilities'));
   const plants = plantEdgeCases(w);
@@ -1253,10 +1261,12 @@ function toDemoWorld(seed: number, scale: number): DemoWorldResult {
   for (let i = 0; i < linkedCount; i++) w.pairs.push(w.addLinkedPair());
   const ontarioOnly = Array.from({ length: onlyCount }, () => w.addSingle('ontario'));
   const federalOnly = Array.from({ length: Math.max(2, Math.round(6 * scale)) }, () => w.addSingle('federal'));
-  // Other provinces: about 10 % of the by-gas rows.
+  // Other provinces: about 10 % of the by-gas rows, or the share asked for (the real file: about 80 %).
   const ontarioFederalRows = w.federal.reduce((n, f) => n + f.years.length, 0);
+  const enough =
+    otherProvinceShare === undefined ? (rows: number) => rows * 9 >= ontarioFederalRows : (rows: number) => rows >= (ontarioFederalRows * otherProvinceShare) / (1 - otherProvinceShare);
   let otherRows = 0;
-  while (otherRows * 9 < ontarioFederalRows) otherRows += w.addSingle('other').years.length;
+  while (!enough(otherRows)) otherRows += w.addSingle('other', openings?.int(FIRST_FEDERAL_YEAR + 1, LAST_YEAR - 1)).years.length;
 
   // Ids: early reporters first (README §4: smaller emitters that joined later carry higher ids).
   const ids = root.fork('ids');
@@ -1530,8 +1540,8 @@ const KWH_FT2_PER_GJ_M2 = 277.778 / 10.7639;
 const FT2_PER_M2 = 10.7639;
 const GJ_PER_M3_GAS = 0.0373;
 
-function toEwrbFile(rng: Rng, scale: number): { bytes: Buffer; rows: number; replacementId: string } {
-  const count = Math.max(20, Math.round(300 * scale));
+function toEwrbFile(rng: Rng, scale: number, rows?: number): { bytes: Buffer; rows: number; replacementId: string } {
+  const count = rows ?? Math.max(20, Math.round(300 * scale));
   const places = ONTARIO_PLACES.filter((p) => p.buildings > 0);
   const step = clamp(Math.floor(600_000 / count), 1, 40);
   const scientific = new Set(Array.from({ length: 3 }, () => rng.int(0, count - 1)));
@@ -1609,27 +1619,44 @@ function toEwrbFile(rng: Rng, scale: number): { bytes: Buffer; rows: number; rep
 
 // ---------------------------------------------------------------------------------------------------------------
 
+export interface FacilitiesDemoOptions {
+  seed?: number;
+  /** Multiplies the number of facilities (1 → about 120 Ontario ids). */
+  scale?: number;
+  /**
+   * Share of the by-gas rows outside Ontario, 0–0.95; default about 0.1. Given, those facilities also open in
+   * staggered years, so a year's reporters relate to the file's rows as in the real all-Canada file (share 0.8).
+   */
+  otherProvinceShare?: number;
+  /** EWRB buildings; default 300 × scale. */
+  ewrbRows?: number;
+  onProgress?: (msg: string) => void;
+}
+
 /**
  * Writes the four demo inputs into `dir` (see FACILITY_DEMO_FILES) and returns the paths written (joined to `dir`)
  * and the ids of every planted case. `scale` multiplies the number of facilities (1 → about 120 Ontario ids).
  */
 export async function writeFacilitiesDemo(
   dir: string,
-  options: { seed?: number; scale?: number; onProgress?: (msg: string) => void } = {},
+  options: FacilitiesDemoOptions = {},
 ): Promise<{ files: string[]; facts: FacilitiesDemoFacts }> {
   const seed = options.seed ?? DEFAULT_SEED;
   const scale = options.scale ?? 1;
+  const { otherProvinceShare, ewrbRows } = options;
   if (!Number.isInteger(seed)) throw new Error(`demo: seed must be an integer, got ${seed}`);
   if (!(scale > 0 && Number.isFinite(scale))) throw new Error(`demo: scale must be a positive number, got ${scale}`);
+  if (otherProvinceShare !== undefined && !(otherProvinceShare >= 0 && otherProvinceShare <= 0.95)) throw new Error(`demo: otherProvinceShare must be from 0 to 0.95, got ${otherProvinceShare}`);
+  if (ewrbRows !== undefined && !(Number.isInteger(ewrbRows) && ewrbRows >= 20)) throw new Error(`demo: ewrbRows must be an integer of at least 20, got ${ewrbRows}`);
   const progress = options.onProgress ?? (() => undefined);
 
   progress('inventing facilities');
-  const d = toDemoWorld(seed, scale);
+  const d = toDemoWorld(seed, scale, otherProvinceShare);
   const root = createRng(seed);
   const ontario = toOntarioFile(d, root.fork('ontario-rows'));
   const byGas = toByGasFile(d);
   const indicator = toIndicatorFile(d);
-  const ewrb = toEwrbFile(root.fork('ewrb'), scale);
+  const ewrb = toEwrbFile(root.fork('ewrb'), scale, ewrbRows);
 
   const outputs: [string, Buffer, number][] = [
     [ONTARIO_FILE, ontario.bytes, ontario.rows],

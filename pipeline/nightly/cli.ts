@@ -1,0 +1,83 @@
+// npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
+import { resolve, join } from 'node:path';
+import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
+import { formatTable } from '../core/progress.ts';
+import { SERVICE_NAMES } from '../services.ts';
+import { isSuccess, runNightly, type NightlyConfig, type ServiceOutcome } from './run.ts';
+import { NIGHTLY_SOURCES } from './sources.ts';
+
+const USAGE = `Fetch the upstream files, rebuild and publish each service; the last good build stays served when
+anything fails. Exits 1 when any service was not published.
+
+Usage: npm run nightly -- --service NAME [--out DIR] [--downloads DIR]
+
+  --service    all | ${SERVICE_NAMES.join(' | ')}
+  --out        output root (default: dist-data, or DATA_DIR)
+  --downloads  where upstream files are kept between nights (default: STATE_DIR/downloads)
+
+Upstream addresses (one variable per file, the publishers' addresses by default; empty skips the file):
+${Object.entries(NIGHTLY_SOURCES)
+  .flatMap(([service, sources]) => sources.map((s) => `  ${s.env.padEnd(22)} ${service}: ${s.label}`))
+  .join('\n')}
+  STATCAN_WDS_URL, BOC_VALET_URL  economy: every registry series is checked against them
+Downloads: NIGHTLY_TIMEOUT_MS (no data for this long fails an attempt; 60000), NIGHTLY_RETRIES (3),
+NIGHTLY_RETRY_DELAY_MS (5000, doubled for each retry).
+
+Examples:
+  npm run nightly -- --service all
+  FMCSA_CENSUS_URL=https://ai.fmcsa.dot.gov/SMS/files/FMCSA_CENSUS1_2026Oct.zip npm run nightly -- --service carriers`;
+
+function toNumberEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new CliError(`${name} must be an integer of at least ${min}, not ${raw}`);
+  return n;
+}
+
+/** The summary table: one row per service. */
+export function formatSummary(outcomes: readonly ServiceOutcome[]): string {
+  const rows: (string | number)[][] = [['service', 'downloaded', 'unchanged', 'failed', 'build', 'data_version', 'seconds']];
+  for (const o of outcomes) {
+    const version = o.data_version === null ? '-' : o.build === 'published' ? `${o.data_version}${o.same_version ? ' (same)' : ''}` : `${o.data_version} (kept)`;
+    rows.push([o.service, o.downloaded, o.unchanged, o.failed, o.build, version, o.seconds.toFixed(1)]);
+  }
+  const lines = [formatTable(rows)];
+  for (const o of outcomes) {
+    for (const e of o.errors) lines.push(`${o.service}: ${e}`);
+    for (const n of o.notes) lines.push(`${o.service}: note: ${n}`);
+  }
+  return lines.join('\n');
+}
+
+export async function main(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env, overrides: Partial<NightlyConfig> = {}): Promise<ServiceOutcome[] | undefined> {
+  const { values } = parseCli(argv, { service: { type: 'string' }, out: { type: 'string' }, downloads: { type: 'string' } }, USAGE);
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return undefined;
+  }
+  const service = values.service;
+  if (!service || (service !== 'all' && !SERVICE_NAMES.includes(service))) throw new CliError(`--service must be all or one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
+  const config: NightlyConfig = {
+    services: service === 'all' ? SERVICE_NAMES : [service],
+    outDir: resolve(values.out ?? env.DATA_DIR ?? 'dist-data'),
+    downloadsDir: resolve(values.downloads ?? join(env.STATE_DIR || 'state', 'downloads')),
+    env,
+    timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1),
+    retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 3, 0),
+    retryDelayMs: toNumberEnv(env, 'NIGHTLY_RETRY_DELAY_MS', 5_000, 0),
+    ...overrides,
+  };
+  let outcomes: ServiceOutcome[];
+  try {
+    outcomes = await runNightly(config);
+  } catch (err) {
+    throw new CliError(`nightly: ${(err as Error).message}`, 1);
+  }
+  process.stdout.write(`${formatSummary(outcomes)}\n`);
+  const failed = outcomes.filter((o) => !isSuccess(o));
+  if (failed.length > 0) throw new CliError(`nightly: ${failed.map((o) => o.service).join(', ')} not published; what was published before is still served`, 1);
+  return outcomes;
+}
+
+if (isMain(import.meta.url)) await runCli(async () => void (await main(process.argv.slice(2))));

@@ -1,0 +1,90 @@
+// The upstream files the nightly job downloads, one environment variable each, with the publishers' download
+// addresses as defaults. A variable set to the empty string skips that file (the build then runs without it,
+// and fails if it was required). ONTARIO_GHG_URL may list several addresses separated by spaces: Ontario has
+// published its registry as more than one file (one per range of years), and the build reads them all.
+import { CARRIER_INPUTS } from '../carriers/inputs.ts';
+
+export interface UpstreamFile {
+  /** The variable naming its address. */
+  env: string;
+  /** File name in the service's download folder (a zip is unpacked into a folder of the same stem). */
+  name: string;
+  label: string;
+  url: string;
+}
+
+export interface UpstreamSource {
+  env: string;
+  /** File name stem; `ontario_ghg` → `ontario_ghg.csv`, `ontario_ghg-2.csv`, … */
+  stem: string;
+  label: string;
+  defaultUrl: string;
+  /** The variable may hold several addresses separated by white space. */
+  list?: boolean;
+}
+
+/**
+ * Facilities. Ontario's registry and EWRB are data.ontario.ca (CKAN) resources, whose `/download` address
+ * answers the current file of the resource; the federal emissions-by-gas file is ECCC's data mart path
+ * (shared/data/facilities/README.md §3); the indicator table's name carries its edition year, so
+ * GHGRP_INDICATOR_URL needs a new value when ECCC publishes the next one.
+ */
+const FACILITIES: readonly UpstreamSource[] = [
+  {
+    env: 'ONTARIO_GHG_URL',
+    stem: 'ontario_ghg',
+    label: 'Ontario GHG registry',
+    defaultUrl: 'https://data.ontario.ca/dataset/greenhouse-gas-emissions-reporting-by-facility/resource/0996bfd9-ed27-4f78-8ed1-9e024185f10a/download',
+    list: true,
+  },
+  {
+    env: 'GHGRP_BY_GAS_URL',
+    stem: 'ghgrp_by_gas',
+    label: 'Federal GHGRP emissions by gas',
+    defaultUrl: 'https://data-donnees.az.ec.gc.ca/data/substances/monitor/greenhouse-gas-reporting-program-ghgrp-facility-greenhouse-gas-ghg-data/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv',
+  },
+  {
+    env: 'GHGRP_INDICATOR_URL',
+    stem: 'ghgrp_indicator',
+    label: 'ECCC large facilities indicator table',
+    defaultUrl: 'https://indicators-map.canada.ca/CSVs/en/Greenhouse%20gas%20emissions%20from%20large%20facilities%20-%202024.csv',
+  },
+  {
+    env: 'EWRB_URL',
+    stem: 'ewrb',
+    label: 'Ontario EWRB building data',
+    defaultUrl: 'https://data.ontario.ca/dataset/energy-and-water-usage-of-large-buildings-in-ontario/resource/aeb34aef-5029-4b65-8093-c86ad682b037/download',
+  },
+];
+
+/**
+ * Carriers: the data.transportation.gov exports of the monthly SMS input files, the addresses the build's
+ * manifest already cites (pipeline/carriers/inputs.ts). FMCSA's own download page serves the same files as
+ * zip archives under monthly names (FMCSA_CENSUS1_2026Oct.zip); point a variable at one and it is unpacked.
+ */
+const CARRIERS: readonly UpstreamSource[] = [
+  { env: 'FMCSA_CENSUS_URL', stem: 'census', label: CARRIER_INPUTS.census.label, defaultUrl: CARRIER_INPUTS.census.url },
+  { env: 'FMCSA_INSPECTION_URL', stem: 'inspection', label: CARRIER_INPUTS.inspection.label, defaultUrl: CARRIER_INPUTS.inspection.url },
+  { env: 'FMCSA_VIOLATION_URL', stem: 'violation', label: CARRIER_INPUTS.violation.label, defaultUrl: CARRIER_INPUTS.violation.url },
+  { env: 'FMCSA_CRASH_URL', stem: 'crash', label: CARRIER_INPUTS.crash.label, defaultUrl: CARRIER_INPUTS.crash.url },
+];
+
+export const NIGHTLY_SOURCES: Readonly<Record<string, readonly UpstreamSource[]>> = {
+  facilities: FACILITIES,
+  carriers: CARRIERS,
+  // Economy downloads no files: its registry is reviewed data in the repository (see economy-check.ts).
+  economy: [],
+};
+
+/** The files to fetch for a service under `env`: defaults, overrides, lists; empty variables skip. */
+export function toUpstreamFiles(service: string, env: Readonly<Record<string, string | undefined>>): { files: UpstreamFile[]; skipped: string[] } {
+  const files: UpstreamFile[] = [];
+  const skipped: string[] = [];
+  for (const s of NIGHTLY_SOURCES[service] ?? []) {
+    const value = env[s.env] ?? s.defaultUrl;
+    const urls = (s.list ? value.split(/\s+/) : [value.trim()]).filter((u) => u !== '');
+    if (urls.length === 0) skipped.push(s.env);
+    urls.forEach((url, i) => files.push({ env: s.env, name: `${s.stem}${i === 0 ? '' : `-${i + 1}`}.csv`, label: s.label, url }));
+  }
+  return { files, skipped };
+}

@@ -1,0 +1,225 @@
+// The nightly job end to end against a fake upstream on 127.0.0.1 serving small files written by the demo
+// generators (the carriers census as a zip, as FMCSA publishes it) and the generated economy upstream:
+// everything publishes; unchanged files (304) still publish; a 500, a truncated body or a hang for one
+// service keeps that service's build exactly as it was while the others publish, and the command fails
+// naming it.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { silentProgress } from '../../pipeline/core/progress.ts';
+import { writeCarriersDemo, CENSUS_TXT_FILE, CRASH_FILE, INSPECTION_FILE, VIOLATION_FILE } from '../../pipeline/demo/carriers.ts';
+import { writeFacilitiesDemo, BY_GAS_FILE, EWRB_FILE, INDICATOR_FILE, ONTARIO_FILE } from '../../pipeline/demo/facilities.ts';
+import { generate } from '../../pipeline/generate/index.ts';
+import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
+import { main } from '../../pipeline/nightly/cli.ts';
+import type { ServiceOutcome } from '../../pipeline/nightly/run.ts';
+import { CliError } from '../../pipeline/core/cli.ts';
+import { tempDir } from '../helpers/server.ts';
+import { startFakeUpstream, type FakeUpstream } from '../helpers/upstream.ts';
+import { toZip } from '../helpers/zip.ts';
+
+let root: Awaited<ReturnType<typeof tempDir>>;
+let upstream: FakeUpstream;
+let outDir: string;
+let downloads: string;
+let env: Record<string, string>;
+/** The fake economy upstream stops answering Valet while this is set. */
+let valetHangs = false;
+const files: Record<string, Buffer> = {};
+const logs: string[] = [];
+
+const FACILITY_PATHS = { '/ontario.csv': ONTARIO_FILE, '/bygas.csv': BY_GAS_FILE, '/indicator.csv': INDICATOR_FILE, '/ewrb.csv': EWRB_FILE } as const;
+const CARRIER_PATHS = { '/inspection.csv': INSPECTION_FILE, '/violation.csv': VIOLATION_FILE, '/crash.csv': CRASH_FILE } as const;
+
+function serveAll() {
+  for (const [path, body] of Object.entries(files)) upstream.set(path, { kind: 'file', body });
+}
+
+/** Runs the CLI as cron would, with a short time-out; returns the outcomes, the summary and the exit code. */
+async function nightly(service = 'all'): Promise<{ code: number; summary: string; outcomes: Map<string, ServiceOutcome> }> {
+  const out: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+  let code = 0;
+  let outcomes: ServiceOutcome[] = [];
+  const collect: ServiceOutcome[] = [];
+  try {
+    outcomes = (await main(['--service', service, '--out', outDir, '--downloads', downloads], env, { log: (l) => logs.push(l), buildProgress: () => silentProgress })) ?? [];
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    code = err.exitCode;
+    logs.push(err.message);
+  } finally {
+    spy.mockRestore();
+  }
+  const summary = out.join('');
+  // The outcomes of a failed run are only in the summary: read them back from it.
+  for (const line of summary.split('\n').slice(1)) {
+    const m = /^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(published|failed|not built)\s+(\S+)/.exec(line);
+    if (m) collect.push({ service: m[1]!, downloaded: Number(m[2]), unchanged: Number(m[3]), failed: Number(m[4]), build: m[5] as ServiceOutcome['build'], data_version: m[6]!, same_version: false, seconds: 0, errors: [], notes: [] });
+  }
+  return { code, summary, outcomes: new Map((outcomes.length ? outcomes : collect).map((o) => [o.service, o])) };
+}
+
+async function snapshot(service: string): Promise<{ manifest: string; checksums: string }> {
+  return { manifest: await readFile(join(outDir, service, 'manifest.json'), 'utf8'), checksums: await readFile(join(outDir, service, 'checksums.json'), 'utf8') };
+}
+
+const version = async (service: string) => (JSON.parse((await snapshot(service)).manifest) as { data_version: string }).data_version;
+
+beforeAll(async () => {
+  root = await tempDir('nightly');
+  outDir = join(root.path, 'dist-data');
+  downloads = join(root.path, 'state', 'downloads');
+  const src = join(root.path, 'upstream');
+  await writeFacilitiesDemo(join(src, 'facilities'), { scale: 0.3 });
+  await writeCarriersDemo(join(src, 'carriers'), { scale: 0.2 });
+  const economyDir = join(src, 'economy');
+  await generate('economy', economyDir, { scale: 0.1 });
+  for (const [path, file] of Object.entries(FACILITY_PATHS)) files[path] = await readFile(join(src, 'facilities', file));
+  for (const [path, file] of Object.entries(CARRIER_PATHS)) files[path] = await readFile(join(src, 'carriers', file));
+  files['/census.zip'] = toZip([{ name: 'FMCSA_CENSUS1_2026Oct.txt', data: await readFile(join(src, 'carriers', CENSUS_TXT_FILE)) }]);
+
+  const economy = createGeneratedUpstreamHandler(economyDir);
+  upstream = await startFakeUpstream((req: IncomingMessage, res: ServerResponse) => {
+    if (valetHangs && req.url?.startsWith('/valet/')) return; // never answers
+    economy(req, res);
+  });
+  serveAll();
+  const at = (path: string) => `${upstream.base}${path}`;
+  env = {
+    ONTARIO_GHG_URL: at('/ontario.csv'),
+    GHGRP_BY_GAS_URL: at('/bygas.csv'),
+    GHGRP_INDICATOR_URL: at('/indicator.csv'),
+    EWRB_URL: at('/ewrb.csv'),
+    FMCSA_CENSUS_URL: at('/census.zip'),
+    FMCSA_INSPECTION_URL: at('/inspection.csv'),
+    FMCSA_VIOLATION_URL: at('/violation.csv'),
+    FMCSA_CRASH_URL: at('/crash.csv'),
+    STATCAN_WDS_URL: at('/wds'),
+    BOC_VALET_URL: at('/valet'),
+    NIGHTLY_TIMEOUT_MS: '800',
+    NIGHTLY_RETRIES: '1',
+    NIGHTLY_RETRY_DELAY_MS: '10',
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await upstream?.close();
+  await root?.remove();
+});
+
+describe('npm run nightly', () => {
+  it('fetches every file, unpacks the census zip, and publishes all three services', async () => {
+    const { code, summary, outcomes } = await nightly();
+    expect(code, logs.join('\n')).toBe(0);
+    expect([...outcomes.keys()]).toEqual(['facilities', 'carriers', 'economy']);
+    expect(outcomes.get('facilities')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
+    expect(outcomes.get('carriers')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
+    // Economy: the 43 reviewed series confirmed by the (fake) WDS and Valet.
+    expect(outcomes.get('economy')).toMatchObject({ downloaded: 43, failed: 0, build: 'published' });
+    for (const s of ['facilities', 'carriers', 'economy']) expect(outcomes.get(s)!.data_version).toBe(await version(s));
+    expect(summary.split('\n')[0]).toMatch(/^service\s+downloaded\s+unchanged\s+failed\s+build\s+data_version\s+seconds$/);
+
+    expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual(['.nightly.json', 'census', 'crash.csv', 'inspection.csv', 'violation.csv']);
+    expect(await readdir(join(downloads, 'carriers', 'census'))).toEqual(['FMCSA_CENSUS1_2026Oct.txt']);
+    expect((await readdir(join(downloads, 'facilities'))).sort()).toEqual(['.nightly.json', 'ewrb.csv', 'ghgrp_by_gas.csv', 'ghgrp_indicator.csv', 'ontario_ghg.csv']);
+    const carriers = JSON.parse((await snapshot('carriers')).manifest) as { demo: boolean; counts: { carriers: number }; sources: { file: string }[] };
+    expect(carriers.demo).toBe(false);
+    expect(carriers.counts.carriers).toBe(600);
+    expect(carriers.sources.map((s) => s.file).sort()).toEqual(['census/FMCSA_CENSUS1_2026Oct.txt', 'crash.csv', 'inspection.csv', 'violation.csv']);
+  });
+
+  it('publishes again when every file is unchanged (304), with the same data_version', async () => {
+    const before = { facilities: await version('facilities'), carriers: await version('carriers') };
+    upstream.requests.length = 0;
+    const { code, outcomes } = await nightly();
+    expect(code).toBe(0);
+    expect(outcomes.get('facilities')).toMatchObject({ downloaded: 0, unchanged: 4, failed: 0, build: 'published', data_version: before.facilities, same_version: true });
+    expect(outcomes.get('carriers')).toMatchObject({ downloaded: 0, unchanged: 4, failed: 0, build: 'published', data_version: before.carriers, same_version: true });
+    const conditional = upstream.requests.filter((r) => r.path.endsWith('.csv') || r.path.endsWith('.zip'));
+    expect(conditional).toHaveLength(8);
+    for (const r of conditional) expect(r.ifNoneMatch).toMatch(/^"[0-9a-f]{16}"$/);
+  });
+
+  it('keeps facilities as published when one of its files answers 500, publishing the others', async () => {
+    const kept = await snapshot('facilities');
+    // A changed registry file that does download: building with it would change the data_version.
+    upstream.set('/ontario.csv', { kind: 'file', body: Buffer.concat([files['/ontario.csv']!, Buffer.from('\r\n')]) });
+    upstream.set('/bygas.csv', { kind: 'status', status: 500 });
+    const { code, summary, outcomes } = await nightly();
+    expect(code).toBe(1);
+    expect(outcomes.get('facilities')).toMatchObject({ downloaded: 1, unchanged: 2, failed: 1, build: 'not built' });
+    expect(outcomes.get('carriers')).toMatchObject({ build: 'published' });
+    expect(outcomes.get('economy')).toMatchObject({ build: 'published' });
+    expect(await snapshot('facilities')).toEqual(kept);
+    expect(summary).toMatch(/^facilities\s.*not built\s+[0-9a-f]{16} \(kept\)/m);
+    expect(summary).toContain(`facilities: ghgrp_by_gas.csv (GHGRP_BY_GAS_URL): ${env.GHGRP_BY_GAS_URL}: HTTP 500`);
+    expect(logs.at(-1)).toBe('nightly: facilities not published; what was published before is still served');
+  });
+
+  it('keeps carriers as published when a body arrives truncated, and leaves no partial file', async () => {
+    serveAll();
+    const kept = await snapshot('carriers');
+    // A changed crash file that does download: building with it would change the data_version.
+    upstream.set('/crash.csv', { kind: 'file', body: Buffer.concat([files['/crash.csv']!, Buffer.from('\n')]) });
+    upstream.set('/inspection.csv', { kind: 'truncate', body: files['/inspection.csv']! });
+    const { code, summary, outcomes } = await nightly();
+    expect(code).toBe(1);
+    expect(outcomes.get('carriers')).toMatchObject({ failed: 1, build: 'not built' });
+    // Facilities recovers: its 500 is gone (and its registry file is back as it was).
+    expect(outcomes.get('facilities')).toMatchObject({ failed: 0, build: 'published' });
+    expect(outcomes.get('economy')).toMatchObject({ build: 'published' });
+    expect(await snapshot('carriers')).toEqual(kept);
+    expect(summary).toContain(`carriers: inspection.csv (FMCSA_INSPECTION_URL): ${env.FMCSA_INSPECTION_URL}: the body ended after ${Math.floor(files['/inspection.csv']!.length / 2)} of ${files['/inspection.csv']!.length} bytes`);
+    expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual(['.nightly.json', 'census', 'crash.csv', 'inspection.csv', 'violation.csv']);
+    expect((await readFile(join(downloads, 'carriers', 'inspection.csv'))).equals(files['/inspection.csv']!)).toBe(true);
+  });
+
+  it('keeps economy as published when its upstream hangs (time-out)', async () => {
+    serveAll();
+    const kept = await snapshot('economy');
+    valetHangs = true;
+    try {
+      const { code, summary, outcomes } = await nightly();
+      expect(code).toBe(1);
+      expect(outcomes.get('economy')).toMatchObject({ downloaded: 21, failed: 22, build: 'not built' });
+      expect(outcomes.get('facilities')).toMatchObject({ build: 'published' });
+      expect(outcomes.get('carriers')).toMatchObject({ failed: 0, build: 'published' });
+      expect(await snapshot('economy')).toEqual(kept);
+      // One line for the batch that timed out, not one per series.
+      expect(summary).toMatch(/^economy: CPI_TRIM, CPI_MEDIAN, CPI_COMMON, MORTGAGE_RATE_5Y \(V80691335\) and 16 more: Bank of Canada Valet \/valet\/observations\/CPI_TRIM,.*: timed out after 800 ms$/m);
+      expect(summary.split('\n').filter((l) => l.startsWith('economy: ')).length).toBe(2);
+    } finally {
+      valetHangs = false;
+    }
+  });
+
+  it('keeps facilities as published when its build fails (a required input is missing)', async () => {
+    serveAll();
+    const kept = await snapshot('facilities');
+    const saved = env.ONTARIO_GHG_URL!;
+    // The address now answers the crash file: a whole download, but no Ontario registry to build from.
+    env.ONTARIO_GHG_URL = `${upstream.base}/crash.csv`;
+    try {
+      const { code, summary, outcomes } = await nightly('facilities');
+      expect(code).toBe(1);
+      expect(outcomes.get('facilities')).toMatchObject({ downloaded: 1, unchanged: 3, failed: 0, build: 'failed' });
+      expect(await snapshot('facilities')).toEqual(kept);
+      expect(summary).toMatch(/^facilities: build: no Ontario GHG registry file found in /m);
+    } finally {
+      env.ONTARIO_GHG_URL = saved;
+    }
+  });
+
+  it('refuses to run beside another nightly job', async () => {
+    await writeFile(join(downloads, '.nightly.lock'), String(process.pid));
+    try {
+      const { code } = await nightly('economy');
+      expect(code).toBe(1);
+      expect(logs.at(-1)).toMatch(/another build of nightly is running/);
+    } finally {
+      await rm(join(downloads, '.nightly.lock'), { force: true });
+    }
+  });
+});
