@@ -1,6 +1,6 @@
 // The services the pipeline can build and the demo inputs it can write, by name.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Progress } from './core/progress.ts';
 import { writeFacilitiesDemo } from './demo/facilities.ts';
@@ -50,16 +50,25 @@ export const PIPELINES: Record<string, PipelineService> = {
     needsInput: false,
     // --input, when given, is a folder holding another registry.json (npm run generate writes one); a folder
     // with the demo marker makes a demo build, answered by the built-in demo upstream.
-    build: async (o) =>
-      buildEconomy({
+    // A demo folder without a registry.json (what `npm run demo` and `npm start` write) builds the
+    // repository's registry.
+    build: async (o) => {
+      const marked = o.input !== '' && existsSync(join(o.input, DEMO_MARKER));
+      const given = o.input !== '' && existsSync(join(o.input, 'registry.json'));
+      if (o.input !== '' && !given && !marked) throw new Error(`${o.input} holds no registry.json (the economy build's only input)`);
+      return buildEconomy({
         outDir: o.outDir,
-        demo: (o.demo ?? false) || (o.input !== '' && existsSync(join(o.input, DEMO_MARKER))),
+        demo: (o.demo ?? false) || marked,
         progress: o.progress,
-        registryPath: o.input ? join(o.input, 'registry.json') : undefined,
-      }),
+        registryPath: given ? join(o.input, 'registry.json') : undefined,
+      });
+    },
     // The economy demo needs no input files: its build is marked demo and the server uses the built-in
     // demo upstream, which answers in the real wire formats.
-    demo: async () => ({ files: [] }),
+    demo: async (dir) => {
+      await mkdir(dir, { recursive: true });
+      return { files: [] };
+    },
   },
 };
 
