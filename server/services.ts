@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from './core/app.ts';
 import { openSqliteStore, type AccountStore } from './core/store.ts';
+import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
 import { createEconomyService } from './economy/routes.ts';
 import { facilities } from './facilities/routes.ts';
@@ -34,7 +35,7 @@ export const SERVICES: Record<string, ServerService> = {
       let store: AccountStore | undefined;
       // Opened on first use, so a server that never signs anyone in creates no state.
       const accounts = () => (store ??= openSqliteStore(join(stateDir)));
-      return createCarriersService({ accounts, freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS) });
+      return createCarriersService({ accounts, freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS), llm: toLlmConfig(env) });
     },
     defaultPort: 8082,
     portEnv: 'PORT_CARRIERS',

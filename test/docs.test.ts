@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { coreRoutes, type Routes } from '../server/core/app.ts';
 import { SERVICES } from '../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -18,7 +19,11 @@ function sources(dir: string): string[] {
 describe('README', () => {
   for (const [name, svc] of Object.entries(SERVICES)) {
     const paths: string[] = [];
-    svc.create({ stateDir: '/nonexistent', env: {} }).routes({ get: (p) => paths.push(p), post: (p) => paths.push(p) });
+    const def = svc.create({ stateDir: '/nonexistent', env: {} });
+    const recorder: Routes<unknown> = { get: (p) => paths.push(p), post: (p) => paths.push(p) };
+    // The routes every app adds (health, problem types, the OpenAPI document, /docs), then the service's.
+    coreRoutes(recorder, def);
+    def.routes(recorder);
     it.each(paths.map((p) => p.replace(/:(\w+)/g, '{$1}')))(`documents ${name} route %s`, (path) => {
       expect(README).toContain(path);
     });

@@ -8,6 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { indexOfSorted } from '../core/sorted.ts';
+import { MonthlyCounter } from './monthly.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationBasic, type ViolationRow } from './types.ts';
 
 /** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */
@@ -22,6 +23,8 @@ export interface AggregationRules {
   isVehicleInspection(level: number | null): boolean;
   /** True when the date is within the last 12 months (HM carrier rule). */
   isRecent(date: string): boolean;
+  /** The first date inside the window (events on or after it weigh more than 0), for the monthly counts. */
+  windowFrom: string;
 }
 
 const B = BASICS.length;
@@ -57,6 +60,8 @@ export class Aggregator {
   private spilled = 0;
   /** Crashes counted but kept out of the Crash Indicator measure. */
   notPreventable = 0;
+  /** Inspections and crashes of the window by calendar month, for the export. */
+  readonly monthly: MonthlyCounter;
 
   constructor(
     readonly carriers: CarrierIndex,
@@ -73,6 +78,7 @@ export class Aggregator {
     this.violations = new Uint32Array(this.n * B);
     this.weighted = new Float64Array(this.n * B);
     this.lastViolation = new Int32Array(this.n * B).fill(-1);
+    this.monthly = new MonthlyCounter(this.n, rules.windowFrom);
   }
 
   addInspection(row: InspectionRow): AddResult {
@@ -82,6 +88,7 @@ export class Aggregator {
     if (tw === 0) return 'outside_window';
     const a = this.inspArrays;
     a.total[c]!++;
+    this.monthly.add(c, row.date, 'inspection');
     if (this.rules.isDriverInspection(row.level)) a.driver[c]!++;
     if (this.rules.isVehicleInspection(row.level)) a.vehicle[c]!++;
     if (row.hazmat_placard) {
@@ -108,6 +115,7 @@ export class Aggregator {
     if (tw === 0) return 'outside_window';
     const a = this.crashArrays;
     a.total[c]!++;
+    this.monthly.add(c, row.date, 'crash');
     if (row.fatalities > 0) a.fatal[c]!++;
     if (row.injuries > 0) a.injury[c]!++;
     if (row.tow_away) a.tow_away[c]!++;

@@ -10,6 +10,7 @@ import { hashTree } from '../core/hash.ts';
 import { scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../core/schemas.ts';
@@ -17,10 +18,12 @@ import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
+import { MONTHLY } from './monthly.ts';
 import { methodology as loadMethodology, toMonthsBefore, toTimeWeigher, type Methodology } from './methodology.ts';
 import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts';
 import { normalizeCensusRow } from './normalize-census.ts';
 import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from './normalize-sms.ts';
+import { OPENAPI_PATH, toCarriersOpenApi } from './openapi.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
 import { INSUFFICIENT_SEG, toProfile } from './profile.ts';
 import { BASICS, type Basic, type CensusRow, type CrashRow } from './types.ts';
@@ -111,6 +114,7 @@ function toRules(asOf: string, m: Methodology): AggregationRules {
     isDriverInspection: (level) => level === 1 || level === 2 || level === 3 || level === 6,
     isVehicleInspection: (level) => level === 1 || level === 2 || level === 5 || level === 6,
     isRecent: (date) => date >= recent && date <= asOf,
+    windowFrom: toMonthsBefore(asOf, m.time_weights.window_months),
   };
 }
 
@@ -141,6 +145,9 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     }
     unique.push(row);
   }
+  // A census without one usable row is a failed download (a header alone, every row malformed): publishing
+  // from it would empty the service.
+  if (unique.length === 0) throw new Error(`the census files (${files('census').map((f) => f.file).join(', ')}) have no usable carrier row: a file is empty, cut short or damaged`);
   const dots = Uint32Array.from(unique, (r) => r.dot);
 
   const marker = await effects.readFile(join(config.input, DEMO_MARKER));
@@ -198,6 +205,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   try {
     const profiles = await openRecordStoreWriter(sink, PROFILES);
     const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
+    const monthly = await openRecordStoreWriter(sink, MONTHLY);
     const registry = schemas();
     for (let i = 0; i < unique.length; i++) {
       const c = unique[i]!;
@@ -209,10 +217,14 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       const record = { carrier_id: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, city: c.city, state: c.state, power_units: c.power_units };
       if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
       await results.add(c.dot, Buffer.from(JSON.stringify(record)));
+      // Sparse: only carriers with an inspection or crash in the window have a record.
+      const months = agg.monthly.recordOf(i);
+      if (months) await monthly.add(c.dot, months);
       if (i % 10_000 === 0) progress.tick(`profiles: ${formatCount(i)}`);
     }
     await profiles.close();
     await results.close();
+    await monthly.close();
 
     progress.stage('name index');
     const named: NamedCarrier[] = unique.map((c) => ({ dot: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, power_units: c.power_units }));
@@ -226,11 +238,13 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       inspection_basic_groups: grouped.groups,
       crashes: ctx.accounts.filter((a) => a.kind === 'crash').reduce((n, a) => n + a.used, 0),
       crashes_not_preventable: agg.notPreventable,
+      carriers_with_monthly_counts: monthly.count,
       name_words: nameStats.tokens,
       ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
     };
     const report = { data_as_of: asOf, inputs: ctx.accounts, ignored: scan.ignored, issue_counts: ctx.issueCounts, issues: ctx.issues };
     await sink.writeJson('report.json', report, 'carriers/report');
+    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas()), 'core/openapi');
     const manifest = toManifest({
       service: 'carriers',
       demo: (config.demo ?? false) || marker !== undefined,

@@ -4,8 +4,11 @@
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../core/hash.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
+import { schemas } from '../core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import { loadRegistry, REGISTRY_FILE, REGISTRY_PATH, sortById, toCategories, toSeriesDetail, toSeriesRecord } from './registry.ts';
 import { toSearchIndex } from './search.ts';
 import { CATEGORIES, type RegistryEntry } from './types.ts';
@@ -102,6 +105,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
     // The registry as built, so the observation routes read upstream ids that match the served documents.
     await sink.writeJson('registry.json', entries, 'economy/registry');
     await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');
+    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toEconomyOpenApi(schemas()), 'core/openapi');
 
     const sources: SourceFile[] = [
       { file: registryFile, kind: 'registry', rows: entries.length, bytes: registry.bytes, sha256: registry.sha256, url: `repository:${REGISTRY_FILE}` },

@@ -7,7 +7,9 @@ import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/hash.ts';
 import { scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
+import { schemas } from '../core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity, type Buildings } from './buildings.ts';
 import { toFlags } from './flags.ts';
@@ -16,6 +18,7 @@ import { INPUTS, KINDS, type FacilitiesInputKind } from './inputs.ts';
 import { linkFacilities } from './link.ts';
 import { normalizeCity } from './normalize-names.ts';
 import { normalizeBuildingRow, normalizeByGasRow, normalizeIndicatorRow, normalizeOntarioRow } from './normalize-rows.ts';
+import { OPENAPI_PATH, toFacilitiesOpenApi } from './openapi.ts';
 import { toBaseRecord, toDelta } from './records.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
 import { DEFAULT_LIMIT, toSearchIndex, toSearchResponse } from './search.ts';
@@ -158,6 +161,12 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
   for (const f of files('ghgrp_by_gas')) await readInput(f, normalizeByGasRow, progress, byGas);
   for (const f of files('ghgrp_indicator')) await readInput(f, normalizeIndicatorRow, progress, indicator);
   for (const f of files('ewrb')) await readInput(f, normalizeBuildingRow, progress, ewrb);
+  // A required input without one usable row is a failed download (a header alone, every row malformed):
+  // publishing from it would drop every facility it holds.
+  const noRows = (label: string, kinds: FacilitiesInputKind[]) =>
+    new Error(`${label} (${kinds.flatMap(files).map((f) => f.file).join(', ')}) have no usable row: a file is empty, cut short or damaged`);
+  if (on.rows.length === 0) throw noRows('the Ontario GHG registry files', ['ontario_ghg']);
+  if (byGas.rows.length + indicator.rows.length === 0) throw noRows('the federal GHGRP files', ['ghgrp_by_gas', 'ghgrp_indicator']);
 
   progress.stage('normalizing');
   const ontarioRows = dropDuplicates(on.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `Ontario GHG ID ${r.id} ${r.year}`, issues, accounts);
@@ -239,6 +248,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
     await sink.writeJson('ids.json', ids.map, 'facilities/ids');
     await sink.writeJson('report.json', report, 'facilities/report');
+    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toFacilitiesOpenApi(schemas()), 'core/openapi');
     const counts = {
       facilities: records.length,
       anchored: stats.match.anchored,

@@ -2,7 +2,7 @@
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
 // search runs the name index; sign-in and the free allowance use the account store under STATE_DIR.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServiceDefinition } from '../core/app.ts';
+import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
@@ -10,8 +10,13 @@ import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
+import { MONTHLY } from '../../pipeline/carriers/monthly.ts';
 import { toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
+import { mountAgent } from './agent.ts';
 import { authenticate } from './auth.ts';
+import type { LlmConfig } from './llm.ts';
+import { mountPremium } from './premium.ts';
 import { chargeProfileLookup } from './quota.ts';
 import { NameIndex } from './search.ts';
 
@@ -37,12 +42,18 @@ export interface CarriersData {
   searches: Lru<Payload>;
   /** Recently served profiles (about 3 KB each): hot carriers skip the disk read. */
   hot: Lru<Buffer>;
+  /** Inspection and crash counts by month, for the export (only carriers with events). */
+  monthly: RecordStore;
 }
 
 export interface CarriersOptions {
   accounts: () => AccountStore;
   freeLookups: number;
   now?: () => Date;
+  /** The explain summary's LLM backend (EXPLAIN_LLM_*); undefined: the template alone. */
+  llm?: LlmConfig;
+  /** Where a failed LLM call is reported (default: stderr). */
+  warn?: (message: string) => void;
 }
 
 interface SearchQuery {
@@ -58,7 +69,11 @@ export function toCarrierId(raw: string | undefined): number {
   return Number(raw);
 }
 
-function searchBody(data: CarriersData, q: string, limit: number): string {
+/** `limit` when a search does not give one (contract, "Search"). */
+export const SEARCH_LIMIT = 25;
+
+/** GET /api/search's body, also the search_carrier tool's result. */
+export function searchBody(data: CarriersData, q: string, limit: number): string {
   const number = CARRIER_NUMBER.exec(q);
   let total: number;
   let dots: number[];
@@ -79,6 +94,20 @@ function searchBody(data: CarriersData, q: string, limit: number): string {
 }
 
 /**
+ * The search body as a payload, from the cache under `key` or built (and cached) for the query `toQuery`
+ * gives, which runs only on a miss: a cached query skips validation too.
+ */
+function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQuery): Payload {
+  let payload = data.searches.get(key);
+  if (!payload) {
+    const { q, limit } = toQuery();
+    payload = toPayload(searchBody(data, q, limit ?? SEARCH_LIMIT), 'application/json', false);
+    data.searches.set(key, payload);
+  }
+  return payload;
+}
+
+/**
  * A stored record never changes within a build, so its strong ETag is the build's data version and the
  * record's key: no hashing per request.
  */
@@ -87,11 +116,43 @@ function sendRecord(req: IncomingMessage, res: ServerResponse, body: Buffer, eta
   sendPayload(req, res, payload, { cacheControl: PRIVATE_CACHE, headers });
 }
 
+export interface ProfileAccess {
+  accounts: () => AccountStore;
+  freeLookups: number;
+  now: () => Date;
+}
+
+export interface ProfileAnswer {
+  id: number;
+  body: Buffer;
+  etag: string;
+  /** RateLimit-* for a free key; empty for premium. */
+  headers: Record<string, string>;
+}
+
+/**
+ * The one way to a profile, for the REST route and the get_carrier_profile tool alike: sign-in (401), the
+ * carrier id (400), the carrier (404), then the allowance (429), in that order so a 4xx never counts.
+ */
+export function lookupProfile(req: Pick<IncomingMessage, 'headers'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer {
+  const account = authenticate(req, access.accounts());
+  const id = toCarrierId(rawId);
+  let body = s.data.hot.get(String(id));
+  if (!body) {
+    body = s.data.profiles.get(id);
+    if (body) s.data.hot.set(String(id), body);
+  }
+  if (!body) throw notFound(`no carrier ${id} in this build`);
+  const charge = chargeProfileLookup(access.accounts(), account, access.now(), access.freeLookups);
+  return { id, body, etag: `"${s.build.manifest.data_version}-${id}"`, headers: charge.headers };
+}
+
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {
-  const now = options.now ?? (() => new Date());
+  const access: ProfileAccess = { accounts: options.accounts, freeLookups: options.freeLookups, now: options.now ?? (() => new Date()) };
   return {
     name: 'carriers',
     basePath: BASE,
+    openapi: OPENAPI_PATH,
     load(build) {
       return {
         build,
@@ -100,35 +161,36 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         names: new NameIndex(build),
         searches: new Lru(5000),
         hot: new Lru(PROFILE_CACHE),
+        monthly: RecordStore.open(build, MONTHLY),
       };
     },
     unload(data) {
       data.profiles.close();
       data.results.close();
+      data.monthly.close();
     },
     routes(r) {
       r.get(`${BASE}/search`, (req, res, s) => {
-        let payload = s.data.searches.get(req.search);
-        if (!payload) {
-          const query = parseQuery<SearchQuery>(req.query, 'carriers/search-query');
-          payload = toPayload(searchBody(s.data, query.q, query.limit ?? 25), 'application/json', false);
-          s.data.searches.set(req.search, payload);
-        }
+        const payload = searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(req.query, 'carriers/search-query'));
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 
       r.get(`${BASE}/carrier/:carrier_id`, (req, res, s) => {
-        const account = authenticate(req, options.accounts());
-        const id = toCarrierId(req.params.carrier_id);
-        let body = s.data.hot.get(String(id));
-        if (!body) {
-          body = s.data.profiles.get(id);
-          if (body) s.data.hot.set(String(id), body);
-        }
-        // A 4xx never counts against the allowance: look up first, charge after.
-        if (!body) throw notFound(`no carrier ${id} in this build`);
-        const charge = chargeProfileLookup(options.accounts(), account, now(), options.freeLookups);
-        sendRecord(req, res, body, `"${s.build.manifest.data_version}-${id}"`, charge.headers);
+        const { body, etag, headers } = lookupProfile(req, s, req.params.carrier_id, access);
+        sendRecord(req, res, body, etag, headers);
+      });
+
+      mountPremium<CarriersData>(
+        r,
+        { accounts: options.accounts, llm: options.llm, now: access.now, warn: options.warn ?? ((m) => process.stderr.write(`[carriers] ${m}\n`)) },
+        toCarrierId,
+      );
+
+      // The tools run the functions above: no way around sign-in or the allowance.
+      mountAgent<CarriersData>(r, {
+        // REST keys are query strings (empty or starting with `?`), so these never collide with them.
+        search: (s, q, limit) => ({ body: searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit })).body, headers: {} }),
+        profile: (req, s, id) => lookupProfile(req, s, id, access),
       });
     },
   };

@@ -145,6 +145,16 @@ export class NameIndex {
     // Kept while they are few enough to sort; past that, matches are dense enough to walk the top ranks.
     const keep = new Uint32Array(Math.min(to - from, SORT_AT_MOST));
     let total = 0;
+    if (hi - lo === 1) {
+      // One word: its postings are already distinct and in rank order.
+      for (let p = from; p < to; p++) {
+        const r = this.postings[p]!;
+        if (ranges.length > 1 && !this.hasAll(r, ranges, 1)) continue;
+        if (total < keep.length) keep[total] = r;
+        total++;
+      }
+      return { total, ranks: total <= keep.length ? keep.subarray(0, total) : undefined };
+    }
     for (let p = from; p < to; p++) {
       const r = this.postings[p]!;
       if (this.seen[r] === g) continue;

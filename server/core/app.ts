@@ -1,7 +1,7 @@
 // createApp: one Polka app per service, built around a loaded build. It never listens (server/main.ts
-// does). Core routes (`/healthz`, `/problems/<type>`), conditional GET, HEAD, 405 with Allow, problem+json
-// for every error, one JSON log line per request, the static tree through sirv, and reload when a new build
-// is published.
+// does). Core routes (`/healthz`, `/problems/<type>`, the OpenAPI document and `/docs`), conditional GET,
+// HEAD, 405 with Allow, problem+json for every error, one JSON log line per request, the static tree
+// through sirv, and reload when a new build is published.
 import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import sirv from 'sirv';
 import { loadBuild, type LoadedBuild } from './build.ts';
 import { HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
 import { stampVersion } from './data-version.ts';
+import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=300';
@@ -36,6 +37,11 @@ export interface ServiceDefinition<D> {
   /** Releases what `load` opened (file handles), when a reload replaces the data or the app closes. */
   unload?(data: D): void;
   routes(r: Routes<D>): void;
+  /**
+   * URL path of the service's OpenAPI document, a file its build writes (pipeline/<service>/openapi.ts):
+   * served there, and rendered as a human reference at `/docs`.
+   */
+  openapi?: string;
 }
 
 export interface LogLine {
@@ -134,15 +140,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   };
   const routes: Routes<D> = { get: (p, h) => add('GET', p, h), post: (p, h) => add('POST', p, h) };
 
-  routes.get('/healthz', (req, res, s) => sendPayload(req, res, s.health, { cacheControl: 'no-store' }));
-  const problemPages = new Map(
-    (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [problemType(code), toPayload(`${PROBLEMS[code].title}\n\n${PROBLEMS[code].explanation}\n`, 'text/plain; charset=utf-8', false)]),
-  );
-  routes.get('/problems/:type', (req, res) => {
-    const page = problemPages.get(`/problems/${req.params.type}`);
-    if (!page) throw new HttpError(404, 'not_found', `no problem type ${req.params.type}`);
-    sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
-  });
+  coreRoutes(routes, def);
   def.routes(routes);
 
   const reload = (): boolean => {
@@ -180,6 +178,23 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       def.unload?.(state.data);
     },
   };
+}
+
+/**
+ * The routes every service has, before its own: health, the problem type pages, and where the service has
+ * an OpenAPI document, that document and the `/docs` reference rendered from it.
+ */
+export function coreRoutes<D>(routes: Routes<D>, def: Pick<ServiceDefinition<D>, 'name' | 'openapi'>): void {
+  routes.get('/healthz', (req, res, s) => sendPayload(req, res, s.health, { cacheControl: 'no-store' }));
+  const problemPages = new Map(
+    (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [problemType(code), toPayload(`${PROBLEMS[code].title}\n\n${PROBLEMS[code].explanation}\n`, 'text/plain; charset=utf-8', false)]),
+  );
+  routes.get('/problems/:type', (req, res) => {
+    const page = problemPages.get(`/problems/${req.params.type}`);
+    if (!page) throw new HttpError(404, 'not_found', `no problem type ${req.params.type}`);
+    sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
+  });
+  if (def.openapi) mountDocs(routes, def.name, def.openapi);
 }
 
 /** Answers a document of the build by its URL path (a precomputed payload), or the canonical 404. */

@@ -22,12 +22,21 @@ function toMessage(e: ErrorObject): string {
   }
 }
 
-/** One error per parameter (the first ajv reports), so each bad parameter is named once. */
-function toParameterErrors(errors: readonly ErrorObject[]): ParameterError[] {
+/**
+ * One error per parameter (the first ajv reports), so each bad parameter is named once. `prefix` names
+ * where the parameters sit (`args.` for the fields of a JSON body's `args` object).
+ */
+export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): ParameterError[] {
   const out = new Map<string, ParameterError>();
   for (const e of errors) {
-    const parameter = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : (e.instancePath.split('/')[1] ?? '');
-    if (!out.has(parameter)) out.set(parameter, { parameter, message: toMessage(e) });
+    const name =
+      e.keyword === 'required'
+        ? String((e.params as { missingProperty: string }).missingProperty)
+        : e.keyword === 'additionalProperties'
+          ? String((e.params as { additionalProperty: string }).additionalProperty)
+          : (e.instancePath.split('/')[1] ?? '');
+    const parameter = prefix + name;
+    if (!out.has(parameter)) out.set(parameter, { parameter, message: e.keyword === 'additionalProperties' ? 'is not a known parameter' : toMessage(e) });
   }
   return [...out.values()];
 }

@@ -12,6 +12,10 @@ export type ProblemCode =
   | 'upstream_unavailable'
   | 'method_not_allowed'
   | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'bad_request'
+  | 'headers_too_large'
+  | 'request_timeout'
   | 'internal';
 
 export interface ParameterError {
@@ -23,7 +27,7 @@ export interface ParameterError {
 export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string }> = {
   invalid_parameter: {
     title: 'Invalid parameter',
-    explanation: 'A query or path parameter has a value the API does not accept. `errors` lists every bad parameter with the reason; fix them all and retry.',
+    explanation: 'A query or path parameter, or a field of a request body, has a value the API does not accept. `errors` lists every bad parameter with the reason; fix them all and retry.',
   },
   not_found: { title: 'Not found', explanation: 'No resource exists at this path. Identifiers are case-sensitive.' },
   unauthorized: {
@@ -41,6 +45,16 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
   },
   method_not_allowed: { title: 'Method not allowed', explanation: 'The path exists but not for this HTTP method. `Allow` lists the methods it supports.' },
   payload_too_large: { title: 'Payload too large', explanation: 'The request body is larger than the route accepts.' },
+  unsupported_media_type: {
+    title: 'Unsupported media type',
+    explanation: 'The request body is not in a format the route accepts. `Accept-Post` names the one it does (application/json, UTF-8).',
+  },
+  bad_request: {
+    title: 'Bad request',
+    explanation: 'The request is not valid HTTP/1.1: a malformed request line, an unknown method, or bytes HTTP does not allow in the path or a header (spaces, control characters); percent-encode them.',
+  },
+  headers_too_large: { title: 'Request headers too large', explanation: 'The request line and headers together are larger than the server accepts (16 KiB); shorten the query or the headers.' },
+  request_timeout: { title: 'Request timeout', explanation: 'The request was not received completely in time; send it again.' },
   internal: { title: 'Internal error', explanation: 'The server failed to answer. The failure was logged; retry later.' },
 };
 

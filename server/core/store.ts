@@ -1,4 +1,5 @@
-// Mutable state behind one small interface: API keys, monthly allowance counters and a generic cache.
+// Mutable state behind one small interface: API keys, monthly allowance counters, a generic cache and the
+// explain summaries.
 // `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (contracts/common.md "State"),
 // safe for several processes on one machine; a shared store for several machines implements the same
 // interface later.
@@ -39,6 +40,16 @@ export interface Consumption {
   remaining: number;
 }
 
+/** One explain summary, cached per carrier and build (contracts/carriers.md, "Explain"). */
+export interface ExplainEntry {
+  carrier_id: number;
+  data_version: string;
+  summary: string;
+  generator: string;
+  /** ISO date-time of the generation. */
+  generated_at: string;
+}
+
 export interface AccountStore {
   createKey(plan: Plan, label: string, now: Date): CreatedKey;
   listKeys(): KeyInfo[];
@@ -54,6 +65,13 @@ export interface AccountStore {
   /** Generic cache for later features (explain summaries): get/put by key, safe across processes. */
   cacheGet(key: string): string | undefined;
   cachePut(key: string, value: string): void;
+  /** The cached explain summary of a carrier in the build `dataVersion`, if any. */
+  explainGet(carrierId: number, dataVersion: string): ExplainEntry | undefined;
+  /**
+   * Stores a summary unless one is already stored for its carrier and build: the first writer wins, so
+   * every process answers the same text. Returns the stored entry and whether this call inserted it.
+   */
+  explainPut(entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean };
   close(): void;
 }
 
@@ -104,6 +122,14 @@ const SCHEMA = `
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
   ) STRICT;
+  CREATE TABLE IF NOT EXISTS explain_cache (
+    carrier_id   INTEGER NOT NULL,
+    data_version TEXT NOT NULL,
+    summary      TEXT NOT NULL,
+    generator    TEXT NOT NULL,
+    generated_at TEXT NOT NULL,
+    PRIMARY KEY (carrier_id, data_version)
+  ) STRICT, WITHOUT ROWID;
 `;
 
 export function openSqliteStore(stateDir: string): AccountStore {
@@ -141,6 +167,13 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const decrementUsed = db.prepare<[string, string]>('UPDATE usage SET used = used - 1 WHERE key_id = ? AND month = ? AND used > 0');
   const selectCache = db.prepare<[string], { value: string }>('SELECT value FROM cache WHERE key = ?');
   const upsertCache = db.prepare<[string, string]>('INSERT INTO cache (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const selectExplain = db.prepare<[number, string], ExplainEntry>(
+    'SELECT carrier_id, data_version, summary, generator, generated_at FROM explain_cache WHERE carrier_id = ? AND data_version = ?',
+  );
+  // DO NOTHING on conflict: a row is never replaced, so the first summary stored is the one every process serves.
+  const insertExplain = db.prepare<[number, string, string, string, string]>(
+    'INSERT INTO explain_cache (carrier_id, data_version, summary, generator, generated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (carrier_id, data_version) DO NOTHING',
+  );
 
   // Read-then-write under BEGIN IMMEDIATE: the write lock is taken before the read, so two processes
   // sharing the file can never both see `used < limit` for the last unit (https://sqlite.org/lang_transaction.html).
@@ -201,6 +234,15 @@ export function openSqliteStore(stateDir: string): AccountStore {
     },
     cachePut(key, value) {
       upsertCache.run(key, value);
+    },
+    explainGet(carrierId, dataVersion) {
+      return selectExplain.get(carrierId, dataVersion);
+    },
+    explainPut(entry) {
+      const inserted = insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at).changes > 0;
+      const stored = inserted ? entry : selectExplain.get(entry.carrier_id, entry.data_version);
+      if (!stored) throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
+      return { entry: stored, inserted };
     },
     close() {
       db.close();

@@ -28,6 +28,7 @@ import { createMcpHandler, fromJsonSchema, McpServer, type CallToolResult, type 
 import { CATEGORIES } from '../../pipeline/economy/types.ts';
 import type { Manifest } from '../../pipeline/core/manifest.ts';
 import type { Routes, ServiceState } from '../core/app.ts';
+import { readBody } from '../core/body.ts';
 import { HttpError, invalidParameters, toProblem, type ParameterError } from '../core/problem.ts';
 
 export interface McpDeps {
@@ -89,32 +90,15 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
   };
 
   r.post(MCP_PATH, async (req, res, state) => {
+    // The guards and the SDK's transport write their own heads: the data version goes in before they do.
+    setVersionHeader(res);
     // The guards answer 403 themselves when they return false.
     if (!validHost(req, res) || !validOrigin(req, res)) return;
     // Read here, not by the SDK, so an oversized body is our 413 problem (the SDK's own limit answers
     // with a JSON-RPC body).
     const body = await readBody(req, maxBodyBytes);
-    // The SDK's transport writes its own head: the data version goes in before it does.
-    setVersionHeader(res);
     await handlerFor(state)(replay(req, body), res);
   });
-}
-
-/**
- * Reads the body up to `limit` bytes, so an oversized one is our 413 problem (the SDK's own limit answers
- * with a JSON-RPC body) and is refused before it is read when Content-Length announces it.
- */
-async function readBody(req: Request, limit: number): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, 'payload_too_large', `the request body must not exceed ${limit} bytes`, undefined, { Connection: 'close' });
-  if (Number(req.headers['content-length']) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
 }
 
 /** The request again, its body from memory: `toNodeHandler` reads the body by iterating the request. */

@@ -3,6 +3,7 @@
 // the MCP endpoint answers the same data as tools.
 import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import { parseQuery } from '../core/params.ts';
+import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import { rankSeries } from '../../pipeline/economy/search.ts';
 import type { RegistryEntry } from '../../pipeline/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
@@ -19,6 +20,8 @@ export interface EconomyOptions {
   now?: () => Date;
   /** Hostnames allowed in Host and Origin of MCP requests (DNS-rebinding protection). */
   allowedHosts?: string[];
+  /** Limit on one upstream pull (default 15 s); tests of a hanging upstream make it short. */
+  upstreamTimeoutMs?: number;
 }
 
 /** Where a series is published upstream, for the MCP results' provenance. */
@@ -32,7 +35,7 @@ function sourceUrl(entry: RegistryEntry, env: EconomyOptions['env']): string {
 
 export function createEconomyService(options: EconomyOptions): ServiceDefinition<EconomyRegistryData> {
   const now = options.now ?? (() => new Date());
-  const storesFor = createObservationStores({ stateDir: options.stateDir, env: options.env, now });
+  const storesFor = createObservationStores({ stateDir: options.stateDir, env: options.env, now, timeoutMs: options.upstreamTimeoutMs });
   const deps: ObservationRouteDeps<EconomyRegistryData> = {
     entry: (id, s) => s.data.entries.get(id),
     stores: (s) => storesFor(s.build.manifest.demo),
@@ -56,6 +59,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
   return {
     name: 'economy',
     basePath: '/api',
+    openapi: OPENAPI_PATH,
     load: loadRegistryData,
     routes(r) {
       registryRoutes(r);

@@ -4,6 +4,7 @@
 import lunr from 'lunr';
 import { isSpineId } from '../../pipeline/facilities/ids.ts';
 import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
+import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
 import { DEFAULT_LIMIT, NameMatcher, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
 import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
@@ -85,6 +86,7 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
 export const facilities: ServiceDefinition<FacilitiesData> = {
   name: 'facilities',
   basePath: BASE,
+  openapi: OPENAPI_PATH,
   load(build) {
     return loadSearch(build.readJson<SearchIndexFile>('index/search.json'), build.manifest.data_version);
   },

@@ -1,5 +1,6 @@
 import { contractSuite } from './suite.ts';
 import { serveCarriersFixture } from '../helpers/carriers.ts';
+import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
 
 contractSuite({
   name: 'carriers',
@@ -17,5 +18,6 @@ contractSuite({
     { path: '/api/search?limit=x', parameters: ['limit', 'q'] },
   ],
   getOnly: '/api/search',
+  openapi: OPENAPI_PATH,
   staticTree: false,
 });

@@ -1,5 +1,6 @@
 import { contractSuite } from './suite.ts';
 import { serveEconomyFixture } from '../helpers/economy.ts';
+import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 
 contractSuite({
   name: 'economy',
@@ -12,5 +13,6 @@ contractSuite({
   ],
   getOnly: '/api/categories',
   compressed: '/api/series',
+  openapi: OPENAPI_PATH,
   staticTree: true,
 });

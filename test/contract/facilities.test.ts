@@ -1,5 +1,6 @@
 import { contractSuite } from './suite.ts';
 import { serveFixture } from '../helpers/facilities.ts';
+import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
 
 contractSuite({
   name: 'facilities',
@@ -19,5 +20,6 @@ contractSuite({
   ],
   getOnly: '/api/v1/stats',
   compressed: '/api/v1/stats',
+  openapi: OPENAPI_PATH,
   staticTree: true,
 });

@@ -2,11 +2,16 @@
 // ETag and 304 on revalidation, HEAD mirrors GET, unknown resources and routes are canonical 404 problems,
 // bad parameters are 400 problems listing each one, other methods are 405 with Allow, traversal never
 // escapes the build folder, and every static file of the build equals the API's body at the same path.
+// Every response the suite receives is checked against the service's own OpenAPI document (status,
+// Content-Type, body schema, headers), and /docs renders that document with nothing from another host.
 // A service's own test file supplies the samples in a few lines.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_PATH, DOCS_SCRIPT_PATH, toDocumentFile, type OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { schemas } from '../../pipeline/core/schemas.ts';
+import { conformingFetch, OpenApiChecker } from './openapi-check.ts';
 
 export interface ContractTarget {
   name: string;
@@ -24,6 +29,8 @@ export interface ContractTarget {
   compressed?: string;
   /** Whether the build has a public static tree of API documents (every GET without a query). */
   staticTree: boolean;
+  /** URL path of the service's OpenAPI document. */
+  openapi: string;
 }
 
 async function expectProblem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
@@ -42,10 +49,56 @@ export function contractSuite(target: ContractTarget): void {
     let base = '';
     let buildDir = '';
     let close = async () => {};
+    let doc: OpenApiDocument;
+    let checker: OpenApiChecker | undefined;
     beforeAll(async () => {
       ({ base, buildDir, close } = await target.start());
+      doc = (await (await globalThis.fetch(base + target.openapi)).json()) as OpenApiDocument;
+      checker = new OpenApiChecker(doc);
     });
     afterAll(() => close());
+
+    // Every request of this suite goes through this fetch: each response is checked against the service's
+    // OpenAPI document before the test sees it, so the document cannot drift from what the service answers.
+    const fetch = conformingFetch(() => checker, target.openapi);
+
+    it('serves the OpenAPI 3.1 document its build wrote, valid against the official schema', async () => {
+      const res = await fetch(base + target.openapi);
+      expect(res.status).toBe(200);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(body.equals(readFileSync(join(buildDir, toDocumentFile(target.openapi))))).toBe(true);
+      const validator = new Validator();
+      const result = await validator.validate(JSON.parse(body.toString('utf8')) as Record<string, unknown>);
+      expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined();
+      expect(result.valid).toBe(true);
+      expect(validator.version).toBe('3.1');
+    });
+
+    it('renders the document at /docs with a bundle it serves itself, and nothing from another host', async () => {
+      const page = await fetch(base + DOCS_PATH);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await page.text();
+      expect(html).toContain(`data-url="${target.openapi}"`);
+      const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(new RegExp(`^${DOCS_SCRIPT_PATH}\\?v=[0-9a-f]+$`));
+      // Every URL the page names is a path on this service: no scheme, no protocol-relative host.
+      for (const [, url] of html.matchAll(/(?:src|href|data-url)="([^"]*)"/g)) expect(url).toMatch(/^\/(?!\/)/);
+      expect(html).not.toMatch(/https?:|\/\/[a-z0-9.-]+\.[a-z]{2,}/i);
+      const config = JSON.parse(/data-configuration="([^"]*)"/.exec(html)![1]!.replaceAll('&quot;', '"')) as Record<string, unknown>;
+      expect(config).toMatchObject({ withDefaultFonts: false, telemetry: false });
+
+      const script = await fetch(base + scripts[0]!);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(script.headers.get('cache-control')).toContain('max-age=31536000');
+      const js = await script.text();
+      expect(js.length).toBeGreaterThan(100_000);
+      expect(js).toContain('createApiReference');
+      const again = await fetch(base + scripts[0]!, { headers: { 'If-None-Match': script.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+    });
 
     it('answers /healthz with the manifest version', async () => {
       const res = await fetch(`${base}/healthz`);
@@ -139,7 +192,10 @@ export function contractSuite(target: ContractTarget): void {
       const docs = Object.keys(checksums.files).filter((f) => f.startsWith('api/') && f.endsWith('.json'));
       expect(docs.length).toBeGreaterThan(0);
       for (const file of docs) {
-        const res = await fetch(`${base}/${file.slice(0, -'.json'.length)}`, { headers: { 'Accept-Encoding': 'identity' } });
+        // A file is served at the path the API documents for it: its own (`/api/v1/openapi.json`), else
+        // without `.json`.
+        const path = doc.paths[`/${file}`] ? `/${file}` : `/${file.slice(0, -'.json'.length)}`;
+        const res = await fetch(base + path, { headers: { 'Accept-Encoding': 'identity' } });
         expect(res.status, file).toBe(200);
         expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(buildDir, file))), file).toBe(true);
       }

@@ -3,6 +3,7 @@
 // routes only; the real one (server/economy/routes.ts) adds the observation and MCP routes.
 import { join } from 'node:path';
 import { buildEconomy, type EconomyBuildConfig } from '../../pipeline/economy/index.ts';
+import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from '../../server/economy/registry-routes.ts';
 import { startService, tempDir } from './server.ts';
@@ -12,6 +13,7 @@ export const ECONOMY_CLOCK = () => new Date('2026-11-22T12:00:00.000Z');
 export const economyRegistryService: ServiceDefinition<EconomyRegistryData> = {
   name: 'economy',
   basePath: '/api',
+  openapi: OPENAPI_PATH,
   load: loadRegistryData,
   routes: registryRoutes,
 };

@@ -1,0 +1,154 @@
+// The carriers service's routes as OpenAPI operations (shared/contracts/carriers.md); the build turns them
+// and schemas/ into `api/openapi.json` (pipeline/core/openapi.ts). Every route server/carriers registers
+// must be listed here (test/openapi.test.ts checks it).
+import { COMMON_DESCRIPTION, coreOperations, NO_STORE, problem, PUBLIC_CACHE, toOpenApi, type ApiSpec, type OpenApiDocument, type ParameterSpec, type ResponseSpec } from '../core/openapi.ts';
+import type { SchemaRegistry } from '../core/schemas.ts';
+
+export const OPENAPI_PATH = '/api/openapi';
+const BASE = '/api';
+
+const CARRIER_ID: ParameterSpec = {
+  name: 'carrier_id',
+  in: 'path',
+  description: 'USDOT number: 1 to 8 digits (anything else is a 400).',
+  schema: { type: 'string', pattern: '^[0-9]{1,8}$' },
+};
+
+const badCarrierId = (more = '') => problem(400, ['invalid_parameter'], `\`carrier_id\` is not a carrier number of 1 to 8 digits${more}; \`errors\` lists each bad parameter.`);
+const unauthorized = problem(401, ['unauthorized'], 'No API key, or a malformed, unknown or revoked one.', ['WWW-Authenticate']);
+const premiumRequired = problem(403, ['premium_required'], 'The key is on the free plan; this route is premium.');
+const noCarrier = problem(404, ['not_found'], 'No carrier with this number in the build.');
+const quotaExhausted = problem(429, ['quota_exhausted'], "The free key's profile lookups for this calendar month (UTC) are used up.", ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+const tooLarge = problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).');
+const notJson = problem(415, ['unsupported_media_type'], 'The request body is not sent as `Content-Type: application/json` (UTF-8).', ['Accept-Post']);
+const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+
+const json = (schema: string, description: string, extra: Partial<ResponseSpec> = {}): ResponseSpec => ({ description, content: { 'application/json': schema }, ...extra });
+
+export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
+  const spec: ApiSpec = {
+    title: 'shardline carriers',
+    version: '1.0.0',
+    description: [
+      'US motor carriers from the FMCSA census and SMS inspection, violation and crash data, ranked against their peers with the published SMS methodology. Percentiles are our recomputation from FMCSA public data, not FMCSA’s published values.',
+      'Search is public. Profiles need an API key (`Authorization: Bearer <key>`, issued with `npm run keys -- create`); a free key has a monthly allowance of profile lookups (RateLimit-* headers), premium keys also reach explain and export.',
+      COMMON_DESCRIPTION,
+    ].join('\n\n'),
+    bearer: { description: 'An API key issued with `npm run keys -- create --plan free|premium --label TEXT`, sent as `Authorization: Bearer <key>`.' },
+    tags: [
+      { name: 'Carriers', description: 'Search, profiles and their premium extras.' },
+      { name: 'Tools', description: 'The same routes as tools with JSON Schema arguments, for programs that call tools.' },
+      { name: 'Service', description: 'Health, problem types and this reference.' },
+      { name: 'Build', description: 'Files of the published build.' },
+    ],
+    operations: [
+      {
+        method: 'get',
+        path: `${BASE}/search`,
+        operationId: 'searchCarriers',
+        summary: 'Search carriers',
+        tag: 'Carriers',
+        description:
+          'Public. A `q` of digits (optionally after `USDOT`, `DOT` or `US DOT`, with or without spaces or `#`) looks one carrier number up; any other `q` matches legal and DBA names. Whole-name matches first, then power units descending, then `carrier_id`; `total` counts every match.',
+        query: 'carriers/search-query',
+        responses: {
+          200: json('carriers/search', 'The matching carriers.', { headers: ['ETag'], cache: PUBLIC_CACHE }),
+          400: problem(400, ['invalid_parameter'], 'A missing, blank or over-long `q`, a `limit` out of 1–100, or a parameter given twice; `errors` lists each.'),
+        },
+      },
+      {
+        method: 'get',
+        path: `${BASE}/carrier/{carrier_id}`,
+        operationId: 'getCarrier',
+        summary: 'Carrier profile',
+        tag: 'Carriers',
+        description:
+          'Signed in. The profile with its BASIC measures and percentiles against the carrier’s safety event group. Each successful response to a free key counts one lookup of the calendar month (UTC); a 4xx never counts.',
+        parameters: [CARRIER_ID],
+        security: 'bearer',
+        responses: {
+          200: json('carriers/profile', 'The profile.', { headers: ['ETag', ...RATE_LIMIT], cache: NO_STORE }),
+          400: badCarrierId(),
+          401: unauthorized,
+          404: noCarrier,
+          429: quotaExhausted,
+        },
+      },
+      {
+        method: 'post',
+        path: `${BASE}/carrier/{carrier_id}/explain`,
+        operationId: 'explainCarrier',
+        summary: 'Plain-language summary (premium)',
+        tag: 'Carriers',
+        description:
+          'Premium. A summary for a shipper or broker generated from the profile alone (deterministic template by default), cached per carrier and data version: a second call answers the same summary with `cached: true`.',
+        parameters: [CARRIER_ID],
+        security: 'bearer',
+        requestBody: { description: 'The route takes no input: no body, or `{}`.', required: false, content: { 'application/json': { type: 'object', maxProperties: 0 } } },
+        responses: {
+          200: json('carriers/explain', 'The summary.', { cache: NO_STORE }),
+          400: badCarrierId(', or a body other than `{}`'),
+          401: unauthorized,
+          403: premiumRequired,
+          404: noCarrier,
+          413: tooLarge,
+        },
+      },
+      {
+        method: 'get',
+        path: `${BASE}/carrier/{carrier_id}/export`,
+        operationId: 'exportCarrier',
+        summary: 'Profile download (premium)',
+        tag: 'Carriers',
+        description:
+          'Premium. `format=json`: the profile plus the inspection and crash counts by month. `format=csv`: RFC 4180, a header row (carrier_id, legal_name, category, measure, percentile, threshold, alert, violations, peer_group, data_as_of) then one row per BASIC.',
+        parameters: [CARRIER_ID],
+        query: 'carriers/export-query',
+        security: 'bearer',
+        responses: {
+          200: {
+            description: 'The download, as an attachment `carrier-<id>.json` or `carrier-<id>.csv`.',
+            content: { 'application/json': 'carriers/export', 'text/csv': { type: 'string', description: 'RFC 4180 CSV, UTF-8 (`text/csv; charset=utf-8`).' } },
+            headers: ['ETag', 'Content-Disposition'],
+            cache: NO_STORE,
+          },
+          400: badCarrierId(', or a `format` other than json or csv'),
+          401: unauthorized,
+          403: premiumRequired,
+          404: noCarrier,
+        },
+      },
+      {
+        method: 'get',
+        path: `${BASE}/mcp`,
+        operationId: 'listTools',
+        summary: 'List the tools',
+        tag: 'Tools',
+        description: 'Public. The tools `POST /api/mcp` runs, each with the JSON Schema of its `args`.',
+        responses: { 200: json('carriers/agent-tools', 'The tools.', { headers: ['ETag'], cache: PUBLIC_CACHE }) },
+      },
+      {
+        method: 'post',
+        path: `${BASE}/mcp`,
+        operationId: 'callTool',
+        summary: 'Call a tool',
+        tag: 'Tools',
+        description:
+          '`search_carrier` is public; `get_carrier_profile` needs the same key as `GET /api/carrier/{carrier_id}` and counts against the same allowance (with the same RateLimit-* headers and errors). `result` is exactly the body the matching REST route returns.',
+        security: 'optional',
+        requestBody: { description: 'The tool and its arguments; at most 64 KB.', required: true, content: { 'application/json': 'carriers/agent-call' } },
+        responses: {
+          200: json('carriers/agent-result', 'The tool and its result.', { headers: [...RATE_LIMIT], cache: NO_STORE }),
+          400: problem(400, ['invalid_parameter'], 'A body that is not JSON, an unknown tool (the message lists the known ones), or bad `args`; `errors` lists each.'),
+          401: unauthorized,
+          404: noCarrier,
+          413: tooLarge,
+          415: notJson,
+          429: quotaExhausted,
+        },
+      },
+      ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'carriers', report: 'carriers/report', registry }),
+    ],
+  };
+  return toOpenApi(spec, registry);
+}

@@ -1,0 +1,426 @@
+// Each service's OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0), generated at build time from
+// the JSON Schemas in schemas/ (the same files ajv compiles in schemas.ts: one source of truth) and the
+// service's route table (pipeline/<service>/openapi.ts). The build writes it beside the data
+// (`api/.../openapi.json`), so it is published atomically with the documents it describes and a CDN can
+// host it as a static file.
+//
+// Schemas become `components.schemas` entries named after their `$id` (`facilities/record` →
+// `facilities.record`), without `$id` and `$schema` (the document sets `jsonSchemaDialect` to 2020-12), and
+// every `$ref` is rewritten to a pointer inside the document: `record#/$defs/spine_id` in
+// `facilities/spine` → `#/components/schemas/facilities.record/$defs/spine_id`. Only the schemas the
+// operations reach are included.
+import type { SchemaRegistry } from './schemas.ts';
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_VERSION = '3.1.0';
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+/** The human API reference of every service, rendered in the browser from its OpenAPI document. */
+export const DOCS_PATH = '/docs';
+/** The reference renderer's browser bundle, served by the service itself (no CDN at run time). */
+export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
+export const PUBLIC_CACHE = 'public, max-age=300';
+export const NO_STORE = 'no-store';
+
+/**
+ * A schema of schemas/ by `$id`, optionally with a JSON pointer (`facilities/record#/$defs/spine_id`), or
+ * an inline JSON Schema whose `$ref`s name schema ids the same way.
+ */
+export type SchemaSource = string | Json;
+
+/** Response headers described once in `components.headers`. */
+export const HEADERS = {
+  ETag: {
+    description: 'Strong validator of the body (RFC 9110 §8.8.3), computed once per document. Send it back in `If-None-Match` for a 304.',
+    required: true,
+    schema: { type: 'string', pattern: '^(W/)?"[^"]*"$' },
+  },
+  'X-Data-Version': {
+    description: '`data_version` of the build that answered (its manifest.json): a hash of the inputs, options and build code.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': {
+    description: 'Free plan only: profile lookups allowed per calendar month (UTC) (draft-ietf-httpapi-ratelimit-headers). Absent for premium keys.',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Free plan only: profile lookups left this calendar month (UTC). Absent for premium keys.',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Free plan only: seconds until the allowance renews, at the first instant of the next UTC month. Absent for premium keys.',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Retry-After': { description: 'Seconds to wait before asking again (RFC 9110 §10.2.3).', required: true, schema: { type: 'integer', minimum: 1 } },
+  'WWW-Authenticate': {
+    description: '`Bearer` when no key was sent; `Bearer error="invalid_token"` when the key is malformed, unknown or revoked (RFC 6750 §3).',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer' },
+  },
+  'Content-Disposition': {
+    description: 'The body is a download: `attachment; filename="carrier-<id>.json"` (or `.csv`).',
+    required: true,
+    schema: { type: 'string', pattern: '^attachment; filename="[^"]+"$' },
+  },
+  Allow: { description: 'The methods the path supports (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' } },
+  'Accept-Post': { description: 'The media type the route accepts for a request body.', required: true, schema: { type: 'string' } },
+} satisfies Record<string, Json>;
+
+export type HeaderName = keyof typeof HEADERS;
+
+export interface ResponseSpec {
+  description: string;
+  /** Body schema by media type; a string schema for bodies that are not JSON (text/csv, text/html). */
+  content?: Record<string, SchemaSource>;
+  headers?: HeaderName[];
+  /** The Cache-Control value, or each value the route may send. */
+  cache?: string | string[];
+}
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'header';
+  description: string;
+  required?: boolean;
+  schema: SchemaSource;
+}
+
+export interface OperationSpec {
+  method: 'get' | 'post';
+  /** OpenAPI path template (`/api/v1/facility/{id}`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** A `*-query` schema: each of its properties is a query parameter. */
+  query?: string;
+  parameters?: ParameterSpec[];
+  requestBody?: { description: string; required: boolean; content: Record<string, SchemaSource> };
+  /** `bearer`: the route needs an API key; `optional`: some calls need one (`{}` or bearer). */
+  security?: 'bearer' | 'optional';
+  responses: Record<number, ResponseSpec>;
+}
+
+export interface ApiSpec {
+  title: string;
+  version: string;
+  description: string;
+  tags: { name: string; description: string }[];
+  operations: OperationSpec[];
+  /** `components.securitySchemes.bearer`, for services with signed-in routes. */
+  bearer?: { description: string };
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; description: string };
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, Json>>;
+  components: Json & { schemas: Record<string, Json> };
+  security?: Json[];
+}
+
+/** Where a build writes the document for its URL path: `/api/openapi` → `api/openapi.json`. */
+export function toDocumentFile(urlPath: string): string {
+  const rel = urlPath.replace(/^\/+/, '');
+  return rel.endsWith('.json') ? rel : `${rel}.json`;
+}
+
+/** The build payload that answers a document's URL path (server/core/build.ts keys: no `.json`). */
+export function toPayloadPath(urlPath: string): string {
+  return '/' + toDocumentFile(urlPath).slice(0, -'.json'.length);
+}
+
+/** `facilities/record` → `facilities.record` (component names allow `[a-zA-Z0-9._-]` only). */
+export function toComponentName(id: string): string {
+  return id.replaceAll('/', '.');
+}
+
+/** A `$ref` as written in `fromId` (relative, as ajv resolves it), to the schema id and pointer it names. */
+function resolveRef(ref: string, fromId: string): { id: string; pointer: string } {
+  const hash = ref.indexOf('#');
+  const base = hash < 0 ? ref : ref.slice(0, hash);
+  const pointer = hash < 0 ? '' : ref.slice(hash + 1);
+  if (pointer !== '' && !pointer.startsWith('/')) throw new Error(`${fromId}: $ref ${ref} uses an anchor; only JSON pointers are supported`);
+  if (base === '') {
+    if (fromId === '') throw new Error(`$ref ${ref} has no schema to point into`);
+    return { id: fromId, pointer };
+  }
+  const url = new URL(base, `https://schemas.invalid/${fromId}`);
+  return { id: url.pathname.slice(1), pointer };
+}
+
+/** Keywords whose values are data, not schemas: never searched for `$ref`. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
+
+/**
+ * A copy of `schema` with every `$ref` rewritten to `#/components/schemas/...`, calling `reach` with each
+ * schema id it names. `fromId` is the id relative refs resolve against ('' for inline schemas).
+ */
+function rewriteRefs(schema: unknown, fromId: string, reach: (id: string) => void): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => rewriteRefs(s, fromId, reach));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema as Json)) {
+    if (key === '$ref' && typeof value === 'string') {
+      const { id, pointer } = resolveRef(value, fromId);
+      reach(id);
+      out.$ref = `#/components/schemas/${toComponentName(id)}${pointer}`;
+    } else if (DATA_KEYWORDS.has(key)) {
+      out[key] = value;
+    } else {
+      out[key] = rewriteRefs(value, fromId, reach);
+    }
+  }
+  return out;
+}
+
+/** Follows a JSON pointer (RFC 6901) into a schema; throws naming the pointer when it leads nowhere. */
+function atPointer(schema: unknown, pointer: string, where: string): unknown {
+  let node = schema;
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (node === null || typeof node !== 'object' || !(part in node)) throw new Error(`${where}: nothing at ${pointer}`);
+    node = (node as Json)[part];
+  }
+  return node;
+}
+
+/** A problem+json response (server/core/problem.ts) with its status and the codes the route can give. */
+export function problem(status: number, codes: string[], description: string, headers: HeaderName[] = []): ResponseSpec {
+  return {
+    description,
+    headers,
+    cache: NO_STORE,
+    content: {
+      'application/problem+json': {
+        allOf: [{ $ref: 'core/problem' }],
+        properties: { status: { const: status }, code: codes.length === 1 ? { const: codes[0] } : { enum: codes } },
+      },
+    },
+  };
+}
+
+export const NOT_FOUND_DESCRIPTION = 'No such resource (problem `not_found`). Any path that no route answers gets this canonical 404.';
+export const METHOD_NOT_ALLOWED_DESCRIPTION = 'The path exists but not for this method (problem `method_not_allowed`); `Allow` lists the methods it supports.';
+
+/**
+ * The routes every service has (server/core/app.ts): health, problem pages, this document and the human
+ * reference rendered from it, and the build's public files.
+ */
+export function coreOperations(options: { openapiPath: string; service: string; report: SchemaSource; registry: SchemaRegistry }): OperationSpec[] {
+  const codes = (atPointer(options.registry.schema('core/problem'), '/properties/code/enum', 'core/problem') as string[]).map((c) => c.replaceAll('_', '-'));
+  const notFound = problem(404, ['not_found'], NOT_FOUND_DESCRIPTION);
+  const staticFile = (name: string, summary: string, schema: SchemaSource): OperationSpec => ({
+    method: 'get',
+    path: `/${name}`,
+    operationId: `get${name[0]!.toUpperCase()}${name.slice(1, -'.json'.length)}`,
+    summary,
+    tag: 'Build',
+    description: 'A file of the published build, served as it is (and uploaded as-is to a CDN).',
+    responses: { 200: { description: summary, content: { 'application/json': schema }, headers: ['ETag'], cache: PUBLIC_CACHE } },
+  });
+  return [
+    {
+      method: 'get',
+      path: '/healthz',
+      operationId: 'getHealth',
+      summary: 'Health and loaded data version',
+      tag: 'Service',
+      description: 'Answers while the service runs, with the build it serves.',
+      responses: { 200: { description: 'The service is up.', content: { 'application/json': 'core/health' }, headers: ['ETag'], cache: NO_STORE } },
+    },
+    {
+      method: 'get',
+      path: '/problems/{type}',
+      operationId: 'getProblemType',
+      summary: 'Explanation of a problem type',
+      tag: 'Service',
+      description: 'The `type` of every problem+json error is a relative URI answered here with a short plain-text explanation.',
+      parameters: [{ name: 'type', in: 'path', description: 'The problem type: its `code` with dashes.', required: true, schema: { type: 'string', enum: codes } }],
+      responses: {
+        200: { description: 'Title and explanation.', content: { 'text/plain': { type: 'string' } }, headers: ['ETag'], cache: PUBLIC_CACHE },
+        404: notFound,
+      },
+    },
+    {
+      method: 'get',
+      path: options.openapiPath,
+      operationId: 'getOpenApi',
+      summary: 'This OpenAPI document',
+      tag: 'Service',
+      description: `The OpenAPI ${OPENAPI_VERSION} document of the ${options.service} service, generated at build time from the JSON Schemas in schemas/ and published with the data.`,
+      responses: { 200: { description: 'The OpenAPI document.', content: { 'application/json': { type: 'object', required: ['openapi'] } }, headers: ['ETag'], cache: PUBLIC_CACHE } },
+    },
+    {
+      method: 'get',
+      path: DOCS_PATH,
+      operationId: 'getDocs',
+      summary: 'API reference (HTML)',
+      tag: 'Service',
+      description: `A human API reference rendered in the browser from ${options.openapiPath}, with no resource from another host.`,
+      responses: { 200: { description: 'A small HTML page that loads the renderer.', content: { 'text/html': { type: 'string' } }, headers: ['ETag'], cache: PUBLIC_CACHE } },
+    },
+    {
+      method: 'get',
+      path: DOCS_SCRIPT_PATH,
+      operationId: 'getDocsScript',
+      summary: 'API reference renderer (JavaScript)',
+      tag: 'Service',
+      description: 'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with a content hash in the query, so it may be cached for a year.',
+      responses: {
+        200: { description: 'The renderer.', content: { 'text/javascript': { type: 'string' } }, headers: ['ETag'], cache: 'public, max-age=31536000, immutable' },
+      },
+    },
+    staticFile('manifest.json', 'The build manifest', 'core/manifest'),
+    staticFile('checksums.json', 'The sha256 of every file of the build', 'core/checksums'),
+    staticFile('report.json', 'The build report', options.report),
+  ];
+}
+
+/** The document: paths from the operations, components from the schemas they reach. */
+export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocument {
+  const reached = new Set<string>();
+  const queue: string[] = [];
+  const reach = (id: string) => {
+    if (reached.has(id)) return;
+    registry.schema(id); // throws for an unknown id
+    reached.add(id);
+    queue.push(id);
+  };
+  const toSchema = (source: SchemaSource): unknown => {
+    if (typeof source === 'string') {
+      const { id, pointer } = resolveRef(source, '');
+      reach(id);
+      if (pointer) atPointer(registry.schema(id), pointer, id);
+      return { $ref: `#/components/schemas/${toComponentName(id)}${pointer}` };
+    }
+    return rewriteRefs(source, '', reach);
+  };
+  const headerRefs = (names: readonly HeaderName[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+  const toResponse = (r: ResponseSpec): Json => {
+    const headers: Json = { ...headerRefs(['X-Data-Version', ...(r.headers ?? [])]) };
+    if (r.cache !== undefined) {
+      const values = typeof r.cache === 'string' ? [r.cache] : r.cache;
+      headers['Cache-Control'] = {
+        description: values.length === 1 ? `Always \`${values[0]}\`.` : `One of: ${values.map((v) => `\`${v}\``).join(', ')}.`,
+        required: true,
+        schema: values.length === 1 ? { type: 'string', const: values[0] } : { type: 'string', enum: values },
+      };
+    }
+    const out: Json = { description: r.description, headers };
+    if (r.content) out.content = Object.fromEntries(Object.entries(r.content).map(([type, s]) => [type, { schema: toSchema(s) }]));
+    return out;
+  };
+
+  const paths: Record<string, Record<string, Json>> = {};
+  const operationIds = new Set<string>();
+  for (const op of spec.operations) {
+    if (operationIds.has(op.operationId)) throw new Error(`operationId ${op.operationId} is used twice`);
+    operationIds.add(op.operationId);
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
+
+    const parameters: Json[] = (op.parameters ?? []).map((p) => ({
+      name: p.name,
+      in: p.in,
+      description: p.description,
+      required: p.in === 'path' ? true : (p.required ?? false),
+      schema: toSchema(p.schema),
+    }));
+    const templated = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    for (const name of templated) {
+      if (!parameters.some((p) => p.in === 'path' && p.name === name)) throw new Error(`${op.path}: path parameter ${name} is not described`);
+    }
+    if (op.query) {
+      const query = registry.schema(op.query) as { properties?: Record<string, Json>; required?: string[] };
+      // The parameters are inlined from the query schema, which itself needs no component.
+      for (const [name, prop] of Object.entries(query.properties ?? {})) {
+        const { description, ...schema } = prop;
+        parameters.push({
+          name,
+          in: 'query',
+          required: (query.required ?? []).includes(name),
+          ...(typeof description === 'string' && { description }),
+          schema: rewriteRefs(schema, op.query, reach),
+        });
+      }
+    }
+
+    const responses: Record<string, Json> = {};
+    for (const [status, r] of Object.entries(op.responses)) responses[status] = toResponse(r);
+    // Conditional GET (RFC 9110 §13.1.2): whatever carries an ETag answers If-None-Match with 304.
+    const ok = op.responses[200];
+    if (op.method === 'get' && ok?.headers?.includes('ETag')) {
+      parameters.push({ $ref: '#/components/parameters/If-None-Match' });
+      responses['304'] = toResponse({ description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers: ['ETag'], cache: ok.cache });
+    }
+
+    const operation: Json = { operationId: op.operationId, summary: op.summary, tags: [op.tag] };
+    if (op.description) operation.description = op.description;
+    if (parameters.length) operation.parameters = parameters;
+    if (op.requestBody) {
+      operation.requestBody = {
+        description: op.requestBody.description,
+        required: op.requestBody.required,
+        content: Object.fromEntries(Object.entries(op.requestBody.content).map(([type, s]) => [type, { schema: toSchema(s) }])),
+      };
+    }
+    if (op.security === 'bearer') operation.security = [{ bearer: [] }];
+    if (op.security === 'optional') operation.security = [{}, { bearer: [] }];
+    operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+    item[op.method] = operation;
+  }
+
+  // Document-level answers the checker and readers rely on: any unknown path, any other method.
+  const componentResponses = {
+    NotFound: toResponse(problem(404, ['not_found'], NOT_FOUND_DESCRIPTION)),
+    MethodNotAllowed: toResponse(problem(405, ['method_not_allowed'], METHOD_NOT_ALLOWED_DESCRIPTION, ['Allow'])),
+  };
+
+  const schemas: Record<string, Json> = {};
+  while (queue.length) {
+    const id = queue.shift()!;
+    const { $id: _id, $schema: _schema, ...body } = registry.schema(id);
+    schemas[toComponentName(id)] = rewriteRefs(body, id, reach) as Json;
+  }
+  const sortedSchemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+  const components: OpenApiDocument['components'] = {
+    schemas: sortedSchemas,
+    responses: componentResponses,
+    parameters: {
+      'If-None-Match': {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'ETags from earlier responses; a match (weak comparison, RFC 9110 §13.1.2) answers 304 with no body.',
+        schema: { type: 'string' },
+      },
+    },
+    headers: HEADERS,
+  };
+  if (spec.bearer) components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer', description: spec.bearer.description } };
+
+  return {
+    openapi: OPENAPI_VERSION,
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
+    info: { title: spec.title, version: spec.version, description: spec.description },
+    tags: spec.tags,
+    paths,
+    components,
+  };
+}
+
+/** Conventions every service shares, for each document's description (shared/contracts/common.md). */
+export const COMMON_DESCRIPTION = [
+  'Every response carries `X-Data-Version`. Documents carry a strong `ETag` and answer `If-None-Match` with 304; `HEAD` works wherever `GET` does.',
+  'Errors are RFC 9457 `application/problem+json` bodies with a stable `code`; `GET /problems/{type}` explains each. A path no route answers is a 404 `not_found`; a known path with another method is a 405 `method_not_allowed` with `Allow`.',
+  'Unknown query parameters are ignored; a parameter given twice is a 400 `invalid_parameter`, and a 400 lists every bad parameter in `errors`.',
+].join('\n\n');

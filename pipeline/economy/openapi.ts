@@ -1,0 +1,164 @@
+// The economy service's routes as OpenAPI operations (shared/contracts/economy.md); the build turns them and
+// schemas/ into `api/openapi.json` (pipeline/core/openapi.ts). Every route server/economy registers must be
+// listed here (test/openapi.test.ts checks it).
+import { COMMON_DESCRIPTION, coreOperations, problem, PUBLIC_CACHE, toOpenApi, type ApiSpec, type OpenApiDocument, type ResponseSpec } from '../core/openapi.ts';
+import type { SchemaRegistry } from '../core/schemas.ts';
+
+export const OPENAPI_PATH = '/api/openapi';
+const API = '/api';
+/** server/economy/observations-routes.ts: a past day's snapshot never changes; a stale answer is asked for again soon. */
+const SNAPSHOT_CACHE = 'public, max-age=86400';
+const STALE_CACHE = 'public, max-age=60';
+
+const document = (schema: string, description: string, cache: string | string[] = PUBLIC_CACHE): ResponseSpec => ({
+  description,
+  content: { 'application/json': schema },
+  headers: ['ETag'],
+  cache,
+});
+const badParameters = (what: string) => problem(400, ['invalid_parameter'], `${what}; \`errors\` lists every bad parameter.`);
+const unknownSeries = (more = '') => problem(404, ['not_found'], `The series id is not in the registry${more}.`);
+
+/** A JSON-RPC 2.0 message, as far as this document describes the MCP endpoint. */
+const JSON_RPC_REQUEST = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 request or notification (or a batch of them, for 2025-era clients).',
+  required: ['jsonrpc', 'method'],
+  properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } },
+};
+const JSON_RPC_RESPONSE = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 response: `result`, or `error` with a code (-32700 parse error, -32601 unknown method, -32602 bad params, -32000 rejected request).',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    result: { type: 'object' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+  },
+};
+const rpcError = (description: string): ResponseSpec => ({ description, content: { 'application/json': JSON_RPC_RESPONSE } });
+
+export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
+  const spec: ApiSpec = {
+    title: 'shardline economy',
+    version: '1.0.0',
+    description: [
+      'A registry of Canadian economic series (Statistics Canada, Bank of Canada) with their real upstream identifiers, and observations pulled from the upstreams at most once per series per 24 hours, with daily vintages and the revisions between them. The same data is offered as MCP tools at `/mcp`.',
+      COMMON_DESCRIPTION,
+    ].join('\n\n'),
+    tags: [
+      { name: 'Series', description: 'The registry: series, details and categories.' },
+      { name: 'Observations', description: 'Observations through the 24-hour cache, vintages and revisions.' },
+      { name: 'MCP', description: 'Model Context Protocol over streamable HTTP.' },
+      { name: 'Service', description: 'Health, problem types and this reference.' },
+      { name: 'Build', description: 'Files of the published build.' },
+    ],
+    operations: [
+      {
+        method: 'get',
+        path: `${API}/series`,
+        operationId: 'listSeries',
+        summary: 'List or search series',
+        tag: 'Series',
+        description: 'Every series by id; with `q`, ranked: exact id, then id prefix, then title words, then description words (ties by id).',
+        query: 'economy/series-query',
+        responses: {
+          200: document('economy/series-list', 'The series list records.'),
+          400: badParameters('A `q` over 200 characters or given twice'),
+        },
+      },
+      {
+        method: 'get',
+        path: `${API}/series/{id}`,
+        operationId: 'getSeries',
+        summary: 'One series',
+        tag: 'Series',
+        description: 'The list record plus `vectorIds`, `unitsDetail`, `lastVerified`, `scalar_factor` and `upstream`.',
+        parameters: [{ name: 'id', in: 'path', description: 'Series id: upper case letters, digits and underscores; anything else is a 404.', schema: 'economy/registry#/$defs/id' }],
+        responses: {
+          200: document('economy/series-detail', 'The series detail.'),
+          404: unknownSeries(),
+        },
+      },
+      {
+        method: 'get',
+        path: `${API}/categories`,
+        operationId: 'listCategories',
+        summary: 'Categories',
+        tag: 'Series',
+        description: 'The 8 categories with how many series each holds and up to 3 example titles.',
+        responses: { 200: document('economy/categories', 'The categories.') },
+      },
+      {
+        method: 'get',
+        path: `${API}/observations`,
+        operationId: 'getObservations',
+        summary: 'Observations of a series',
+        tag: 'Observations',
+        description:
+          'Pulled from the upstream at most once per series per 24 hours (`cached` says whether this answer needed a pull; `asOf` is the time of the pull). When a pull fails and a copy is cached, the copy is served with `stale: true`. With `vintage`, the observations as they were in that day’s snapshot. Missing upstream values are left out, never 0.',
+        query: 'economy/observations-query',
+        responses: {
+          200: document('economy/observations', 'The observations, oldest first.', [PUBLIC_CACHE, STALE_CACHE, SNAPSHOT_CACHE]),
+          400: badParameters('A missing `series`, a malformed or impossible date, or `from` after `to`'),
+          404: unknownSeries(', or there is no snapshot of the `vintage` day'),
+          503: problem(503, ['upstream_unavailable'], 'The upstream could not be reached and nothing is cached yet.', ['Retry-After']),
+        },
+      },
+      {
+        method: 'get',
+        path: `${API}/vintages`,
+        operationId: 'listVintages',
+        summary: 'Snapshot days of a series',
+        tag: 'Observations',
+        description: 'The days on which a snapshot was archived, ascending; each is readable with `/api/observations?vintage=`.',
+        query: 'economy/vintages-query',
+        responses: {
+          200: document('economy/vintages', 'The snapshot days.'),
+          400: badParameters('A missing `series`'),
+          404: unknownSeries(),
+        },
+      },
+      {
+        method: 'get',
+        path: `${API}/revisions`,
+        operationId: 'getRevisions',
+        summary: 'Revisions between two vintages',
+        tag: 'Observations',
+        description: 'The values that changed, appeared or disappeared between the snapshots of days `from` and `to`. No Canadian upstream offers this view.',
+        query: 'economy/revisions-query',
+        responses: {
+          200: document('economy/revisions', 'The differences.', [PUBLIC_CACHE, SNAPSHOT_CACHE]),
+          400: badParameters('A missing parameter, a malformed or impossible date, or `from` after `to`'),
+          404: unknownSeries(', or there is no snapshot of one of the days'),
+        },
+      },
+      {
+        method: 'post',
+        path: '/mcp',
+        operationId: 'mcp',
+        summary: 'MCP endpoint (JSON-RPC 2.0)',
+        tag: 'MCP',
+        description:
+          'Model Context Protocol over streamable HTTP with no sessions: 2025-era clients (`initialize`, then `tools/list`, `tools/call`) and 2026-07-28 clients (`server/discover`, per-request `_meta`, `MCP-Protocol-Version`). Tools: `search_series` (`query`), `get_observations` (`series`, optional `from`, `to`), `list_categories`; each result carries its JSON as `structuredContent` and as one text item, with provenance. `Host` and `Origin` must name an allowed host (MCP_ALLOWED_HOSTS). Send `Accept: application/json, text/event-stream`.',
+        requestBody: { description: 'A JSON-RPC 2.0 message; at most 64 KB.', required: true, content: { 'application/json': JSON_RPC_REQUEST } },
+        responses: {
+          200: {
+            description: 'The JSON-RPC response: one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it.',
+            content: { 'application/json': JSON_RPC_RESPONSE, 'text/event-stream': { type: 'string' } },
+          },
+          202: { description: 'A notification was accepted; no body.' },
+          400: rpcError('Malformed JSON (-32700) or a request whose headers disagree with its body.'),
+          403: rpcError('`Host` or `Origin` is not an allowed host (DNS-rebinding protection).'),
+          404: rpcError('An unknown method (-32601) on the 2026-07-28 protocol.'),
+          406: rpcError('`Accept` does not name both application/json and text/event-stream.'),
+          413: problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).'),
+          415: rpcError('The body is not sent as `Content-Type: application/json`.'),
+        },
+      },
+      ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'economy', report: 'economy/registry#/$defs/buildReport', registry }),
+    ],
+  };
+  return toOpenApi(spec, registry);
+}

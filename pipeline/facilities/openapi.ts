@@ -1,0 +1,82 @@
+// The facilities service's routes as OpenAPI operations (shared/contracts/facilities.md); the build turns
+// them and schemas/ into `api/v1/openapi.json` (pipeline/core/openapi.ts). Every route server/facilities
+// registers must be listed here (test/openapi.test.ts checks it).
+import { COMMON_DESCRIPTION, coreOperations, problem, PUBLIC_CACHE, toOpenApi, type ApiSpec, type OpenApiDocument, type ResponseSpec } from '../core/openapi.ts';
+import type { SchemaRegistry } from '../core/schemas.ts';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+const BASE = '/api/v1';
+
+const document = (schema: string, description: string): ResponseSpec => ({
+  description,
+  content: { 'application/json': schema },
+  headers: ['ETag'],
+  cache: PUBLIC_CACHE,
+});
+
+export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
+  const spec: ApiSpec = {
+    title: 'shardline facilities',
+    version: '1.0.0',
+    description: [
+      "Ontario's provincial GHG registry (O. Reg. 390/18) linked with Canada's federal Greenhouse Gas Reporting Program: one canonical spine of facilities (`ONF-000123`, stable across rebuilds), match tiers, search, statistics and full records.",
+      'Every document without a query is also a static file of the build (`/api/v1/facility/ONF-000001` is `api/v1/facility/ONF-000001.json`), so a CDN can host it with no server.',
+      COMMON_DESCRIPTION,
+    ].join('\n\n'),
+    tags: [
+      { name: 'Facilities', description: 'The linked facility records.' },
+      { name: 'Service', description: 'Health, problem types and this reference.' },
+      { name: 'Build', description: 'Files of the published build.' },
+    ],
+    operations: [
+      {
+        method: 'get',
+        path: `${BASE}/spine`,
+        operationId: 'getSpine',
+        summary: 'Every facility',
+        tag: 'Facilities',
+        description: 'Every facility ascending by `spine_id`, without `flags` and `delta`.',
+        responses: { 200: document('facilities/spine', 'The spine.') },
+      },
+      {
+        method: 'get',
+        path: `${BASE}/stats`,
+        operationId: 'getStats',
+        summary: 'Match statistics',
+        tag: 'Facilities',
+        description:
+          'Match counts, the funnel from the raw inputs to anchored facilities (stages with `narrowing: true` never grow), the top 30 emitters, agreement buckets (cumulative) and the 10 largest disagreements, for the comparison year.',
+        responses: { 200: document('facilities/stats', 'The statistics.') },
+      },
+      {
+        method: 'get',
+        path: `${BASE}/facility/{id}`,
+        operationId: 'getFacility',
+        summary: 'One facility',
+        tag: 'Facilities',
+        description: 'The full record: names and ids from both programs, totals, delta, yearly series, EWRB buildings of its city, methane and anomaly flags with their reasons.',
+        parameters: [{ name: 'id', in: 'path', description: 'A spine id, `ONF-` and 6 digits; anything else is a 404.', schema: 'facilities/record#/$defs/spine_id' }],
+        responses: {
+          200: document('facilities/record', 'The facility record.'),
+          404: problem(404, ['not_found'], 'No facility with this id, or an id that is not a spine id (malformed ones too).'),
+        },
+      },
+      {
+        method: 'get',
+        path: `${BASE}/search`,
+        operationId: 'searchFacilities',
+        summary: 'Search facilities',
+        tag: 'Facilities',
+        description:
+          'Filters combine with AND. Results are ranked by emissions descending (the federal total of the comparison year where present, else the biomass-adjusted provincial total; facilities with neither last; ties by spine_id); `total` counts every match before `limit`.',
+        query: 'facilities/search-query',
+        responses: {
+          200: document('facilities/search', 'The matching facilities.'),
+          400: problem(400, ['invalid_parameter'], 'A bad parameter value (a `limit` out of 1–200, an unknown `tier` or `program`, a `q` over 200 characters, a parameter given twice); `errors` lists each.'),
+        },
+      },
+      ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'facilities', report: 'facilities/report', registry }),
+    ],
+  };
+  return toOpenApi(spec, registry);
+}

@@ -1,0 +1,137 @@
+// The carriers tool route (contracts/carriers.md, "Agent route"): `GET /api/mcp` lists two tools with the
+// JSON Schema of their arguments, `POST /api/mcp` runs one. A tool answers exactly what its REST route
+// answers, because it runs the same function: search builds the same body, and a profile goes through the
+// same sign-in, existence check and allowance as GET /api/carrier/{carrier_id}, with the same headers and
+// errors. The stored body is spliced into the envelope as it is, never parsed and serialized again.
+//
+// Requests: JSON only. A body without `Content-Type: application/json` (or a `+json` type, UTF-8) is a 415
+// with `Accept-Post: application/json`, checked before the body is read, as strict JSON APIs do (and a
+// CORS-safelisted text/plain or form post from a browser page cannot reach a tool without a preflight).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Routes, ServiceState } from '../core/app.ts';
+import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
+import { setVersionHeader } from '../core/data-version.ts';
+import { toParameterErrors } from '../core/params.ts';
+import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
+import { invalidParameters, type ParameterError } from '../core/problem.ts';
+import { schemas } from '../../pipeline/core/schemas.ts';
+
+export const AGENT_PATH = '/api/mcp';
+
+/** What a tool answers: the REST route's body (complete JSON text) and the headers that route sends with it. */
+export interface ToolAnswer {
+  body: Buffer | string;
+  headers: Record<string, string>;
+}
+
+export interface AgentDeps<D> {
+  /** GET /api/search's body for `q` and `limit` (the route's default when undefined). */
+  search(state: ServiceState<D>, query: string, limit: number | undefined): ToolAnswer;
+  /**
+   * GET /api/carrier/{carrier_id}'s body and headers for the request's key; throws the route's own
+   * 401, 404 and 429 (the allowance is charged only when a profile is answered).
+   */
+  profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer;
+}
+
+interface SearchArgs {
+  query: string;
+  limit?: number;
+}
+
+interface ProfileArgs {
+  carrier_id: number;
+}
+
+interface Tool<D> {
+  /** `$id` of the arguments schema in schemas/carriers/. */
+  schema: string;
+  description: string;
+  run(deps: AgentDeps<D>, req: IncomingMessage, state: ServiceState<D>, args: Record<string, unknown>): ToolAnswer;
+}
+
+function toolsOf<D>(): Record<string, Tool<D>> {
+  return {
+    search_carrier: {
+      schema: 'carriers/tool-search-carrier',
+      description:
+        'Finds US motor carriers by USDOT number or by name, as GET /api/search does: a number (optionally after USDOT or DOT) ' +
+        'looks that carrier up; words match the start of words in legal and DBA names. Public; no key needed.',
+      run: (deps, _req, state, args) => {
+        const { query, limit } = args as unknown as SearchArgs;
+        return deps.search(state, query, limit);
+      },
+    },
+    get_carrier_profile: {
+      schema: 'carriers/tool-get-carrier-profile',
+      description:
+        "One carrier's profile, as GET /api/carrier/{carrier_id} returns it: census details, inspections and crashes over 24 months, " +
+        'and its BASIC percentiles against its peer group. Needs an API key (Authorization: Bearer) and counts against the same ' +
+        'monthly allowance as the REST route.',
+      run: (deps, req, state, args) => deps.profile(req, state, String((args as unknown as ProfileArgs).carrier_id)),
+    },
+  };
+}
+
+/** A schema file as a tool's `input_schema`: its contents without `$id`/`$schema`, which only place it in schemas/. */
+function toInputSchema(id: string): Record<string, unknown> {
+  const { $id: _id, $schema: _schema, ...rest } = schemas().schema(id);
+  return rest;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The tool and its validated arguments, or a 400 listing every fault of the call at once: an unknown tool
+ * (with the known ones), `args` that is not an object, unknown fields, and each bad argument.
+ */
+function toCall<D>(tools: Record<string, Tool<D>>, body: unknown): { name: string; tool: Tool<D>; args: Record<string, unknown> } {
+  if (!isObject(body)) throw invalidParameters([{ parameter: 'body', message: 'must be a JSON object: {"tool": "...", "args": {...}}' }]);
+  const errors: ParameterError[] = [];
+  const known = Object.keys(tools);
+  for (const field of Object.keys(body)) {
+    if (field !== 'tool' && field !== 'args') errors.push({ parameter: field, message: 'is not a known parameter' });
+  }
+  const name = body.tool;
+  const tool = typeof name === 'string' && Object.hasOwn(tools, name) ? tools[name] : undefined;
+  if (name === undefined) errors.push({ parameter: 'tool', message: `is required; the tools are: ${known.join(', ')}` });
+  else if (!tool) errors.push({ parameter: 'tool', message: `must be one of: ${known.join(', ')}` });
+  const args = body.args;
+  if (args === undefined) errors.push({ parameter: 'args', message: 'is required (an object, {} when the tool takes none)' });
+  else if (!isObject(args)) errors.push({ parameter: 'args', message: 'must be an object' });
+  else if (tool) {
+    const validate = schemas().get(tool.schema);
+    if (!validate(args)) errors.push(...toParameterErrors(validate.errors ?? [], 'args.'));
+  }
+  if (errors.length || !tool || !isObject(args)) throw invalidParameters(errors);
+  return { name: name as string, tool, args };
+}
+
+/** `{"tool":…,"result":…}` with the REST body spliced in as stored. */
+function sendResult(res: ServerResponse, name: string, answer: ToolAnswer): void {
+  const body = Buffer.concat([Buffer.from(`{"tool":${JSON.stringify(name)},"result":`), Buffer.from(answer.body), Buffer.from('}')]);
+  res.statusCode = 200;
+  for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
+  // A tool result is an answer to this one request (a profile is per key): never stored by a cache.
+  res.setHeader('Cache-Control', 'no-store');
+  setVersionHeader(res);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/** Mounts GET and POST `/api/mcp`; any other method is createApp's 405 with `Allow: GET, HEAD, POST`. */
+export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
+  const tools = toolsOf<D>();
+  let listing: Payload | undefined;
+  r.get(AGENT_PATH, (req, res) => {
+    listing ??= jsonPayload({
+      tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, input_schema: toInputSchema(t.schema) })),
+    });
+    sendPayload(req, res, listing, { cacheControl: 'public, max-age=300' });
+  });
+  r.post(AGENT_PATH, async (req, res, state) => {
+    const { name, tool, args } = toCall(tools, await readJsonBody(req, MAX_JSON_BODY_BYTES));
+    sendResult(res, name, tool.run(deps, req, state, args));
+  });
+}

@@ -1,0 +1,77 @@
+// POST /api/carrier/{carrier_id}/explain's answer (shared/contracts/carriers.md, "Explain"): the summary of a
+// profile, cached per carrier and data version in the account store. Generated once however many requests
+// ask at the same moment: within a process, concurrent first requests share one generation (single
+// flight); across processes, the store keeps the first summary written and everyone serves that one.
+import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { AccountStore, ExplainEntry } from '../core/store.ts';
+import { TEMPLATE_GENERATOR, toExplanation } from './explain.ts';
+import { requestLlmSummary, toLlmGenerator, type LlmConfig } from './llm.ts';
+
+export interface ExplainAnswer {
+  carrier_id: number;
+  summary: string;
+  generator: string;
+  data_version: string;
+  generated_at: string;
+  /** False only for the request that generated and stored the summary. */
+  cached: boolean;
+}
+
+export interface ExplainerOptions {
+  accounts: () => AccountStore;
+  /** The LLM backend; undefined: the template alone. */
+  llm?: LlmConfig;
+  now: () => Date;
+  /** Told why the LLM backend failed when the template stood in for it. */
+  warn: (message: string) => void;
+}
+
+const toAnswer = (e: ExplainEntry, cached: boolean): ExplainAnswer => ({
+  carrier_id: e.carrier_id,
+  summary: e.summary,
+  generator: e.generator,
+  data_version: e.data_version,
+  generated_at: e.generated_at,
+  cached,
+});
+
+export function createExplainer(options: ExplainerOptions): (profile: Profile, dataVersion: string) => Promise<ExplainAnswer> {
+  const inFlight = new Map<string, Promise<ExplainEntry>>();
+
+  const generate = async (profile: Profile, dataVersion: string): Promise<{ entry: ExplainEntry; inserted: boolean }> => {
+    const draft = toExplanation(profile);
+    let summary = draft;
+    let generator = TEMPLATE_GENERATOR;
+    if (options.llm) {
+      const answer = await requestLlmSummary(options.llm, profile, draft);
+      if (answer instanceof Error) options.warn(`explain: the LLM backend failed for carrier ${profile.carrier_id} (${answer.message}); answered with ${TEMPLATE_GENERATOR}`);
+      else {
+        summary = answer;
+        generator = toLlmGenerator(options.llm.model);
+      }
+    }
+    const entry = { carrier_id: profile.carrier_id, data_version: dataVersion, summary, generator, generated_at: options.now().toISOString() };
+    return options.accounts().explainPut(entry);
+  };
+
+  return async (profile, dataVersion) => {
+    const stored = options.accounts().explainGet(profile.carrier_id, dataVersion);
+    if (stored) return toAnswer(stored, true);
+    // No await between the look-up above and the registration below: a second request either finds the
+    // stored entry or joins this generation.
+    const key = `${dataVersion}:${profile.carrier_id}`;
+    const pending = inFlight.get(key);
+    if (pending) return toAnswer(await pending, true);
+    const generation = generate(profile, dataVersion);
+    const shared = generation.then((g) => g.entry);
+    inFlight.set(key, shared);
+    // Joiners see the failure through `shared`; this keeps it from also counting as unhandled.
+    shared.catch(() => {});
+    try {
+      const { entry, inserted } = await generation;
+      return toAnswer(entry, !inserted);
+    } finally {
+      inFlight.delete(key);
+    }
+  };
+}

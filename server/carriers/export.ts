@@ -1,0 +1,47 @@
+// GET /api/carrier/{carrier_id}/export's bodies (shared/contracts/carriers.md, "Export"), pure: the JSON
+// export (schema carriers/export) is the stored profile spliced in as it is plus the monthly counts the
+// build stored; the CSV is RFC 4180 with one row per BASIC.
+import { toMonthsBefore } from '../../pipeline/carriers/methodology.ts';
+import { toMonthlyCounts } from '../../pipeline/carriers/monthly.ts';
+import type { Profile } from '../../pipeline/carriers/profile.ts';
+
+export type ExportFormat = 'json' | 'csv';
+
+export const EXPORT_TYPES: Record<ExportFormat, string> = { json: 'application/json', csv: 'text/csv; charset=utf-8' };
+
+/** `attachment; filename="carrier-<id>.<format>"` (RFC 6266 §4.1); the name is digits and a dot only, so it needs no escaping. */
+export function toContentDisposition(carrierId: number, format: ExportFormat): string {
+  return `attachment; filename="carrier-${carrierId}.${format}"`;
+}
+
+/**
+ * The JSON export: `{"profile": <the stored profile bytes>, "monthly": {...}}`. `monthlyRecord` is the
+ * carrier's record of the build's monthly store, undefined when it had no inspection or crash in the window.
+ */
+export function toExportJson(profileBody: Buffer, profile: Profile, monthlyRecord: Buffer | undefined): string {
+  const to = profile.data_as_of;
+  const windowMonths = profile.inspections.window_months;
+  const from = toMonthsBefore(to, windowMonths);
+  const monthly = { window_months: windowMonths, from, to, months: toMonthlyCounts(monthlyRecord, from, to) };
+  return `{"profile":${profileBody.toString('utf8')},"monthly":${JSON.stringify(monthly)}}`;
+}
+
+export const CSV_COLUMNS = ['carrier_id', 'legal_name', 'category', 'measure', 'percentile', 'threshold', 'alert', 'violations', 'peer_group', 'data_as_of'] as const;
+
+/**
+ * One RFC 4180 field (§2 rules 5–7): quoted when it holds a comma, a double quote, CR or LF, with each
+ * double quote doubled; an empty field for null.
+ */
+export function toCsvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** The CSV export: the header row, then the seven BASICs in the profile's order; every line ends in CRLF (§2 rule 1). */
+export function toExportCsv(profile: Profile): string {
+  const rows = profile.categories.map((c) =>
+    [profile.carrier_id, profile.legal_name, c.category, c.measure, c.percentile, c.threshold, c.alert, c.violations, c.peer_group, profile.data_as_of].map(toCsvField).join(','),
+  );
+  return [CSV_COLUMNS.join(','), ...rows].map((line) => `${line}\r\n`).join('');
+}

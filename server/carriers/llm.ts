@@ -1,0 +1,111 @@
+// The optional LLM backend of the explain summary (shared/contracts/carriers.md, "Explain"): an
+// OpenAI-compatible chat completions endpoint (POST {model, messages} → choices[0].message.content,
+// https://platform.openai.com/docs/api-reference/chat/create). Anything short of a usable answer within
+// the time-out (no connection, a hang, a non-2xx status, a body that is not the expected JSON, empty or
+// oversized content) is a failure: the caller falls back to the template, so the route never fails because
+// of the backend.
+import type { Profile } from '../../pipeline/carriers/profile.ts';
+
+export interface LlmConfig {
+  /** The chat completions URL, e.g. https://api.openai.com/v1/chat/completions. */
+  url: string;
+  /** Sent as `Authorization: Bearer <key>` when set. */
+  key?: string;
+  model: string;
+  timeoutMs: number;
+}
+
+export const DEFAULT_LLM_TIMEOUT_MS = 10_000;
+/** A summary is a few paragraphs; a longer answer is not one. */
+const MAX_SUMMARY_CHARS = 8_000;
+
+/** The `generator` of a summary written by `model`. */
+export const toLlmGenerator = (model: string) => `llm:${model}`;
+
+/**
+ * The backend from EXPLAIN_LLM_URL, EXPLAIN_LLM_KEY, EXPLAIN_LLM_MODEL and EXPLAIN_LLM_TIMEOUT_MS;
+ * undefined (template only) when no URL is set. Throws on a setting that cannot work, so a mistake shows at
+ * start-up rather than as silent fall-backs.
+ */
+export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig | undefined {
+  const url = env.EXPLAIN_LLM_URL?.trim();
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`EXPLAIN_LLM_URL must be an http(s) URL, not ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`EXPLAIN_LLM_URL must be an http(s) URL, not ${url}`);
+  const model = env.EXPLAIN_LLM_MODEL?.trim();
+  if (!model) throw new Error('EXPLAIN_LLM_MODEL must name the model when EXPLAIN_LLM_URL is set');
+  const rawTimeout = env.EXPLAIN_LLM_TIMEOUT_MS?.trim();
+  const timeoutMs = rawTimeout ? Number(rawTimeout) : DEFAULT_LLM_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new Error(`EXPLAIN_LLM_TIMEOUT_MS must be a whole number of milliseconds ≥ 1, not ${rawTimeout}`);
+  const key = env.EXPLAIN_LLM_KEY?.trim();
+  return { url, model, timeoutMs, ...(key ? { key } : {}) };
+}
+
+const INSTRUCTIONS =
+  'You explain a US motor carrier\'s safety record to a shipper or broker in plain language. Use only the facts in the profile ' +
+  'and the draft given; never invent figures. Write four short paragraphs: who the carrier is; how it compares with its peer group; ' +
+  'its three top risks, each with its figures; and what the figures do not say (the percentiles are recomputed from FMCSA public data, ' +
+  'not FMCSA\'s published values; FMCSA publishes no Crash Indicator or Hazardous Materials percentiles; categories with too little data ' +
+  'are not ranked). Plain text, no headings, no markdown.';
+
+/** The chat completions request body for one profile; `draft` is the template's summary. */
+export function toLlmRequest(config: LlmConfig, profile: Profile, draft: string): Record<string, unknown> {
+  return {
+    model: config.model,
+    temperature: 0,
+    messages: [
+      { role: 'system', content: INSTRUCTIONS },
+      { role: 'user', content: `Profile (JSON):\n${JSON.stringify(profile)}\n\nDraft:\n${draft}` },
+    ],
+  };
+}
+
+/** The summary in a chat completions response body, or an Error saying why there is none. */
+export function toLlmSummary(body: unknown): string | Error {
+  const choices = (body as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return new Error('the response has no choices');
+  const content = (choices[0] as { message?: { content?: unknown } } | null)?.message?.content;
+  if (typeof content !== 'string') return new Error('the first choice has no message content');
+  const summary = content.trim();
+  if (summary === '') return new Error('the message content is empty');
+  if (summary.length > MAX_SUMMARY_CHARS) return new Error(`the message content is longer than ${MAX_SUMMARY_CHARS} characters`);
+  return summary;
+}
+
+/**
+ * Asks the backend for a summary. Resolves to the summary, or to an Error (never rejects) when the backend
+ * fails in any way within `timeoutMs`; the time-out covers the whole exchange, body included.
+ */
+export async function requestLlmSummary(config: LlmConfig, profile: Profile, draft: string): Promise<string | Error> {
+  const signal = AbortSignal.timeout(config.timeoutMs);
+  try {
+    const res = await fetch(config.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}) },
+      body: JSON.stringify(toLlmRequest(config, profile, draft)),
+      signal,
+      redirect: 'error',
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return new Error(`the backend answered ${res.status}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await res.text());
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return new Error('the response body is not JSON');
+    }
+    return toLlmSummary(body);
+  } catch (err) {
+    if (signal.aborted) return new Error(`no answer within ${config.timeoutMs} ms`);
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return new Error(`the request failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+  }
+}

@@ -1,0 +1,99 @@
+// The premium routes (shared/contracts/carriers.md, "Explain", "Export", "Access"):
+//   POST /api/carrier/{carrier_id}/explain   a plain-language summary of the profile, cached per build
+//   GET  /api/carrier/{carrier_id}/export    the profile plus monthly counts as JSON, or the BASICs as CSV
+// Both need a premium key: 401 without a valid key, 403 `premium_required` for a free one, then 400 for a
+// bad carrier id (or body, or format), then 404. Neither touches the free allowance.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Routes } from '../core/app.ts';
+import { MAX_JSON_BODY_BYTES, readBody } from '../core/body.ts';
+import type { LoadedBuild } from '../core/build.ts';
+import type { Lru } from '../core/cache.ts';
+import { setVersionHeader } from '../core/data-version.ts';
+import { parseQuery } from '../core/params.ts';
+import { sendPayload, type Payload } from '../core/payload.ts';
+import { invalidParameters, notFound } from '../core/problem.ts';
+import type { RecordStore } from '../core/record-store.ts';
+import type { AccountStore } from '../core/store.ts';
+import type { Profile } from '../../pipeline/carriers/profile.ts';
+import { authenticate, requirePremium } from './auth.ts';
+import { createExplainer } from './explainer.ts';
+import { EXPORT_TYPES, toContentDisposition, toExportCsv, toExportJson, type ExportFormat } from './export.ts';
+import type { LlmConfig } from './llm.ts';
+
+export const EXPLAIN_PATH = '/api/carrier/:carrier_id/explain';
+export const EXPORT_PATH = '/api/carrier/:carrier_id/export';
+const PREMIUM_CACHE = 'no-store';
+
+/** What the premium routes read of the service's loaded data. */
+export interface PremiumData {
+  build: LoadedBuild;
+  profiles: RecordStore;
+  /** The profile route's cache of recently read profiles, by carrier id as text. */
+  hot: Lru<Buffer>;
+  /** The build's private/monthly store (pipeline/carriers/monthly.ts). */
+  monthly: RecordStore;
+}
+
+export interface PremiumOptions {
+  accounts: () => AccountStore;
+  llm?: LlmConfig;
+  now: () => Date;
+  warn: (message: string) => void;
+}
+
+interface ExportQuery {
+  format?: ExportFormat;
+}
+
+/** Sign-in (401), plan (403), then the carrier id (400): the checks before anything is read. */
+function toPremiumCarrierId(req: IncomingMessage, accounts: () => AccountStore, rawId: string | undefined, toCarrierId: (raw: string | undefined) => number): number {
+  requirePremium(authenticate(req, accounts()));
+  return toCarrierId(rawId);
+}
+
+function readProfile(data: PremiumData, id: number): Buffer {
+  const body = data.hot.get(String(id)) ?? data.profiles.get(id);
+  if (!body) throw notFound(`no carrier ${id} in this build`);
+  return body;
+}
+
+/** The explain route takes no input: an empty body or `{}` (whitespace around it allowed); anything else is a 400. */
+async function assertNoInput(req: IncomingMessage): Promise<void> {
+  const text = (await readBody(req, MAX_JSON_BODY_BYTES)).toString('utf8').replace(/^\uFEFF/, '').trim();
+  if (text === '' || /^\{\s*\}$/.test(text)) return;
+  throw invalidParameters([{ parameter: 'body', message: 'must be empty or {}: the route takes no input' }]);
+}
+
+function sendJson(res: ServerResponse, doc: unknown): void {
+  const body = Buffer.from(JSON.stringify(doc));
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', PREMIUM_CACHE);
+  setVersionHeader(res);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/** Registers both routes; `toCarrierId` is the service's own carrier-id check, so every route says the same. */
+export function mountPremium<D extends PremiumData>(r: Routes<D>, options: PremiumOptions, toCarrierId: (raw: string | undefined) => number): void {
+  const explain = createExplainer(options);
+
+  r.post(EXPLAIN_PATH, async (req, res, s) => {
+    const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+    await assertNoInput(req);
+    // The state of the request's start: a reload while the summary is generated does not mix builds.
+    const profile = JSON.parse(readProfile(s.data, id).toString('utf8')) as Profile;
+    sendJson(res, await explain(profile, s.build.manifest.data_version));
+  });
+
+  r.get(EXPORT_PATH, (req, res, s) => {
+    const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+    const format = parseQuery<ExportQuery>(req.query, 'carriers/export-query').format ?? 'json';
+    const body = readProfile(s.data, id);
+    const profile = JSON.parse(body.toString('utf8')) as Profile;
+    const text = format === 'json' ? toExportJson(body, profile, s.data.monthly.get(id)) : toExportCsv(profile);
+    // Fixed within a build, like the profile's: the ETag needs no hashing.
+    const payload: Payload = { body: Buffer.from(text), etag: `"${s.build.manifest.data_version}-${id}-${format}"`, type: EXPORT_TYPES[format] };
+    sendPayload(req, res, payload, { cacheControl: PREMIUM_CACHE, headers: { 'Content-Disposition': toContentDisposition(id, format) } });
+  });
+}

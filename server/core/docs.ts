@@ -1,0 +1,102 @@
+// The routes that describe a service: its OpenAPI document (a file of the build, generated from schemas/ by
+// pipeline/core/openapi.ts) and `/docs`, a human API reference rendered in the browser from that document
+// by @scalar/api-reference. The renderer's standalone browser bundle is served from node_modules by the
+// service itself, so the page needs no other host at run time: no CDN, no web fonts, no telemetry, no
+// hosted AI panel.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
+import { DOCS_PATH, DOCS_SCRIPT_PATH, PUBLIC_CACHE, toPayloadPath } from '../../pipeline/core/openapi.ts';
+import type { Routes } from './app.ts';
+import { HttpError } from './problem.ts';
+import { etagOf, sendPayload, toPayload, type Payload } from './payload.ts';
+
+/** The page asks for the bundle with its content hash in the query: a new bundle is a new URL. */
+export const BUNDLE_CACHE = 'public, max-age=31536000, immutable';
+
+/** The standalone bundle (one file, styles included) that `@scalar/api-reference` ships for browsers. */
+export function scalarBundleFile(): string {
+  return createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
+}
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+async function loadBundle(): Promise<Payload> {
+  const body = await readFile(scalarBundleFile());
+  const [gz, br] = await Promise.all([gzip(body, { level: 6 }), brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })]);
+  return { body, gz, br, etag: etagOf(createHash('sha256').update(body).digest('hex')), type: 'text/javascript; charset=utf-8' };
+}
+
+let bundle: Promise<Payload> | undefined;
+/**
+ * Read and compressed once per process, on first use, off the event loop: about 3.5 MB, 1 MB after gzip
+ * (compressing it takes over a second of CPU, which must not stall the requests around it).
+ */
+function scalarBundle(): Promise<Payload> {
+  if (!bundle) {
+    bundle = loadBundle();
+    // A failed read is tried again by the next request rather than remembered.
+    bundle.catch(() => {
+      bundle = undefined;
+    });
+  }
+  return bundle;
+}
+
+const escapeHtml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+/**
+ * The page: the document's URL and the renderer's settings as data attributes (no inline script), then the
+ * bundle. Fonts from the renderer's own host, telemetry, its AI panel and the link to its hosted client are
+ * switched off: the page talks to this service alone.
+ */
+export function toDocsPage(service: string, openapiPath: string, bundleEtag: string): string {
+  const config = {
+    withDefaultFonts: false,
+    telemetry: false,
+    hideClientButton: true,
+    showDeveloperTools: 'never',
+    showToolbar: 'never',
+    documentDownloadType: 'json',
+    // Its "Ask AI" panel loads from the renderer's own hosted service.
+    agent: { disabled: true },
+    metaData: { title: `shardline ${service} API reference` },
+  };
+  const version = bundleEtag.replaceAll('"', '').slice(0, 16);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>shardline ${escapeHtml(service)} API reference</title>
+</head>
+<body>
+<noscript>This reference needs JavaScript. The OpenAPI document it renders is at <a href="${escapeHtml(openapiPath)}">${escapeHtml(openapiPath)}</a>.</noscript>
+<script id="api-reference" data-url="${escapeHtml(openapiPath)}" data-configuration="${escapeHtml(JSON.stringify(config))}"></script>
+<script src="${DOCS_SCRIPT_PATH}?v=${version}"></script>
+</body>
+</html>
+`;
+}
+
+/**
+ * Mounts `openapiPath` (answered from the build's payload for it, so it changes with the data it
+ * describes), `/docs` and `/docs/scalar.js`.
+ */
+export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string): void {
+  const payloadPath = toPayloadPath(openapiPath);
+  r.get(openapiPath, (req, res, s) => {
+    const p = s.build.payloads.get(payloadPath);
+    if (!p) throw new HttpError(404, 'not_found', `this build has no ${openapiPath}; rebuild it`);
+    sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+  });
+  let page: Payload | undefined;
+  r.get(DOCS_PATH, async (req, res) => {
+    page ??= toPayload(toDocsPage(service, openapiPath, (await scalarBundle()).etag), 'text/html; charset=utf-8', false);
+    sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
+  });
+  r.get(DOCS_SCRIPT_PATH, async (req, res) => sendPayload(req, res, await scalarBundle(), { cacheControl: BUNDLE_CACHE }));
+}

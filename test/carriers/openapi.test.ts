@@ -1,0 +1,93 @@
+// The carriers routes the shared contract suite does not call (signed-in profiles, the premium routes, the
+// tool route) against the OpenAPI document the build wrote: every answer, success or problem, must have
+// the status, Content-Type, body schema and headers the document gives for it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
+import { toDocumentFile, type OpenApiDocument } from '../../pipeline/core/openapi.ts';
+import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
+import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+
+const NOW = new Date('2026-11-22T00:00:00Z');
+let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
+let srv: Awaited<ReturnType<typeof serveCarriers>>;
+let checker: OpenApiChecker | undefined;
+let premium = '';
+let free = '';
+const fetch = conformingFetch(() => checker, OPENAPI_PATH);
+const auth = (key?: string): Record<string, string> => (key ? { Authorization: `Bearer ${key}` } : {});
+const post = (path: string, body: string, headers: Record<string, string> = {}) => fetch(srv.base + path, { method: 'POST', headers, body });
+const json = { 'Content-Type': 'application/json' };
+
+beforeAll(async () => {
+  built = await buildCarriersFixture();
+  srv = await serveCarriers(built, { freeLookups: 2 });
+  checker = new OpenApiChecker(JSON.parse(readFileSync(join(built.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument);
+  premium = srv.accounts().createKey('premium', 'openapi premium', NOW).key;
+  free = srv.accounts().createKey('free', 'openapi free', NOW).key;
+});
+afterAll(async () => {
+  await srv.close();
+  await built.root.remove();
+});
+
+describe('carriers answers as its OpenAPI document says', () => {
+  it('GET /api/carrier/{carrier_id}: 200 (free with RateLimit-*, premium without), 304, 400, 401, 404, 429', async () => {
+    const ok = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(premium) });
+    expect(ok.status).toBe(200);
+    expect((await fetch(`${srv.base}/api/carrier/1000001`, { headers: { ...auth(premium), 'If-None-Match': ok.headers.get('etag')! } })).status).toBe(304);
+    expect((await fetch(`${srv.base}/api/carrier/1000001`, { method: 'HEAD', headers: auth(premium) })).status).toBe(200);
+    expect((await fetch(`${srv.base}/api/carrier/abc`, { headers: auth(premium) })).status).toBe(400);
+    expect((await fetch(`${srv.base}/api/carrier/1000001`)).status).toBe(401);
+    expect((await fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: 'Bearer not-a-key' } })).status).toBe(401);
+    expect((await fetch(`${srv.base}/api/carrier/99999999`, { headers: auth(premium) })).status).toBe(404);
+    const first = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(free) });
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await fetch(`${srv.base}/api/carrier/1000002`, { headers: auth(free) })).status).toBe(200);
+    const exhausted = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(free) });
+    expect(exhausted.status).toBe(429);
+    expect(exhausted.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('POST /api/carrier/{carrier_id}/explain: 200 (fresh and cached), 400, 401, 403, 404, 413', async () => {
+    expect((await post('/api/carrier/1000001/explain', '', auth(premium))).status).toBe(200);
+    const cached = await post('/api/carrier/1000001/explain', '{}', { ...json, ...auth(premium) });
+    expect(((await cached.json()) as { cached: boolean }).cached).toBe(true);
+    expect((await post('/api/carrier/1000001/explain', '{"x":1}', { ...json, ...auth(premium) })).status).toBe(400);
+    expect((await post('/api/carrier/x/explain', '', auth(premium))).status).toBe(400);
+    expect((await post('/api/carrier/1000001/explain', '')).status).toBe(401);
+    const freeKey = srv.accounts().createKey('free', 'openapi free 2', NOW).key;
+    expect((await post('/api/carrier/1000001/explain', '', auth(freeKey))).status).toBe(403);
+    expect((await post('/api/carrier/99999999/explain', '', auth(premium))).status).toBe(404);
+    expect((await post('/api/carrier/1000001/explain', 'x'.repeat(70_000), auth(premium))).status).toBe(413);
+  });
+
+  it('GET /api/carrier/{carrier_id}/export: JSON and CSV attachments, 304, 400, 403, 404', async () => {
+    const asJson = await fetch(`${srv.base}/api/carrier/1000001/export`, { headers: auth(premium) });
+    expect(asJson.status).toBe(200);
+    expect(asJson.headers.get('content-disposition')).toBe('attachment; filename="carrier-1000001.json"');
+    const csv = await fetch(`${srv.base}/api/carrier/1000001/export?format=csv`, { headers: auth(premium) });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await fetch(`${srv.base}/api/carrier/1000001/export?format=csv`, { headers: { ...auth(premium), 'If-None-Match': csv.headers.get('etag')! } })).status).toBe(304);
+    expect((await fetch(`${srv.base}/api/carrier/1000001/export?format=xml`, { headers: auth(premium) })).status).toBe(400);
+    expect((await fetch(`${srv.base}/api/carrier/1000001/export`, { headers: auth(free) })).status).toBe(403);
+    expect((await fetch(`${srv.base}/api/carrier/99999999/export`, { headers: auth(premium) })).status).toBe(404);
+  });
+
+  it('GET and POST /api/mcp: the tools, results, and every refusal', async () => {
+    expect((await fetch(`${srv.base}/api/mcp`)).status).toBe(200);
+    const call = (body: unknown, headers: Record<string, string> = {}) => post('/api/mcp', JSON.stringify(body), { ...json, ...headers });
+    expect((await call({ tool: 'search_carrier', args: { query: 'alpha', limit: 5 } })).status).toBe(200);
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } }, auth(premium))).status).toBe(200);
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } })).status).toBe(401);
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 99999999 } }, auth(premium))).status).toBe(404);
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } }, auth(free))).status).toBe(429);
+    expect((await call({ tool: 'nope', args: {} })).status).toBe(400);
+    expect((await post('/api/mcp', '{', json)).status).toBe(400);
+    expect((await post('/api/mcp', '{}', { 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await post('/api/mcp', 'x'.repeat(70_000), json)).status).toBe(413);
+    expect((await fetch(`${srv.base}/api/mcp`, { method: 'DELETE' })).status).toBe(405);
+  });
+});
