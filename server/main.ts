@@ -13,6 +13,7 @@ import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { DataError } from './core/build.ts';
+import { answerClientError } from './core/client-error.ts';
 import { SERVICES } from './services.ts';
 
 const USAGE = `Serve the built data of every service (or one).
@@ -36,7 +37,9 @@ Examples:
 /** Runs demo + build for a service whose published folder is missing, so a fresh clone serves at once. */
 async function ensureBuilt(service: string, dataDir: string): Promise<void> {
   await recoverPublish(dataDir, service);
-  if (existsSync(join(dataDir, service, 'manifest.json'))) return;
+  // Only a missing folder gets demo data: a folder without its manifest is a damaged or half-copied build,
+  // which must stop the server (loadBuild says why) rather than be replaced by generated data.
+  if (existsSync(join(dataDir, service))) return;
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new CliError(`no build for ${service}`, 1);
   process.stderr.write(`${join(dataDir, service)} is missing: building demo data\n`);
@@ -90,6 +93,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     const server = createServer(app.handler);
     server.keepAliveTimeout = 5000;
+    // Requests the HTTP parser refuses get a problem body too, not Node's bare status line.
+    server.on('clientError', (err, socket) => answerClientError(err, socket, { 'X-Data-Version': app.state().build.manifest.data_version }));
     const p = await listen(server, port ?? Number(process.env[svc.portEnv] ?? svc.defaultPort), host);
     const m = app.state().build.manifest;
     const shownHost = host.includes(':') ? `[${host}]` : host;

@@ -373,29 +373,34 @@ async function scanFile(
   path: string,
   onRecord: RecordHandler,
   afterChunk: (bytesRead: number, size: number) => boolean | void,
-): Promise<{ bytes: number; sha256: string; encoding: TextEncodingName; bom: boolean; undecodableBytes: number }> {
+): Promise<{ bytes: number; sha256: string; encoding: TextEncodingName; bom: boolean; undecodableBytes: number; endsWithLineEnd: boolean }> {
   const { handle, size } = await openFile(path);
   const hash = createHash('sha256');
   const decoder = createDecoder();
   const parser = createRecordParser(onRecord);
   let bytes = 0;
   let stopped = false;
+  let last = 0;
+  const feed = (text: string) => {
+    if (text !== '') last = text.charCodeAt(text.length - 1);
+    parser.write(text);
+  };
   // Async iteration pulls one chunk at a time, so a slow consumer pauses the file stream (backpressure).
   for await (const chunk of handle.createReadStream() as AsyncIterable<Buffer>) {
     bytes += chunk.length;
     hash.update(chunk);
-    parser.write(decoder.write(chunk));
+    feed(decoder.write(chunk));
     if (afterChunk(bytes, size) === false) {
       stopped = true;
       break;
     }
   }
   if (!stopped) {
-    parser.write(decoder.end());
+    feed(decoder.end());
     parser.end();
   }
   const { encoding, bom, undecodableBytes } = decoder;
-  return { bytes, sha256: hash.digest('hex'), encoding, bom, undecodableBytes };
+  return { bytes, sha256: hash.digest('hex'), encoding, bom, undecodableBytes, endsWithLineEnd: last === 10 || last === 13 };
 }
 
 /** The header fields, reading only as far as the header's end; encoding is as detected from the bytes read. */
@@ -428,6 +433,8 @@ export async function readCsv(
   let rows = 0;
   let malformed = 0;
   let blank = 0;
+  /** The last record, when it was malformed. */
+  let lastBad: { record: number; message: string } | undefined;
   const issues: CsvIssue[] = [];
   let lastProgress = Date.now();
 
@@ -451,10 +458,12 @@ export async function readCsv(
       blank++;
       return;
     }
+    lastBad = undefined;
     if (error !== undefined || fields.length !== header.length) {
       malformed++;
       const message = error ?? `expected ${header.length} fields, found ${fields.length}`;
       if (issues.length < MAX_ISSUES) issues.push({ record, kind: 'malformed', message });
+      lastBad = { record, message };
       return;
     }
     const row: Record<string, string> = {};
@@ -470,6 +479,11 @@ export async function readCsv(
     onProgress({ bytesRead, bytes, rows });
   });
   if (head === undefined) throw emptyFileError(path);
+  // A download cut short ends inside a record: the last record is malformed and no line end follows it.
+  // That is a damaged file rather than a bad row, and a build from it would silently lose what was cut off.
+  if (lastBad !== undefined && lastBad.record === record && !scan.endsWithLineEnd) {
+    throw new CsvError(`${path}: ends in the middle of record ${lastBad.record} (${lastBad.message}): the file looks truncated; download it again`);
+  }
   const { fields: header, match } = head;
   onProgress?.({ bytesRead: scan.bytes, bytes: scan.bytes, rows });
 

@@ -97,6 +97,10 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       onError(err, req, res);
     },
     onNoMatch: (req, res) => {
+      // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
+      // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
+      // waiting), so the static path first picks up a build published since the last look.
+      if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
       stampVersion(res, state.build.manifest.data_version);
       const notFound = () => onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
@@ -231,7 +235,7 @@ function stampOf(path: string): string {
  * and sirv streams them with precompressed siblings. Rebuilt on reload because sirv caches the file list.
  */
 function staticHandler(dir: string, version: string) {
-  return sirv(dir, {
+  const serve = sirv(dir, {
     extensions: ['json'],
     gzip: true,
     brotli: true,
@@ -242,4 +246,14 @@ function staticHandler(dir: string, version: string) {
       res.setHeader('X-Data-Version', version);
     },
   });
+  // Byte ranges are not offered (RFC 9110 §14.2 lets a server ignore Range): sirv reads `bytes=5-1` as a
+  // stream it cannot open after its headers are out, `bytes=-1` as the first two bytes, applies ranges to
+  // the compressed sibling, and answers an unsatisfiable one with a bare 416. The whole file is small enough.
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    delete req.headers.range;
+    // A file renamed away between sirv's lookup and its open (a publish under way) fails the stream after
+    // the headers went out: close the connection at once rather than leave the client waiting.
+    res.once('pipe', (src: NodeJS.ReadableStream) => src.once('error', () => res.destroy()));
+    serve(req, res, next);
+  };
 }
