@@ -17,7 +17,7 @@ async function run(job: BuildJob): Promise<BuildDone> {
   }
   const pipeline = PIPELINES[job.service];
   if (!pipeline) throw new Error(`no pipeline for ${job.service}`);
-  const result = await pipeline.build({ input: job.input, outDir: job.outDir, year: job.year, progress: createProgress(`build ${job.service}`) });
+  const result = await pipeline.build({ input: job.input, outDir: job.outDir, year: job.year, demo: job.demo, progress: createProgress(`build ${job.service}`) });
   return { type: 'done', ms: performance.now() - start, maxRssKb: process.resourceUsage().maxRSS, counts: result.counts, dataVersion: result.data_version };
 }
 

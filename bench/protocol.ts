@@ -3,7 +3,7 @@
 
 export type BuildJob =
   | { mode: 'demo'; service: string; dir: string; scale: number; seed?: number }
-  | { mode: 'build'; service: string; input: string; outDir: string; year?: number };
+  | { mode: 'build'; service: string; input: string; outDir: string; year?: number; demo?: boolean };
 
 export interface BuildDone {
   type: 'done';
@@ -25,6 +25,8 @@ export interface ServerJob {
   stateDir?: string;
   /** Write the app's JSON request log to /dev/null, as a production server writes it to stdout. */
   log: boolean;
+  /** Environment variables for the service over the child's own (upstream base URLs). */
+  env?: Record<string, string>;
   /**
    * Bare only: request paths that are not precomputed documents (searches, signed-in lookups); their
    * responses are captured from the app at start-up, sent with the headers their scenario sends.

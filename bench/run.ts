@@ -19,7 +19,9 @@ import {
   checkBuild,
   describeOutput,
   formatBuilds,
+  formatGrowth,
   formatScenarios,
+  formatStartups,
   formatServers,
   describeSmallScale,
   toSmallScale,
@@ -32,8 +34,11 @@ import {
   type ScenarioRuns,
   type ServerKind,
   type ServerSession,
+  type StartupResult,
 } from './report.ts';
+import { measureStartup } from './startup.ts';
 import { BENCH_SERVICES, type BenchService, type Scenario } from './services.ts';
+import { formatColdBursts, type ColdBurstResult } from './cold-burst.ts';
 
 const USAGE = `Benchmark the services against a bare node:http server, side by side in one run.
 
@@ -50,6 +55,8 @@ Usage: npm run bench -- [options]
                   carriers; generating and building them takes over 10 minutes and ~10 GB of disk)
   --serve WHAT    demo (default) or real: which build the HTTP figures use
   --service NAME  ${Object.keys(BENCH_SERVICES).join(' | ')} (default: all)
+  --growth F,F    fractions of the demo scale also built first, for the build-time growth curve of the
+                  services with a build-time target (default 0.1,0.25,0.5; none under --quick; 'none')
   --log           let the app write its JSON request log (to /dev/null), as in production
   --seed N        seed for the sampled ids and queries (default 1)
   --out FILE      results file (default bench/results.json)
@@ -78,6 +85,18 @@ interface Settings extends BenchOptions {
   out: string;
 }
 
+/**
+ * Fractions of the served demo scale built (inputs and build) before the full one, for the build-time
+ * growth curve of the services with a build-time target; none under --quick unless asked for.
+ */
+function toGrowth(raw: string | undefined, quick: boolean): number[] {
+  if (raw === undefined) return quick ? [] : [0.1, 0.25, 0.5];
+  if (raw === '' || raw === 'none') return [];
+  const fractions = raw.split(',').map(Number);
+  if (fractions.some((f) => !(f > 0 && f < 1))) throw new CliError(`--growth takes fractions between 0 and 1, comma-separated (0.1,0.25,0.5), or none\n\n${USAGE}`);
+  return [...new Set(fractions)].sort((a, b) => a - b);
+}
+
 function toSettings(argv: string[]): Settings | undefined {
   const { values } = parseCli(
     argv,
@@ -93,6 +112,7 @@ function toSettings(argv: string[]): Settings | undefined {
       log: { type: 'boolean' },
       seed: { type: 'string' },
       out: { type: 'string' },
+      growth: { type: 'string' },
     },
     USAGE,
   );
@@ -115,9 +135,9 @@ function toSettings(argv: string[]): Settings | undefined {
   const scales: Record<string, number> = {};
   const scaleNotes: Record<string, string> = {};
   for (const svc of services) {
-    const given = raw[svc.demo.option];
+    const given = svc.demo.option ? raw[svc.demo.option] : undefined;
     const quick = values.quick && given === undefined && svc.demo.quick !== undefined;
-    scales[svc.name] = number(svc.demo.option, given, quick ? svc.demo.quick! : svc.demo.default, (n) => n > 0 && n <= 1000);
+    scales[svc.name] = number(svc.demo.option ?? svc.name, given, quick ? svc.demo.quick! : svc.demo.default, (n) => n > 0 && n <= 1000);
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
   const served =
@@ -134,6 +154,7 @@ function toSettings(argv: string[]): Settings | undefined {
     served,
     log: values.log ?? false,
     seed: number('seed', values.seed, 1, Number.isInteger),
+    growth: toGrowth(values.growth, values.quick ?? false),
     services,
     out: resolve(values.out ?? join(ROOT, 'bench', 'results.json')),
   };
@@ -186,12 +207,23 @@ async function buildAll(svc: BenchService, work: string, settings: Settings, pro
       builds.push({ label, service: svc.name, skipped: 'skipped: ../shared/data not found' });
     }
   }
-  const demoInput = join(work, 'demo-input');
+  const demoInput = svc.demo.withoutInputs ? undefined : join(work, 'demo-input');
   const demoOut = join(work, 'demo');
   const scale = settings.scales[svc.name]!;
-  builds.push(await runBuildJob({ mode: 'demo', service: svc.name, dir: demoInput, scale }, `${svc.name} demo x${scale} inputs`, progress, { scale }));
-  const demo = await runBuildJob({ mode: 'build', service: svc.name, input: demoInput, outDir: demoOut }, `${svc.name} demo x${scale} build`, progress, { scale, svc });
-  builds.push(demo);
+  if (demoInput && svc.targets?.maxBuildMs !== undefined) {
+    // The growth curve: smaller builds of the same generator first, each deleted once measured.
+    for (const fraction of settings.growth) {
+      const at = Math.round(scale * fraction * 100) / 100;
+      const dir = join(work, `growth-${at}`);
+      await runBuildJob({ mode: 'demo', service: svc.name, dir: join(dir, 'input'), scale: at }, `${svc.name} demo x${at} inputs`, progress, { scale: at });
+      builds.push({ ...(await runBuildJob({ mode: 'build', service: svc.name, input: join(dir, 'input'), outDir: join(dir, 'out') }, `${svc.name} demo x${at} build`, progress, { scale: at })), growth: true });
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (demoInput) builds.push(await runBuildJob({ mode: 'demo', service: svc.name, dir: demoInput, scale }, `${svc.name} demo x${scale} inputs`, progress, { scale }));
+  const demoJob: BuildJob = demoInput ? { mode: 'build', service: svc.name, input: demoInput, outDir: demoOut } : { mode: 'build', service: svc.name, input: '', outDir: demoOut, demo: true };
+  const demo = await runBuildJob(demoJob, `${svc.name} demo x${scale} build`, progress, { scale, svc });
+  builds.push(settings.growth.length && svc.targets?.maxBuildMs !== undefined ? { ...demo, growth: true } : demo);
   if (settings.served === 'real') {
     if (!realOut) throw new CliError(`--serve real: no real data for ${svc.name}`, 1);
     return { builds, servedDir: realOut, served: builds[0]!, data: 'real' };
@@ -302,6 +334,8 @@ export async function main(argv: string[]): Promise<void> {
   const builds: BuildFigures[] = [];
   const sessions: ServerSession[] = [];
   const runs: ScenarioRuns[] = [];
+  const coldBursts: ColdBurstResult[] = [];
+  const startups: StartupResult[] = [];
   const servedNotes: string[] = [];
   const scaleOf = new Map<string, number | undefined>();
   try {
@@ -311,7 +345,7 @@ export async function main(argv: string[]): Promise<void> {
       // One STATE_DIR for both servers and every round: the scenarios create their API keys in it.
       const stateDir = join(work, svc.name, 'state');
       await mkdir(stateDir, { recursive: true });
-      const scenarios = svc.scenarios({ buildDir: join(built.servedDir, svc.name), stateDir, rng: createRng(settings.seed).fork(svc.name) });
+      const scenarios = await svc.scenarios({ buildDir: join(built.servedDir, svc.name), stateDir, rng: createRng(settings.seed).fork(svc.name) });
       servedNotes.push(`${built.served.label} (${describeOutput(built.served)}${settings.scaleNotes[svc.name] && built.scale !== undefined ? `; ${settings.scaleNotes[svc.name]}` : ''})`);
       const smallScale = toSmallScale(svc.targets, built.scale);
       const mine = scenarios.map(
@@ -336,6 +370,11 @@ export async function main(argv: string[]): Promise<void> {
         }
       }
       scaleOf.set(svc.name, built.scale);
+      progress.stage(`${svc.name}: npm start, spawn to listening`);
+      startups.push({ ...(await measureStartup(svc.name, built.servedDir, stateDir, settings.rounds, (m) => progress.info(m))), data: built.data, target: svc.targets?.maxStartupMs, smallScale: toSmallScale(svc.targets, built.scale) });
+      if (svc.coldBursts) {
+        coldBursts.push(...(await svc.coldBursts({ workDir: join(work, svc.name), rng: createRng(settings.seed).fork(`${svc.name} cold`), progress })));
+      }
     }
   } finally {
     await cleanup();
@@ -351,6 +390,8 @@ export async function main(argv: string[]): Promise<void> {
     servers: sessions,
     serverSummaries,
     scenarios: results,
+    ...(coldBursts.length ? { coldBursts } : {}),
+    startups,
     startedAt,
     elapsedMs: progress.elapsedMs(),
     busyAtStart,
@@ -366,17 +407,25 @@ export async function main(argv: string[]): Promise<void> {
     '',
     formatBuilds(builds),
     '',
+    ...(builds.some((b) => 'growth' in b && b.growth) ? [formatGrowth(builds), ''] : []),
     formatServers(serverSummaries),
-    '  start-up: spawn to listening (node + tsx + createApp), median of the rounds; load: createApp alone; the bare server loads the same build,',
-    '  and its capture of dynamic responses (searches, signed-in lookups) is not counted. RSS: once listening, and after all load tests; worst round.',
+    '  start-up: spawn to listening of the load-test child (node + tsx + createApp), median of the rounds; load: createApp alone; the bare server',
+    '  loads the same build, and its capture of dynamic responses (searches, signed-in lookups) is not counted. RSS: once listening, and after',
+    '  all load tests; worst round.',
     '',
+    formatStartups(startups),
+    '',
+    ...(coldBursts.length ? [formatColdBursts(coldBursts), ''] : []),
     `results: ${settings.out}`,
   ];
   process.stdout.write(out.join('\n') + '\n');
   const checked = [
     ...results.map((r) => ({ name: `${r.service} ${r.scenario}`, met: r.met, smallScale: r.smallScale })),
     ...builds.flatMap((b) => ('target' in b && b.target ? [{ name: b.label, met: b.target.met, smallScale: b.target.smallScale }] : [])),
-    ...serverSummaries.flatMap((s) => (s.target ? [{ name: `${s.service} ${s.kind} start-up and RSS`, met: s.target.met, smallScale: s.target.smallScale }] : [])),
+    ...serverSummaries.flatMap((s) => (s.target ? [{ name: `${s.service} ${s.kind} RSS`, met: s.target.met, smallScale: s.target.smallScale }] : [])),
+    ...startups.flatMap((s) => (s.target !== undefined ? [{ name: `${s.service} npm start start-up`, met: s.medianMs < s.target, smallScale: s.smallScale }] : [])),
+    // Not a size figure: the same at any scale.
+    ...coldBursts.map((c) => ({ name: `${c.service} cold burst ${c.series}`, met: c.met, smallScale: undefined })),
   ];
   const missed = checked.filter((c) => !c.met);
   const small = [...new Set(checked.flatMap((c) => (c.smallScale ? [describeSmallScale(c.smallScale)] : [])))];
@@ -410,7 +459,7 @@ async function sampleBusy(ms: number): Promise<number> {
 }
 
 function toBenchOptions(s: Settings): BenchOptions {
-  return { durationSec: s.durationSec, warmupSec: s.warmupSec, rounds: s.rounds, connections: s.connections, served: s.served, scales: s.scales, log: s.log, seed: s.seed };
+  return { durationSec: s.durationSec, warmupSec: s.warmupSec, rounds: s.rounds, connections: s.connections, served: s.served, scales: s.scales, log: s.log, seed: s.seed, growth: s.growth };
 }
 
 if (isMain(import.meta.url)) {

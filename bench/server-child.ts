@@ -28,7 +28,7 @@ async function serve(job: ServerJob): Promise<Server> {
   if (!svc) throw new Error(`no server for ${job.service}`);
   const devNull = job.log ? openSync('/dev/null', 'w') : -1;
   const start = performance.now();
-  const app = createApp(svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: process.env }), {
+  const app = createApp(svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: { ...process.env, ...job.env } }), {
     dataDir: job.dataDir,
     // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
     log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : null,

@@ -3,6 +3,8 @@
 // comparison and the report are shared.
 import type { Rng } from '../pipeline/demo/rng.ts';
 import { carriersScenarios } from './carriers.ts';
+import type { ColdBurstResult } from './cold-burst.ts';
+import { economyColdBursts, economyScenarios, type ColdBurstInput } from './economy.ts';
 import { facilitiesScenarios } from './facilities.ts';
 
 export interface Target {
@@ -31,14 +33,16 @@ export interface ScenarioInput {
 }
 
 export interface DemoScale {
-  /** The command-line option that sets this service's demo scale (`--scale`, `--carriers-scale`). */
-  option: string;
+  /** The command-line option that sets this service's demo scale (`--scale`, `--carriers-scale`); none when the demo has one size. */
+  option?: string;
   /** Demo scale when the option is not given. */
   default: number;
   /** Demo scale under --quick when the option is not given, for a service whose default takes minutes to build. */
   quick?: number;
   /** Disk the demo inputs and their build take per unit of scale, in MB: checked against the temp folder's free space. */
   diskMbPerUnit?: number;
+  /** The demo build is the build's demo flag alone, with no generated inputs (economy: its registry is in the repository). */
+  withoutInputs?: boolean;
 }
 
 /** Size targets of a service: its build, its server's start-up and memory at the scale they are set for. */
@@ -61,7 +65,10 @@ export interface BenchService {
   realData?: { dir: string; year?: number };
   demo: DemoScale;
   targets?: SizeTargets;
-  scenarios(input: ScenarioInput): Scenario[];
+  /** May prepare the servers' STATE_DIR first (economy warms its observation cache). */
+  scenarios(input: ScenarioInput): Scenario[] | Promise<Scenario[]>;
+  /** Measured once after the load tests: upstream requests caused by concurrent cold requests (economy). */
+  coldBursts?(input: ColdBurstInput): Promise<ColdBurstResult[]>;
 }
 
 export const BENCH_SERVICES: Record<string, BenchService> = {
@@ -78,6 +85,13 @@ export const BENCH_SERVICES: Record<string, BenchService> = {
     demo: { option: 'carriers-scale', default: 700, quick: 10, diskMbPerUnit: 15 },
     targets: { atScale: 700, atSize: '2.1 M carriers', maxBuildMs: 10 * 60_000, maxStartupMs: 1000, maxRssMb: 1024 },
     scenarios: carriersScenarios,
+  },
+  economy: {
+    name: 'economy',
+    // The registry is reviewed data in the repository; the demo build only switches to the built-in demo upstream.
+    demo: { default: 1, withoutInputs: true },
+    scenarios: economyScenarios,
+    coldBursts: economyColdBursts,
   },
 };
 

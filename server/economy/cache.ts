@@ -89,6 +89,10 @@ export async function fetchUpstreamJson(url: string, init: RequestInit, req: Ups
 /** What `get` answers: the `/api/observations` document before from/to filtering. */
 export interface CachedObservations {
   series: string;
+  /**
+   * The cache entry's own array, shared by every answer from that entry and never mutated: a pull or a
+   * reload replaces it with a new one, so its identity names the entry (precomputed responses key on it).
+   */
   observations: Observation[];
   source: string;
   /** True when no upstream pull was made for this answer. */
@@ -101,6 +105,11 @@ export interface CachedObservations {
 
 export interface ObservationCache {
   get(entry: RegistryEntry): Promise<CachedObservations>;
+  /**
+   * What `get` would answer now from memory with no pull and no disk read (a fresh copy of this entry's
+   * identifiers, `cached: true`), or undefined when `get` has more to do: load, pull, serve stale, or fail.
+   */
+  peek(entry: RegistryEntry): CachedObservations | undefined;
 }
 
 export interface CacheLogLine {
@@ -196,6 +205,20 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   const retryMax = options.retryMaxMs ?? 60 * 60_000;
   const log = options.log ?? stderrLog;
   const states = new Map<string, SeriesState>();
+  // Registry entries are loaded once per build and never changed, nor are cache files once made: `peek`
+  // computes their key and expiry once.
+  const keys = new WeakMap<RegistryEntry, string>();
+  const keyOf = (entry: RegistryEntry) => {
+    let key = keys.get(entry);
+    if (key === undefined) keys.set(entry, (key = toCacheKey(entry, options.upstreams[entry.source].label)));
+    return key;
+  };
+  const expiries = new WeakMap<CacheFile, number>();
+  const expiryOf = (file: CacheFile) => {
+    let at = expiries.get(file);
+    if (at === undefined) expiries.set(file, (at = Date.parse(file.asOf) + ttl));
+    return at;
+  };
 
   const pathOf = (id: string) => join(options.dir, 'observations', `${id}.json`);
 
@@ -258,6 +281,11 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   const stale = (file: CacheFile): CachedObservations => ({ ...toAnswer(file, true), stale: true });
 
   return {
+    peek(entry) {
+      const file = states.get(entry.id)?.file;
+      if (!file || file.key !== keyOf(entry) || options.now().getTime() >= expiryOf(file)) return undefined;
+      return toAnswer(file, true);
+    },
     async get(entry) {
       assertSeriesId(entry.id);
       const upstream = options.upstreams[entry.source];

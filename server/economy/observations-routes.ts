@@ -12,7 +12,13 @@
 //   - a snapshot (vintage=) or revisions between snapshots of days before today: `public, max-age=86400`
 //     (a past day's snapshot never changes); today's may still be replaced, so `public, max-age=300`.
 // ETags come from the payload (server/core/payload.ts), so If-None-Match answers 304.
+//
+// A current-observations query asked again answers from a precomputed payload (observation-payloads.ts)
+// keyed by its raw query string, once the cache says, from memory, that the entry it was made from is still
+// the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Request } from 'polka';
 import { isValidIsoDate } from '../../pipeline/core/dates.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
 import { PUBLIC_CACHE, type Routes, type ServiceState } from '../core/app.ts';
@@ -21,6 +27,7 @@ import { parseQuery } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
 import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
+import { ObservationPayloads } from './observation-payloads.ts';
 import { createDemoUpstreams } from './upstream/demo.ts';
 import { createStatcanClient, toStatcanBaseUrl } from './upstream/statcan.ts';
 import { createValetClient, toValetBaseUrl } from './upstream/valet.ts';
@@ -28,6 +35,11 @@ import { createVintageArchive, toRevisions, type VintageArchive } from './vintag
 
 export const STALE_CACHE = 'public, max-age=60';
 export const SNAPSHOT_CACHE = 'public, max-age=86400';
+/**
+ * Bytes of precomputed current-observation responses kept per loaded build: a daily series' whole history
+ * is about 250 kB with its compressed forms, most queries are a few kB.
+ */
+export const OBSERVATION_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
 export interface ObservationStores {
   cache: ObservationCache;
@@ -129,8 +141,8 @@ export async function currentObservations<D>(deps: ObservationRouteDeps<D>, s: S
 }
 
 export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>): void {
-  // A response is the same bytes for the same pull and parameters: compute it (and its compressed forms)
-  // once. Keyed by the store too, so a demo build and a real one never share an entry.
+  // A snapshot or revisions response is the same bytes for the same snapshots and parameters: compute it
+  // (and its compressed forms) once. Keyed by the store too, so a demo build and a real one never share an entry.
   const payloads = new Lru<Payload>(200);
   const storeIds = new WeakMap<ObservationStores, number>();
   let stores = 0;
@@ -154,11 +166,17 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     return entry;
   };
   const snapshotCache = (day: string) => (day < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE);
+  // Per loaded build: a reload may change or remove a series' registry entry, and so what a query means.
+  const currentByBuild = new WeakMap<ServiceState<D>['build'], ObservationPayloads>();
+  const currentOf = (s: ServiceState<D>) => {
+    let p = currentByBuild.get(s.build);
+    if (!p) currentByBuild.set(s.build, (p = new ObservationPayloads(OBSERVATION_PAYLOAD_BYTES)));
+    return p;
+  };
 
-  r.get('/api/observations', async (req, res, s) => {
+  const observations = async (req: Request, res: ServerResponse, s: ServiceState<D>, stores: ObservationStores, current: ObservationPayloads) => {
     const q = parseWithDates<ObservationsQuery>(req.query, 'economy/observations-query', ['from', 'to', 'vintage'], ['from', 'to']);
     const entry = lookup(q.series, s);
-    const stores = deps.stores(s);
     if (q.vintage !== undefined) {
       const snap = await stores.vintages.read(entry.id, q.vintage);
       if (!snap) throw notFound(`no snapshot of ${entry.id} on ${q.vintage}; /api/vintages?series=${entry.id} lists them`);
@@ -172,12 +190,30 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
       return sendPayload(req, res, p, { cacheControl: snapshotCache(q.vintage) });
     }
     const got = await stores.cache.get(entry);
-    const p = payloadOf([storeId(stores), 'current', entry.id, got.asOf, got.source, got.cached, got.stale === true, q.from, q.to], () => {
+    // The flags are part of the key: the first answers after a pull say `cached: false`, the ones after it
+    // `cached: true`, and a stale answer says so; only the plain key is looked up without asking the cache.
+    const key = `${got.stale ? 'stale' : got.cached ? '' : 'pulled'}${req.search}`;
+    let p = current.get(key, entry.id, got.observations);
+    if (!p) {
       const doc: ObservationsResponse = { series: entry.id, observations: sliceByDate(got.observations, q.from, q.to), source: got.source, cached: got.cached, asOf: got.asOf };
       if (got.stale) doc.stale = true;
-      return doc;
-    });
+      p = jsonPayload(doc);
+      current.set(key, { entry, source: got.observations, payload: p });
+    }
     sendPayload(req, res, p, { cacheControl: got.stale ? STALE_CACHE : PUBLIC_CACHE });
+  };
+
+  r.get('/api/observations', (req, res, s) => {
+    const stores = deps.stores(s);
+    const current = currentOf(s);
+    // Stored under the bare query string only when made from a fresh cached copy (`cached: true`, not stale).
+    const hit = current.peek(req.search);
+    if (hit) {
+      const now = stores.cache.peek(hit.entry);
+      if (now?.observations === hit.source) return sendPayload(req, res, hit.payload, { cacheControl: PUBLIC_CACHE });
+      if (now) current.drop(hit.entry.id);
+    }
+    return observations(req, res, s, stores, current);
   });
 
   r.get('/api/vintages', async (req, res, s) => {

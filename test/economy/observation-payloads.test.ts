@@ -1,0 +1,253 @@
+// Precomputed /api/observations responses (server/economy/observation-payloads.ts) and the cache's `peek`
+// they rely on: a payload is served only while the cache entry it was made from stands, so a pull that
+// replaces the entry, or a failed pull that turns it stale, is never answered with the old "fresh" bytes.
+// The route is tested on a real socket against a fake WDS (node:http on 127.0.0.1) with a pinned clock.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toManifest } from '../../pipeline/core/manifest.ts';
+import { openSink } from '../../pipeline/core/sink.ts';
+import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { ServiceDefinition } from '../../server/core/app.ts';
+import { toPayload } from '../../server/core/payload.ts';
+import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
+import { ObservationPayloads } from '../../server/economy/observation-payloads.ts';
+import { observationRoutes } from '../../server/economy/observations-routes.ts';
+import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
+import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { createVintageArchive } from '../../server/economy/vintages.ts';
+import { startService, tempDir, type Running } from '../helpers/server.ts';
+
+const DAY = 86_400_000;
+const START = Date.parse('2026-05-04T10:00:00.000Z');
+
+const entryOf = (id: string, vectorId: number): RegistryEntry => ({
+  id,
+  title: id,
+  source: 'STATCAN',
+  tableId: '18-10-0004-01',
+  units: 'Index, 2002=100',
+  unitsDetail: '',
+  frequency: 'monthly',
+  category: 'prices',
+  description: '',
+  vectorIds: [vectorId],
+  seriesNames: [],
+  scalarFactorCode: 0,
+  lastVerified: '2026-05-01',
+});
+const CPI = entryOf('CPI_ALL_ITEMS', 41690973);
+const IPPI = entryOf('IPPI_TOTAL', 1230996350);
+
+const obs = (...values: number[]): Observation[] => values.map((value, i) => ({ date: `2025-0${i + 1}-01`, value }));
+
+describe('ObservationPayloads', () => {
+  const payload = (text: string) => toPayload(text, 'application/json', false);
+
+  it('answers a payload only for the cache entry it was made from, and drops the series when the entry is replaced', () => {
+    const cache = new ObservationPayloads(1 << 20);
+    const old = obs(1, 2);
+    const other = obs(7);
+    cache.set('?series=CPI_ALL_ITEMS', { entry: CPI, source: old, payload: payload('old') });
+    cache.set('?series=CPI_ALL_ITEMS&from=2025-02-01', { entry: CPI, source: old, payload: payload('old, from') });
+    cache.set('?series=IPPI_TOTAL', { entry: IPPI, source: other, payload: payload('ippi') });
+    expect(cache.get('?series=CPI_ALL_ITEMS', CPI.id, old)?.body.toString()).toBe('old');
+    expect(cache.size).toBe(3);
+
+    // An equal but new array is another entry: a pull made it.
+    const fresh = obs(1, 2);
+    expect(cache.get('?series=CPI_ALL_ITEMS', CPI.id, fresh)).toBeUndefined();
+    expect(cache.size).toBe(1);
+    expect(cache.peek('?series=CPI_ALL_ITEMS&from=2025-02-01')).toBeUndefined();
+    expect(cache.get('?series=IPPI_TOTAL', IPPI.id, other)?.body.toString()).toBe('ippi');
+  });
+
+  it('drops the older payloads of a series when one made from a newer entry is stored', () => {
+    const cache = new ObservationPayloads(1 << 20);
+    const old = obs(1);
+    const fresh = obs(2);
+    cache.set('?series=CPI_ALL_ITEMS&to=2025-01-31', { entry: CPI, source: old, payload: payload('old') });
+    cache.set('?series=CPI_ALL_ITEMS', { entry: CPI, source: fresh, payload: payload('fresh') });
+    expect(cache.peek('?series=CPI_ALL_ITEMS&to=2025-01-31')).toBeUndefined();
+    expect(cache.peek('?series=CPI_ALL_ITEMS')?.source).toBe(fresh);
+    // A late request still holding the old entry finds nothing to reuse.
+    expect(cache.get('?series=CPI_ALL_ITEMS', CPI.id, old)).toBeUndefined();
+  });
+
+  it('stays within its byte budget, evicting the least recently used', () => {
+    const body = 'x'.repeat(1000);
+    const one = new ObservationPayloads(1 << 20);
+    one.set('k', { entry: CPI, source: obs(1), payload: payload(body) });
+    const itemBytes = one.bytes;
+    expect(itemBytes).toBeGreaterThan(1000);
+
+    const cache = new ObservationPayloads(itemBytes * 3);
+    const source = obs(1);
+    for (const k of ['a', 'b', 'c']) cache.set(k, { entry: CPI, source, payload: payload(body) });
+    expect(cache.size).toBe(3);
+    cache.peek('a'); // a is now the most recently used
+    cache.set('d', { entry: CPI, source, payload: payload(body) });
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBeLessThanOrEqual(itemBytes * 3);
+    expect(cache.peek('b')).toBeUndefined();
+    expect(['a', 'c', 'd'].every((k) => cache.peek(k) !== undefined)).toBe(true);
+
+    // A payload larger than the whole budget is not kept, and pushes nothing else out for nothing.
+    cache.set('huge', { entry: CPI, source, payload: payload('y'.repeat(itemBytes * 4)) });
+    expect(cache.peek('huge')).toBeUndefined();
+    expect(cache.bytes).toBeLessThanOrEqual(itemBytes * 3);
+  });
+});
+
+interface FakeWds {
+  base: string;
+  pulls: number;
+  values: number[];
+  failing: boolean;
+  close(): Promise<void>;
+}
+
+/** getDataFromVectorsAndLatestNPeriods for whatever vector is asked, monthly from 2025-01, 20 ms late. */
+async function startFakeWds(): Promise<FakeWds> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      fake.pulls++;
+      setTimeout(() => {
+        if (fake.failing) {
+          res.writeHead(503).end('<html>Service Unavailable</html>');
+          return;
+        }
+        const vectorId = (JSON.parse(body) as { vectorId: number }[])[0]?.vectorId;
+        const vectorDataPoint = fake.values.map((value, i) => ({ refPer: `2025-0${i + 1}-01`, value, decimals: 1, scalarFactorCode: 0, symbolCode: 0, statusCode: 0, securityLevelCode: 0 }));
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify([{ status: 'SUCCESS', object: { responseStatusCode: 0, productId: 18100004, coordinate: '1.1.0.0.0.0.0.0.0.0', vectorId, vectorDataPoint } }]));
+      }, 20);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const fake: FakeWds = {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pulls: 0,
+    values: [160.1, 160.5],
+    failing: false,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+  return fake;
+}
+
+describe('cached observation responses', () => {
+  let root: Awaited<ReturnType<typeof tempDir>>;
+  let fake: FakeWds;
+  let cache: ObservationCache;
+  let running: Running<Map<string, RegistryEntry>>;
+  let t = START;
+  const now = () => new Date(t);
+  const get = async (query: string) => {
+    const res = await fetch(`${running.base}/api/observations${query}`);
+    return { res, etag: res.headers.get('etag'), body: (await res.json()) as { observations: Observation[]; cached: boolean; asOf: string; stale?: boolean } };
+  };
+
+  beforeAll(async () => {
+    root = await tempDir('economy-payloads');
+    fake = await startFakeWds();
+    const outDir = join(root.path, 'dist-data');
+    const sink = await openSink({ service: 'economy', outDir, compress: false });
+    await sink.publish(toManifest({ service: 'economy', demo: false, sources: [], options: {}, counts: {}, codeHash: 'test', builtAt: new Date(START) }));
+    const dir = join(root.path, 'state', 'economy');
+    const vintages = createVintageArchive(dir);
+    cache = createObservationCache({
+      dir,
+      upstreams: { STATCAN: createStatcanClient({ baseUrl: fake.base }), BOC: createValetClient({ baseUrl: fake.base }) },
+      now,
+      vintages,
+      retryBaseMs: 60_000,
+      log: () => {},
+    });
+    const def: ServiceDefinition<Map<string, RegistryEntry>> = {
+      name: 'economy',
+      basePath: '/api',
+      load: () => new Map([CPI, IPPI].map((e) => [e.id, e])),
+      routes: (r) => observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => ({ cache, vintages }), now }),
+    };
+    running = await startService(def, outDir);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await fake?.close();
+    await root?.remove();
+  });
+
+  it('peeks only at a fresh copy already in memory', async () => {
+    expect(cache.peek(IPPI)).toBeUndefined();
+    const got = await cache.get(IPPI);
+    expect(cache.peek(IPPI)).toEqual({ ...got, cached: true });
+    expect(cache.peek(IPPI)?.observations).toBe(got.observations);
+    // Other upstream identifiers: not this copy.
+    expect(cache.peek({ ...IPPI, vectorIds: [1] })).toBeUndefined();
+  });
+
+  it('never answers a replaced or stale entry with the payload of the fresh one', async () => {
+    const q = '?series=CPI_ALL_ITEMS&from=2025-01-01';
+    const t0 = new Date(t).toISOString();
+    const first = await get(q);
+    expect(first.body).toMatchObject({ cached: false, asOf: t0, observations: obs(160.1, 160.5) });
+    const second = await get(q);
+    const third = await get(q);
+    expect(second.body).toMatchObject({ cached: true, asOf: t0 });
+    expect(third.body).toEqual(second.body);
+    expect(third.etag).toBe(second.etag);
+    expect(fake.pulls).toBe(2); // CPI once, IPPI once in the test before
+
+    // A day later the upstream has revised; the next request pulls and says so.
+    fake.values = [160.2, 160.6];
+    t += DAY + 60_000;
+    const t1 = new Date(t).toISOString();
+    const pulled = await get(q);
+    expect(pulled.body).toMatchObject({ cached: false, asOf: t1, observations: obs(160.2, 160.6) });
+    const after = await get(q);
+    expect(after.body).toMatchObject({ cached: true, asOf: t1, observations: obs(160.2, 160.6) });
+    expect(after.etag).not.toBe(third.etag);
+    expect(fake.pulls).toBe(3);
+
+    // Another day, and the upstream is down: the copy is served as stale with its own asOf, never as fresh.
+    fake.failing = true;
+    t += DAY + 60_000;
+    const stale = await get(q);
+    expect(stale.res.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(stale.body).toMatchObject({ cached: true, stale: true, asOf: t1, observations: obs(160.2, 160.6) });
+    expect((await get(q)).body).toMatchObject({ stale: true, asOf: t1 });
+
+    // Back up after the back-off: a new pull, and the stale answer is gone.
+    fake.failing = false;
+    fake.values = [160.3, 160.7];
+    t += 2 * 60_000;
+    const t2 = new Date(t).toISOString();
+    expect((await get(q)).body).toMatchObject({ cached: false, asOf: t2, observations: obs(160.3, 160.7) });
+    const fresh = await get(q);
+    expect(fresh.res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(fresh.body).toEqual({ series: 'CPI_ALL_ITEMS', observations: obs(160.3, 160.7), source: 'Statistics Canada', cached: true, asOf: t2 });
+  });
+
+  it('drops the payloads of an entry replaced by a pull made elsewhere (the MCP tool) before serving the query again', async () => {
+    const q = '?series=IPPI_TOTAL';
+    await get(q);
+    const before = await get(q);
+    expect(before.body.cached).toBe(true);
+    fake.values = [99.5, 99.9];
+    t += DAY + 60_000;
+    // The cache is pulled through its own interface, as the MCP tool does, not through this route.
+    const pulled = await cache.get(IPPI);
+    expect(pulled.cached).toBe(false);
+    const next = await get(q);
+    expect(next.body).toMatchObject({ cached: true, asOf: pulled.asOf, observations: obs(99.5, 99.9) });
+    expect(next.etag).not.toBe(before.etag);
+  });
+});
