@@ -44,6 +44,24 @@ export interface CarriersData {
   hot: Lru<Buffer>;
   /** Inspection and crash counts by month, for the export (only carriers with events). */
   monthly: RecordStore;
+  /**
+   * Recently used search results (about 150 bytes each): results are ranked by power units, so the same
+   * large carriers head the results of many queries, and each one costs a positioned read otherwise.
+   */
+  records: Lru<string>;
+}
+
+/** Search results kept in memory: about 15 MB. */
+export const RECORD_CACHE = 100_000;
+
+function searchRecord(data: CarriersData, dot: number): string {
+  const key = String(dot);
+  let record = data.records.get(key);
+  if (record === undefined) {
+    record = data.results.get(dot)!.toString('utf8');
+    data.records.set(key, record);
+  }
+  return record;
 }
 
 export interface CarriersOptions {
@@ -83,13 +101,13 @@ export function searchBody(data: CarriersData, q: string, limit: number): string
     total = dots.length;
   } else {
     const isWholeName = (dot: number, key: string) => {
-      const r = JSON.parse(data.results.get(dot)!.toString('utf8')) as { legal_name: string; dba_name: string | null };
+      const r = JSON.parse(searchRecord(data, dot)) as { legal_name: string; dba_name: string | null };
       return toNameKey(r.legal_name) === key || (r.dba_name !== null && toNameKey(r.dba_name) === key);
     };
     ({ total, dots } = data.names.search(q, limit, isWholeName));
   }
   // The stored results are complete JSON objects: the response is assembled without re-parsing them.
-  const parts = dots.map((d) => data.results.get(d)!.toString('utf8'));
+  const parts = dots.map((d) => searchRecord(data, d));
   return `{"query":${JSON.stringify(q)},"total":${total},"results":[${parts.join(',')}]}`;
 }
 
@@ -161,6 +179,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         names: new NameIndex(build),
         searches: new Lru(5000),
         hot: new Lru(PROFILE_CACHE),
+        records: new Lru(RECORD_CACHE),
         monthly: RecordStore.open(build, MONTHLY),
       };
     },

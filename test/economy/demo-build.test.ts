@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgress } from '../../pipeline/core/progress.ts';
 import { PIPELINES, writeDemo } from '../../pipeline/services.ts';
 import { tempDir } from '../helpers/server.ts';
 
@@ -16,7 +17,7 @@ describe('economy demo build', () => {
   it('builds the repository registry, labelled demo, from a demo folder that did not exist before', async () => {
     const input = join(root.path, 'not-yet', 'economy');
     await writeDemo('economy', input);
-    await PIPELINES.economy!.build({ input, outDir: join(root.path, 'out') });
+    await PIPELINES.economy!.build({ input, outDir: join(root.path, 'out'), progress: createProgress('economy demo') });
     const manifest = JSON.parse(readFileSync(join(root.path, 'out', 'economy', 'manifest.json'), 'utf8')) as { demo: boolean };
     expect(manifest.demo).toBe(true);
     const registry = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'data', 'economy', 'registry.json'), 'utf8')) as unknown[];
@@ -24,6 +25,6 @@ describe('economy demo build', () => {
   });
 
   it('refuses an input folder that holds neither a registry.json nor the demo marker', async () => {
-    await expect(PIPELINES.economy!.build({ input: root.path, outDir: join(root.path, 'out2') })).rejects.toThrow(/no registry\.json/);
+    await expect(PIPELINES.economy!.build({ input: root.path, outDir: join(root.path, 'out2'), progress: createProgress('economy demo') })).rejects.toThrow(/no registry\.json/);
   });
 });
