@@ -171,7 +171,13 @@ describe('npm run nightly', () => {
     expect(outcomes.get('facilities')).toMatchObject({ failed: 0, build: 'published' });
     expect(outcomes.get('economy')).toMatchObject({ build: 'published' });
     expect(await snapshot('carriers')).toEqual(kept);
-    expect(summary).toContain(`carriers: inspection.csv (FMCSA_INSPECTION_URL): ${env.FMCSA_INSPECTION_URL}: the body ended after ${Math.floor(files['/inspection.csv']!.length / 2)} of ${files['/inspection.csv']!.length} bytes`);
+    // The upstream cuts the body half-way; how much of it arrives before the connection drops varies.
+    const total = files['/inspection.csv']!.length;
+    const line = summary.split('\n').find((l) => l.startsWith(`carriers: inspection.csv (FMCSA_INSPECTION_URL): ${env.FMCSA_INSPECTION_URL}: the body ended after `));
+    expect(line, summary).toBeDefined();
+    const received = Number(/the body ended after (\d+) of (\d+) bytes/.exec(line!)?.[1]);
+    expect(line).toContain(` of ${total} bytes`);
+    expect(received).toBeLessThan(total);
     expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual(['.nightly.json', 'census', 'crash.csv', 'inspection.csv', 'violation.csv']);
     expect((await readFile(join(downloads, 'carriers', 'inspection.csv'))).equals(files['/inspection.csv']!)).toBe(true);
   });
