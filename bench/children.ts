@@ -26,11 +26,18 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function startChild(script: string, label: string): Child {
+/**
+ * Builds run with a larger young generation, as `npm run build` does: they allocate a row object per input
+ * line, and with V8's default semi-space many survive one scavenge and get promoted, which makes the old
+ * generation's collections grow with the heap (2.1 M carriers: 719 s with the default, 541 s with 64 MB).
+ */
+export const BUILD_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+export function startChild(script: string, label: string, nodeFlags: readonly string[] = []): Child {
   const spawnedAt = performance.now();
   // tsx as a loader (not the tsx CLI, which would put one more process between us and the measured one).
   // The child's stdout goes to our stderr: stdout is kept for the report.
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 2, 2, 'ipc'], env: { ...process.env, LOG: 'off' } });
+  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 2, 2, 'ipc'], env: { ...process.env, LOG: 'off' } });
   live.add(proc);
   const inbox: ChildMessage[] = [];
   const waiters = new Set<() => void>();

@@ -12,7 +12,7 @@ import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
 import { createProgress, type Progress } from '../pipeline/core/progress.ts';
 import { createRng } from '../pipeline/demo/rng.ts';
 import { runLoad } from './autocannon.ts';
-import { killAllChildren, ROOT, startChild, type Child } from './children.ts';
+import { BUILD_NODE_FLAGS, killAllChildren, ROOT, startChild, type Child } from './children.ts';
 import { getLocal } from './http.ts';
 import type { BuildJob, CaptureGroup, ServerJob } from './protocol.ts';
 import {
@@ -162,7 +162,7 @@ function toSettings(argv: string[]): Settings | undefined {
 
 async function runBuildJob(job: BuildJob, label: string, progress: Progress, extra: { scale?: number; svc?: BenchService } = {}): Promise<BuildFigures> {
   progress.stage(label);
-  const child = startChild(join(ROOT, 'bench', 'build-child.ts'), label);
+  const child = startChild(join(ROOT, 'bench', 'build-child.ts'), label, BUILD_NODE_FLAGS);
   child.send({ type: 'build', job });
   const done = await child.next('done', BUILD_TIMEOUT_MS);
   await child.stop();
