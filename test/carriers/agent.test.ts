@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
-import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -35,14 +35,6 @@ function call(tool: unknown, args: unknown, key?: string): Promise<Response> {
 const restProfile = (id: number, key?: string) => fetch(`${srv.base}/api/carrier/${id}`, { headers: auth(key) });
 const agentProfile = (id: number, key?: string) => call('get_carrier_profile', { carrier_id: id }, key);
 
-async function problem(res: Response, status: number, code: string): Promise<Json> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Json;
-  schemas().assert('core/problem', body, 'problem');
-  expect(body.code).toBe(code);
-  return body;
-}
 
 /** A POST written chunk by chunk on a raw socket (no Content-Length when chunked). */
 function raw(headers: Record<string, string>, chunks: string[]): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
-import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -28,13 +28,6 @@ afterAll(async () => {
 
 const profile = (id: string | number, key?: string) => fetch(`${srv.base}/api/carrier/${id}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
 
-async function problem(res: Response, status: number, code: string): Promise<Json> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Json;
-  expect(body.code).toBe(code);
-  return body;
-}
 
 describe('sign-in', () => {
   it.each([

@@ -19,6 +19,7 @@ import { createCarriersService } from '../../server/carriers/routes.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
+import { expectProblem as problem } from '../helpers/carriers.ts';
 import { startService, tempDir } from '../helpers/server.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -170,13 +171,6 @@ const explain = (srv: { base: string }, id: string | number, key?: string, body?
 const exportOf = (srv: { base: string }, id: string | number, key?: string, query = '') =>
   fetch(`${srv.base}/api/carrier/${id}/export${query}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
 
-async function problem(res: Response, status: number, code: string): Promise<Json> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Json;
-  expect(body.code).toBe(code);
-  return body;
-}
 
 async function profileOf(srv: { base: string; premium: string }, id: number): Promise<Profile> {
   const res = await fetch(`${srv.base}/api/carrier/${id}`, { headers: { Authorization: `Bearer ${srv.premium}` } });

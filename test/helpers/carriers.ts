@@ -1,5 +1,7 @@
 // Builds the carriers fixture into a temp folder and serves it with a fresh account store.
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import { schemas } from '../../pipeline/core/schemas.ts';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';
@@ -41,4 +43,17 @@ export async function serveCarriersFixture() {
       await built.root.remove();
     },
   };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
+/** Asserts an RFC 9457 problem response with this status and code (schema-checked), and returns its body. */
+export async function expectProblem(res: Response, status: number, code: string): Promise<Json> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+  const body = (await res.json()) as Json;
+  schemas().assert('core/problem', body, 'problem');
+  expect(body.code).toBe(code);
+  return body;
 }
