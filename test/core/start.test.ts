@@ -1,39 +1,25 @@
 // `npm start` runs server/start.mjs: the server compiled into one module under node_modules/.shardline,
 // rebuilt when a source is newer. The compiled server must behave as the sources do, including the files
 // it finds relative to them (schemas/ for parameter validation).
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../helpers/facilities.ts';
+import { ROOT, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 let built: Awaited<ReturnType<typeof buildFixture>>;
-let child: ReturnType<typeof spawn> | undefined;
+let server: ServerProcess;
 let base = '';
 let line = '';
 
 beforeAll(async () => {
   built = await buildFixture();
-  child = spawn(process.execPath, ['server/start.mjs', '--service', 'facilities', '--port', '0', '--data', built.outDir], {
-    cwd: ROOT,
-    env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: join(built.root.path, 'state') },
-  });
-  let err = '';
-  child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-  line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child!.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child!.on('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
-  });
-  base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!;
+  server = await startServerProcess('facilities', { dataDir: built.outDir, stateDir: join(built.root.path, 'state'), entry: 'start' });
+  ({ base, line } = server);
 }, 120_000);
 
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  await server?.stop();
   await built.root.remove();
 });
 

@@ -8,6 +8,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 
 export interface ServerProcess {
   base: string;
+  /** The line the server printed for the service: name, base URL, data version. */
+  line: string;
   port: number;
   child: ChildProcess;
   /** Everything the process wrote to stderr so far. */
@@ -22,10 +24,13 @@ export interface ServerProcessOptions {
   dataDir: string;
   stateDir: string;
   env?: Record<string, string>;
+  /** `start` runs server/start.mjs, as `npm start` does (the compiled server); default: the sources through tsx. */
+  entry?: 'sources' | 'start';
 }
 
 export function startServerProcess(service: string, options: ServerProcessOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--service', service, '--port', '0', '--data', options.dataDir], {
+  const entry = options.entry === 'start' ? ['server/start.mjs'] : ['--import', 'tsx', 'server/main.ts'];
+  const child = spawn(process.execPath, [...entry, '--service', service, '--port', '0', '--data', options.dataDir], {
     cwd: ROOT,
     env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: options.stateDir, ...options.env },
   });
@@ -41,6 +46,7 @@ export function startServerProcess(service: string, options: ServerProcessOption
       const port = Number(m[1]);
       resolve({
         base: `http://127.0.0.1:${port}`,
+        line: out.split('\n').find((l) => l.includes(m[0]))!,
         port,
         child,
         stderr: () => err,
