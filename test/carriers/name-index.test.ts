@@ -86,7 +86,7 @@ describe('name index search over many matches', () => {
 });
 
 describe('name index search against its definition', () => {
-  it('answers 1,000 random queries exactly as a scan of every name would, through every path of the search', async () => {
+  it('answers 1,000 random queries exactly as a scan of every name would, through every path of the search, with and without bitsets', async () => {
     // A small vocabulary over 6,000 carriers, so words and short prefixes are common (past a threshold of
     // 40 postings here), rare, or absent, and queries hit the common-prefix table, the candidate walk, the
     // sorted and the top-rank result paths.
@@ -110,7 +110,15 @@ describe('name index search against its definition', () => {
       const stats = await writeNameIndex(sink, ranked, { commonPostings: 40 });
       expect(stats.common).toBeGreaterThan(20);
       await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
-      const idx = new NameIndex(loadBuild(join(out, 'carriers'), 'carriers'));
+      // Every way of testing a range: no bitsets at all; one kept at a time and never ANDed; the defaults
+      // (most drivers here are large enough to AND); bitsets tested one carrier at a time from postings.
+      const build = loadBuild(join(out, 'carriers'), 'carriers');
+      const indexes = [
+        new NameIndex(build, { bitsets: 0 }),
+        new NameIndex(build, { bitsets: 1, andAt: Infinity }),
+        new NameIndex(build),
+        new NameIndex(build, { andAt: Infinity, bitsetDriverAt: Infinity }),
+      ];
       const byDot = new Map(many.map((c) => [c.dot, c]));
       const whole = (dot: number, key: string) => {
         const c = byDot.get(dot)!;
@@ -129,8 +137,9 @@ describe('name index search against its definition', () => {
         const key = toNameKey(q);
         const matches = ranked.filter((c) => terms.every((t) => words.get(c.dot)!.some((w) => w.startsWith(t))));
         const exactFirst = [...matches.filter((c) => whole(c.dot, key)), ...matches.filter((c) => !whole(c.dot, key))];
-        const got = idx.search(q, limit, whole);
-        expect(got, q).toEqual({ total: matches.length, dots: exactFirst.slice(0, limit).map((c) => c.dot) });
+        for (const [i, idx] of indexes.entries()) {
+          expect(idx.search(q, limit, whole), `${q} (index ${i})`).toEqual({ total: matches.length, dots: exactFirst.slice(0, limit).map((c) => c.dot) });
+        }
         paths.add(terms.length === 1 && matches.length > 40 ? 'common' : matches.length > 0 ? 'walk' : 'none');
       }
       expect([...paths].sort()).toEqual(['common', 'none', 'walk']);
