@@ -333,6 +333,43 @@ const FREIGHT_WORDS = ['FREIGHT', 'TRUCKING', 'TRANSPORT', 'LOGISTICS', 'EXPRESS
 const PRIVATE_WORDS = ['CONSTRUCTION', 'LANDSCAPING', 'FARMS', 'PLUMBING', 'ELECTRIC', 'ROOFING', 'PAVING', 'CONCRETE', 'SAND & GRAVEL', 'LUMBER', 'DAIRY', 'PRODUCE', 'OILFIELD SERVICES', 'EXCAVATING', 'NURSERY', 'HEATING & AIR', 'SUPPLY', 'BUILDERS'];
 const PASSENGER_WORDS = ['COACH LINES', 'TOURS', 'CHARTER', 'MOTORCOACH', 'SHUTTLE', 'BUS COMPANY', 'TRANSIT', 'TRAVEL'];
 const HAZMAT_WORDS = ['PETROLEUM', 'FUEL', 'PROPANE', 'CHEMICAL', 'TANK LINES', 'ENERGY', 'OIL', 'GAS SERVICE'];
+
+/**
+ * The words of real carrier names have a long tail: a real census of 1,000 carriers already holds about
+ * 1,800 distinct name words, four in five of them used once, so at FMCSA's 2 million carriers most words
+ * are rare and a few (LLC, TRUCKING, common surnames) are everywhere. A name slot takes a word of its short
+ * list part of the time and otherwise one of up to TAIL_WORDS made-up surnames, drawn with probability
+ * about 1/k for the k-th (Zipf's law, from the 20th on), so the demo's vocabulary grows with its size as a real one does.
+ * One draw of the stream per slot, as a plain pick takes.
+ */
+const TAIL_WORDS = 1_500_000;
+const TAIL_FIRST = 20;
+const TAIL_SYLLABLES = ['BA', 'KE', 'LO', 'MI', 'RU', 'DA', 'NE', 'SO', 'TI', 'VA', 'GRO', 'BEL', 'HAR', 'MOR', 'KIN', 'DRE', 'WAL', 'TON', 'SHA', 'FEL', 'CAR', 'LIN', 'PER', 'QUI', 'ZE', 'YO', 'BRA', 'STE', 'CHU', 'NO', 'RI', 'GA'];
+const TAIL_ENDINGS = ['', 'SON', 'ER', 'EZ', 'OV', 'TON', 'LEY', 'MAN', 'SKI', 'INI', 'ETTE', 'BURG'];
+
+/** The made-up surname number k (1-based): two or three syllables and an ending, all fixed by k. */
+export function tailWord(k: number): string {
+  let h = Math.imul(k ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  let word = '';
+  for (let i = 0, n = 1 + (k % 2); i < n; i++) {
+    word += TAIL_SYLLABLES[h % TAIL_SYLLABLES.length]!;
+    h = Math.floor(h / TAIL_SYLLABLES.length);
+  }
+  // The number itself, spelled in the ending and a last syllable, keeps two values of k apart.
+  return word + TAIL_SYLLABLES[Math.floor(k / TAIL_ENDINGS.length) % TAIL_SYLLABLES.length]! + TAIL_ENDINGS[k % TAIL_ENDINGS.length]!;
+}
+
+/** A word for a name slot: from `list` with probability `listShare`, else from the long tail. */
+function nameWord(rng: Rng, list: readonly string[], listShare: number): string {
+  const u = rng.next();
+  if (u < listShare) return list[Math.floor((u / listShare) * list.length)]!;
+  // Log-uniform over [TAIL_FIRST, TAIL_WORDS): the commonest made-up word is as common as a common surname.
+  return tailWord(Math.floor(TAIL_FIRST * Math.exp(((u - listShare) / (1 - listShare)) * Math.log(TAIL_WORDS / TAIL_FIRST))));
+}
+const firstName = (rng: Rng) => nameWord(rng, FIRST_NAMES, 0.6);
+const lastName = (rng: Rng) => nameWord(rng, LAST_NAMES, 0.3);
+const placeWord = (rng: Rng) => nameWord(rng, PLACE_WORDS, 0.4);
 const SUFFIXES: readonly (readonly [string, number])[] = [['LLC', 55], ['INC', 25], ['CORP', 5], ['CO', 3], ['LTD', 2], ['', 10]];
 const EMAIL_DOMAINS = ['GMAIL.COM', 'YAHOO.COM', 'HOTMAIL.COM', 'OUTLOOK.COM', 'AOL.COM', 'ICLOUD.COM'];
 const OP_OTHER_TEXT = ['FARM', 'TOW TRUCK', 'SCHOOL BUS CONTRACTOR', 'APPLYING FOR MC', 'CONSTRUCTION', 'OWN EQUIPMENT'];
@@ -524,7 +561,7 @@ function toStreet(rng: Rng): string {
   return r < 0.03 ? `${street}, STE ${rng.int(1, 400)}` : r < 0.08 ? `${street} SUITE ${rng.int(100, 900)}` : street;
 }
 
-const person = (rng: Rng) => `${rng.pick(FIRST_NAMES)}${rng.chance(0.3) ? ` ${chars(rng, PLATE_LETTERS, 1)}` : ''} ${rng.pick(LAST_NAMES)}`;
+const person = (rng: Rng) => `${firstName(rng)}${rng.chance(0.3) ? ` ${chars(rng, PLATE_LETTERS, 1)}` : ''} ${lastName(rng)}`;
 
 function toLegalName(rng: Rng, kind: Kind, units: number): string {
   const suffix = () => {
@@ -536,20 +573,20 @@ function toLegalName(rng: Rng, kind: Kind, units: number): string {
     case 'passenger':
       return rng.chance(0.2)
         ? `${rng.pick(['FIRST BAPTIST CHURCH OF', 'GRACE COMMUNITY CHURCH OF', 'ST PAUL LUTHERAN CHURCH OF'])} ${rng.pick(PLACES).city}`
-        : `${rng.pick(PLACE_WORDS)} ${rng.pick(PASSENGER_WORDS)}${suffix()}`;
+        : `${placeWord(rng)} ${rng.pick(PASSENGER_WORDS)}${suffix()}`;
     case 'hazmat':
-      return `${rng.chance(0.5) ? rng.pick(LAST_NAMES) : rng.pick(PLACE_WORDS)} ${rng.pick(HAZMAT_WORDS)}${suffix()}`;
+      return `${rng.chance(0.5) ? lastName(rng) : placeWord(rng)} ${rng.pick(HAZMAT_WORDS)}${suffix()}`;
     case 'government':
       return rng.chance(0.7) ? `CITY OF ${rng.pick(PLACES).city}` : `${rng.pick(PLACES).city} COUNTY ROAD DEPARTMENT`;
     case 'private':
-      return rng.chance(0.15) ? person(rng) : `${rng.chance(0.6) ? rng.pick(LAST_NAMES) : rng.pick(PLACE_WORDS)} ${rng.pick(PRIVATE_WORDS)}${suffix()}`;
+      return rng.chance(0.15) ? person(rng) : `${rng.chance(0.6) ? lastName(rng) : placeWord(rng)} ${rng.pick(PRIVATE_WORDS)}${suffix()}`;
     default: {
       // Owner-operators often file under their own name (README §1 example: a person's name, 1 unit).
       if (units <= 2 && rng.chance(0.35)) return person(rng);
       const r = rng.next();
-      if (r < 0.45) return `${rng.pick(PLACE_WORDS)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
-      if (r < 0.65) return `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
-      if (r < 0.8) return `${rng.pick(LAST_NAMES)} ${rng.pick(['& SONS', 'BROTHERS', 'FAMILY'])} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
+      if (r < 0.45) return `${placeWord(rng)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
+      if (r < 0.65) return `${firstName(rng)} ${lastName(rng)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
+      if (r < 0.8) return `${lastName(rng)} ${rng.pick(['& SONS', 'BROTHERS', 'FAMILY'])} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
       return `${chars(rng, PLATE_LETTERS, 1)} & ${chars(rng, PLATE_LETTERS, 1)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
     }
   }
@@ -715,7 +752,7 @@ function toAddDay(w: Timeline, rank: number, rng: Rng): number {
 
 function toCensusRecord(w: Timeline, c: Carrier, rank: number, plant: Plant | undefined, rng: Rng): CensusRecord {
   const legal = plant === 'outlier' ? `${rng.pick(PLACE_WORDS)} TOWING AND RECOVERY LLC` : toLegalName(rng, c.kind, c.activeFleet);
-  const dba = rng.chance(0.1) ? `${rng.pick(PLACE_WORDS)} ${rng.pick(c.kind === 'passenger' ? PASSENGER_WORDS : FREIGHT_WORDS)}` : '';
+  const dba = rng.chance(0.1) ? `${placeWord(rng)} ${rng.pick(c.kind === 'passenger' ? PASSENGER_WORDS : FREIGHT_WORDS)}` : '';
   const street = toStreet(rng);
   const zip = toZip(rng, c.place);
   const mailingElsewhere = rng.chance(0.15);
