@@ -8,14 +8,10 @@
 // of several words, from the build's table of common prefixes, so no query walks millions of postings
 // unless all its words are common, and then it walks bits, not postings.
 import type { LoadedBuild } from '../core/build.ts';
+import { u32View } from '../core/typed-view.ts';
 import { decodeCommon, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 
-const toU32 = (buf: Buffer) => {
-  const out = new Uint32Array(buf.length / 4);
-  Buffer.from(out.buffer).set(buf);
-  return out;
-};
 
 export interface SearchHit {
   total: number;
@@ -96,13 +92,13 @@ export class NameIndex {
    * from which bitsets are ANDed and from which a prefix driver is read through its bitset. */
   constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number } = {}) {
     this.tokens = build.readBuffer('index/names.tokens');
-    this.tokenOffsets = toU32(build.readBuffer('index/names.token-offsets'));
-    this.postingOffsets = toU32(build.readBuffer('index/names.posting-offsets'));
-    this.postings = toU32(build.readBuffer('index/names.postings'));
-    this.rankDots = toU32(build.readBuffer('index/names.rank-dots'));
-    this.exact = toU32(build.readBuffer('index/names.exact'));
-    this.forwardOffsets = toU32(build.readBuffer('index/names.forward-offsets'));
-    this.forward = toU32(build.readBuffer('index/names.forward'));
+    this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
+    this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));
+    this.postings = u32View(build.readBuffer('index/names.postings'));
+    this.rankDots = u32View(build.readBuffer('index/names.rank-dots'));
+    this.exact = u32View(build.readBuffer('index/names.exact'));
+    this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
+    this.forward = u32View(build.readBuffer('index/names.forward'));
     this.common = decodeCommon(build.readBuffer('index/names.common'));
     this.seen = new Uint32Array(this.rankDots.length);
     this.bitsetCap = options.bitsets ?? BITSETS;

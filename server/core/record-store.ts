@@ -4,6 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
+import { f64View, u32View } from './typed-view.ts';
 import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { DataError, type LoadedBuild } from './build.ts';
 
@@ -24,11 +25,8 @@ export class RecordStore {
     const count = idx.readUInt32LE(8);
     const start = offsetsStart(count);
     if (idx.length !== start + (count + 1) * 8) throw new DataError(`${relPath}.idx has the wrong size for ${count} records`);
-    // Copies, so the typed arrays are aligned whatever the Buffer's offset.
-    const keys = new Uint32Array(count);
-    Buffer.from(keys.buffer).set(idx.subarray(16, 16 + count * 4));
-    const offsets = new Float64Array(count + 1);
-    Buffer.from(offsets.buffer).set(idx.subarray(start, start + (count + 1) * 8));
+    const keys = u32View(idx, 16, count);
+    const offsets = f64View(idx, start, count + 1);
     const path = join(build.dir, `${relPath}.dat`);
     let fd: number;
     try {
