@@ -1,14 +1,25 @@
 // Reads a record store (pipeline/core/record-store.ts): the index is loaded into typed arrays at start-up
 // (12 bytes a record), each lookup is a binary search plus one positioned read of the data file, so the
-// records never enter the JS heap and start-up does not grow with their size.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+// records never enter the JS heap and start-up does not grow with their size. A store small enough and
+// read often enough (many records per request) can be read into memory in the background after start-up
+// with preload(): lookups then slice a Buffer instead of making a system call each.
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
 import { f64View, u32View } from './typed-view.ts';
 import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { DataError, type LoadedBuild } from './build.ts';
 
+const readAsync = promisify(read);
+/** Bytes per background read of preload(): large enough to be quick, small enough to share the disk. */
+const PRELOAD_CHUNK = 16 * 1024 * 1024;
+
 export class RecordStore {
+  /** The whole data file, once preload() has read it. */
+  private data: Buffer | undefined;
+  private closed = false;
+
   private constructor(
     private readonly fd: number,
     private readonly keys: Uint32Array,
@@ -50,17 +61,43 @@ export class RecordStore {
     return indexOfSorted(this.keys, key);
   }
 
+  /** True once preload() has read the data file: get() no longer touches the disk. */
+  get inMemory(): boolean {
+    return this.data !== undefined;
+  }
+
+  /**
+   * Reads the data file into memory in chunks on the thread pool, so the event loop keeps serving (from
+   * the disk) meanwhile. Does nothing for a file over `maxBytes`. Resolves true once lookups use memory.
+   */
+  async preload(maxBytes: number): Promise<boolean> {
+    const size = this.offsets[this.keys.length]!;
+    if (this.data || size > maxBytes) return this.data !== undefined;
+    const buf = Buffer.allocUnsafeSlow(size);
+    for (let at = 0; at < size; ) {
+      if (this.closed) return false;
+      const { bytesRead } = await readAsync(this.fd, buf, at, Math.min(PRELOAD_CHUNK, size - at), at);
+      if (bytesRead === 0) throw new DataError(`a record store ended at byte ${at} of ${size}: the build is damaged`);
+      at += bytesRead;
+    }
+    if (this.closed) return false;
+    this.data = buf;
+    return true;
+  }
+
   get(key: number): Buffer | undefined {
     const i = this.indexOf(key);
     if (i < 0) return undefined;
     const start = this.offsets[i]!;
     const length = this.offsets[i + 1]! - start;
+    if (this.data) return this.data.subarray(start, start + length);
     const buf = Buffer.allocUnsafe(length);
     readSync(this.fd, buf, 0, length, start);
     return buf;
   }
 
   close(): void {
+    this.closed = true;
     closeSync(this.fd);
   }
 }

@@ -38,6 +38,29 @@ describe('record store', () => {
     store.close();
   });
 
+  it('reads the data file into memory in the background when it is small enough, same answers after', async () => {
+    // More than one 16 MiB chunk of the background read.
+    const records: [number, string][] = Array.from({ length: 400 }, (_, i) => [i * 2 + 1, JSON.stringify({ id: i, pad: String(i % 10).repeat(60_000) })]);
+    const dir = await build(records);
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    expect(await store.preload(1024)).toBe(false);
+    expect(store.inMemory).toBe(false);
+    const pending = store.preload(64 * 1024 * 1024);
+    // Answers from the disk while the read runs.
+    expect(store.get(1)!.toString()).toBe(records[0]![1]);
+    expect(await pending).toBe(true);
+    expect(store.inMemory).toBe(true);
+    for (const [k, body] of [records[0]!, records[200]!, records[399]!]) expect(store.get(k)!.toString()).toBe(body);
+    expect(store.get(2)).toBeUndefined();
+    store.close();
+    // Closed before the read finished: it stops and lookups never switch to memory.
+    const other = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    const stopped = other.preload(64 * 1024 * 1024);
+    other.close();
+    expect(await stopped.catch(() => false)).toBe(false);
+    expect(other.inMemory).toBe(false);
+  });
+
   it('handles an empty store', async () => {
     const store = RecordStore.open(loadBuild(await build([]), 'carriers'), 'store/profiles');
     expect(store.count).toBe(0);
