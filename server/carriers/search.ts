@@ -35,10 +35,15 @@ interface WordRange {
  * entries is not: testing a candidate against a range is one bit read instead of two cache misses.
  */
 const BITSETS = 256;
-/** A range gets a bitset made when its postings are at most this many times the driver's (it pays off). */
+/**
+ * A range gets a bitset made when its postings are at most this many times the driver's (it pays off at
+ * once), or when it matches at least N / DENSE_SHARE carriers: such ranges (LLC, TRUCKING, one letter)
+ * are few and come back in query after query, so the LRU keeps them.
+ */
 const BUILD_FACTOR = 32;
+const DENSE_SHARE = 64;
 /** A prefix driver (several words) with at least N / this postings is read through its bitset, in order. */
-const BITSET_DRIVER_SHARE = 512;
+const BITSET_DRIVER_SHARE = 64;
 /**
  * When the driver has at least N / this postings, a query of several ranges ANDs their bitsets word by
  * word (N/32 sequential steps per range) instead of testing each of the driver's carriers at random.
@@ -79,14 +84,18 @@ export class NameIndex {
   private readonly forwardOffsets: Uint32Array;
   private readonly forward: Uint32Array;
   private readonly common: Map<string, number>;
-  /** Per rank, the search that last saw it: a new search takes a new generation, so nothing is cleared. */
-  private readonly seen: Uint32Array;
-  private generation = 0;
+  /**
+   * One bit per rank, all clear between searches: marks the ranks a prefix driver has given already (a
+   * carrier with two words of the prefix counts once). N/8 bytes stay in the CPU cache where a mark per
+   * rank would not; a search clears the words it set.
+   */
+  private readonly scratch: Int32Array;
   /** Bitsets by word range (`lo:hi`), in least recently used order. */
   private readonly bitsets = new Map<string, Int32Array>();
   private readonly bitsetCap: number;
   private readonly andAt: number;
   private readonly bitsetDriverAt: number;
+  private readonly denseAt: number;
 
   /** The options exist for tests, to take each path on a small index: bitsets kept, and the driver sizes
    * from which bitsets are ANDed and from which a prefix driver is read through its bitset. */
@@ -100,24 +109,32 @@ export class NameIndex {
     this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
     this.forward = u32View(build.readBuffer('index/names.forward'));
     this.common = decodeCommon(build.readBuffer('index/names.common'));
-    this.seen = new Uint32Array(this.rankDots.length);
+    this.scratch = new Int32Array((this.rankDots.length + 31) >>> 5);
     this.bitsetCap = options.bitsets ?? BITSETS;
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / AND_SHARE);
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
+    this.denseAt = Math.ceil(this.rankDots.length / DENSE_SHARE);
   }
 
   get carriers(): number {
     return this.rankDots.length;
   }
 
-  /** Compares the first bytes of word `i` with `prefix`: <0, 0 (word starts with prefix) or >0. */
+  /**
+   * Compares the first bytes of word `i` with `prefix`: <0, 0 (word starts with prefix) or >0. A loop
+   * over the bytes: words are a few bytes long, and Buffer.compare's call into C++ cost more than that.
+   */
   private comparePrefix(i: number, prefix: Buffer): number {
+    const tokens = this.tokens;
     const start = this.tokenOffsets[i]!;
-    const end = Math.min(this.tokenOffsets[i + 1]!, start + prefix.length);
-    // The word's first bytes against the prefix; a word shorter than the prefix sorts before it.
-    const c = this.tokens.compare(prefix, 0, prefix.length, start, end);
-    if (c !== 0) return c;
-    return end - start < prefix.length ? -1 : 0;
+    const length = this.tokenOffsets[i + 1]! - start;
+    const n = Math.min(length, prefix.length);
+    for (let k = 0; k < n; k++) {
+      const d = tokens[start + k]! - prefix[k]!;
+      if (d !== 0) return d;
+    }
+    // The word's first bytes equal the prefix's; a word shorter than the prefix sorts before it.
+    return length < prefix.length ? -1 : 0;
   }
 
   /** The range of words starting with `prefix`. */
@@ -186,7 +203,7 @@ export class NameIndex {
    * Every carrier the driver (`ranges[0]`, the rarest) matches that the other ranges match too: their
    * number and the `want` smallest ranks, ascending. A one-word driver's postings are already distinct and
    * in rank order; a prefix driver of several words is read through its bitset (each rank once, in order)
-   * when it is large, and otherwise through its postings with a mark per rank.
+   * when it is large, and otherwise through its postings with a bit per rank in the scratch bitset.
    */
   private candidates(ranges: readonly WordRange[], want: number): { total: number; ranks: number[] } {
     const driver = ranges[0]!;
@@ -237,20 +254,19 @@ export class NameIndex {
       }
       return { total, ranks };
     }
-    let g = ++this.generation;
-    if (g === 0xffffffff) {
-      this.seen.fill(0);
-      g = this.generation = 1;
-    }
+    const scratch = this.scratch;
     const top = new TopRanks(want);
     for (let p = from; p < to; p++) {
       const r = postings[p]!;
-      if (this.seen[r] === g) continue;
-      this.seen[r] = g;
+      const w = r >>> 5;
+      const bit = 1 << (r & 31);
+      if ((scratch[w]! & bit) !== 0) continue;
+      scratch[w]! |= bit;
       if (!passes(r)) continue;
       total++;
       top.offer(r);
     }
+    for (let p = from; p < to; p++) scratch[postings[p]! >>> 5] = 0;
     return { total, ranks: top.ranks };
   }
 
@@ -327,7 +343,7 @@ export class NameIndex {
     const driverSize = ranges[0]!.size;
     for (let k = 1; k < ranges.length; k++) {
       const range = ranges[k]!;
-      range.bits = this.bitsetOf(range, range.size <= driverSize * BUILD_FACTOR);
+      range.bits = this.bitsetOf(range, range.size <= driverSize * BUILD_FACTOR || range.size >= this.denseAt);
     }
     const { total, ranks } = this.candidates(ranges, want);
     for (const r of ranks) take(r);
