@@ -126,7 +126,9 @@ function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQue
   let payload = data.searches.get(key);
   if (!payload) {
     const { q, limit } = toQuery();
-    payload = toPayload(searchBody(data, q, limit ?? SEARCH_LIMIT), 'application/json', false);
+    // A body is a function of the build and the query: that pair names it (its strong ETag), which spares
+    // hashing every new body of up to 100 results.
+    payload = toPayload(searchBody(data, q, limit ?? SEARCH_LIMIT), 'application/json', false, `${data.build.manifest.data_version}\0${key}`);
     data.searches.set(key, payload);
   }
   return payload;
