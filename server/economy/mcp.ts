@@ -23,8 +23,8 @@
 // `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
 import { setVersionHeader } from '../core/data-version.ts';
 import type { Request } from 'polka';
-import { originValidation, hostHeaderValidation, toNodeHandler, type NodeIncomingMessageLike, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, fromJsonSchema, McpServer, type CallToolResult, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../pipeline/economy/types.ts';
 import type { Manifest } from '../../pipeline/core/manifest.ts';
 import type { Routes, ServiceState } from '../core/app.ts';
@@ -62,28 +62,45 @@ export const MCP_PATH = '/mcp';
  * Mounts `POST /mcp`. `deps` is either fixed or derived from the loaded state (so the lookups follow a
  * reload); one SDK handler is made per loaded state, so a request that began on the old build ends on it.
  */
+interface Sdk {
+  node: typeof import('@modelcontextprotocol/node');
+  server: typeof import('@modelcontextprotocol/server');
+}
+let sdk: Promise<Sdk> | undefined;
+/**
+ * The SDK is imported on the first request to /mcp, not at start-up: its modules (and zod's) took about
+ * 80 ms of every start, also for the other services and for servers nobody asks over MCP.
+ */
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= Promise.all([import('@modelcontextprotocol/node'), import('@modelcontextprotocol/server')]).then(([node, server]) => ({ node, server })));
+
 export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<D>) => McpDeps), options: McpOptions): void {
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
-  const schemas = toolSchemas();
-  const validHost = hostHeaderValidation(options.allowedHosts);
-  const validOrigin = originValidation(options.allowedOrigins);
+  let mounted: Promise<{ sdk: Sdk; schemas: ToolSchemas; validHost: ReturnType<Sdk['node']['hostHeaderValidation']>; validOrigin: ReturnType<Sdk['node']['originValidation']> }> | undefined;
+  const mount = () =>
+    (mounted ??= loadSdk().then((sdk) => ({
+      sdk,
+      schemas: toolSchemas(sdk),
+      validHost: sdk.node.hostHeaderValidation(options.allowedHosts),
+      validOrigin: sdk.node.originValidation(options.allowedOrigins),
+    })));
   // The SDK reports rejected requests here too (bad headers, wrong Content-Type): one line each. Our own
   // tool failures are logged with their stack by `toResult`.
   const onerror = (err: Error) => process.stderr.write(`[economy] ${MCP_PATH}: ${err.message}\n`);
   const handlers = new WeakMap<ServiceState<D>, NodeMcpRequestHandler>();
-  const handlerFor = (state: ServiceState<D>): NodeMcpRequestHandler => {
+  const handlerFor = (state: ServiceState<D>, sdk: Sdk, schemas: ToolSchemas): NodeMcpRequestHandler => {
     let handler = handlers.get(state);
     if (!handler) {
       const d = typeof deps === 'function' ? deps(state) : deps;
       const manifest = state.build.manifest;
-      const mcp = createMcpHandler(() => toServer(d, manifest, schemas, options.cacheTtlMs), {
+      const mcp = sdk.server.createMcpHandler(() => toServer(sdk, d, manifest, schemas, options.cacheTtlMs), {
         legacy: 'stateless',
         // responseMode stays 'auto': a tool that emits nothing before its result (all three) is answered
         // with one JSON body; 'json' would say the same and print a warning at start-up.
         maxRequestBodySize: maxBodyBytes,
         onerror,
       });
-      handler = toNodeHandler(mcp, { maxRequestBodySize: maxBodyBytes, onerror });
+      handler = sdk.node.toNodeHandler(mcp, { maxRequestBodySize: maxBodyBytes, onerror });
       handlers.set(state, handler);
     }
     return handler;
@@ -92,12 +109,13 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
   r.post(MCP_PATH, async (req, res, state) => {
     // The guards and the SDK's transport write their own heads: the data version goes in before they do.
     setVersionHeader(res);
+    const { sdk, schemas, validHost, validOrigin } = await mount();
     // The guards answer 403 themselves when they return false.
     if (!validHost(req, res) || !validOrigin(req, res)) return;
     // Read here, not by the SDK, so an oversized body is our 413 problem (the SDK's own limit answers
     // with a JSON-RPC body).
     const body = await readBody(req, maxBodyBytes);
-    await handlerFor(state)(replay(req, body), res);
+    await handlerFor(state, sdk, schemas)(replay(req, body), res);
   });
 }
 
@@ -244,12 +262,12 @@ interface ToolSchemas {
  * `toArguments` in the tool itself: the SDK's own check would prefix its message with "Input validation
  * error: …", and the contract wants the REST route's message.
  */
-function toolSchemas(): ToolSchemas {
+function toolSchemas(sdk: Sdk): ToolSchemas {
   const input = {} as ToolSchemas['input'];
   const output = {} as ToolSchemas['output'];
   for (const name of Object.keys(INPUT) as (keyof typeof INPUT)[]) {
     input[name] = advertised(INPUT[name]);
-    output[name] = fromJsonSchema<Json>(OUTPUT[name] as JsonSchemaType);
+    output[name] = sdk.server.fromJsonSchema<Json>(OUTPUT[name] as JsonSchemaType);
   }
   return { input, output };
 }
@@ -302,10 +320,10 @@ async function toResult(work: () => Json | Promise<Json>): Promise<CallToolResul
   }
 }
 
-function toServer(deps: McpDeps, manifest: Manifest, schemas: ToolSchemas, cacheTtlMs: number): McpServer {
+function toServer(sdk: Sdk, deps: McpDeps, manifest: Manifest, schemas: ToolSchemas, cacheTtlMs: number): McpServer {
   // One server per request: the tool list never changes under a client.
   const hint = { ttlMs: cacheTtlMs, cacheScope: 'public' as const };
-  const server = new McpServer(
+  const server = new sdk.server.McpServer(
     { name: 'shardline-economy', title: 'Canadian economic series', version: manifest.data_version },
     {
       capabilities: { tools: { listChanged: false } },
