@@ -9,6 +9,7 @@
 // unless all its words are common, and then it walks bits, not postings.
 import type { LoadedBuild } from '../core/build.ts';
 import { u32View } from '../core/typed-view.ts';
+import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
 import { decodeCommon, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 
@@ -46,9 +47,10 @@ const DENSE_SHARE = 64;
 const BITSET_DRIVER_SHARE = 64;
 /**
  * When the driver has at least N / this postings, a query of several ranges ANDs their bitsets word by
- * word (N/32 sequential steps per range) instead of testing each of the driver's carriers at random.
+ * word instead of testing each of the driver's carriers at random: with the SIMD kernel (bitset-kernel.ts)
+ * an AND costs about as much as testing 4,000 carriers, in JavaScript about as much as 40,000.
  */
-const AND_SHARE = 48;
+const AND_SHARE = { simd: 256, js: 48 };
 
 /** Set bits of every 16-bit number: two table reads count a 32-bit word, faster here than bit tricks. */
 const POPCOUNT16 = new Uint8Array(65_536);
@@ -99,7 +101,9 @@ export class NameIndex {
 
   /** The options exist for tests, to take each path on a small index: bitsets kept, and the driver sizes
    * from which bitsets are ANDed and from which a prefix driver is read through its bitset. */
-  constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number } = {}) {
+  private readonly kernel: BitsetKernel | undefined;
+
+  constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; simd?: boolean } = {}) {
     this.tokens = build.readBuffer('index/names.tokens');
     this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
     this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));
@@ -111,7 +115,8 @@ export class NameIndex {
     this.common = decodeCommon(build.readBuffer('index/names.common'));
     this.scratch = new Int32Array((this.rankDots.length + 31) >>> 5);
     this.bitsetCap = options.bitsets ?? BITSETS;
-    this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / AND_SHARE);
+    this.kernel = options.simd === false ? undefined : createBitsetKernel((this.rankDots.length + 31) >>> 5);
+    this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
     this.denseAt = Math.ceil(this.rankDots.length / DENSE_SHARE);
   }
@@ -274,6 +279,20 @@ export class NameIndex {
   private intersect(sets: readonly Int32Array[], want: number): { total: number; ranks: number[] } {
     const [first, second] = sets as [Int32Array, Int32Array];
     const ranks: number[] = [];
+    if (this.kernel) {
+      let total = this.kernel.and(first, second);
+      for (let k = 2; k < sets.length; k++) total = this.kernel.andInto(sets[k]!);
+      const bits = this.kernel.result;
+      for (let w = 0; w < bits.length && ranks.length < want; w++) {
+        let x = bits[w]!;
+        while (x !== 0 && ranks.length < want) {
+          const low = x & -x;
+          x ^= low;
+          ranks.push((w << 5) | (31 - Math.clz32(low)));
+        }
+      }
+      return { total, ranks };
+    }
     let total = 0;
     for (let w = 0; w < first.length; w++) {
       let x = first[w]! & second[w]!;

@@ -111,12 +111,14 @@ describe('name index search against its definition', () => {
       expect(stats.common).toBeGreaterThan(20);
       await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
       // Every way of testing a range: no bitsets at all; one kept at a time and never ANDed; the defaults
-      // (most drivers here are large enough to AND); bitsets tested one carrier at a time from postings.
+      // (most drivers here are large enough to AND, with the SIMD kernel), the same ANDs in JavaScript;
+      // bitsets tested one carrier at a time from postings.
       const build = loadBuild(join(out, 'carriers'), 'carriers');
       const indexes = [
         new NameIndex(build, { bitsets: 0 }),
         new NameIndex(build, { bitsets: 1, andAt: Infinity }),
         new NameIndex(build),
+        new NameIndex(build, { simd: false }),
         new NameIndex(build, { andAt: Infinity, bitsetDriverAt: Infinity }),
       ];
       const byDot = new Map(many.map((c) => [c.dot, c]));
