@@ -81,7 +81,11 @@ export interface SendOptions {
 const contentTypes = new WeakMap<Payload, string>();
 
 /** The Content-Type header of a payload: JSON gets its charset, once per payload rather than per request. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 function contentTypeOf(p: Payload): string {
+  // The common case without the map: records are sent as payloads made per request.
+  if (p.type === 'application/json') return JSON_TYPE;
   let type = contentTypes.get(p);
   if (type === undefined) {
     type = p.type.includes('charset') || !p.type.startsWith('application/json') ? p.type : `${p.type}; charset=utf-8`;

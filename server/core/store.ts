@@ -3,7 +3,7 @@
 // `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (contracts/common.md "State"),
 // safe for several processes on one machine; a shared store for several machines implements the same
 // interface later.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -84,7 +84,8 @@ const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 const BUSY_TIMEOUT_MS = 5_000;
 
 export function toKeyHash(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot form: no Hash object per signed-in request.
+  return hash('sha256', key, 'hex');
 }
 
 function newKey(): string {
@@ -152,6 +153,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const selectDataVersion = db.prepare('PRAGMA data_version').pluck();
   const knownKeys = new Map<string, FoundKey | null>();
   let seenVersion = -1;
+  let versionCheckedAt = -Infinity;
   // The index finds the row by hash; the final comparison is constant-time on the hash bytes, so neither
   // step's timing says anything about the key itself.
   const lookUp = (hash: string): FoundKey | undefined => {
@@ -200,20 +202,25 @@ export function openSqliteStore(stateDir: string): AccountStore {
       return updateRevoked.run(now.toISOString(), id).changes > 0;
     },
     findKey(key) {
-      const hash = toKeyHash(key);
+      const keyHash = toKeyHash(key);
       // Keys are read on every signed-in request: answered from memory while no other connection (the
       // keys CLI, another server process) has committed anything since, which PRAGMA data_version tells
-      // in one cheap statement; this connection's own key changes clear the memory directly.
-      const version = selectDataVersion.get() as number;
-      if (version !== seenVersion) {
-        knownKeys.clear();
-        seenVersion = version;
+      // in one cheap statement, asked at most once a millisecond (a key revoked elsewhere stops working
+      // within that); this connection's own key changes clear the memory directly.
+      const now = performance.now();
+      if (now - versionCheckedAt >= 1) {
+        versionCheckedAt = now;
+        const version = selectDataVersion.get() as number;
+        if (version !== seenVersion) {
+          knownKeys.clear();
+          seenVersion = version;
+        }
       }
-      const known = knownKeys.get(hash);
+      const known = knownKeys.get(keyHash);
       if (known !== undefined) return known ?? undefined;
-      const found = lookUp(hash);
+      const found = lookUp(keyHash);
       if (knownKeys.size >= 10_000) knownKeys.clear();
-      knownKeys.set(hash, found ?? null);
+      knownKeys.set(keyHash, found ?? null);
       return found;
     },
     consume(keyId, month, limit) {
