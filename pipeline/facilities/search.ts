@@ -64,19 +64,41 @@ export function toQueryTerms(q: string): string[] {
  */
 export class NameMatcher {
   private readonly words: string[];
-  private readonly refs: string[][];
+  /** Per word, the positions (in `order`) of the facilities using it. */
+  private readonly docs: Int32Array[];
+  private readonly order: readonly string[];
+  /** Per position, how far the current search got: `base + k` once its name matched k terms. */
+  private readonly marks: Int32Array;
+  private base = 0;
 
-  constructor(index: lunr.Index) {
+  /** `order`: every spine id of the index, in the order matches are returned (ranking order). */
+  constructor(index: lunr.Index, order: readonly string[]) {
     const inverted = (index as unknown as { invertedIndex: Record<string, Record<string, Record<string, object>>> }).invertedIndex;
+    const position = new Map(order.map((id, i) => [id, i]));
+    this.order = order;
     this.words = Object.keys(inverted).sort();
-    this.refs = this.words.map((w) => Object.keys(inverted[w]!.names ?? {}));
+    this.docs = this.words.map((w) => Int32Array.from(Object.keys(inverted[w]!.names ?? {}), (ref) => position.get(ref)!));
+    this.marks = new Int32Array(order.length);
   }
 
-  /** Spine ids whose names contain, for every term, a word starting with that term. */
-  match(terms: readonly string[]): Set<string> {
-    let result: Set<string> | undefined;
-    for (const term of terms) {
-      const found = new Set<string>();
+  /**
+   * Positions of the facilities whose names contain, for every term, a word starting with that term,
+   * ascending. Each term's words move a facility's mark on only if it matched every term before, so the
+   * work is the postings of the terms' words, with no set built; the first term's facilities are the
+   * candidates, sorted at the end.
+   */
+  matchPositions(terms: readonly string[]): Int32Array {
+    const unique = [...new Set(terms)];
+    if (unique.length === 0) return new Int32Array(0);
+    if (this.base > 0x7fffffff - unique.length - 1) {
+      this.marks.fill(0);
+      this.base = 0;
+    }
+    const base = this.base;
+    this.base += unique.length + 1;
+    const marks = this.marks;
+    const candidates: number[] = [];
+    for (const [j, term] of unique.entries()) {
       let lo = 0;
       let hi = this.words.length;
       while (lo < hi) {
@@ -84,13 +106,29 @@ export class NameMatcher {
         if (this.words[mid]! < term) lo = mid + 1;
         else hi = mid;
       }
+      const from = j === 0 ? -1 : base + j;
+      let any = false;
       for (let i = lo; i < this.words.length && this.words[i]!.startsWith(term); i++) {
-        for (const ref of this.refs[i]!) if (!result || result.has(ref)) found.add(ref);
+        const docs = this.docs[i]!;
+        for (let k = 0; k < docs.length; k++) {
+          const d = docs[k]!;
+          // The first term takes any facility not yet marked by this search; later ones only those at j.
+          if (j === 0 ? marks[d]! <= base : marks[d] === from) {
+            marks[d] = base + j + 1;
+            if (j === 0) candidates.push(d);
+            any = true;
+          }
+        }
       }
-      result = found;
-      if (result.size === 0) break;
+      if (!any) return new Int32Array(0);
     }
-    return result ?? new Set();
+    const done = base + unique.length;
+    return Int32Array.from(candidates.filter((d) => marks[d] === done)).sort();
+  }
+
+  /** Spine ids whose names contain, for every term, a word starting with that term. */
+  match(terms: readonly string[]): Set<string> {
+    return new Set(Array.from(this.matchPositions(terms), (d) => this.order[d]!));
   }
 }
 

@@ -17,8 +17,6 @@ export interface FacilitiesData {
   names: NameMatcher;
   /** In ranking order. */
   docs: SearchDoc[];
-  /** Each doc's ranking position, to put a name match back in ranking order without scanning every doc. */
-  rank: Map<string, number>;
   /** Each doc's search result, serialized once at load: a response is a join of these. */
   results: string[];
   /** The build's data version: with the canonical query, it names a search response (its ETag). */
@@ -41,9 +39,8 @@ export const BASE = '/api/v1';
 
 export function loadSearch(file: SearchIndexFile, version: string): FacilitiesData {
   return {
-    names: new NameMatcher(lunr.Index.load(file.lunr)),
+    names: new NameMatcher(lunr.Index.load(file.lunr), file.facilities.map((d) => d.spine_id)),
     docs: file.facilities,
-    rank: new Map(file.facilities.map((d, i) => [d.spine_id, i])),
     results: file.facilities.map((d) => JSON.stringify(toSearchResponse([d], 1).results[0])),
     version,
     searches: new Lru(2000),
@@ -62,13 +59,9 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
     (!cityKey || d.city_key === cityKey) && (!query.tier || d.tier === query.tier) && (!query.program || d.program === query.program);
   let matches: number[];
   if (terms.length) {
-    // A name match is usually a few docs: rank them, rather than walking every doc.
+    // Name matches come as positions in ranking order: only the filters are left.
     matches = [];
-    for (const id of data.names.match(terms)) {
-      const i = data.rank.get(id)!;
-      if (keep(data.docs[i]!)) matches.push(i);
-    }
-    matches.sort((a, b) => a - b);
+    for (const i of data.names.matchPositions(terms)) if (keep(data.docs[i]!)) matches.push(i);
   } else {
     matches = [];
     data.docs.forEach((d, i) => keep(d) && matches.push(i));

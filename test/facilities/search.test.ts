@@ -28,7 +28,7 @@ afterAll(() => root.remove());
 
 describe('NameMatcher', () => {
   it('matches exactly what lunr matches, for 600 queries made of the index words', () => {
-    const matcher = new NameMatcher(index);
+    const matcher = new NameMatcher(index, file.facilities.map((f) => f.spine_id));
     let nonEmpty = 0;
     for (let i = 0; i < 600; i++) {
       const a = words[(i * 7919) % words.length]!;
