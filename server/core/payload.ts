@@ -1,7 +1,7 @@
 // Precomputed responses: body, compressed variants and a strong ETag, computed once (at build or at load),
 // never per request. Hot API paths are answered from a Map of these (polka + Map costs ~13 % CPU over a
 // bare node:http server; sirv opens the file on every request and costs ~5x: shared/reference/serving-anchors.md).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
 import { versionOf } from './data-version.ts';
@@ -26,7 +26,7 @@ export function etagOf(sha256hex: string): string {
  */
 export function toPayload(body: string | Buffer, type = 'application/json', compress = true, identity?: string): Payload {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
-  const payload: Payload = { body: buf, etag: etagOf(createHash('sha256').update(identity ?? buf).digest('hex')), type };
+  const payload: Payload = { body: buf, etag: etagOf(hash('sha256', identity ?? buf, 'hex')), type };
   if (compress && buf.length > 1400) {
     payload.gz = zlib.gzipSync(buf, { level: 6 });
     payload.br = zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
