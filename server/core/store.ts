@@ -133,14 +133,29 @@ const SCHEMA = `
   ) STRICT, WITHOUT ROWID;
 `;
 
+/** Runs `fn` again every 10 ms while it fails with SQLITE_BUSY, for up to BUSY_TIMEOUT_MS. */
+function whileBusy<T>(fn: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
 export function openSqliteStore(stateDir: string): AccountStore {
   mkdirSync(stateDir, { recursive: true });
   // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing.
   const db = new Database(join(stateDir, 'accounts.sqlite'), { timeout: BUSY_TIMEOUT_MS });
   // WAL: readers never block the writer and the writer never blocks readers (https://sqlite.org/wal.html).
-  db.pragma('journal_mode = WAL');
+  // Switching a new file to WAL takes an exclusive lock and SQLite answers SQLITE_BUSY at once, without
+  // its busy handler, while another process opening the same fresh directory holds one: retried here.
+  whileBusy(() => db.pragma('journal_mode = WAL'));
   db.pragma('synchronous = NORMAL');
-  db.exec(SCHEMA);
+  whileBusy(() => db.exec(SCHEMA));
 
   const insertKey = db.prepare<[string, string, Plan, string, string]>('INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?, ?, ?, ?, ?)');
   const selectKeys = db.prepare<[], { id: string; plan: Plan; label: string; created_at: string; revoked_at: string | null }>(
