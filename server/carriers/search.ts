@@ -98,11 +98,14 @@ export class NameIndex {
   private readonly andAt: number;
   private readonly bitsetDriverAt: number;
   private readonly denseAt: number;
-
-  /** The options exist for tests, to take each path on a small index: bitsets kept, and the driver sizes
-   * from which bitsets are ANDed and from which a prefix driver is read through its bitset. */
   private readonly kernel: BitsetKernel | undefined;
+  /** 32-bit words in a bitset of every rank. */
+  private readonly words: number;
 
+  /**
+   * The options exist for tests, to take each path on a small index: bitsets kept, the driver sizes from
+   * which bitsets are ANDed and from which a prefix driver is read through its bitset, and the SIMD kernel.
+   */
   constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; simd?: boolean } = {}) {
     this.tokens = build.readBuffer('index/names.tokens');
     this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
@@ -113,9 +116,10 @@ export class NameIndex {
     this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
     this.forward = u32View(build.readBuffer('index/names.forward'));
     this.common = decodeCommon(build.readBuffer('index/names.common'));
-    this.scratch = new Int32Array((this.rankDots.length + 31) >>> 5);
+    this.words = (this.rankDots.length + 31) >>> 5;
+    this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
-    this.kernel = options.simd === false ? undefined : createBitsetKernel((this.rankDots.length + 31) >>> 5);
+    this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
     this.denseAt = Math.ceil(this.rankDots.length / DENSE_SHARE);
@@ -193,7 +197,7 @@ export class NameIndex {
       return kept;
     }
     if (!make || this.bitsetCap === 0) return undefined;
-    const bits = new Int32Array((this.rankDots.length + 31) >>> 5);
+    const bits = new Int32Array(this.words);
     const postings = this.postings;
     for (let p = this.postingOffsets[range.lo]!, end = this.postingOffsets[range.hi]!; p < end; p++) {
       const r = postings[p]!;
