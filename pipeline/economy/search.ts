@@ -6,7 +6,7 @@
 // Ranking, in tiers; within a tier, by id (code-unit order), so a result list never depends on input order:
 //   0. exact id: the query's words joined by underscores, upper-cased, equal a series id
 //      (`cpi all items`, `CPI_ALL_ITEMS` and `cpi-all-items` all name CPI_ALL_ITEMS);
-//   1. id prefix: a series id starts with that key (`cpi` → CPI_ALBERTA_…, CPI_ALL_ITEMS, CPI_COMMON, …);
+//   1. id prefix: a series id starts with that key (`cpi` → CPI_ALBERTA_…, CPI_ALL_ITEMS, CPI_ENERGY, …);
 //   2. title words: every query word starts a word of the title;
 //   3. description words: the rest of the lunr matches, where every query word starts a word of the id,
 //      title or description but the title alone does not hold them all.

@@ -98,7 +98,20 @@ describe('GET /api/series', () => {
   });
 
   it('ranks id prefixes next, by id', async () => {
-    expect(await search('cpi')).toEqual(['CPI_ALBERTA_EX_ENERGY', 'CPI_ALBERTA_EX_FOOD_ENERGY', 'CPI_ALL_ITEMS', 'CPI_COMMON', 'CPI_MEDIAN', 'CPI_TRIM']);
+    expect(await search('cpi')).toEqual([
+      'CPI_ALBERTA_EX_ENERGY',
+      'CPI_ALBERTA_EX_FOOD_ENERGY',
+      'CPI_ALL_ITEMS',
+      'CPI_ENERGY',
+      'CPI_EX_ENERGY',
+      'CPI_EX_FOOD_ENERGY',
+      'CPI_FOOD',
+      'CPI_GOODS',
+      'CPI_SERVICES',
+      'CPI_SHELTER',
+    ]);
+    // The key CPI_EX is a prefix of two ids; the Alberta series hold "cpi" and "ex" only as words of their ids.
+    expect(await search('cpi ex')).toEqual(['CPI_EX_ENERGY', 'CPI_EX_FOOD_ENERGY', 'CPI_ALBERTA_EX_ENERGY', 'CPI_ALBERTA_EX_FOOD_ENERGY']);
     expect(await search('CPI')).toEqual(await search('cpi'));
     const fx = await search('fx');
     expect(fx).toEqual(sortedIds.filter((id) => id.startsWith('FX')));
@@ -111,14 +124,34 @@ describe('GET /api/series', () => {
     expect(dollar.slice(0, titled.length)).toEqual(titled);
     expect(dollar).toContain('GDP_REAL_QUARTERLY'); // "chained (2017) dollars" in its description only
     expect(dollar.indexOf('GDP_REAL_QUARTERLY')).toBeGreaterThanOrEqual(titled.length);
-    expect(await search('housing')).toEqual(['HOUSING_STARTS', 'NEW_HOUSING_PRICE_INDEX']); // id prefix, then title
+    // Id prefix (BANK_RATE), then titles with "Bank"/"banks", then the series naming a bank only in their description.
+    expect(await search('bank')).toEqual([
+      'BANK_RATE',
+      'CURRENCY_OUTSIDE_BANKS',
+      'POLICY_RATE',
+      'PRIME_RATE',
+      'FX_AUD_CAD',
+      'FX_CHF_CAD',
+      'FX_CNY_CAD',
+      'FX_EUR_CAD',
+      'FX_GBP_CAD',
+      'FX_JPY_CAD',
+      'FX_MXN_CAD',
+      'FX_USD_CAD',
+      'M2_GROSS',
+      'M2_GROSS_NSA',
+      'M3_GROSS',
+      'M3_GROSS_NSA',
+      'MORTGAGE_RATE_5Y',
+    ]);
   });
 
   it('finds series by the words of their description alone', async () => {
     expect(await search('v41690973')).toEqual(['CPI_ALL_ITEMS']);
     expect(await search('FXUSDCAD')).toEqual(['FX_USD_CAD']);
-    expect(await search('canada mortgage')).toEqual(['HOUSING_STARTS']); // Canada Mortgage and Housing Corporation
-    expect(await search('mortgage')).toEqual(['MORTGAGE_RATE_5Y', 'HOUSING_STARTS']);
+    expect(await search('statistical mode')).toEqual(['MORTGAGE_RATE_5Y', 'PRIME_RATE']); // "the most typical rate (statistical mode)"
+    // Id prefix, then the aggregates whose descriptions name currency outside banks or foreign currency deposits.
+    expect(await search('currency')).toEqual(['CURRENCY_OUTSIDE_BANKS', 'M2_GROSS', 'M2_GROSS_NSA', 'M3_GROSS', 'M3_GROSS_NSA']);
   });
 
   it('matches word starts, case and accents folded', async () => {

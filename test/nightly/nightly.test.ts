@@ -116,8 +116,8 @@ describe('npm run nightly', () => {
     expect([...outcomes.keys()]).toEqual(['facilities', 'carriers', 'economy']);
     expect(outcomes.get('facilities')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
     expect(outcomes.get('carriers')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
-    // Economy: the 43 reviewed series confirmed by the (fake) WDS and Valet.
-    expect(outcomes.get('economy')).toMatchObject({ downloaded: 43, failed: 0, build: 'published' });
+    // Economy: the 50 reviewed series confirmed by the (fake) WDS and Valet.
+    expect(outcomes.get('economy')).toMatchObject({ downloaded: 50, failed: 0, build: 'published' });
     for (const s of ['facilities', 'carriers', 'economy']) expect(outcomes.get(s)!.data_version).toBe(await version(s));
     expect(summary.split('\n')[0]).toMatch(/^service\s+downloaded\s+unchanged\s+failed\s+build\s+data_version\s+seconds$/);
 
@@ -189,12 +189,14 @@ describe('npm run nightly', () => {
     try {
       const { code, summary, outcomes } = await nightly();
       expect(code).toBe(1);
-      expect(outcomes.get('economy')).toMatchObject({ downloaded: 21, failed: 22, build: 'not built' });
+      // The 23 StatCan series still check out; the 27 Valet series (two batches: 20, then 7) time out.
+      expect(outcomes.get('economy')).toMatchObject({ downloaded: 23, failed: 27, build: 'not built' });
       expect(outcomes.get('facilities')).toMatchObject({ build: 'published' });
       expect(outcomes.get('carriers')).toMatchObject({ failed: 0, build: 'published' });
       expect(await snapshot('economy')).toEqual(kept);
       // One line for the batch that timed out, not one per series.
-      expect(summary).toMatch(/^economy: CPI_TRIM, CPI_MEDIAN, CPI_COMMON, MORTGAGE_RATE_5Y \(V80691335\) and 16 more: Bank of Canada Valet \/valet\/observations\/CPI_TRIM,.*: timed out after 800 ms$/m);
+      expect(summary).toMatch(/^economy: MORTGAGE_RATE_5Y \(V80691335\), POLICY_RATE \(V39079\), BANK_RATE \(V122530\), PRIME_RATE \(V80691311\) and 16 more: Bank of Canada Valet \/valet\/observations\/V80691335,.*: timed out after 800 ms$/m);
+      expect(summary).toMatch(/^economy: FX_USD_CAD_ANNUAL \(FXAUSDCAD\), FX_EUR_CAD_ANNUAL \(FXAEURCAD\), M2_GROSS \(V41552796\), M2_GROSS_NSA \(V41552786\) and 3 more: Bank of Canada Valet \/valet\/observations\/FXAUSDCAD,.*: timed out after 800 ms$/m);
       expect(summary.split('\n').filter((l) => l.startsWith('economy: ')).length).toBe(2);
     } finally {
       valetHangs = false;
