@@ -1,9 +1,12 @@
 // Text folding shared by every service's matching and search: accents, case and punctuation never decide
 // whether two names are the same.
 
+/** Only ASCII: NFKD leaves it as it is, and its letters and digits are A-Z, a-z and 0-9. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** NFKD, combining marks removed: `Résolu` → `Resolu`, `ﬁ` → `fi`. */
 export function foldAccents(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '');
+  return ASCII.test(s) ? s : s.normalize('NFKD').replace(/\p{M}+/gu, '');
 }
 
 /**
@@ -11,6 +14,15 @@ export function foldAccents(s: string): string {
  * becomes a space, whitespace collapsed. `Smith & Sons Ltd.` → `SMITH AND SONS LTD`.
  */
 export function toWordKey(s: string): string {
+  // Most names and queries are ASCII: the same result without normalization or Unicode classes, which
+  // were most of a search's text handling.
+  if (ASCII.test(s)) {
+    return s
+      .toUpperCase()
+      .replace(/&/g, ' AND ')
+      .replace(/[^A-Z0-9]+/g, ' ')
+      .trim();
+  }
   return foldAccents(s)
     .toUpperCase()
     .replace(/&/g, ' AND ')
