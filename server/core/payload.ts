@@ -20,13 +20,30 @@ export function etagOf(sha256hex: string): string {
 }
 
 /**
+ * The strong ETag of the body that `identity` names, where identity is the data version and a canonical
+ * query: two 32-bit FNV-1a hashes of it (64 bits, no call into C++, a fraction of a microsecond) and its
+ * length. A validator only has to tell apart the bodies of one URL, which differ by data version (part of
+ * the identity); SHA-256 would add nothing but time to every new search.
+ */
+export function identityTag(identity: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < identity.length; i++) {
+    const c = identity.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return `"${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}${identity.length.toString(16)}"`;
+}
+
+/**
  * A payload made at run time (search results, dynamic documents); compressed only where it pays. The ETag
  * hashes the body, or `identity` when given: a short string that names this exact body (for a response
- * computed from the build and a canonical query, the data version and the query), cheaper to hash.
+ * computed from the build and a canonical query, the data version and the query), see identityTag.
  */
 export function toPayload(body: string | Buffer, type = 'application/json', compress = true, identity?: string): Payload {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
-  const payload: Payload = { body: buf, etag: etagOf(hash('sha256', identity ?? buf, 'hex')), type };
+  const payload: Payload = { body: buf, etag: identity === undefined ? etagOf(hash('sha256', buf, 'hex')) : identityTag(identity), type };
   if (compress && buf.length > 1400) {
     payload.gz = zlib.gzipSync(buf, { level: 6 });
     payload.br = zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesEtag, pickEncoding, toPayload } from '../../server/core/payload.ts';
+import { identityTag, matchesEtag, pickEncoding, toPayload } from '../../server/core/payload.ts';
 import { parseQuery } from '../../server/core/params.ts';
 import { HttpError } from '../../server/core/problem.ts';
 
@@ -17,6 +17,27 @@ describe('pickEncoding (RFC 9110 §12.5.3)', () => {
     ['br', 'small (not compressed)', undefined],
   ])('%j on a %s payload → %j', (header, which, expected) => {
     expect(pickEncoding(header, which === 'big' ? big : small)).toBe(expected);
+  });
+});
+
+describe('identityTag', () => {
+  it('names one identity with one quoted tag, and tells apart near-identical identities', () => {
+    const version = 'a7cadffee1de1b18';
+    expect(identityTag(`${version}\0q=a`)).toBe(identityTag(`${version}\0q=a`));
+    expect(identityTag(`${version}\0q=a`)).toMatch(/^"[0-9a-f]{17,}"$/);
+    expect(toPayload('{}', 'application/json', false, `${version}\0q=a`).etag).toBe(identityTag(`${version}\0q=a`));
+    // Queries as a search sees them: every 1-3 letter query, under two data versions, and one-character edits.
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789 ';
+    const tags = new Set<string>();
+    let count = 0;
+    for (const v of [version, 'a7cadffee1de1b19']) {
+      for (const a of letters) for (const b of letters) for (const c of ['', ...letters]) {
+        tags.add(identityTag(`${v}\0${25}\0\0\0${a}${b}${c}\0`));
+        count++;
+      }
+    }
+    expect(count).toBe(2 * 37 * 37 * 38);
+    expect(tags.size).toBe(count);
   });
 });
 
