@@ -123,7 +123,13 @@ export class NameMatcher {
       if (!any) return new Int32Array(0);
     }
     const done = base + unique.length;
-    return Int32Array.from(candidates.filter((d) => marks[d] === done)).sort();
+    if (candidates.length * 16 < marks.length) return Int32Array.from(candidates.filter((d) => marks[d] === done)).sort();
+    // Many candidates: one pass over the marks finds them in order, cheaper than sorting them.
+    let n = 0;
+    for (let d = 0; d < marks.length; d++) if (marks[d] === done) n++;
+    const found = new Int32Array(n);
+    for (let d = 0, k = 0; k < n; d++) if (marks[d] === done) found[k++] = d;
+    return found;
   }
 
   /** Spine ids whose names contain, for every term, a word starting with that term. */

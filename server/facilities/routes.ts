@@ -17,8 +17,11 @@ export interface FacilitiesData {
   names: NameMatcher;
   /** In ranking order. */
   docs: SearchDoc[];
-  /** Each doc's search result, serialized once at load: a response is a join of these. */
-  results: string[];
+  /**
+   * Each doc's search result, serialized once at load with a leading comma: a response is these bytes
+   * copied after its head (the first without its comma).
+   */
+  results: Buffer[];
   /** The build's data version: with the canonical query, it names a search response (its ETag). */
   version: string;
   /** Responses by canonical query (terms, filters, limit). */
@@ -41,37 +44,54 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
   return {
     names: new NameMatcher(lunr.Index.load(file.lunr), file.facilities.map((d) => d.spine_id)),
     docs: file.facilities,
-    results: file.facilities.map((d) => JSON.stringify(toSearchResponse([d], 1).results[0])),
+    results: file.facilities.map((d) => Buffer.from(`,${JSON.stringify(toSearchResponse([d], 1).results[0])}`)),
     version,
     searches: new Lru(2000),
     raw: new Lru(2000),
   };
 }
 
+const TAIL = Buffer.from(']}');
+
 export function search(data: FacilitiesData, query: SearchQuery): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
   const limit = query.limit ?? DEFAULT_LIMIT;
-  const key = JSON.stringify([terms, cityKey, query.tier ?? '', query.program ?? '', limit]);
+  const tier = query.tier ?? '';
+  const program = query.program ?? '';
+  // Terms and city are letters, digits and spaces; tier and program are names: NUL separates them all.
+  const key = `${limit}\0${tier}\0${program}\0${terms.join(' ')}\0${cityKey}`;
   const cached = data.searches.get(key);
   if (cached) return cached;
-  const keep = (d: SearchDoc) =>
-    (!cityKey || d.city_key === cityKey) && (!query.tier || d.tier === query.tier) && (!query.program || d.program === query.program);
-  let matches: number[];
+  const filtered = cityKey !== '' || tier !== '' || program !== '';
+  const keep = (d: SearchDoc) => (!cityKey || d.city_key === cityKey) && (!tier || d.tier === tier) && (!program || d.program === program);
+  let matches: ArrayLike<number>;
   if (terms.length) {
     // Name matches come as positions in ranking order: only the filters are left.
-    matches = [];
-    for (const i of data.names.matchPositions(terms)) if (keep(data.docs[i]!)) matches.push(i);
+    const named = data.names.matchPositions(terms);
+    if (filtered) {
+      const kept: number[] = [];
+      for (let k = 0; k < named.length; k++) if (keep(data.docs[named[k]!]!)) kept.push(named[k]!);
+      matches = kept;
+    } else {
+      matches = named;
+    }
   } else {
-    matches = [];
-    data.docs.forEach((d, i) => keep(d) && matches.push(i));
+    const kept: number[] = [];
+    data.docs.forEach((d, i) => keep(d) && kept.push(i));
+    matches = kept;
   }
   // The same bytes as JSON.stringify(toSearchResponse(...)), from the results serialized at load.
-  const results = matches.slice(0, limit).map((i) => data.results[i]!);
-  const body = `{"total":${matches.length},"limit":${limit},"results":[${results.join(',')}]}`;
+  const shown = Math.min(limit, matches.length);
+  const parts: Buffer[] = [Buffer.from(`{"total":${matches.length},"limit":${limit},"results":[`)];
+  for (let k = 0; k < shown; k++) {
+    const result = data.results[matches[k]!]!;
+    parts.push(k === 0 ? result.subarray(1) : result);
+  }
+  parts.push(TAIL);
   // A response is a function of the build and the canonical query: that pair is its strong validator,
   // which spares hashing every new body. Not compressed: it costs more than it saves at this size.
-  const payload = toPayload(body, 'application/json', false, `${data.version}-${key}`);
+  const payload = toPayload(Buffer.concat(parts), 'application/json', false, `${data.version}\0${key}`);
   data.searches.set(key, payload);
   return payload;
 }

@@ -27,9 +27,11 @@ beforeAll(async () => {
 afterAll(() => root.remove());
 
 describe('NameMatcher', () => {
-  it('matches exactly what lunr matches, for 600 queries made of the index words', () => {
+  it('matches exactly what lunr matches, for 600 queries made of the index words, positions ascending', () => {
     const matcher = new NameMatcher(index, file.facilities.map((f) => f.spine_id));
     let nonEmpty = 0;
+    // Queries matching more than 1/16 of the index take the matcher's other way to order its positions.
+    let broad = 0;
     for (let i = 0; i < 600; i++) {
       const a = words[(i * 7919) % words.length]!;
       const b = words[(i * 104_729) % words.length]!;
@@ -37,10 +39,14 @@ describe('NameMatcher', () => {
       for (const q of queries) {
         const expected = matchNames(index, q);
         expect(matcher.match(q), q.join(' ')).toEqual(expected);
+        const positions = Array.from(matcher.matchPositions(q));
+        expect(positions, q.join(' ')).toEqual([...positions].sort((x, y) => x - y));
         if (expected.size > 0) nonEmpty++;
+        if (expected.size * 16 >= file.facilities.length) broad++;
       }
     }
     expect(nonEmpty).toBeGreaterThan(1000);
+    expect(broad).toBeGreaterThan(50);
   });
 });
 
