@@ -9,7 +9,11 @@
 //   index/names.posting-offsets u32[T + 1]: where each word's postings start
 //   index/names.postings       u32[P]: ranks (positions in ranking order), ascending per word
 //   index/names.rank-dots      u32[N]: carrier_id by rank
+//   index/names.rank-records   u32[N]: by rank, the carrier's position in carrier_id order, which is where the
+//                              record stores (profiles, search records) keep it: results are read by position
 //   index/names.exact          u32 pairs [hash, rank], sorted: FNV-1a of each whole name's word key
+//   index/names.exact-collisions u32[], ascending: the hashes shared by two different name keys. Any other
+//                              hash names one key, so one stored name confirms (or rules out) all its ranks
 //   index/names.forward-offsets u32[N + 1]: where each rank's words start in names.forward
 //   index/names.forward        u32[P]: each rank's word ids (positions in names.tokens' order), ascending
 //   index/names.common         the prefixes whose words have more than COMMON_POSTINGS postings, with the
@@ -21,6 +25,7 @@
 // ("t", "tra") without walking millions of postings.
 import { toSearchWords } from '../core/text.ts';
 import type { Sink } from '../core/sink.ts';
+import { indexOfSorted } from '../core/sorted.ts';
 
 export interface NamedCarrier {
   dot: number;
@@ -130,6 +135,29 @@ export function decodeCommon(buf: Buffer): Map<string, number> {
 }
 
 /** `ranked` must already be in ranking order (compareRank). */
+/** The hashes of the sorted exact table that stand for more than one name key. */
+export function exactCollisions(exact: readonly [number, number][], ranked: readonly NamedCarrier[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < exact.length; ) {
+    const h = exact[i]![0];
+    let j = i + 1;
+    while (j < exact.length && exact[j]![0] === h) j++;
+    if (j - i > 1) {
+      const keys = new Set<string>();
+      for (let k = i; k < j; k++) {
+        const c = ranked[exact[k]![1]]!;
+        for (const name of [c.legal_name, c.dba_name]) {
+          const key = name ? toNameKey(name) : '';
+          if (key && fnv1a(key) === h) keys.add(key);
+        }
+      }
+      if (keys.size > 1) out.push(h);
+    }
+    i = j;
+  }
+  return out;
+}
+
 export async function writeNameIndex(
   sink: Sink,
   ranked: readonly NamedCarrier[],
@@ -179,12 +207,16 @@ export async function writeNameIndex(
   }
   const common = commonPrefixes(tokens, postingOffsets, all, ranked.length, options.commonPostings ?? COMMON_POSTINGS);
   exact.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const collisions = exactCollisions(exact, ranked);
   await writeFile(sink, 'index/names.tokens', Buffer.concat(tokens, bytes));
   await writeFile(sink, 'index/names.token-offsets', u32(tokenOffsets));
   await writeFile(sink, 'index/names.posting-offsets', u32(postingOffsets));
   await writeFile(sink, 'index/names.postings', u32(all));
   await writeFile(sink, 'index/names.rank-dots', u32(ranked.map((c) => c.dot)));
+  const byDot = Uint32Array.from(ranked, (c) => c.dot).sort();
+  await writeFile(sink, 'index/names.rank-records', u32(Uint32Array.from(ranked, (c) => indexOfSorted(byDot, c.dot))));
   await writeFile(sink, 'index/names.exact', u32(exact.flat()));
+  await writeFile(sink, 'index/names.exact-collisions', u32(collisions));
   await writeFile(sink, 'index/names.forward-offsets', u32(forwardOffsets));
   await writeFile(sink, 'index/names.forward', u32(forward));
   await writeFile(sink, 'index/names.common', encodeCommon(common));

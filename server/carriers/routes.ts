@@ -44,32 +44,14 @@ export interface CarriersData {
   hot: Lru<Buffer>;
   /** Inspection and crash counts by month, for the export (only carriers with events). */
   monthly: RecordStore;
-  /**
-   * Recently used search results (about 150 bytes each): results are ranked by power units, so the same
-   * large carriers head the results of many queries, and each one costs a positioned read otherwise.
-   */
-  records: Lru<string>;
 }
 
-/** Search results kept in memory: about 15 MB. */
-export const RECORD_CACHE = 100_000;
 /**
  * The search records (about 125 bytes a carrier, 260 MB at 2.1 M) are read into memory after start-up when
  * they are at most this size: a search answers up to 100 of them, and a positioned read each was most of
- * an uncached search's time. Larger stores stay on disk behind the RECORD_CACHE.
+ * an uncached search's time. Larger stores stay on disk (and in the system's page cache).
  */
 export const SEARCH_RECORDS_IN_MEMORY = 512 * 1024 * 1024;
-
-function searchRecord(data: CarriersData, dot: number): string {
-  if (data.results.inMemory) return data.results.get(dot)!.toString('utf8');
-  const key = String(dot);
-  let record = data.records.get(key);
-  if (record === undefined) {
-    record = data.results.get(dot)!.toString('utf8');
-    data.records.set(key, record);
-  }
-  return record;
-}
 
 export interface CarriersOptions {
   accounts: () => AccountStore;
@@ -98,24 +80,25 @@ export function toCarrierId(raw: string | undefined): number {
 export const SEARCH_LIMIT = 25;
 
 /** GET /api/search's body, also the search_carrier tool's result. */
-export function searchBody(data: CarriersData, q: string, limit: number): string {
+export function searchBody(data: CarriersData, q: string, limit: number): Buffer {
   const number = CARRIER_NUMBER.exec(q);
   let total: number;
-  let dots: number[];
+  let records: number[];
   if (number) {
-    const dot = Number(number[1]);
-    dots = data.results.indexOf(dot) >= 0 ? [dot] : [];
-    total = dots.length;
+    const at = data.results.indexOf(Number(number[1]));
+    records = at >= 0 ? [at] : [];
+    total = records.length;
   } else {
     const isWholeName = (dot: number, key: string) => {
-      const r = JSON.parse(searchRecord(data, dot)) as { legal_name: string; dba_name: string | null };
+      const r = JSON.parse(data.results.get(dot)!.toString('utf8')) as { legal_name: string; dba_name: string | null };
       return toNameKey(r.legal_name) === key || (r.dba_name !== null && toNameKey(r.dba_name) === key);
     };
-    ({ total, dots } = data.names.search(q, limit, isWholeName));
+    const hit = data.names.search(q, limit, isWholeName);
+    total = hit.total;
+    records = hit.records ?? hit.dots.map((d) => data.results.indexOf(d));
   }
-  // The stored results are complete JSON objects: the response is assembled without re-parsing them.
-  const parts = dots.map((d) => searchRecord(data, d));
-  return `{"query":${JSON.stringify(q)},"total":${total},"results":[${parts.join(',')}]}`;
+  // The stored results are complete JSON objects: the response is their bytes, joined.
+  return data.results.joinAt(records, `{"query":${JSON.stringify(q)},"total":${total},"results":[`, ']}');
 }
 
 /**
@@ -191,7 +174,6 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         names: new NameIndex(build),
         searches: new Lru(5000),
         hot: new Lru(PROFILE_CACHE),
-        records: new Lru(RECORD_CACHE),
         monthly: RecordStore.open(build, MONTHLY),
       };
     },

@@ -11,6 +11,7 @@ import type { LoadedBuild } from '../core/build.ts';
 import { u32View } from '../core/typed-view.ts';
 import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
 import { decodeCommon, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 
 
@@ -18,6 +19,11 @@ export interface SearchHit {
   total: number;
   /** carrier_ids in result order. */
   dots: number[];
+  /**
+   * The same carriers' positions in the build's record stores (carrier_id order), from
+   * names.rank-records; undefined for a build written before that file.
+   */
+  records?: number[];
 }
 
 interface WordRange {
@@ -82,7 +88,10 @@ export class NameIndex {
   private readonly postingOffsets: Uint32Array;
   private readonly postings: Uint32Array;
   private readonly rankDots: Uint32Array;
+  private readonly rankRecords: Uint32Array | undefined;
   private readonly exact: Uint32Array;
+  /** Hashes of the exact table shared by different names; undefined for a build before that file. */
+  private readonly collisions: Uint32Array | undefined;
   private readonly forwardOffsets: Uint32Array;
   private readonly forward: Uint32Array;
   private readonly common: Map<string, number>;
@@ -112,7 +121,9 @@ export class NameIndex {
     this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));
     this.postings = u32View(build.readBuffer('index/names.postings'));
     this.rankDots = u32View(build.readBuffer('index/names.rank-dots'));
+    this.rankRecords = 'index/names.rank-records' in build.checksums ? u32View(build.readBuffer('index/names.rank-records')) : undefined;
     this.exact = u32View(build.readBuffer('index/names.exact'));
+    this.collisions = 'index/names.exact-collisions' in build.checksums ? u32View(build.readBuffer('index/names.exact-collisions')) : undefined;
     this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
     this.forward = u32View(build.readBuffer('index/names.forward'));
     this.common = decodeCommon(build.readBuffer('index/names.common'));
@@ -312,9 +323,8 @@ export class NameIndex {
     return { total, ranks };
   }
 
-  /** Ranks whose whole legal or DBA name equals the query's words (hash match; verified by the caller). */
-  private exactRanks(key: string): number[] {
-    const h = fnv1a(key);
+  /** Ranks with a whole legal or DBA name whose key hashes to `h` (the key's; verified by the caller). */
+  private exactRanks(h: number): number[] {
     const pairs = this.exact.length / 2;
     let lo = 0;
     let hi = pairs;
@@ -334,19 +344,25 @@ export class NameIndex {
    */
   search(q: string, limit: number, isWholeName: (dot: number, key: string) => boolean): SearchHit {
     const words = [...new Set(toSearchWords(q))].slice(0, 32);
-    if (words.length === 0) return { total: 0, dots: [] };
+    if (words.length === 0) return this.hit(0, []);
     // The rarest word first: the others only filter its postings.
     const ranges = words.map((w) => this.range(Buffer.from(w, 'utf8'))).sort((a, b) => a.size - b.size);
-    if (ranges[0]!.size === 0) return { total: 0, dots: [] };
+    if (ranges[0]!.size === 0) return this.hit(0, []);
     const key = toNameKey(q);
+    const h = fnv1a(key);
     // A carrier whose legal and DBA names are the same words is in the exact table twice: once here.
-    const exact = [...new Set(this.exactRanks(key))]
-      .filter((r) => this.hasAll(r, ranges, 0) && isWholeName(this.rankDots[r]!, key))
-      .sort((a, b) => a - b);
+    let exact = [...new Set(this.exactRanks(h))].filter((r) => this.hasAll(r, ranges, 0));
+    if (this.collisions && indexOfSorted(this.collisions, h) < 0) {
+      // The hash stands for one name: the first carrier's names tell whether it is the query's, for all.
+      if (exact.length > 0 && !isWholeName(this.rankDots[exact[0]!]!, key)) exact = [];
+    } else {
+      exact = exact.filter((r) => isWholeName(this.rankDots[r]!, key));
+    }
+    exact.sort((a, b) => a - b);
     const picked = new Set(exact);
-    const dots = exact.slice(0, limit).map((r) => this.rankDots[r]!);
+    const shown = exact.slice(0, limit);
     const take = (r: number) => {
-      if (dots.length < limit && !picked.has(r)) dots.push(this.rankDots[r]!);
+      if (shown.length < limit && !picked.has(r)) shown.push(r);
     };
     const want = limit + exact.length;
     const one = ranges.length === 1 && ranges[0]!.hi - ranges[0]!.lo > 1;
@@ -360,7 +376,7 @@ export class NameIndex {
           take(r);
         }
       }
-      return { total: known, dots };
+      return this.hit(known, shown);
     }
     // Each other range is tested through a bitset when one is kept or worth making for this driver.
     const driverSize = ranges[0]!.size;
@@ -370,6 +386,12 @@ export class NameIndex {
     }
     const { total, ranks } = this.candidates(ranges, want);
     for (const r of ranks) take(r);
-    return { total, dots };
+    return this.hit(total, shown);
+  }
+
+  private hit(total: number, ranks: readonly number[]): SearchHit {
+    const dots = ranks.map((r) => this.rankDots[r]!);
+    const rankRecords = this.rankRecords;
+    return rankRecords ? { total, dots, records: ranks.map((r) => rankRecords[r]!) } : { total, dots };
   }
 }

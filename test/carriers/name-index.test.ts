@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareRank, toNameKey, writeNameIndex, type NamedCarrier } from '../../pipeline/carriers/name-index.ts';
+import { compareRank, fnv1a, toNameKey, writeNameIndex, type NamedCarrier } from '../../pipeline/carriers/name-index.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import { loadBuild } from '../../server/core/build.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
@@ -49,19 +49,21 @@ describe('name index search', () => {
     ['zzz', 0, []],
     ['acme zzz', 0, []],
   ])('%j → total %i, %j', (q, total, dots) => {
-    expect(index.search(q, 25, whole)).toEqual({ total, dots });
+    // Record positions are positions in carrier_id order: carrier_id − 1 here.
+    expect(index.search(q, 25, whole)).toEqual({ total, dots, records: dots.map((d) => d - 1) });
   });
 
   it('counts all matches but returns at most limit, and leaves no marks behind', () => {
-    expect(index.search('acme', 2, whole)).toEqual({ total: 4, dots: [2, 5] });
-    expect(index.search('acme', 25, whole)).toEqual({ total: 4, dots: [2, 5, 4, 1] });
+    expect(index.search('acme', 2, whole)).toEqual({ total: 4, dots: [2, 5], records: [1, 4] });
+    expect(index.search('acme', 25, whole)).toEqual({ total: 4, dots: [2, 5, 4, 1], records: [1, 4, 3, 0] });
   });
 });
 
 describe('name index search over many matches', () => {
   it('walks the ranks when a word matches more carriers than it sorts (60,000 here), same order and total', async () => {
+    // carrier_ids 10, 20, …: a carrier's record position (in carrier_id order) is carrier_id / 10 − 1.
     const many: NamedCarrier[] = Array.from({ length: 60_000 }, (_, i) => ({
-      dot: i + 1,
+      dot: 10 * (i + 1),
       legal_name: i % 3 === 0 ? `ZULU HAULING ${i}` : `ZULU FREIGHT ${i}`,
       dba_name: i === 59_999 ? 'ZULU' : null,
       power_units: i % 1000,
@@ -75,8 +77,8 @@ describe('name index search over many matches', () => {
       const byDot = new Map(many.map((c) => [c.dot, c]));
       const isWhole = (dot: number, key: string) => toNameKey(byDot.get(dot)!.dba_name ?? '') === key;
       // The whole-name match first, then power units descending (999 first), then carrier_id.
-      expect(big.search('zulu', 4, isWhole)).toEqual({ total: 60_000, dots: [60_000, 1000, 2000, 3000] });
-      expect(big.search('zulu hauling', 3, isWhole)).toEqual({ total: 20_000, dots: [1000, 4000, 7000] });
+      expect(big.search('zulu', 4, isWhole)).toEqual({ total: 60_000, dots: [600_000, 10_000, 20_000, 30_000], records: [59_999, 999, 1999, 2999] });
+      expect(big.search('zulu hauling', 3, isWhole)).toEqual({ total: 20_000, dots: [10_000, 40_000, 70_000], records: [999, 3999, 6999] });
       // Marks are cleared after a dense search too.
       expect(big.search('freight', 1, isWhole).total).toBe(40_000);
     } finally {
@@ -140,11 +142,80 @@ describe('name index search against its definition', () => {
         const matches = ranked.filter((c) => terms.every((t) => words.get(c.dot)!.some((w) => w.startsWith(t))));
         const exactFirst = [...matches.filter((c) => whole(c.dot, key)), ...matches.filter((c) => !whole(c.dot, key))];
         for (const [i, idx] of indexes.entries()) {
-          expect(idx.search(q, limit, whole), `${q} (index ${i})`).toEqual({ total: matches.length, dots: exactFirst.slice(0, limit).map((c) => c.dot) });
+          const dots = exactFirst.slice(0, limit).map((c) => c.dot);
+          expect(idx.search(q, limit, whole), `${q} (index ${i})`).toEqual({ total: matches.length, dots, records: dots.map((d) => d - 1) });
         }
         paths.add(terms.length === 1 && matches.length > 40 ? 'common' : matches.length > 0 ? 'walk' : 'none');
       }
       expect([...paths].sort()).toEqual(['common', 'none', 'walk']);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('whole-name matches through the exact table', () => {
+  it('confirms a hash shared by many carriers of one name once, and checks each carrier of a hash two names share', async () => {
+    // Pairs of different name keys with the same 32-bit FNV-1a, found among `acme N` keys (birthday bound).
+    const seen = new Map<number, number>();
+    const pairs: [number, number][] = [];
+    for (let n = 0; pairs.length < 2; n++) {
+      const h = fnv1a(`acme ${n}`);
+      const other = seen.get(h);
+      if (other !== undefined) pairs.push([other, n]);
+      else seen.set(h, n);
+    }
+    const [[a, b], [c, d]] = pairs as [[number, number], [number, number]];
+    expect(fnv1a(`acme ${a}`)).toBe(fnv1a(`acme ${b}`));
+    expect(fnv1a(`acme ${c}`)).toBe(fnv1a(`acme ${d}`));
+    for (const [x, y] of [[a, b], [b, a], [c, d], [d, c]]) expect(String(x).startsWith(String(y))).toBe(false);
+    const carriers: NamedCarrier[] = [
+      { dot: 11, legal_name: `ACME ${a}`, dba_name: null, power_units: 1 },
+      { dot: 12, legal_name: `Acme ${b}`, dba_name: null, power_units: 50 },
+      { dot: 13, legal_name: 'ROAD RUNNER INC', dba_name: `ACME ${a}`, power_units: 3 },
+      { dot: 14, legal_name: `ACME ${a}0`, dba_name: null, power_units: 900 },
+      // Of the second pair, only one whole name is stored (its hash names one key); the DBA has the
+      // other's words, so the other's query finds this carrier, but not as a whole-name match.
+      { dot: 15, legal_name: `ACME ${c}`, dba_name: `ACME ${d}0`, power_units: 7 },
+      // One name, many carriers (no collision): confirmed by the first one's record alone.
+      ...Array.from({ length: 40 }, (_, i) => ({ dot: 100 + i, legal_name: 'BLUE LINE EXPRESS', dba_name: null, power_units: i })),
+      { dot: 200, legal_name: 'BLUE LINE EXPRESS CO', dba_name: null, power_units: 999 },
+    ];
+    const out = await mkdtemp(join(tmpdir(), 'shardline-names-exact-'));
+    try {
+      const sink = await openSink({ service: 'carriers', outDir: out });
+      await writeNameIndex(sink, [...carriers].sort(compareRank));
+      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      const build = loadBuild(join(out, 'carriers'), 'carriers');
+      expect(Array.from(new Uint32Array(new Uint8Array(build.readBuffer('index/names.exact-collisions')).buffer))).toEqual([fnv1a(`acme ${a}`)]);
+      const idx = new NameIndex(build);
+      const byDot = new Map(carriers.map((c) => [c.dot, c]));
+      const asked: number[] = [];
+      const whole = (dot: number, key: string) => {
+        asked.push(dot);
+        const c = byDot.get(dot)!;
+        return toNameKey(c.legal_name) === key || (c.dba_name !== null && toNameKey(c.dba_name) === key);
+      };
+      // The shared hash: each carrier that has the query's words is checked; the query's name comes first.
+      expect(idx.search(`acme ${a}`, 10, whole)).toMatchObject({ total: 3, dots: [13, 11, 14] });
+      expect(asked.sort()).toEqual([11, 13]);
+      asked.length = 0;
+      expect(idx.search(`acme ${b}`, 10, whole)).toMatchObject({ total: 1, dots: [12] });
+      expect(asked).toEqual([12]);
+      asked.length = 0;
+      // A hash that names another key only: one check rules the query's name out.
+      expect(idx.search(`acme ${d}`, 10, whole)).toMatchObject({ total: 1, dots: [15] });
+      expect(asked).toEqual([15]);
+      asked.length = 0;
+      // One name: one check, all 40 first (by power units), then the longer name.
+      const blue = idx.search('blue line express', 50, whole);
+      expect(asked).toHaveLength(1);
+      expect(blue.total).toBe(41);
+      expect(blue.dots).toEqual([...Array.from({ length: 40 }, (_, i) => 139 - i), 200]);
+      asked.length = 0;
+      // No whole name: ranking order alone.
+      expect(idx.search('blue line', 3, whole)).toMatchObject({ total: 41, dots: [200, 139, 138] });
+      expect(asked).toEqual([]);
     } finally {
       await rm(out, { recursive: true, force: true });
     }

@@ -61,6 +61,20 @@ describe('record store', () => {
     expect(other.inMemory).toBe(false);
   });
 
+  it('joins the records at given positions into one JSON array, from the disk and from memory alike', async () => {
+    const records: [number, string][] = Array.from({ length: 300 }, (_, i) => [i * 5 + 2, JSON.stringify({ id: i, name: `Carrier ${i} ${'é'.repeat(i % 4)}` })]);
+    const dir = await build(records);
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    const picks = [[], [0], [299, 0, 17], [5, 5, 150]];
+    const expected = (ps: number[]) => `{"q":"ü","results":[${ps.map((p) => records[p]![1]).join(',')}]}`;
+    for (const ps of picks) expect(store.joinAt(ps, '{"q":"ü","results":[', ']}').toString('utf8')).toBe(expected(ps));
+    expect(() => store.joinAt([300], '[', ']')).toThrow(RangeError);
+    expect(() => store.joinAt([-1], '[', ']')).toThrow(RangeError);
+    expect(await store.preload(64 * 1024 * 1024)).toBe(true);
+    for (const ps of picks) expect(store.joinAt(ps, '{"q":"ü","results":[', ']}').toString('utf8')).toBe(expected(ps));
+    store.close();
+  });
+
   it('handles an empty store', async () => {
     const store = RecordStore.open(loadBuild(await build([]), 'carriers'), 'store/profiles');
     expect(store.count).toBe(0);
