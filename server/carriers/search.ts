@@ -8,6 +8,7 @@
 // of several words, from the build's table of common prefixes, so no query walks millions of postings
 // unless all its words are common, and then it walks bits, not postings.
 import type { LoadedBuild } from '../core/build.ts';
+import { Lru } from '../core/cache.ts';
 import { u32View } from '../core/typed-view.ts';
 import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
 import { decodeCommon, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
@@ -37,7 +38,7 @@ interface WordRange {
 }
 
 /**
- * Bitsets kept, least recently used dropped first: at most BITSETS × N/8 bytes (67 MB at 2.1 M carriers).
+ * Bitsets kept, the recently used ones (server/core/cache.ts): at most BITSETS × N/8 bytes (67 MB at 2.1 M carriers).
  * A bitset of N bits is small enough to stay in the CPU cache, where a forward list or a mark array of N
  * entries is not: testing a candidate against a range is one bit read instead of two cache misses.
  */
@@ -101,8 +102,8 @@ export class NameIndex {
    * rank would not; a search clears the words it set.
    */
   private readonly scratch: Int32Array;
-  /** Bitsets by word range (`lo:hi`), in least recently used order. */
-  private readonly bitsets = new Map<string, Int32Array>();
+  /** Bitsets by word range (`lo:hi`), the recently used ones. */
+  private readonly bitsets: Lru<Int32Array>;
   private readonly bitsetCap: number;
   private readonly andAt: number;
   private readonly bitsetDriverAt: number;
@@ -130,6 +131,7 @@ export class NameIndex {
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
+    this.bitsets = new Lru(this.bitsetCap);
     this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
@@ -198,15 +200,11 @@ export class NameIndex {
     return true;
   }
 
-  /** The range's bitset if one is kept, or a new one when `make` (kept, dropping the least recently used). */
+  /** The range's bitset if one is kept, or a new one when `make` (kept among the recently used). */
   private bitsetOf(range: WordRange, make: boolean): Int32Array | undefined {
     const key = `${range.lo}:${range.hi}`;
     const kept = this.bitsets.get(key);
-    if (kept) {
-      this.bitsets.delete(key);
-      this.bitsets.set(key, kept);
-      return kept;
-    }
+    if (kept) return kept;
     if (!make || this.bitsetCap === 0) return undefined;
     const bits = new Int32Array(this.words);
     const postings = this.postings;
@@ -215,7 +213,6 @@ export class NameIndex {
       bits[r >>> 5]! |= 1 << (r & 31);
     }
     this.bitsets.set(key, bits);
-    if (this.bitsets.size > this.bitsetCap) this.bitsets.delete(this.bitsets.keys().next().value!);
     return bits;
   }
 
