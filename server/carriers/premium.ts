@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routes } from '../core/app.ts';
 import { MAX_JSON_BODY_BYTES, readBody } from '../core/body.ts';
 import type { LoadedBuild } from '../core/build.ts';
-import type { Lru } from '../core/cache.ts';
+import type { RepeatCache } from '../core/cache.ts';
 import { setVersionHeader } from '../core/data-version.ts';
 import { parseQuery } from '../core/params.ts';
 import { sendPayload, type Payload } from '../core/payload.ts';
@@ -29,7 +29,7 @@ export interface PremiumData {
   build: LoadedBuild;
   profiles: RecordStore;
   /** The profile route's cache of recently read profiles, by carrier id as text. */
-  hot: Lru<Buffer>;
+  hot: RepeatCache<Buffer>;
   /** The build's private/monthly store (pipeline/carriers/monthly.ts). */
   monthly: RecordStore;
 }

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
-import { Lru } from '../core/cache.ts';
+import { RepeatCache } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../core/problem.ts';
@@ -39,9 +39,10 @@ export interface CarriersData {
   profiles: RecordStore;
   results: RecordStore;
   names: NameIndex;
-  searches: Lru<Payload>;
-  /** Recently served profiles (about 3 KB each): hot carriers skip the disk read. */
-  hot: Lru<Buffer>;
+  /** Responses to queries asked more than once lately. */
+  searches: RepeatCache<Payload>;
+  /** Profiles served more than once lately (about 3 KB each): hot carriers skip the disk read. */
+  hot: RepeatCache<Buffer>;
   /** Inspection and crash counts by month, for the export (only carriers with events). */
   monthly: RecordStore;
 }
@@ -112,7 +113,7 @@ function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQue
     // A body is a function of the build and the query: that pair names it (its strong ETag), which spares
     // hashing every new body of up to 100 results.
     payload = toPayload(searchBody(data, q, limit ?? SEARCH_LIMIT), 'application/json', false, `${data.build.manifest.data_version}\0${key}`);
-    data.searches.set(key, payload);
+    data.searches.offer(key, payload);
   }
   return payload;
 }
@@ -150,7 +151,7 @@ export function lookupProfile(req: Pick<IncomingMessage, 'headers'>, s: ServiceS
   let body = s.data.hot.get(String(id));
   if (!body) {
     body = s.data.profiles.get(id);
-    if (body) s.data.hot.set(String(id), body);
+    if (body) s.data.hot.offer(String(id), body);
   }
   if (!body) throw notFound(`no carrier ${id} in this build`);
   const charge = chargeProfileLookup(access.accounts(), account, access.now(), access.freeLookups);
@@ -172,8 +173,8 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         profiles: RecordStore.open(build, PROFILES),
         results,
         names: new NameIndex(build),
-        searches: new Lru(5000),
-        hot: new Lru(PROFILE_CACHE),
+        searches: new RepeatCache(5000),
+        hot: new RepeatCache(PROFILE_CACHE),
         monthly: RecordStore.open(build, MONTHLY),
       };
     },

@@ -8,7 +8,7 @@ import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
 import { DEFAULT_LIMIT, NameMatcher, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
 import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
-import { Lru } from '../core/cache.ts';
+import { RepeatCache } from '../core/cache.ts';
 import { parseQuery } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../core/problem.ts';
@@ -24,10 +24,10 @@ export interface FacilitiesData {
   results: Buffer[];
   /** The build's data version: with the canonical query, it names a search response (its ETag). */
   version: string;
-  /** Responses by canonical query (terms, filters, limit). */
-  searches: Lru<Payload>;
+  /** Responses by canonical query (terms, filters, limit), for queries asked more than once lately. */
+  searches: RepeatCache<Payload>;
   /** The same responses by raw query string, so a repeated request skips validation and matching. */
-  raw: Lru<Payload>;
+  raw: RepeatCache<Payload>;
 }
 
 interface SearchQuery {
@@ -46,8 +46,8 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
     docs: file.facilities,
     results: file.facilities.map((d) => Buffer.from(`,${JSON.stringify(toSearchResponse([d], 1).results[0])}`)),
     version,
-    searches: new Lru(2000),
-    raw: new Lru(2000),
+    searches: new RepeatCache(2000),
+    raw: new RepeatCache(2000),
   };
 }
 
@@ -92,7 +92,7 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
   // A response is a function of the build and the canonical query: that pair is its strong validator,
   // which spares hashing every new body. Not compressed: it costs more than it saves at this size.
   const payload = toPayload(Buffer.concat(parts), 'application/json', false, `${data.version}\0${key}`);
-  data.searches.set(key, payload);
+  data.searches.offer(key, payload);
   return payload;
 }
 
@@ -117,7 +117,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
       let payload = s.data.raw.get(req.search);
       if (!payload) {
         payload = search(s.data, parseQuery<SearchQuery>(req.query, 'facilities/search-query'));
-        s.data.raw.set(req.search, payload);
+        s.data.raw.offer(req.search, payload);
       }
       sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
     });
