@@ -104,6 +104,13 @@ export class NameIndex {
   private readonly scratch: Int32Array;
   /** Bitsets by word range (`lo:hi`), the recently used ones. */
   private readonly bitsets: Lru<Int32Array>;
+  /**
+   * Bitsets the cache dropped, cleared and reused by later searches: a new one is N/8 bytes that the
+   * system maps, faults in and unmaps, and that only a full collection gives back. Dropped during a search,
+   * a bitset may still be one of its ranges', so it waits in `dropped` until the next search begins.
+   */
+  private dropped: Int32Array[] = [];
+  private spare: Int32Array[] = [];
   private readonly bitsetCap: number;
   private readonly andAt: number;
   private readonly bitsetDriverAt: number;
@@ -131,7 +138,7 @@ export class NameIndex {
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
-    this.bitsets = new Lru(this.bitsetCap);
+    this.bitsets = new Lru(this.bitsetCap, (bits) => this.dropped.push(bits));
     this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
@@ -206,7 +213,7 @@ export class NameIndex {
     const kept = this.bitsets.get(key);
     if (kept) return kept;
     if (!make || this.bitsetCap === 0) return undefined;
-    const bits = new Int32Array(this.words);
+    const bits = this.spare.pop()?.fill(0) ?? new Int32Array(this.words);
     const postings = this.postings;
     for (let p = this.postingOffsets[range.lo]!, end = this.postingOffsets[range.hi]!; p < end; p++) {
       const r = postings[p]!;
@@ -340,6 +347,10 @@ export class NameIndex {
    * the exact tier against the stored names.
    */
   search(q: string, limit: number, isWholeName: (dot: number, key: string) => boolean): SearchHit {
+    if (this.dropped.length > 0) {
+      this.spare.push(...this.dropped);
+      this.dropped = [];
+    }
     const words = [...new Set(toSearchWords(q))].slice(0, 32);
     if (words.length === 0) return this.hit(0, []);
     // The rarest word first: the others only filter its postings.

@@ -12,8 +12,14 @@ export class Lru<V> {
   private old = new Map<string, V>();
   private readonly generation: number;
 
-  /** `max`: the most entries held at once. */
-  constructor(max = 1000) {
+  /**
+   * `max`: the most entries held at once. `onDrop`, if given, receives each value dropped with its
+   * generation (so that large values can be recycled).
+   */
+  constructor(
+    max = 1000,
+    private readonly onDrop?: (value: V) => void,
+  ) {
     this.generation = Math.max(1, Math.ceil(max / 2));
   }
 
@@ -40,6 +46,7 @@ export class Lru<V> {
   private insert(key: string, value: V): void {
     this.young.set(key, value);
     if (this.young.size >= this.generation) {
+      if (this.onDrop) for (const dropped of this.old.values()) this.onDrop(dropped);
       this.old = this.young;
       this.young = new Map();
     }

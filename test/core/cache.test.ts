@@ -42,6 +42,22 @@ describe('Lru', () => {
   });
 });
 
+describe('Lru onDrop', () => {
+  it('hands over each value dropped with its generation, and none still held', () => {
+    const dropped: number[] = [];
+    const lru = new Lru<number>(4, (v) => dropped.push(v));
+    for (let i = 0; i < 10; i++) lru.set(`k${i}`, i);
+    // Generations of 2: after 10 insertions, k8 and k9 are the old one, and k0..k7 were dropped in order.
+    expect(dropped).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(lru.get('k8')).toBe(8);
+    lru.set('k10', 10);
+    lru.set('k11', 11);
+    // k8 moved back to the young generation before it aged out: only k9 goes.
+    expect(dropped.slice(8)).toEqual([9]);
+    expect(lru.get('k8')).toBe(8);
+  });
+});
+
 describe('RepeatCache', () => {
   it('keeps a value from the second offer of its key on, and never for keys offered once', () => {
     const cache = new RepeatCache<number>(4);
