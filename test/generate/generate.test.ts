@@ -13,7 +13,7 @@ import { main } from '../../pipeline/generate/cli.ts';
 import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
 import { DEFAULT_ECONOMY_AS_OF } from '../../pipeline/generate/economy.ts';
 import { generate, type GenerateSummary } from '../../pipeline/generate/index.ts';
-import { parseScale } from '../../pipeline/generate/sizes.ts';
+import { parseScale, toEconomySeriesCount } from '../../pipeline/generate/sizes.ts';
 import { PIPELINES } from '../../pipeline/services.ts';
 import { createDemoUpstreams } from '../../server/economy/upstream/demo.ts';
 import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
@@ -183,8 +183,12 @@ describe('the command', () => {
       const json = JSON.parse(out.join('')) as { service: string; scale: number; files: { file: string; files: number; rows: number }[] }[];
       expect(json).toHaveLength(1);
       expect(json[0]).toMatchObject({ service: 'economy', scale: 0.01 });
-      expect(json[0]!.files[0]).toMatchObject({ file: 'registry.json', files: 1, rows: 4 });
-      expect(err.join('')).toMatch(/^registry\.json\s+1\s+4\s+[\d,]+$/m);
+      // Scale 0.01 of ten times the reviewed registry.
+      const reviewedCount = loadRegistry().entries.length;
+      const rows = toEconomySeriesCount(0.01, reviewedCount);
+      expect(rows).toBe(Math.round(reviewedCount / 10));
+      expect(json[0]!.files[0]).toMatchObject({ file: 'registry.json', files: 1, rows });
+      expect(err.join('')).toMatch(new RegExp(`^registry\\.json\\s+1\\s+${rows}\\s+[\\d,]+$`, 'm'));
       for (const [argv, message] of [
         [['--service', 'economy', '--out', 'x'], /--scale is required/],
         [['--service', 'economy', '--scale', '0', '--out', 'x'], /--scale must be full or a number above 0/],
