@@ -38,7 +38,8 @@ interface WordRange {
 }
 
 /**
- * Bitsets kept, the recently used ones (server/core/cache.ts): at most BITSETS × N/8 bytes (67 MB at 2.1 M carriers).
+ * Bitsets kept, the recently used ones (server/core/cache.ts): at most BITSETS dense ranges and BITSETS / 2
+ * others, 1.5 × BITSETS × N/8 bytes (100 MB at 2.1 M carriers).
  * A bitset of N bits is small enough to stay in the CPU cache, where a forward list or a mark array of N
  * entries is not: testing a candidate against a range is one bit read instead of two cache misses.
  */
@@ -105,6 +106,12 @@ export class NameIndex {
   /** Bitsets by word range (`lo:hi`), the recently used ones. */
   private readonly bitsets: Lru<Int32Array>;
   /**
+   * The same for dense ranges (at least N / DENSE_SHARE postings: LLC, TRUCKING, one letter), kept apart so
+   * that the stream of rarer ranges never pushes them out: they come back in query after query, and one
+   * costs a millisecond to build again.
+   */
+  private readonly denseBitsets: Lru<Int32Array>;
+  /**
    * Bitsets the cache dropped, cleared and reused by later searches: a new one is N/8 bytes that the
    * system maps, faults in and unmaps, and that only a full collection gives back. Dropped during a search,
    * a bitset may still be one of its ranges', so it waits in `dropped` until the next search begins.
@@ -138,7 +145,8 @@ export class NameIndex {
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
-    this.bitsets = new Lru(this.bitsetCap, (bits) => this.dropped.push(bits));
+    this.bitsets = new Lru(Math.max(1, this.bitsetCap >> 1), (bits) => this.dropped.push(bits));
+    this.denseBitsets = new Lru(this.bitsetCap, (bits) => this.dropped.push(bits));
     this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
@@ -210,7 +218,8 @@ export class NameIndex {
   /** The range's bitset if one is kept, or a new one when `make` (kept among the recently used). */
   private bitsetOf(range: WordRange, make: boolean): Int32Array | undefined {
     const key = `${range.lo}:${range.hi}`;
-    const kept = this.bitsets.get(key);
+    const cache = range.size >= this.denseAt ? this.denseBitsets : this.bitsets;
+    const kept = cache.get(key);
     if (kept) return kept;
     if (!make || this.bitsetCap === 0) return undefined;
     const bits = this.spare.pop()?.fill(0) ?? new Int32Array(this.words);
@@ -219,7 +228,7 @@ export class NameIndex {
       const r = postings[p]!;
       bits[r >>> 5]! |= 1 << (r & 31);
     }
-    this.bitsets.set(key, bits);
+    cache.set(key, bits);
     return bits;
   }
 
