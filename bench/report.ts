@@ -341,6 +341,8 @@ export async function writeResults(
     startedAt: Date;
     elapsedMs: number;
     busyAtStart: number;
+    /** Share of all CPU time the hypervisor took during the run (Linux /proc/stat steal); undefined elsewhere. */
+    stolen?: number;
   },
 ): Promise<void> {
   const doc = {
@@ -352,6 +354,8 @@ export async function writeResults(
     cpu_model: cpus()[0]?.model ?? null,
     /** Share of CPU time busy in the second before the bench started: other work on the machine skews every figure. */
     busy_at_start: data.busyAtStart,
+    /** Share of all CPU time stolen by the hypervisor during the run (null where /proc/stat is not there). */
+    steal_share: data.stolen ?? null,
     options: data.options,
     builds: data.builds,
     servers: data.servers,

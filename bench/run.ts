@@ -3,7 +3,7 @@
 // server with autocannon, one server at a time, in interleaved rounds, and prints medians side by side.
 // The VM is noisy (shared/reference/serving-anchors.md): only the same-run comparison with bare means much.
 import { createHash } from 'node:crypto';
-import { existsSync, statfsSync } from 'node:fs';
+import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -316,6 +316,7 @@ export async function main(argv: string[]): Promise<void> {
   if (!settings) return;
   const startedAt = new Date();
   const busyAtStart = await sampleBusy(1000);
+  const cpuAtStart = readCpuTicks();
   const progress = createProgress('bench');
   if (busyAtStart > 0.1) progress.info(`CPUs ${Math.round(busyAtStart * 100)} % busy before starting: other work on this machine will skew the figures`);
   assertDiskSpace(settings, progress);
@@ -383,6 +384,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const results = runs.map(toScenarioResult);
+  const stolen = stolenShare(cpuAtStart, readCpuTicks());
   const serverSummaries = summarizeServers(sessions, (service) => ({ targets: BENCH_SERVICES[service]?.targets, scale: scaleOf.get(service) }));
   await writeResults(settings.out, {
     options: toBenchOptions(settings),
@@ -395,10 +397,12 @@ export async function main(argv: string[]): Promise<void> {
     startedAt,
     elapsedMs: progress.elapsedMs(),
     busyAtStart,
+    stolen,
   });
 
   const out = [
-    `shardline bench, ${startedAt.toISOString()}: node ${process.version}, ${cpus().length} CPUs, ${Math.round(busyAtStart * 100)} % busy before start`,
+    `shardline bench, ${startedAt.toISOString()}: node ${process.version}, ${cpus().length} CPUs, ${Math.round(busyAtStart * 100)} % busy before start` +
+      (stolen === undefined ? '' : `, ${Math.round(stolen * 100)} % of the CPU time taken by the hypervisor during the run (steal)`),
     `served: ${servedNotes.join('; ')}; ${settings.connections} connections; ${settings.rounds} interleaved rounds of ${settings.durationSec} s per server (after ${settings.warmupSec} s warm-up); medians; app request log ${settings.log ? 'on (to /dev/null)' : 'off'}`,
     '',
     formatScenarios(results),
@@ -450,6 +454,26 @@ function assertDiskSpace(settings: Settings, progress: Progress): void {
 }
 
 /** Share of all CPU time spent busy over `ms`, before the bench starts anything of its own. */
+/** Linux's CPU counters (/proc/stat, all CPUs): steal is time the hypervisor gave to other machines. */
+function readCpuTicks(): { steal: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return undefined;
+    return { steal: fields[7]!, total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The share of the CPUs' time stolen between two readings: on a shared VM the same code runs slower and
+ * with longer tails while it is high, so the report states it beside the figures.
+ */
+export function stolenShare(a: ReturnType<typeof readCpuTicks>, b: ReturnType<typeof readCpuTicks>): number | undefined {
+  if (!a || !b || b.total <= a.total) return undefined;
+  return (b.steal - a.steal) / (b.total - a.total);
+}
+
 async function sampleBusy(ms: number): Promise<number> {
   const total = () => cpus().reduce((acc, c) => ({ idle: acc.idle + c.times.idle, all: acc.all + c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle }), { idle: 0, all: 0 });
   const a = total();
