@@ -47,7 +47,7 @@ const BITSETS = 256;
 /**
  * A range gets a bitset made when its postings are at most this many times the driver's (it pays off at
  * once), or when it matches at least N / DENSE_SHARE carriers: such ranges (LLC, TRUCKING, one letter)
- * are few and come back in query after query, so the LRU keeps them.
+ * are few and come back in query after query, so their cache keeps them.
  */
 const BUILD_FACTOR = 32;
 const DENSE_SHARE = 64;
