@@ -19,10 +19,12 @@
 //   index/names.common         the prefixes whose words have more than COMMON_POSTINGS postings, with the
 //                              number of distinct carriers they match: records of u32 count, u16 byte
 //                              length, the prefix's UTF-8 bytes
+//   index/names.common-top     for each of those prefixes, in the same order, the first COMMON_TOP ranks
+//                              they match (fewer when they match fewer): u32 n, then n u32 ranks ascending
 //
 // The forward lists let a search check a candidate against the other words of a query without walking
-// those words' postings; the common prefixes give the total of a one-word query for a short prefix
-// ("t", "tra") without walking millions of postings.
+// those words' postings; the common prefixes give the total and the first results of a one-word query for a
+// prefix of several words ("t", "tra", "transp") without walking thousands or millions of postings.
 import { toSearchWords } from '../core/text.ts';
 import type { Sink } from '../core/sink.ts';
 import { indexOfSorted } from '../core/sorted.ts';
@@ -65,13 +67,48 @@ async function writeFile(sink: Sink, relPath: string, data: Uint8Array): Promise
   await s.close();
 }
 
-/** A prefix whose words carry more postings than this has its distinct count in names.common. */
-export const COMMON_POSTINGS = 20_000;
+/**
+ * A prefix whose words carry more postings than this has its distinct count in names.common and its first
+ * ranks in names.common-top. Below it, walking the postings costs a one-word query less than about 25 us;
+ * at 2.1 M carriers about 3,600 prefixes pass it, and finding them all takes under a second of the build.
+ */
+export const COMMON_POSTINGS = 1_000;
+/** Ranks kept per common prefix: the search's largest page (limit 100). */
+export const COMMON_TOP = 100;
+
+export interface CommonPrefix {
+  prefix: Buffer;
+  /** Distinct ranks the prefix's words match. */
+  count: number;
+  /** The smallest `top` of them, ascending. */
+  first: number[];
+}
+
+/**
+ * The smallest `top` distinct ranks of the postings from `lo` to `hi`: each word's postings ascend, so a
+ * word is read only until its ranks pass the largest one kept.
+ */
+function firstRanks(postingOffsets: Uint32Array, postings: Uint32Array, lo: number, hi: number, top: number): number[] {
+  const kept: number[] = [];
+  for (let t = lo; t < hi; t++) {
+    for (let p = postingOffsets[t]!, end = postingOffsets[t + 1]!; p < end; p++) {
+      const r = postings[p]!;
+      if (kept.length === top && r >= kept[top - 1]!) break;
+      let i = kept.length;
+      while (i > 0 && kept[i - 1]! > r) i--;
+      if (kept[i - 1] === r) continue; // a carrier with two of the words
+      kept.splice(i, 0, r);
+      if (kept.length > top) kept.pop();
+    }
+  }
+  return kept;
+}
 
 /**
  * Every byte prefix whose range of sorted words carries more than `threshold` postings, with the number
- * of distinct ranks in that range: a walk down the implicit trie of the sorted words, deeper only where a
- * range is still large, so the work is about the postings of the common words times their length.
+ * of distinct ranks in that range and its first `top` ranks: a walk down the implicit trie of the sorted
+ * words, deeper only where a range is still large, so the work is about the postings of the common words
+ * times their length.
  */
 export function commonPrefixes(
   tokens: readonly Buffer[],
@@ -79,8 +116,9 @@ export function commonPrefixes(
   postings: Uint32Array,
   ranks: number,
   threshold: number,
-): { prefix: Buffer; count: number }[] {
-  const out: { prefix: Buffer; count: number }[] = [];
+  top = COMMON_TOP,
+): CommonPrefix[] {
+  const out: CommonPrefix[] = [];
   const seen = new Uint32Array(ranks);
   let generation = 0;
   const visit = (lo: number, hi: number, depth: number) => {
@@ -101,7 +139,7 @@ export function commonPrefixes(
             count++;
           }
         }
-        out.push({ prefix: tokens[i]!.subarray(0, depth + 1), count });
+        out.push({ prefix: tokens[i]!.subarray(0, depth + 1), count, first: firstRanks(postingOffsets, postings, i, j, top) });
         visit(i, j, depth + 1);
       }
       i = j;
@@ -111,7 +149,7 @@ export function commonPrefixes(
   return out;
 }
 
-function encodeCommon(entries: readonly { prefix: Buffer; count: number }[]): Buffer {
+function encodeCommon(entries: readonly CommonPrefix[]): Buffer {
   const parts: Buffer[] = [];
   for (const { prefix, count } of entries) {
     const head = Buffer.alloc(6);
@@ -120,6 +158,28 @@ function encodeCommon(entries: readonly { prefix: Buffer; count: number }[]): Bu
     parts.push(head, prefix);
   }
   return Buffer.concat(parts);
+}
+
+function encodeCommonTop(entries: readonly CommonPrefix[]): Uint32Array {
+  const out: number[] = [];
+  for (const { first } of entries) out.push(first.length, ...first);
+  return Uint32Array.from(out);
+}
+
+/**
+ * names.common-top with its names.common → byte prefix (hex) → the prefix's first ranks, as views of
+ * `top` (the order of names.common).
+ */
+export function decodeCommonTop(common: Buffer, top: Uint32Array): Map<string, Uint32Array> {
+  const out = new Map<string, Uint32Array>();
+  let at = 0;
+  for (const prefix of decodeCommon(common).keys()) {
+    const n = top[at];
+    if (n === undefined || at + 1 + n > top.length) throw new RangeError('names.common-top is shorter than names.common');
+    out.set(prefix, top.subarray(at + 1, at + 1 + n));
+    at += 1 + n;
+  }
+  return out;
 }
 
 /** names.common → byte prefix (hex) → distinct carriers. */
@@ -161,7 +221,7 @@ export function exactCollisions(exact: readonly [number, number][], ranked: read
 export async function writeNameIndex(
   sink: Sink,
   ranked: readonly NamedCarrier[],
-  options: { commonPostings?: number } = {},
+  options: { commonPostings?: number; commonTop?: number } = {},
 ): Promise<{ tokens: number; postings: number; common: number }> {
   const postings = new Map<string, number[]>();
   const exact: [number, number][] = [];
@@ -205,7 +265,7 @@ export async function writeNameIndex(
   for (let t = 0; t < tokens.length; t++) {
     for (let p = postingOffsets[t]!; p < postingOffsets[t + 1]!; p++) forward[fill[all[p]!]!++] = t;
   }
-  const common = commonPrefixes(tokens, postingOffsets, all, ranked.length, options.commonPostings ?? COMMON_POSTINGS);
+  const common = commonPrefixes(tokens, postingOffsets, all, ranked.length, options.commonPostings ?? COMMON_POSTINGS, options.commonTop ?? COMMON_TOP);
   exact.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const collisions = exactCollisions(exact, ranked);
   await writeFile(sink, 'index/names.tokens', Buffer.concat(tokens, bytes));
@@ -220,5 +280,6 @@ export async function writeNameIndex(
   await writeFile(sink, 'index/names.forward-offsets', u32(forwardOffsets));
   await writeFile(sink, 'index/names.forward', u32(forward));
   await writeFile(sink, 'index/names.common', encodeCommon(common));
+  await writeFile(sink, 'index/names.common-top', u32(encodeCommonTop(common)));
   return { tokens: tokens.length, postings: total, common: common.length };
 }

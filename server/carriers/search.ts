@@ -5,13 +5,13 @@
 // from its postings on first use), else a scan of the candidate's forward list (its word ids) for an id in
 // the range. Ranks are positions in ranking order, so results come out in ranking order; whole-name matches
 // go first. Totals are exact: a one-word query takes its total from its postings, or, for a common prefix
-// of several words, from the build's table of common prefixes, so no query walks millions of postings
-// unless all its words are common, and then it walks bits, not postings.
+// of several words, its total and first results from the build's tables of common prefixes, so no query
+// walks millions of postings unless all its words are common, and then it walks bits, not postings.
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { u32View } from '../core/typed-view.ts';
 import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
-import { decodeCommon, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { decodeCommon, decodeCommonTop, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
 import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 
@@ -51,6 +51,8 @@ const BITSETS = 256;
  */
 const BUILD_FACTOR = 32;
 const DENSE_SHARE = 64;
+/** A one-word query for a common prefix matching at least N / this carriers may find its page by walking ranks. */
+const WALK_SHARE = 128;
 /** A prefix driver (several words) with at least N / this postings is read through its bitset, in order. */
 const BITSET_DRIVER_SHARE = 64;
 /**
@@ -97,6 +99,8 @@ export class NameIndex {
   private readonly forwardOffsets: Uint32Array;
   private readonly forward: Uint32Array;
   private readonly common: Map<string, number>;
+  /** The common prefixes' first ranks; undefined for a build written before names.common-top. */
+  private readonly commonTop: Map<string, Uint32Array> | undefined;
   /**
    * One bit per rank, all clear between searches: marks the ranks a prefix driver has given already (a
    * carrier with two words of the prefix counts once). N/8 bytes stay in the CPU cache where a mark per
@@ -141,7 +145,9 @@ export class NameIndex {
     this.collisions = 'index/names.exact-collisions' in build.checksums ? u32View(build.readBuffer('index/names.exact-collisions')) : undefined;
     this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
     this.forward = u32View(build.readBuffer('index/names.forward'));
-    this.common = decodeCommon(build.readBuffer('index/names.common'));
+    const common = build.readBuffer('index/names.common');
+    this.common = decodeCommon(common);
+    this.commonTop = 'index/names.common-top' in build.checksums ? decodeCommonTop(common, u32View(build.readBuffer('index/names.common-top'))) : undefined;
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
@@ -383,10 +389,20 @@ export class NameIndex {
     };
     const want = limit + exact.length;
     const one = ranges.length === 1 && ranges[0]!.hi - ranges[0]!.lo > 1;
-    const known = one ? this.common.get(ranges[0]!.key.toString('hex')) : undefined;
+    const prefix = one ? ranges[0]!.key.toString('hex') : '';
+    const known = one ? this.common.get(prefix) : undefined;
     if (known !== undefined) {
-      // A common prefix of several words: its total is in the table, and its matches are dense among the
-      // top ranks, so walking from the top finds `want` of them soon.
+      // A common prefix of several words: its total and its first ranks are in the build's tables. Of the
+      // first `want`, at most exact.length are shown already, so `limit` others remain.
+      const first = this.commonTop?.get(prefix);
+      if (first && (first.length >= want || first.length === known)) {
+        for (let i = 0; i < first.length && shown.length < limit; i++) take(first[i]!);
+        return this.hit(known, shown);
+      }
+    }
+    if (known !== undefined && known * WALK_SHARE >= this.rankDots.length) {
+      // Past those ranks (or in a build before names.common-top), a prefix matching many carriers: they are
+      // dense among the top ranks, so walking from the top finds `want` of them within want × WALK_SHARE.
       for (let r = 0, found = 0; r < this.rankDots.length && found < want && found < known; r++) {
         if (this.hasAll(r, ranges, 0)) {
           found++;

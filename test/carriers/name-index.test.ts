@@ -90,8 +90,9 @@ describe('name index search over many matches', () => {
 describe('name index search against its definition', () => {
   it('answers 1,000 random queries exactly as a scan of every name would, through every path of the search, with and without bitsets', async () => {
     // A small vocabulary over 6,000 carriers, so words and short prefixes are common (past a threshold of
-    // 40 postings here), rare, or absent, and queries hit the common-prefix table, the candidate walk, the
-    // sorted and the top-rank result paths.
+    // 40 postings here, with their first 8 ranks kept), rare, or absent, and queries hit the common-prefix
+    // tables (a page within the first ranks, or past them), the candidate walk, the sorted and the top-rank
+    // result paths.
     const vocab = ['trans', 'transport', 'trucking', 'truck', 'tri', 'express', 'exp', 'logistics', 'log', 'acme', 'zeta', 'ñandu', 'nandina', 'a', 'ab', 'abc', 'road', 'roadway', 'rapid', 'sons'];
     let seed = 7;
     const rand = (n: number) => {
@@ -109,7 +110,7 @@ describe('name index search against its definition', () => {
     const out = await mkdtemp(join(tmpdir(), 'shardline-names-prop-'));
     try {
       const sink = await openSink({ service: 'carriers', outDir: out });
-      const stats = await writeNameIndex(sink, ranked, { commonPostings: 40 });
+      const stats = await writeNameIndex(sink, ranked, { commonPostings: 40, commonTop: 8 });
       expect(stats.common).toBeGreaterThan(20);
       await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
       // Every way of testing a range: no bitsets at all; one kept at a time and never ANDed; the defaults
