@@ -153,7 +153,8 @@ export class NameIndex {
     this.bitsetCap = options.bitsets ?? BITSETS;
     this.bitsets = new Lru(Math.max(1, this.bitsetCap >> 1), (bits) => this.dropped.push(bits));
     this.denseBitsets = new Lru(this.bitsetCap, (bits) => this.dropped.push(bits));
-    this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words);
+    // Room in the kernel's memory for every bitset the caches hold, and some dropped ones waiting for reuse.
+    this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words, this.bitsetCap + (this.bitsetCap >> 1) + 8);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
     this.denseAt = Math.ceil(this.rankDots.length / DENSE_SHARE);
@@ -228,7 +229,7 @@ export class NameIndex {
     const kept = cache.get(key);
     if (kept) return kept;
     if (!make || this.bitsetCap === 0) return undefined;
-    const bits = this.spare.pop()?.fill(0) ?? new Int32Array(this.words);
+    const bits = this.spare.pop()?.fill(0) ?? this.kernel?.alloc() ?? new Int32Array(this.words);
     const postings = this.postings;
     for (let p = this.postingOffsets[range.lo]!, end = this.postingOffsets[range.hi]!; p < end; p++) {
       const r = postings[p]!;
@@ -317,12 +318,15 @@ export class NameIndex {
       let total = this.kernel.and(first, second);
       for (let k = 2; k < sets.length; k++) total = this.kernel.andInto(sets[k]!);
       const bits = this.kernel.result;
-      for (let w = 0; w < bits.length && ranks.length < want; w++) {
-        let x = bits[w]!;
-        while (x !== 0 && ranks.length < want) {
-          const low = x & -x;
-          x ^= low;
-          ranks.push((w << 5) | (31 - Math.clz32(low)));
+      // The AND of common words is often sparse: blocks without a bit are skipped in the kernel.
+      for (let block = this.kernel.nextSet(0); block < bits.length && ranks.length < want; block = this.kernel.nextSet(block + 4)) {
+        for (let w = block, end = Math.min(block + 4, bits.length); w < end; w++) {
+          let x = bits[w]!;
+          while (x !== 0 && ranks.length < want) {
+            const low = x & -x;
+            x ^= low;
+            ranks.push((w << 5) | (31 - Math.clz32(low)));
+          }
         }
       }
       return { total, ranks };
