@@ -35,6 +35,13 @@ interface WordRange {
   size: number;
   /** One bit per rank, set for the ranks the range matches, when the search uses one for this range. */
   bits: Int32Array | undefined;
+  /**
+   * True when a single word's postings are tested by a cursor instead: candidates come in ascending rank
+   * order, as its postings do, so the cursor only moves forward (galloping), through `at` up to `end`.
+   */
+  merge: boolean;
+  at: number;
+  end: number;
 }
 
 /**
@@ -132,9 +139,10 @@ export class NameIndex {
 
   /**
    * The options exist for tests, to take each path on a small index: bitsets kept, the driver sizes from
-   * which bitsets are ANDed and from which a prefix driver is read through its bitset, and the SIMD kernel.
+   * which bitsets are ANDed and from which a prefix driver is read through its bitset, the range size from
+   * which a range is dense, and the SIMD kernel.
    */
-  constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; simd?: boolean } = {}) {
+  constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {}) {
     this.tokens = build.readBuffer('index/names.tokens');
     this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
     this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));
@@ -157,7 +165,7 @@ export class NameIndex {
     this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words, this.bitsetCap + (this.bitsetCap >> 1) + 8);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
-    this.denseAt = Math.ceil(this.rankDots.length / DENSE_SHARE);
+    this.denseAt = options.denseAt ?? Math.ceil(this.rankDots.length / DENSE_SHARE);
   }
 
   get carriers(): number {
@@ -198,15 +206,25 @@ export class NameIndex {
       if (this.comparePrefix(mid, prefix) <= 0) end = mid + 1;
       else top = mid;
     }
-    return { key: prefix, lo, hi: end, size: this.postingOffsets[end]! - this.postingOffsets[lo]!, bits: undefined };
+    const from = this.postingOffsets[lo]!;
+    const to = this.postingOffsets[end]!;
+    return { key: prefix, lo, hi: end, size: to - from, bits: undefined, merge: false, at: from, end: to };
   }
 
-  /** True when rank `r` has a word in every one of `ranges` from `from` on (a bit, or its forward list). */
+  /**
+   * True when rank `r` has a word in every one of `ranges` from `from` on (a bit, the word's postings from
+   * its cursor on, or the rank's forward list). With cursors, `r` must be above the ranks tested before.
+   */
   private hasAll(r: number, ranges: readonly WordRange[], from: number): boolean {
     for (let k = from; k < ranges.length; k++) {
-      const { lo, hi, bits } = ranges[k]!;
+      const range = ranges[k]!;
+      const { lo, hi, bits } = range;
       if (bits) {
         if (((bits[r >>> 5]! >>> (r & 31)) & 1) === 0) return false;
+        continue;
+      }
+      if (range.merge) {
+        if (!this.seek(range, r)) return false;
         continue;
       }
       let found = false;
@@ -220,6 +238,37 @@ export class NameIndex {
       if (!found) return false;
     }
     return true;
+  }
+
+  /**
+   * Moves the range's cursor to its first posting at or above `r`, in steps that double and then halve
+   * (galloping: about log2 of the postings skipped), and tells whether that posting is `r`.
+   */
+  private seek(range: WordRange, r: number): boolean {
+    const postings = this.postings;
+    const end = range.end;
+    let at = range.at;
+    if (at < end && postings[at]! < r) {
+      // postings[lo] < r throughout; hi ends at end or at a posting >= r.
+      let lo = at;
+      let step = 1;
+      let hi = at + 1;
+      while (hi < end && postings[hi]! < r) {
+        lo = hi;
+        step <<= 1;
+        hi = lo + step;
+      }
+      if (hi > end) hi = end;
+      lo++;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (postings[mid]! < r) lo = mid + 1;
+        else hi = mid;
+      }
+      at = lo;
+      range.at = at;
+    }
+    return at < end && postings[at] === r;
   }
 
   /** The range's bitset if one is kept, or a new one when `make` (kept among the recently used). */
@@ -415,11 +464,18 @@ export class NameIndex {
       }
       return this.hit(known, shown);
     }
-    // Each other range is tested through a bitset when one is kept or worth making for this driver.
-    const driverSize = ranges[0]!.size;
+    // Each other range is tested through a bitset when one is kept or worth making for this driver. When
+    // the driver gives its candidates in rank order (one word's postings, or a large prefix read through
+    // its bitset), another single word that is not dense has its postings merged instead: a cursor through
+    // a few thousand sorted postings costs less than making their bitset, which such a word rarely reuses.
+    const driver = ranges[0]!;
+    const ordered = driver.hi - driver.lo === 1 || driver.size >= this.bitsetDriverAt;
     for (let k = 1; k < ranges.length; k++) {
       const range = ranges[k]!;
-      range.bits = this.bitsetOf(range, range.size <= driverSize * BUILD_FACTOR || range.size >= this.denseAt);
+      const dense = range.size >= this.denseAt;
+      const merge = ordered && !dense && range.hi - range.lo === 1;
+      range.bits = this.bitsetOf(range, dense || (!merge && range.size <= driver.size * BUILD_FACTOR));
+      range.merge = merge && !range.bits;
     }
     const { total, ranks } = this.candidates(ranges, want);
     for (const r of ranks) take(r);

@@ -115,7 +115,8 @@ describe('name index search against its definition', () => {
       await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
       // Every way of testing a range: no bitsets at all; one kept at a time and never ANDed; the defaults
       // (most drivers here are large enough to AND, with the SIMD kernel), the same ANDs in JavaScript;
-      // bitsets tested one carrier at a time from postings.
+      // bitsets tested one carrier at a time from postings; no range dense, so that other single words are
+      // merged through their postings whenever the driver is one word.
       const build = loadBuild(join(out, 'carriers'), 'carriers');
       const indexes = [
         new NameIndex(build, { bitsets: 0 }),
@@ -123,6 +124,7 @@ describe('name index search against its definition', () => {
         new NameIndex(build),
         new NameIndex(build, { simd: false }),
         new NameIndex(build, { andAt: Infinity, bitsetDriverAt: Infinity }),
+        new NameIndex(build, { andAt: Infinity, denseAt: Infinity }),
       ];
       const byDot = new Map(many.map((c) => [c.dot, c]));
       const whole = (dot: number, key: string) => {
