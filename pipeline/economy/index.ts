@@ -39,9 +39,12 @@ export interface EconomyBuildSummary {
   elapsedMs: number;
 }
 
-type Evidence = { recorded: string[]; documentation?: string[]; note: string };
+type Evidence = { recorded: string[]; documentation?: string[]; archived?: { repository: string; path: string; commit: string }[]; note: string };
 /** The registry file may carry `evidence` (how the identifiers were checked) beside the RegistryEntry fields. */
 type ReviewedEntry = RegistryEntry & { evidence?: Evidence };
+
+/** Backed by a recorded response, an archived one or an official page. */
+const isVerified = (e: ReviewedEntry) => !!e.evidence && (e.evidence.recorded.length > 0 || !!e.evidence.documentation?.length || !!e.evidence.archived?.length);
 
 export interface EconomyReport {
   registry: { file: string; sha256: string; series: number };
@@ -71,7 +74,7 @@ export function toReport(entries: readonly ReviewedEntry[], registry: { file: st
     by_source: countBy(entries, (e) => e.source),
     by_category: countBy(entries, (e) => e.category, Object.keys(CATEGORIES)),
     by_frequency: countBy(entries, (e) => e.frequency),
-    unverified: sorted.filter((e) => !e.evidence || (e.evidence.recorded.length === 0 && !e.evidence.documentation?.length)).map((e) => e.id),
+    unverified: sorted.filter((e) => !isVerified(e)).map((e) => e.id),
     issues: sorted
       .filter((e) => e.lastVerified < cutoff)
       .map((e) => ({ id: e.id, kind: 'stale_verification' as const, message: `${e.id}: identifiers last verified ${e.lastVerified}, more than ${STALE_AFTER_DAYS} days before the build` })),
