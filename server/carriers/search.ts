@@ -469,7 +469,7 @@ export class NameIndex {
     // its bitset), another single word that is not dense has its postings merged instead: a cursor through
     // a few thousand sorted postings costs less than making their bitset, which such a word rarely reuses.
     const driver = ranges[0]!;
-    const ordered = driver.hi - driver.lo === 1 || driver.size >= this.bitsetDriverAt;
+    const ordered = driver.hi - driver.lo === 1 || (driver.size >= this.bitsetDriverAt && this.bitsetCap > 0);
     for (let k = 1; k < ranges.length; k++) {
       const range = ranges[k]!;
       const dense = range.size >= this.denseAt;
