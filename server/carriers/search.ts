@@ -199,8 +199,17 @@ export class NameIndex {
       if (this.comparePrefix(mid, prefix) < 0) lo = mid + 1;
       else hi = mid;
     }
+    // The words after the first one that starts with the prefix: usually none or a few, so look just past
+    // it in doubling steps before halving.
     let end = lo;
     let top = n;
+    for (let step = 1; end + step <= n; step <<= 1) {
+      if (this.comparePrefix(end + step - 1, prefix) > 0) {
+        top = end + step - 1;
+        break;
+      }
+      end += step;
+    }
     while (end < top) {
       const mid = (end + top) >>> 1;
       if (this.comparePrefix(mid, prefix) <= 0) end = mid + 1;
@@ -419,12 +428,14 @@ export class NameIndex {
       this.spare.push(...this.dropped);
       this.dropped = [];
     }
-    const words = [...new Set(toSearchWords(q))].slice(0, 32);
+    const all = toSearchWords(q);
+    const words = [...new Set(all)].slice(0, 32);
     if (words.length === 0) return this.hit(0, []);
     // The rarest word first: the others only filter its postings.
     const ranges = words.map((w) => this.range(Buffer.from(w, 'utf8'))).sort((a, b) => a.size - b.size);
     if (ranges[0]!.size === 0) return this.hit(0, []);
-    const key = toNameKey(q);
+    // The query as a whole name (toNameKey), from the words already split.
+    const key = all.join(' ');
     const h = fnv1a(key);
     // A carrier whose legal and DBA names are the same words is in the exact table twice: once here.
     let exact = [...new Set(this.exactRanks(h))].filter((r) => this.hasAll(r, ranges, 0));
