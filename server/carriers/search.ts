@@ -73,6 +73,31 @@ const AND_SHARE = { simd: 256, js: 48 };
 const POPCOUNT16 = new Uint8Array(65_536);
 for (let i = 1; i < 65_536; i++) POPCOUNT16[i] = (i & 1) + POPCOUNT16[i >>> 1]!;
 
+/**
+ * The first position from `from` to `end` whose posting is at least `r` (`end` if none), the postings
+ * there ascending: steps that double from `from`, then halve (galloping: about log2 of the distance).
+ */
+function gallop(postings: Uint32Array, from: number, end: number, r: number): number {
+  if (from >= end || postings[from]! >= r) return from;
+  // postings[lo] < r throughout; hi ends at `end` or at a posting >= r.
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < end && postings[hi]! < r) {
+    lo = hi;
+    step <<= 1;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  lo++;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (postings[mid]! < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The smallest ranks offered, at most `limit` of them, ascending: a bounded insertion list. */
 class TopRanks {
   readonly ranks: number[] = [];
@@ -258,23 +283,7 @@ export class NameIndex {
     const end = range.end;
     let at = range.at;
     if (at < end && postings[at]! < r) {
-      // postings[lo] < r throughout; hi ends at end or at a posting >= r.
-      let lo = at;
-      let step = 1;
-      let hi = at + 1;
-      while (hi < end && postings[hi]! < r) {
-        lo = hi;
-        step <<= 1;
-        hi = lo + step;
-      }
-      if (hi > end) hi = end;
-      lo++;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (postings[mid]! < r) lo = mid + 1;
-        else hi = mid;
-      }
-      at = lo;
+      at = gallop(postings, at + 1, end, r);
       range.at = at;
     }
     return at < end && postings[at] === r;
@@ -328,6 +337,24 @@ export class NameIndex {
           const bit = (only[r >>> 5]! >>> (r & 31)) & 1;
           if (total < want && bit === 1) ranks.push(r);
           total += bit;
+        }
+        return { total, ranks };
+      }
+      if (ranges.length === 2 && ranges[1]!.merge) {
+        // Two sorted lists: each side jumps (galloping) to the other's current posting.
+        const other = ranges[1]!;
+        let a = from;
+        let b = other.at;
+        const end = other.end;
+        while (a < to && b < end) {
+          const x = postings[a]!;
+          const y = postings[b]!;
+          if (x === y) {
+            if (total++ < want) ranks.push(x);
+            a++;
+            b++;
+          } else if (x < y) a = gallop(postings, a + 1, to, y);
+          else b = gallop(postings, b + 1, end, x);
         }
         return { total, ranks };
       }
