@@ -69,8 +69,8 @@ async function writeFile(sink: Sink, relPath: string, data: Uint8Array): Promise
 
 /**
  * A prefix whose words carry more postings than this has its distinct count in names.common and its first
- * ranks in names.common-top. Below it, walking the postings costs a one-word query less than about 25 us;
- * at 2.1 M carriers about 3,600 prefixes pass it, and finding them all takes under a second of the build.
+ * ranks in names.common-top. Below it, a one-word query walks at most that many postings; at 2.1 M
+ * carriers about 3,600 prefixes pass it, and finding them all takes under a second of the build.
  */
 export const COMMON_POSTINGS = 1_000;
 /** Ranks kept per common prefix: the search's largest page (limit 100). */
