@@ -167,13 +167,13 @@ function encodeCommonTop(entries: readonly CommonPrefix[]): Uint32Array {
 }
 
 /**
- * names.common-top with its names.common → byte prefix (hex) → the prefix's first ranks, as views of
- * `top` (the order of names.common).
+ * names.common-top, given names.common decoded (decodeCommon) → byte prefix (hex) → the prefix's first
+ * ranks, as views of `top` (the order of names.common).
  */
-export function decodeCommonTop(common: Buffer, top: Uint32Array): Map<string, Uint32Array> {
+export function decodeCommonTop(common: ReadonlyMap<string, number>, top: Uint32Array): Map<string, Uint32Array> {
   const out = new Map<string, Uint32Array>();
   let at = 0;
-  for (const prefix of decodeCommon(common).keys()) {
+  for (const prefix of common.keys()) {
     const n = top[at];
     if (n === undefined || at + 1 + n > top.length) throw new RangeError('names.common-top is shorter than names.common');
     out.set(prefix, top.subarray(at + 1, at + 1 + n));

@@ -178,9 +178,8 @@ export class NameIndex {
     this.collisions = 'index/names.exact-collisions' in build.checksums ? u32View(build.readBuffer('index/names.exact-collisions')) : undefined;
     this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
     this.forward = u32View(build.readBuffer('index/names.forward'));
-    const common = build.readBuffer('index/names.common');
-    this.common = decodeCommon(common);
-    this.commonTop = 'index/names.common-top' in build.checksums ? decodeCommonTop(common, u32View(build.readBuffer('index/names.common-top'))) : undefined;
+    this.common = decodeCommon(build.readBuffer('index/names.common'));
+    this.commonTop = 'index/names.common-top' in build.checksums ? decodeCommonTop(this.common, u32View(build.readBuffer('index/names.common-top'))) : undefined;
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
