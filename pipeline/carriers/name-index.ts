@@ -46,8 +46,11 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
+/** A whole name as the exact tier compares it, from its search words (toSearchWords): joined by one space. */
+export const nameKeyOf = (words: readonly string[]) => words.join(' ');
+
 /** A whole name as the exact tier compares it: its search words joined by one space. */
-export const toNameKey = (name: string) => toSearchWords(name).join(' ');
+export const toNameKey = (name: string) => nameKeyOf(toSearchWords(name));
 
 /** Ranking order for search: power units descending (unknown last), then carrier_id ascending. */
 export function compareRank(a: NamedCarrier, b: NamedCarrier): number {

@@ -11,7 +11,7 @@ import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { u32View } from '../core/typed-view.ts';
 import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
-import { decodeCommon, decodeCommonTop, fnv1a, toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { decodeCommon, decodeCommonTop, fnv1a, nameKeyOf } from '../../pipeline/carriers/name-index.ts';
 import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 
@@ -461,7 +461,7 @@ export class NameIndex {
     const ranges = words.map((w) => this.range(Buffer.from(w, 'utf8'))).sort((a, b) => a.size - b.size);
     if (ranges[0]!.size === 0) return this.hit(0, []);
     // The query as a whole name (toNameKey), from the words already split.
-    const key = all.join(' ');
+    const key = nameKeyOf(all);
     const h = fnv1a(key);
     // A carrier whose legal and DBA names are the same words is in the exact table twice: once here.
     let exact = [...new Set(this.exactRanks(h))].filter((r) => this.hasAll(r, ranges, 0));
