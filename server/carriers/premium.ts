@@ -9,7 +9,7 @@ import { MAX_JSON_BODY_BYTES, readBody } from '../core/body.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import type { RepeatCache } from '../core/cache.ts';
 import { setVersionHeader } from '../core/data-version.ts';
-import { parseQuery } from '../core/params.ts';
+import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../core/problem.ts';
 import type { RecordStore } from '../core/record-store.ts';
@@ -88,7 +88,7 @@ export function mountPremium<D extends PremiumData>(r: Routes<D>, options: Premi
 
   r.get(EXPORT_PATH, (req, res, s) => {
     const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
-    const format = parseQuery<ExportQuery>(req.query, 'carriers/export-query').format ?? 'json';
+    const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
     const body = readProfile(s.data, id);
     const profile = JSON.parse(body.toString('utf8')) as Profile;
     const text = format === 'json' ? toExportJson(body, profile, s.data.monthly.get(id)) : toExportCsv(profile);

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { RepeatCache } from '../core/cache.ts';
-import { parseQuery } from '../core/params.ts';
+import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
@@ -185,7 +185,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
     },
     routes(r) {
       r.get(`${BASE}/search`, (req, res, s) => {
-        const payload = searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(req.query, 'carriers/search-query'));
+        const payload = searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query'));
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 

@@ -21,7 +21,13 @@ export interface ServiceState<D> {
   health: Payload;
 }
 
-export type Handler<D> = (req: Request, res: ServerResponse, state: ServiceState<D>) => void | Promise<void>;
+/**
+ * A request as a route sees it: polka's, without `query`, which direct dispatch does not parse. A route
+ * reads its parameters with queryOf(req) (server/core/params.ts), from `search`, when it needs them.
+ */
+export type RouteRequest = Omit<Request, 'query'>;
+
+export type Handler<D> = (req: RouteRequest, res: ServerResponse, state: ServiceState<D>) => void | Promise<void>;
 
 export interface Routes<D> {
   get(path: string, handler: Handler<D>): void;
@@ -87,15 +93,16 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   let statics = staticHandler(dir, state.build.manifest.data_version);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
 
-  const onError = (err: unknown, req: Request, res: ServerResponse) => {
+  const onError = (err: unknown, req: RouteRequest, res: ServerResponse) => {
     const body = sendProblem(res, err);
     if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${(err as Error)?.stack ?? String(err)}\n`);
   };
+  const failed = (err: unknown, req: RouteRequest, res: ServerResponse) => {
+    stampVersion(res, state.build.manifest.data_version);
+    onError(err, req, res);
+  };
   const app: Polka = polka({
-    onError: (err, req, res) => {
-      stampVersion(res, state.build.manifest.data_version);
-      onError(err, req, res);
-    },
+    onError: failed,
     onNoMatch: (req, res) => {
       // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
       // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
@@ -111,12 +118,17 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   });
 
   // The request log line, written when the response is done; no per-request hook at all when logging is off.
-  if (log) {
+  const track = log
+    ? (req: RouteRequest, res: ServerResponse) => {
+        const start = performance.now();
+        res.on('finish', () => {
+          log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
+        });
+      }
+    : undefined;
+  if (track) {
     app.use((req, res, next) => {
-      const start = performance.now();
-      res.on('finish', () => {
-        log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
-      });
+      track(req, res);
       next();
     });
   }
@@ -124,11 +136,13 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   // Each path is registered once for every method, so a known path with another method is a 405 with
   // Allow rather than a 404 (RFC 9110 §15.5.6).
   const table = new Map<string, Map<string, Handler<D>>>();
+  const directParams = new Map<string, DirectParamRoute<D>>();
   const add = (method: string, path: string, handler: Handler<D>) => {
     let methods = table.get(path);
     if (!methods) {
       methods = new Map();
       table.set(path, methods);
+      addDirect(directParams, path, methods);
       const known = methods;
       app.all(path, (req, res) => {
         stampVersion(res, state.build.manifest.data_version);
@@ -174,7 +188,18 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   return {
     name: def.name,
     basePath: def.basePath,
-    handler: app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void,
+    handler: (req, res) => {
+      const route = findDirect(req, table, directParams);
+      if (!route) return (app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
+      track?.(route.req, res);
+      stampVersion(res, state.build.manifest.data_version);
+      try {
+        const out = route.handler(route.req, res, state);
+        if (out) out.catch((err: unknown) => failed(err, route.req, res));
+      } catch (err) {
+        failed(err, route.req, res);
+      }
+    },
     state: () => state,
     reload,
     close: () => {
@@ -256,4 +281,67 @@ function staticHandler(dir: string, version: string) {
     res.once('pipe', (src: NodeJS.ReadableStream) => src.once('error', () => res.destroy()));
     serve(req, res, next);
   };
+}
+
+// Direct dispatch. A GET or HEAD to a route's exact path, or to a path whose last segment is the route's one
+// parameter (`/api/series/:id`), runs the route's handler without polka's router: no route scan, no promise
+// loop. On the hot paths that answer a precomputed payload those are most of what polka costs over a bare
+// node:http server (shared/reference/serving-anchors.md). The request is decorated exactly as polka does it
+// (path, search, params, originalUrl; the query is parsed by the route, see RouteRequest), and errors end in the same onError. Anything
+// else goes through polka unchanged: other methods (and so every 405), a path with a percent escape (polka
+// decodes parameters), a fragment, a trailing slash, other letter case, and paths no route has.
+
+interface DirectParamRoute<D> {
+  name: string;
+  methods: Map<string, Handler<D>>;
+}
+
+const PARAM_ROUTE = /^([^:*]*\/):([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/**
+ * Records `path` for direct dispatch: a path without parameters is found in the route table itself; one
+ * whose last segment is its only parameter is kept by its prefix. A path without parameters under such a
+ * prefix, registered after it, would be answered by the parameter route in polka: refused, so the two
+ * dispatches never disagree.
+ */
+function addDirect<D>(params: Map<string, DirectParamRoute<D>>, path: string, methods: Map<string, Handler<D>>): void {
+  if (!path.includes(':') && !path.includes('*')) {
+    const parent = path.slice(0, path.lastIndexOf('/') + 1);
+    if (params.has(parent)) throw new Error(`route ${path} is registered after ${parent}:${params.get(parent)!.name}, which would answer it: register it first`);
+    return;
+  }
+  const m = PARAM_ROUTE.exec(path);
+  if (m) params.set(m[1]!, { name: m[2]!, methods });
+}
+
+/** The handler and the decorated request for direct dispatch, or undefined to leave the request to polka. */
+export function findDirect<D>(
+  req: IncomingMessage,
+  table: ReadonlyMap<string, Map<string, Handler<D>>>,
+  params: ReadonlyMap<string, DirectParamRoute<D>>,
+): { handler: Handler<D>; req: RouteRequest } | undefined {
+  const method = req.method;
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  const url = req.url ?? '';
+  const q = url.indexOf('?', 1);
+  const path = q === -1 ? url : url.slice(0, q);
+  if (path.includes('%') || url.includes('#')) return undefined;
+  let methods = table.get(path);
+  let values: Record<string, string> = {};
+  if (!methods) {
+    const slash = path.lastIndexOf('/');
+    const route = slash < path.length - 1 ? params.get(path.slice(0, slash + 1)) : undefined;
+    if (!route) return undefined;
+    methods = route.methods;
+    values = { [route.name]: path.slice(slash + 1) };
+  }
+  const handler = methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined);
+  if (!handler) return undefined;
+  const r = req as RouteRequest;
+  const search = q === -1 ? '' : url.slice(q);
+  r.path = path;
+  r.search = search;
+  r.params = values;
+  r.originalUrl = r.originalUrl || url;
+  return { handler, req: r };
 }

@@ -1,10 +1,20 @@
 // Query parameters validated by the same JSON Schemas that document them (ajv with allErrors, so every bad
 // parameter is reported at once). Unknown parameters are ignored, as shared/contracts/common.md says.
+import { parse } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../pipeline/core/schemas.ts';
 import { invalidParameters, type ParameterError } from './problem.ts';
 
-type RawQuery = Record<string, string | string[] | undefined>;
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+/**
+ * The query of a request, parsed from its query string as polka parses it (node:querystring: `+` and
+ * percent escapes decoded, a repeated name an array). Routes parse it themselves, and only when they need
+ * to: a route that answers a repeated query from a cache keyed by the raw query string never parses it.
+ */
+export function queryOf(req: { search: string }): RawQuery {
+  return req.search.length > 1 ? parse(req.search.slice(1)) : {};
+}
 
 /** ajv's wording, made plain for the common cases. */
 function toMessage(e: ErrorObject): string {

@@ -22,12 +22,11 @@
 // GET and DELETE (2025 session operations) are not registered, so createApp answers them 405 with
 // `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
 import { setVersionHeader } from '../core/data-version.ts';
-import type { Request } from 'polka';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../pipeline/economy/types.ts';
 import type { Manifest } from '../../pipeline/core/manifest.ts';
-import type { Routes, ServiceState } from '../core/app.ts';
+import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
 import { readBody } from '../core/body.ts';
 import { HttpError, invalidParameters, toProblem, type ParameterError } from '../core/problem.ts';
 
@@ -120,7 +119,7 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
 }
 
 /** The request again, its body from memory: `toNodeHandler` reads the body by iterating the request. */
-function replay(req: Request, body: Buffer): NodeIncomingMessageLike {
+function replay(req: RouteRequest, body: Buffer): NodeIncomingMessageLike {
   return {
     method: req.method,
     url: req.url,

@@ -18,12 +18,11 @@
 // the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { Request } from 'polka';
 import { isValidIsoDate } from '../../pipeline/core/dates.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
-import { PUBLIC_CACHE, type Routes, type ServiceState } from '../core/app.ts';
+import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
-import { parseQuery } from '../core/params.ts';
+import { parseQuery, queryOf } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
 import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
@@ -174,8 +173,8 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     return p;
   };
 
-  const observations = async (req: Request, res: ServerResponse, s: ServiceState<D>, stores: ObservationStores, current: ObservationPayloads) => {
-    const q = parseWithDates<ObservationsQuery>(req.query, 'economy/observations-query', ['from', 'to', 'vintage'], ['from', 'to']);
+  const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>, stores: ObservationStores, current: ObservationPayloads) => {
+    const q = parseWithDates<ObservationsQuery>(queryOf(req), 'economy/observations-query', ['from', 'to', 'vintage'], ['from', 'to']);
     const entry = lookup(q.series, s);
     if (q.vintage !== undefined) {
       const snap = await stores.vintages.read(entry.id, q.vintage);
@@ -217,14 +216,14 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   });
 
   r.get('/api/vintages', async (req, res, s) => {
-    const q = parseQuery<{ series: string }>(req.query, 'economy/vintages-query');
+    const q = parseQuery<{ series: string }>(queryOf(req), 'economy/vintages-query');
     const entry = lookup(q.series, s);
     const snapshots = await deps.stores(s).vintages.list(entry.id);
     sendPayload(req, res, jsonPayload({ series: entry.id, snapshots }), { cacheControl: PUBLIC_CACHE });
   });
 
   r.get('/api/revisions', async (req, res, s) => {
-    const q = parseWithDates<RevisionsQuery>(req.query, 'economy/revisions-query', ['from', 'to'], ['from', 'to']);
+    const q = parseWithDates<RevisionsQuery>(queryOf(req), 'economy/revisions-query', ['from', 'to'], ['from', 'to']);
     const entry = lookup(q.series, s);
     const stores = deps.stores(s);
     const [a, b] = await Promise.all([stores.vintages.read(entry.id, q.from), stores.vintages.read(entry.id, q.to)]);

@@ -9,7 +9,7 @@ import type { RegistryEntry } from '../../pipeline/economy/types.ts';
 import { PUBLIC_CACHE, sendDocument, type Routes } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
-import { parseQuery } from '../core/params.ts';
+import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../core/problem.ts';
 
@@ -62,7 +62,7 @@ export function registryRoutes<D extends EconomyRegistryData>(r: Routes<D>): voi
   r.get(`${API}/series`, (req, res, s) => {
     let payload = s.data.raw.get(req.search);
     if (!payload) {
-      payload = searchSeries(s.data, s.build, parseQuery<SeriesQuery>(req.query, 'economy/series-query'));
+      payload = searchSeries(s.data, s.build, parseQuery<SeriesQuery>(queryOf(req), 'economy/series-query'));
       s.data.raw.set(req.search, payload);
     }
     sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });

@@ -9,7 +9,7 @@ import { DEFAULT_LIMIT, NameMatcher, toQueryTerms, toSearchResponse, type Search
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
 import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
 import { RepeatCache } from '../core/cache.ts';
-import { parseQuery } from '../core/params.ts';
+import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../core/problem.ts';
 
@@ -116,7 +116,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
     r.get(`${BASE}/search`, (req, res, s) => {
       let payload = s.data.raw.get(req.search);
       if (!payload) {
-        payload = search(s.data, parseQuery<SearchQuery>(req.query, 'facilities/search-query'));
+        payload = search(s.data, parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query'));
         s.data.raw.offer(req.search, payload);
       }
       sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });

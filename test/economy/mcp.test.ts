@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { openSink } from '../../pipeline/core/sink.ts';
 import { toManifest } from '../../pipeline/core/manifest.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
+import { queryOf } from '../../server/core/params.ts';
 import { jsonPayload, sendPayload } from '../../server/core/payload.ts';
 import { HttpError, invalidParameters, notFound } from '../../server/core/problem.ts';
 import { mountMcp, type McpDeps } from '../../server/economy/mcp.ts';
@@ -103,7 +104,7 @@ const service: ServiceDefinition<null> = {
   routes(r) {
     // The REST face over the same fakes, to compare messages with.
     r.get('/api/observations', async (req, res) => {
-      const { series, from, to } = req.query as Record<string, string | undefined>;
+      const { series, from, to } = queryOf(req) as Record<string, string | undefined>;
       if (series === undefined) throw invalidParameters([{ parameter: 'series', message: 'is required' }]);
       const doc = await deps.getObservations({ series, ...(from !== undefined && { from }), ...(to !== undefined && { to }) });
       sendPayload(req, res, jsonPayload(doc), { cacheControl: 'no-store' });

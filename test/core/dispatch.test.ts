@@ -1,0 +1,198 @@
+// Direct dispatch (server/core/app.ts): a GET or HEAD to a route's exact path, or to a one-parameter path,
+// skips polka's router. These tests check that it decorates the request exactly as polka does, by asking the
+// same URLs of the app and of a plain polka app with the same route patterns, and that errors, HEAD, the
+// request log and the fallbacks behave as on the router's path.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import polka, { type Request } from 'polka';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type RouteRequest, type Routes, type ServiceDefinition } from '../../server/core/app.ts';
+import { queryOf } from '../../server/core/params.ts';
+import { HttpError } from '../../server/core/problem.ts';
+import { buildFixture } from '../helpers/facilities.ts';
+import { rawRequest, toRequest, type RawOptions } from '../helpers/raw-http.ts';
+import { startService, type Running } from '../helpers/server.ts';
+
+/** The exact bytes of `target` sent to the server at `base` (fetch would normalize `//echo` and `#frag`). */
+const send = (base: string, method: string, target: string, options?: RawOptions) => rawRequest(Number(new URL(base).port), toRequest(method, target), options);
+
+/** What a handler sees of its request, as JSON: a route's query is queryOf(req), plain polka's is req.query. */
+function echoRoutes(r: Pick<Routes<unknown>, 'get'>, query: (req: RouteRequest) => object = queryOf): void {
+  const send = (req: RouteRequest, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ path: req.path, url: req.url, search: req.search, query: { ...query(req) }, params: { ...req.params } }));
+  };
+  r.get('/echo', (req, res) => send(req, res));
+  r.get('/echo/:id', (req, res) => send(req, res));
+  r.get('/deep/list/:item', (req, res) => send(req, res));
+}
+
+const service: ServiceDefinition<unknown> = {
+  // The facilities fixture build stands in for any build: these routes never read it.
+  name: 'facilities',
+  basePath: '/',
+  load: () => ({}),
+  routes(r) {
+    echoRoutes(r);
+    r.get('/fails/:how', (req) => {
+      if (req.params.how === 'sync') throw new HttpError(404, 'not_found', 'thrown at once');
+      return Promise.reject(new HttpError(404, 'not_found', 'rejected later'));
+    });
+    r.post('/only-post', (_req, res) => {
+      res.end('posted');
+    });
+  },
+};
+
+/** URLs whose handling must not differ from polka's, however they are spelled. */
+const URLS = [
+  '/echo',
+  '/echo?x=1&x=2&y=&z',
+  '/echo?q=a%20b+c&empty',
+  '/echo?',
+  '/echo/',
+  '/echo/abc',
+  '/echo/abc?limit=5&q=%C3%A9t%C3%A9',
+  '/echo/a%62c',
+  '/echo/%E2%82%AC',
+  '/echo/abc/',
+  '/echo/a/b',
+  '/ECHO/abc',
+  '/echo/a:b',
+  '/echo/a.json',
+  '/deep/list/x',
+  '/deep/list/',
+  '/deep/x',
+  '//echo/abc',
+  '/echo/abc#frag',
+  '/nothing',
+];
+
+describe('direct dispatch', () => {
+  let app: Running<unknown>;
+  let reference: Server;
+  let referenceBase: string;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const built = await buildFixture();
+    app = await startService(service, built.outDir);
+    const plain = polka();
+    echoRoutes({ get: (path, h) => plain.get(path, (req, res) => h(req, res, undefined as never)) }, (req) => (req as Request).query);
+    reference = createServer(plain.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void);
+    await new Promise<void>((res) => reference.listen(0, '127.0.0.1', res));
+    referenceBase = `http://127.0.0.1:${(reference.address() as AddressInfo).port}`;
+    cleanup = async () => {
+      await app.close();
+      reference.closeAllConnections();
+      await new Promise((res) => reference.close(res));
+      await built.root.remove();
+    };
+  });
+  afterAll(() => cleanup());
+
+  it.each(URLS)('%s: the request a handler sees is the one polka gives it', async (url) => {
+    const [ours, theirs] = await Promise.all([send(app.base, 'GET', url), send(referenceBase, 'GET', url)]);
+    expect(theirs.response).toBeDefined();
+    const expected = theirs.response!;
+    expect(ours.response?.status).toBe(expected.status);
+    if (expected.status === 200) expect(JSON.parse(ours.response!.body.toString())).toEqual(JSON.parse(expected.body.toString()));
+  });
+
+  it('takes the direct path for exact and one-parameter paths (the request object has no polka URL parse)', async () => {
+    // polka caches its URL parse on the request; a directly dispatched request never had one.
+    const seen: boolean[] = [];
+    const probe: ServiceDefinition<unknown> = {
+      ...service,
+      routes(r) {
+        r.get('/probe', (req, res) => {
+          seen.push(req._parsedUrl !== undefined);
+          res.end();
+        });
+        r.get('/probe/:id', (req, res) => {
+          seen.push(req._parsedUrl !== undefined);
+          res.end();
+        });
+      },
+    };
+    const built = await buildFixture();
+    const running = await startService(probe, built.outDir);
+    try {
+      for (const url of ['/probe', '/probe?a=1', '/probe/7', '/probe/7/', '/probe/%37']) await send(running.base, 'GET', url);
+      expect(seen).toEqual([false, false, false, true, true]);
+    } finally {
+      await running.close();
+      await built.root.remove();
+    }
+  });
+
+  it('answers HEAD with the GET route, without a body', async () => {
+    const r = await send(app.base, 'HEAD', '/echo/abc', { head: true });
+    expect(r.response?.status).toBe(200);
+    expect(r.response?.body.length).toBe(0);
+  });
+
+  it('turns a thrown error and a rejected promise into the same problem+json as the router does', async () => {
+    for (const [how, detail] of [
+      ['sync', 'thrown at once'],
+      ['async', 'rejected later'],
+    ] as const) {
+      const r = await fetch(`${app.base}/fails/${how}`);
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+      expect(r.headers.get('x-data-version')).toBe(app.app.state().build.manifest.data_version);
+      expect(((await r.json()) as { detail: string }).detail).toBe(detail);
+    }
+  });
+
+  it('leaves other methods to the router: 405 with Allow', async () => {
+    const r = await fetch(`${app.base}/echo`, { method: 'DELETE' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD');
+    const g = await fetch(`${app.base}/only-post`);
+    expect(g.status).toBe(405);
+    expect(g.headers.get('allow')).toBe('POST');
+  });
+
+  it('logs a directly dispatched request like any other', async () => {
+    app.logs.length = 0;
+    await fetch(`${app.base}/echo/xyz?a=1`);
+    await fetch(`${app.base}/echo/x%79z?a=1`);
+    expect(app.logs.map((l) => [l.method, l.path, l.status])).toEqual([
+      ['GET', '/echo/xyz', 200],
+      ['GET', '/echo/x%79z', 200],
+    ]);
+  });
+
+  it('refuses a path registered after the parameter route that would answer it', async () => {
+    const built = await buildFixture();
+    try {
+      const shadowed: ServiceDefinition<unknown> = {
+        ...service,
+        routes(r) {
+          r.get('/items/:id', (_req, res) => void res.end());
+          r.get('/items/special', (_req, res) => void res.end());
+        },
+      };
+      expect(() => createApp(shadowed, { dataDir: built.outDir, log: null })).toThrow('route /items/special is registered after /items/:id');
+      // The other order is what polka answers too: the exact path first.
+      const ordered: ServiceDefinition<unknown> = {
+        ...service,
+        routes(r) {
+          r.get('/items/special', (_req, res) => void res.end('special'));
+          r.get('/items/:id', (_req, res) => void res.end('item'));
+        },
+      };
+      const running = await startService(ordered, built.outDir);
+      try {
+        expect(await (await fetch(`${running.base}/items/special`)).text()).toBe('special');
+        expect(await (await fetch(`${running.base}/items/other`)).text()).toBe('item');
+      } finally {
+        await running.close();
+      }
+    } finally {
+      await built.root.remove();
+    }
+  });
+});
