@@ -511,16 +511,16 @@ export class NameIndex {
     }
     // Each other range is tested through a bitset when one is kept or worth making for this driver. When
     // the driver gives its candidates in rank order (one word's postings, or a large prefix read through
-    // its bitset), another single word that is not dense has its postings merged instead: a cursor through
-    // a few thousand sorted postings costs less than making their bitset, which such a word rarely reuses.
+    // its bitset), another single word too large for a bitset to pay off has its postings merged instead:
+    // a cursor that gallops through them costs about log2 of their ratio per candidate. (For lists of
+    // similar sizes the bitset is the cheaper: 6,000 against 10,000 postings take 70 us through a bitset
+    // made for them, 160 us by galloping, 180 us by a plain merge.)
     const driver = ranges[0]!;
     const ordered = driver.hi - driver.lo === 1 || (driver.size >= this.bitsetDriverAt && this.bitsetCap > 0);
     for (let k = 1; k < ranges.length; k++) {
       const range = ranges[k]!;
-      const dense = range.size >= this.denseAt;
-      const merge = ordered && !dense && range.hi - range.lo === 1;
-      range.bits = this.bitsetOf(range, dense || (!merge && range.size <= driver.size * BUILD_FACTOR));
-      range.merge = merge && !range.bits;
+      range.bits = this.bitsetOf(range, range.size >= this.denseAt || range.size <= driver.size * BUILD_FACTOR);
+      range.merge = !range.bits && ordered && range.hi - range.lo === 1;
     }
     const { total, ranks } = this.candidates(ranges, want);
     for (const r of ranks) take(r);
