@@ -286,10 +286,11 @@ function staticHandler(dir: string, version: string) {
 // Direct dispatch. A GET or HEAD to a route's exact path, or to a path whose last segment is the route's one
 // parameter (`/api/series/:id`), runs the route's handler without polka's router: no route scan, no promise
 // loop. On the hot paths that answer a precomputed payload those are most of what polka costs over a bare
-// node:http server (shared/reference/serving-anchors.md). The request is decorated exactly as polka does it
-// (path, search, params, originalUrl; the query is parsed by the route, see RouteRequest), and errors end in the same onError. Anything
-// else goes through polka unchanged: other methods (and so every 405), a path with a percent escape (polka
-// decodes parameters), a fragment, a trailing slash, other letter case, and paths no route has.
+// node:http server (shared/reference/serving-anchors.md). The request is decorated as polka decorates it
+// (path, search, params, originalUrl; the route parses its query, see RouteRequest), and errors end in the
+// same onError. Anything else goes through polka unchanged: other methods (and so every 405), a path with a
+// percent escape (polka decodes parameters), a fragment, a trailing slash, other letter case, and paths no
+// route has.
 
 interface DirectParamRoute<D> {
   name: string;
