@@ -21,6 +21,24 @@ describe('pickEncoding (RFC 9110 §12.5.3)', () => {
 });
 
 describe('identityTag', () => {
+  it('is the two 32-bit FNV-1a hashes as 16 hex digits, then the length in hex', () => {
+    const reference = (identity: string) => {
+      let a = 0x811c9dc5;
+      let b = 0x050c5d1f;
+      for (let i = 0; i < identity.length; i++) {
+        const c = identity.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+      }
+      const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
+      return `"${hex(a)}${hex(b)}${identity.length.toString(16)}"`;
+    };
+    // Short and long identities, so both hashes take values with a high bit set and with leading zeros.
+    const identities = ['', 'a', 'a7cadffee1de1b18\0q=a', 'é€😀', ...Array.from({ length: 500 }, (_, i) => `v\0q=${'x'.repeat(i % 40)}${i}`)];
+    for (const id of identities) expect(identityTag(id)).toBe(reference(id));
+    expect(new Set(identities.map((id) => identityTag(id).slice(1, 2))).size).toBe(16);
+  });
+
   it('names one identity with one quoted tag, and tells apart near-identical identities', () => {
     const version = 'a7cadffee1de1b18';
     expect(identityTag(`${version}\0q=a`)).toBe(identityTag(`${version}\0q=a`));
