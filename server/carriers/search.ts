@@ -99,9 +99,9 @@ function gallop(postings: Uint32Array, from: number, end: number, r: number): nu
 }
 
 /**
- * Sets the bit of each posting from `from` to `end`. A function of its own, as the other loops over
- * postings: V8 optimizes a long loop inside a larger method on the stack (OSR), and code compiled that way
- * lacks feedback for what follows the loop; it deoptimized on every new bitset, a millisecond each time.
+ * Sets the bit of each posting from `from` to `end`. A function of its own: V8 optimizes a long loop inside
+ * a larger method on the stack (OSR), and code compiled that way lacked feedback for what follows the loop,
+ * so it deoptimized at every new bitset and ran slower code until optimized again.
  */
 function setBits(bits: Int32Array, postings: Uint32Array, from: number, end: number): void {
   for (let p = from; p < end; p++) {

@@ -22,7 +22,7 @@ import { isValidIsoDate } from '../../pipeline/core/dates.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
-import { parseQuery, queryOf } from '../core/params.ts';
+import { parseQuery, queryOf, type RawQuery } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
 import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
@@ -53,8 +53,6 @@ export interface ObservationRouteDeps<D> {
   /** Today, for the snapshot Cache-Control; the same clock as the cache's. */
   now(): Date;
 }
-
-type RawQuery = Record<string, string | string[] | undefined>;
 
 interface ObservationsQuery {
   series: string;
