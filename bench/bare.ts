@@ -1,36 +1,38 @@
 // The yardstick: a bare node:http server answering each path with one Map read of a precomputed Buffer and
 // its headers. It has no router, no log, no conditional GET: what is left when serving costs nothing.
 // Comparing the app with it in the same run cancels the VM's noise (shared/reference/serving-anchors.md).
+//
+// Both servers send the same response, head and body: every path is captured from the real app at start-up,
+// and the bare server repeats the app's status line fields and headers (all but those Node writes itself).
+// The contract asks for each of those headers, so any server of this API pays for them; what the ratio to
+// bare measures is what the app adds to produce them (routing, look-ups, sign-in, the search itself).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Payload } from '../server/core/payload.ts';
 import { getLocal } from './http.ts';
 
 export interface BareEntry {
   body: Buffer;
-  /** Built once, so a request costs one Map read and one writeHead. */
-  headers: Record<string, string | number>;
+  /** The app's headers as a flat name/value list, so a request costs one Map read and one writeHead. */
+  headers: string[];
 }
 
 export type BareTable = Map<string, BareEntry>;
 
-export function toBareEntry(body: Buffer, type: string, etag: string): BareEntry {
-  return { body, headers: { 'content-type': type, 'content-length': body.length, etag } };
-}
+/** Headers node:http writes on its own (per connection or per response), not part of what the app chose. */
+const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-/** The same Buffers the app serves, keyed by URL path: the app adds a charset to JSON types, so does this. */
-export function toBareTable(payloads: ReadonlyMap<string, Payload>): BareTable {
-  const table: BareTable = new Map();
-  for (const [path, p] of payloads) {
-    const type = p.type.startsWith('application/json') && !p.type.includes('charset') ? `${p.type}; charset=utf-8` : p.type;
-    table.set(path, toBareEntry(p.body, type, p.etag));
+/** The app's headers from a raw header list (name, value, name, value …, as received), Node's own left out. */
+export function toBareHeaders(rawHeaders: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (!NODE_OWN.has(rawHeaders[i]!.toLowerCase())) out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
-  return table;
+  return out;
 }
 
 /**
- * Responses computed per request (searches, signed-in lookups) are captured from the real app once, with
- * the headers the load test sends (a bearer key), so the bare server answers them with the app's exact
- * bytes and the comparison stays like for like. The bare server itself ignores request headers.
+ * Every response the load tests ask for is captured from the real app once, with the headers the test
+ * sends (a bearer key), so the bare server answers with the app's exact head and bytes and the comparison
+ * stays like for like. The bare server itself ignores request headers.
  */
 export async function captureInto(table: BareTable, port: number, paths: readonly string[], headers: Record<string, string> = {}, concurrency = 4): Promise<number> {
   let next = 0;
@@ -41,7 +43,7 @@ export async function captureInto(table: BareTable, port: number, paths: readonl
       if (table.has(path)) continue;
       const res = await getLocal(port, path, headers);
       if (res.status !== 200) throw new Error(`capturing ${path} from the app: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-      table.set(path, toBareEntry(res.body, String(res.headers['content-type'] ?? 'application/json'), String(res.headers.etag ?? '')));
+      table.set(path, { body: res.body, headers: toBareHeaders(res.rawHeaders) });
       captured++;
     }
   };

@@ -5,6 +5,8 @@ import { request } from 'node:http';
 export interface Fetched {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Header names and values as received, in order (names in the sender's case). */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -13,7 +15,7 @@ export function getLocal(port: number, path: string, headers: Record<string, str
     const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { ...headers, 'accept-encoding': 'identity' }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer in ${timeoutMs} ms`)));

@@ -28,8 +28,8 @@ export interface ServerJob {
   /** Environment variables for the service over the child's own (upstream base URLs). */
   env?: Record<string, string>;
   /**
-   * Bare only: request paths that are not precomputed documents (searches, signed-in lookups); their
-   * responses are captured from the app at start-up, sent with the headers their scenario sends.
+   * Bare only: every request path of the load tests; the app's responses to them (head and body) are
+   * captured at start-up, each asked with the headers its scenario sends.
    */
   capture: CaptureGroup[];
 }
@@ -44,7 +44,7 @@ export interface ServerReady {
   port: number;
   /** createApp: load, verify and index the build. */
   loadMs: number;
-  /** Bare only: time spent capturing the dynamic responses (not part of any real server's start-up). */
+  /** Bare only: time spent capturing the app's responses (not part of any real server's start-up). */
   captureMs: number;
   captured: number;
   /** performance.now() when listening: time since the child process started. */

@@ -34,7 +34,7 @@ export interface ServerSession {
   round: number;
   /** What was served: `demo x10`, `real`. */
   data: string;
-  /** Spawn to listening (node, tsx, createApp), less the bare server's capture of dynamic responses. */
+  /** Spawn to listening (node, tsx, createApp), less the bare server's capture of the app's responses. */
   startupMs: number;
   /** The child's own clock at listening (process start to listening), capture included for bare. */
   uptimeMs: number;

@@ -72,7 +72,7 @@ Examples:
 
 /** Generous bounds so a stuck child cannot hold the bench forever. */
 const BUILD_TIMEOUT_MS = 30 * 60_000;
-/** Includes the bare server's capture of every dynamic response (~17,000 searches and lookups for carriers). */
+/** Includes the bare server's capture of every response it serves (~77,000 lookups and searches for carriers). */
 const SERVER_START_TIMEOUT_MS = 10 * 60_000;
 const USAGE_TIMEOUT_MS = 10_000;
 /** Sample paths per scenario checked for 200 and for the same bytes from both servers before loading them. */
@@ -264,7 +264,7 @@ async function runSession(
     const startupMs = performance.now() - child.spawnedAt - ready.captureMs;
     const atReady = await usageOf(child);
     progress.info(
-      `${label} listening on 127.0.0.1:${ready.port} after ${Math.round(startupMs)} ms (load ${Math.round(ready.loadMs)} ms, RSS ${Math.round(toMb(atReady.rssBytes))} MB${kind === 'bare' ? `; captured ${ready.captured} dynamic responses in ${Math.round(ready.captureMs)} ms, not counted` : ''})`,
+      `${label} listening on 127.0.0.1:${ready.port} after ${Math.round(startupMs)} ms (load ${Math.round(ready.loadMs)} ms, RSS ${Math.round(toMb(atReady.rssBytes))} MB${kind === 'bare' ? `; captured the app's ${ready.captured} responses in ${Math.round(ready.captureMs)} ms, not counted` : ''})`,
     );
 
     for (const s of scenarios) {
@@ -414,8 +414,8 @@ export async function main(argv: string[]): Promise<void> {
     ...(builds.some((b) => 'growth' in b && b.growth) ? [formatGrowth(builds), ''] : []),
     formatServers(serverSummaries),
     '  start-up: spawn to listening of the load-test child (node + tsx + createApp), median of the rounds; load: createApp alone; the bare server',
-    '  loads the same build, and its capture of dynamic responses (searches, signed-in lookups) is not counted. RSS: once listening, and after',
-    '  all load tests; worst round.',
+    '  loads the same build and captures the app\'s response (head and body) to every path it serves, not counted. RSS: once listening, and',
+    '  after all load tests; worst round.',
     '',
     formatStartups(startups),
     '',

@@ -6,7 +6,7 @@ import { openSync, writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../server/core/app.ts';
 import { SERVICES } from '../server/services.ts';
-import { captureInto, createBareHandler, toBareTable } from './bare.ts';
+import { captureInto, createBareHandler, type BareTable } from './bare.ts';
 import type { ChildMessage, ParentMessage, ServerJob } from './protocol.ts';
 
 const send = (m: ChildMessage) => process.send!(m);
@@ -40,7 +40,7 @@ async function serve(job: ServerJob): Promise<Server> {
   let handler = app.handler;
   if (job.kind === 'bare') {
     const t = performance.now();
-    const table = toBareTable(app.state().build.payloads);
+    const table: BareTable = new Map();
     const source = createServer(app.handler);
     try {
       const port = await listen(source);
