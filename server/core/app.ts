@@ -95,7 +95,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
 
   const onError = (err: unknown, req: RouteRequest, res: ServerResponse) => {
     const body = sendProblem(res, err);
-    if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${(err as Error)?.stack ?? String(err)}\n`);
+    if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${describeFailure(err)}\n`);
   };
   const failed = (err: unknown, req: RouteRequest, res: ServerResponse) => {
     stampVersion(res, state.build.manifest.data_version);
@@ -207,6 +207,16 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       def.unload?.(state.data);
     },
   };
+}
+
+/**
+ * What the error log says of a failed request: a failure the service classified itself (an HttpError such as
+ * 503 upstream_unavailable, whose detail says what happened) in one line, with its status and code; anything
+ * else is a bug, logged with its whole stack.
+ */
+export function describeFailure(err: unknown): string {
+  if (err instanceof HttpError) return `${err.status} ${err.code}: ${err.detail}`;
+  return (err as Error)?.stack ?? String(err);
 }
 
 /**
