@@ -69,7 +69,8 @@ export interface AccountStore {
   explainGet(carrierId: number, dataVersion: string): ExplainEntry | undefined;
   /**
    * Stores a summary unless one is already stored for its carrier and build: the first writer wins, so
-   * every process answers the same text. Returns the stored entry and whether this call inserted it.
+   * every process answers the same text. A new summary replaces the carrier's summaries of other builds.
+   * Returns the stored entry and whether this call inserted it.
    */
   explainPut(entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean };
   close(): void;
@@ -191,6 +192,20 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const insertExplain = db.prepare<[number, string, string, string, string]>(
     'INSERT INTO explain_cache (carrier_id, data_version, summary, generator, generated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (carrier_id, data_version) DO NOTHING',
   );
+  // A summary describes one build's profile: once a newer one is stored for the carrier, the older builds'
+  // are never asked for again (a server on an older build regenerates in the few seconds of a reload), so
+  // the table holds at most one row per carrier explained instead of one per carrier and nightly build.
+  const deleteOtherExplains = db.prepare<[number, string]>('DELETE FROM explain_cache WHERE carrier_id = ? AND data_version <> ?');
+  const explainPutTx = db.transaction((entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean } => {
+    const inserted = insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at).changes > 0;
+    if (inserted) {
+      deleteOtherExplains.run(entry.carrier_id, entry.data_version);
+      return { entry, inserted };
+    }
+    const stored = selectExplain.get(entry.carrier_id, entry.data_version);
+    if (!stored) throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
+    return { entry: stored, inserted };
+  });
 
   // Read-then-write under BEGIN IMMEDIATE: the write lock is taken before the read, so two processes
   // sharing the file can never both see `used < limit` for the last unit (https://sqlite.org/lang_transaction.html).
@@ -261,10 +276,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
       return selectExplain.get(carrierId, dataVersion);
     },
     explainPut(entry) {
-      const inserted = insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at).changes > 0;
-      const stored = inserted ? entry : selectExplain.get(entry.carrier_id, entry.data_version);
-      if (!stored) throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
-      return { entry: stored, inserted };
+      return explainPutTx.immediate(entry);
     },
     close() {
       db.close();

@@ -360,6 +360,26 @@ describe('explain: the cache', () => {
       two.close();
     }
   });
+
+  it('keeps one summary per carrier: a newer build\'s replaces the older builds\' summaries of that carrier only', async () => {
+    const store = openSqliteStore(await mkdtemp(join(root.path, 'prune-')));
+    try {
+      const old = { carrier_id: 42, data_version: 'aaaaaaaaaaaaaaaa', summary: 'old', generator: 'template-v1', generated_at: NOW.toISOString() };
+      const other = { ...old, carrier_id: 43, summary: 'other carrier' };
+      store.explainPut(old);
+      store.explainPut(other);
+      const newer = { ...old, data_version: 'bbbbbbbbbbbbbbbb', summary: 'new' };
+      expect(store.explainPut(newer)).toEqual({ entry: newer, inserted: true });
+      expect(store.explainGet(42, 'aaaaaaaaaaaaaaaa')).toBeUndefined();
+      expect(store.explainGet(42, 'bbbbbbbbbbbbbbbb')).toEqual(newer);
+      expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
+      // Asked again for the same build: the stored row stays and nothing else is removed.
+      expect(store.explainPut({ ...newer, summary: 'later' })).toEqual({ entry: newer, inserted: false });
+      expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
+    } finally {
+      store.close();
+    }
+  });
 });
 
 describe('explain: the LLM backend', () => {
