@@ -69,7 +69,8 @@ export interface AccountStore {
   explainGet(carrierId: number, dataVersion: string): ExplainEntry | undefined;
   /**
    * Stores a summary unless one is already stored for its carrier and build: the first writer wins, so
-   * every process answers the same text. A new summary replaces the carrier's summaries of other builds.
+   * every process answers the same text. A new summary removes the carrier's summaries of other builds made
+   * over a day before it (EXPLAIN_KEEP_MS).
    * Returns the stored entry and whether this call inserted it.
    */
   explainPut(entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean };
@@ -80,6 +81,9 @@ export interface AccountStore {
 export const KEY_PATTERN = /^sl_[A-Za-z0-9_-]{43}$/;
 export const KEY_ID_PATTERN = /^key_[0-9a-f]{12}$/;
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** A carrier's summaries of other builds are kept this long after a newer summary of it (explainPut). */
+export const EXPLAIN_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** How long a process waits for another one's write lock before failing (SQLite busy_timeout). */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -192,14 +196,17 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const insertExplain = db.prepare<[number, string, string, string, string]>(
     'INSERT INTO explain_cache (carrier_id, data_version, summary, generator, generated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (carrier_id, data_version) DO NOTHING',
   );
-  // A summary describes one build's profile: once a newer one is stored for the carrier, the older builds'
-  // are never asked for again (a server on an older build regenerates in the few seconds of a reload), so
-  // the table holds at most one row per carrier explained instead of one per carrier and nightly build.
-  const deleteOtherExplains = db.prepare<[number, string]>('DELETE FROM explain_cache WHERE carrier_id = ? AND data_version <> ?');
+  // A summary describes one build's profile, and a build is served for a day or so: once a carrier gets a
+  // summary, its summaries of other builds generated over EXPLAIN_KEEP_MS before it are removed, so the table
+  // keeps about one row per carrier explained instead of one per carrier and nightly build. The margin keeps
+  // the newer build's row when a server still on the older build (a reload under way, or one that never
+  // reloads) stores its own: data versions are hashes and do not say which build is newer.
+  const deleteOtherExplains = db.prepare<[number, string, string]>('DELETE FROM explain_cache WHERE carrier_id = ? AND data_version <> ? AND generated_at < ?');
   const explainPutTx = db.transaction((entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean } => {
     const inserted = insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at).changes > 0;
     if (inserted) {
-      deleteOtherExplains.run(entry.carrier_id, entry.data_version);
+      const cutoff = Date.parse(entry.generated_at) - EXPLAIN_KEEP_MS;
+      if (Number.isFinite(cutoff)) deleteOtherExplains.run(entry.carrier_id, entry.data_version, new Date(cutoff).toISOString());
       return { entry, inserted };
     }
     const stored = selectExplain.get(entry.carrier_id, entry.data_version);

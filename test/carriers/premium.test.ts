@@ -361,21 +361,27 @@ describe('explain: the cache', () => {
     }
   });
 
-  it('keeps one summary per carrier: a newer build\'s replaces the older builds\' summaries of that carrier only', async () => {
+  it('keeps about one summary per carrier: a new one removes its older builds\' summaries made over a day before', async () => {
     const store = openSqliteStore(await mkdtemp(join(root.path, 'prune-')));
     try {
-      const old = { carrier_id: 42, data_version: 'aaaaaaaaaaaaaaaa', summary: 'old', generator: 'template-v1', generated_at: NOW.toISOString() };
+      const day = 24 * 60 * 60 * 1000;
+      const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();
+      const old = { carrier_id: 42, data_version: 'aaaaaaaaaaaaaaaa', summary: 'old', generator: 'template-v1', generated_at: at(-2 * day) };
       const other = { ...old, carrier_id: 43, summary: 'other carrier' };
+      const recent = { ...old, data_version: 'cccccccccccccccc', summary: 'a build of today', generated_at: at(-day / 2) };
       store.explainPut(old);
       store.explainPut(other);
-      const newer = { ...old, data_version: 'bbbbbbbbbbbbbbbb', summary: 'new' };
+      store.explainPut(recent);
+      const newer = { ...old, data_version: 'bbbbbbbbbbbbbbbb', summary: 'new', generated_at: at(0) };
       expect(store.explainPut(newer)).toEqual({ entry: newer, inserted: true });
       expect(store.explainGet(42, 'aaaaaaaaaaaaaaaa')).toBeUndefined();
       expect(store.explainGet(42, 'bbbbbbbbbbbbbbbb')).toEqual(newer);
+      // Made within the day: a server on another build may still be serving it.
+      expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
       expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
       // Asked again for the same build: the stored row stays and nothing else is removed.
-      expect(store.explainPut({ ...newer, summary: 'later' })).toEqual({ entry: newer, inserted: false });
-      expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
+      expect(store.explainPut({ ...newer, summary: 'later', generated_at: at(3 * day) })).toEqual({ entry: newer, inserted: false });
+      expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
     } finally {
       store.close();
     }
