@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import sirv from 'sirv';
 import { loadBuild, type LoadedBuild } from './build.ts';
-import { HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
+import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
 import { stampVersion } from './data-version.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
@@ -207,16 +207,6 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       def.unload?.(state.data);
     },
   };
-}
-
-/**
- * What the error log says of a failed request: a failure the service classified itself (an HttpError such as
- * 503 upstream_unavailable, whose detail says what happened) in one line, with its status and code; anything
- * else is a bug, logged with its whole stack.
- */
-export function describeFailure(err: unknown): string {
-  if (err instanceof HttpError) return `${err.status} ${err.code}: ${err.detail}`;
-  return (err as Error)?.stack ?? String(err);
 }
 
 /**

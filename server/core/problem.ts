@@ -75,6 +75,16 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * What the error log says of a failed request (server/core/app.ts, and the MCP tools): a failure the service classified itself (an HttpError such as
+ * 503 upstream_unavailable, whose detail says what happened) in one line, with its status and code; anything
+ * else is a bug, logged with its whole stack.
+ */
+export function describeFailure(err: unknown): string {
+  if (err instanceof HttpError) return `${err.status} ${err.code}: ${err.detail}`;
+  return (err as Error)?.stack ?? String(err);
+}
+
 export function invalidParameters(errors: ParameterError[]): HttpError {
   const detail = errors.map((e) => `${e.parameter} ${e.message}`).join('; ');
   return new HttpError(400, 'invalid_parameter', detail, errors);

@@ -28,7 +28,7 @@ import { CATEGORIES } from '../../pipeline/economy/types.ts';
 import type { Manifest } from '../../pipeline/core/manifest.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
 import { readBody } from '../core/body.ts';
-import { HttpError, invalidParameters, toProblem, type ParameterError } from '../core/problem.ts';
+import { describeFailure, HttpError, invalidParameters, toProblem, type ParameterError } from '../core/problem.ts';
 
 export interface McpDeps {
   /** The `/api/series?q=` records for a query (throws HttpError 400 with the REST message for bad input). */
@@ -314,7 +314,7 @@ async function toResult(work: () => Json | Promise<Json>): Promise<CallToolResul
   } catch (err) {
     // The REST route's message for a client fault; for our own failure, the problem body's generic one.
     const { body } = toProblem(err);
-    if (!(err instanceof HttpError)) process.stderr.write(`[economy] ${MCP_PATH}: ${(err as Error)?.stack ?? String(err)}\n`);
+    if (!(err instanceof HttpError)) process.stderr.write(`[economy] ${MCP_PATH}: ${describeFailure(err)}\n`);
     return { isError: true, content: [{ type: 'text', text: body.detail }] };
   }
 }

@@ -16,7 +16,7 @@ import { CSV_COLUMNS, toExportCsv } from '../../server/carriers/export.ts';
 import type { LlmConfig } from '../../server/carriers/llm.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';
-import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
+import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { expectProblem as problem } from '../helpers/carriers.ts';
@@ -364,11 +364,11 @@ describe('explain: the cache', () => {
   it('keeps about one summary per carrier: a new one removes its older builds\' summaries made over a day before', async () => {
     const store = openSqliteStore(await mkdtemp(join(root.path, 'prune-')));
     try {
-      const day = 24 * 60 * 60 * 1000;
+      const keep = EXPLAIN_KEEP_MS;
       const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();
-      const old = { carrier_id: 42, data_version: 'aaaaaaaaaaaaaaaa', summary: 'old', generator: 'template-v1', generated_at: at(-2 * day) };
+      const old = { carrier_id: 42, data_version: 'aaaaaaaaaaaaaaaa', summary: 'old', generator: 'template-v1', generated_at: at(-2 * keep) };
       const other = { ...old, carrier_id: 43, summary: 'other carrier' };
-      const recent = { ...old, data_version: 'cccccccccccccccc', summary: 'a build of today', generated_at: at(-day / 2) };
+      const recent = { ...old, data_version: 'cccccccccccccccc', summary: 'a build of today', generated_at: at(-keep / 2) };
       store.explainPut(old);
       store.explainPut(other);
       store.explainPut(recent);
@@ -380,7 +380,7 @@ describe('explain: the cache', () => {
       expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
       expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
       // Asked again for the same build: the stored row stays and nothing else is removed.
-      expect(store.explainPut({ ...newer, summary: 'later', generated_at: at(3 * day) })).toEqual({ entry: newer, inserted: false });
+      expect(store.explainPut({ ...newer, summary: 'later', generated_at: at(3 * keep) })).toEqual({ entry: newer, inserted: false });
       expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
     } finally {
       store.close();

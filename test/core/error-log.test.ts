@@ -1,8 +1,8 @@
-// The error log (server/core/app.ts, describeFailure): a 5xx the service classified itself (a 503 for an
+// The error log (server/core/app.ts, describeFailure in server/core/problem.ts): a 5xx the service classified itself (a 503 for an
 // unreachable upstream) is one line saying what happened; an unexpected failure, a bug, gets its stack.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { describeFailure, type ServiceDefinition } from '../../server/core/app.ts';
-import { HttpError } from '../../server/core/problem.ts';
+import type { ServiceDefinition } from '../../server/core/app.ts';
+import { describeFailure, HttpError } from '../../server/core/problem.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { startService, type Running } from '../helpers/server.ts';
 import { expectProblem } from '../helpers/carriers.ts';
