@@ -81,6 +81,8 @@ export interface BenchOptions {
   warmupSec: number;
   rounds: number;
   connections: number;
+  /** The load generator and its version (wrk or autocannon). */
+  client: string;
   served: string;
   /** Demo scale per service. */
   scales: Record<string, number>;

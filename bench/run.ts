@@ -1,6 +1,6 @@
-// npm run bench -- [--quick] [--duration S] [--rounds N] [--connections N] [--scale N] [--carriers-scale N] [--serve demo|real] [--service NAME] [--log]
+// npm run bench -- [--quick] [--duration S] [--rounds N] [--connections N] [--client wrk|autocannon] [--scale N] [--carriers-scale N] [--serve demo|real] [--service NAME] [--log]
 // Builds the data in child processes (build time, peak RSS), then loads the real app and a bare node:http
-// server with autocannon, one server at a time, in interleaved rounds, and prints medians side by side.
+// server with wrk (or autocannon), one server at a time, in interleaved rounds, and prints medians side by side.
 // The VM is noisy (shared/reference/serving-anchors.md): only the same-run comparison with bare means much.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statfsSync } from 'node:fs';
@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
 import { createProgress, type Progress } from '../pipeline/core/progress.ts';
 import { createRng } from '../pipeline/demo/rng.ts';
-import { runLoad } from './autocannon.ts';
+import { runLoad, type LoadOptions, type LoadResult } from './autocannon.ts';
+import { runWrk, wrkVersion } from './wrk.ts';
 import { BUILD_NODE_FLAGS, killAllChildren, ROOT, startChild, type Child } from './children.ts';
 import { getLocal } from './http.ts';
 import type { BuildJob, CaptureGroup, ServerJob } from './protocol.ts';
@@ -48,7 +49,10 @@ Usage: npm run bench -- [options]
                   (30,000 carriers) unless --carriers-scale is given
   --duration S    seconds per measured run (default 10); each run is preceded by a short warm-up
   --rounds N      interleaved rounds per server (default 3); the report shows medians
-  --connections N autocannon connections (default 50)
+  --connections N connections of the load client (default 50)
+  --client NAME   wrk (the default when it is on the PATH: apt-get install wrk) or autocannon (the
+                  default otherwise). Both share the 2 CPUs with the server; wrk, written in C, takes
+                  far less of them, so its figures are more the server's own
   --scale N       size of the facilities demo build that is served (default 10)
   --carriers-scale N
                   size of the carriers demo build, 3,000 carriers per unit (default 700: 2.1 M
@@ -83,6 +87,8 @@ interface Settings extends BenchOptions {
   /** Why a service runs at another scale than its default (--quick). */
   scaleNotes: Record<string, string>;
   out: string;
+  /** The load client's run: wrk's or autocannon's. */
+  load: (options: LoadOptions) => Promise<LoadResult>;
 }
 
 /**
@@ -95,6 +101,22 @@ function toGrowth(raw: string | undefined, quick: boolean): number[] {
   const fractions = raw.split(',').map(Number);
   if (fractions.some((f) => !(f > 0 && f < 1))) throw new CliError(`--growth takes fractions between 0 and 1, comma-separated (0.1,0.25,0.5), or none\n\n${USAGE}`);
   return [...new Set(fractions)].sort((a, b) => a - b);
+}
+
+/** The load client asked for, or wrk when it is installed, else autocannon (an npm dev dependency). */
+function toClient(raw: string | undefined): { label: string; load: Settings['load'] } {
+  if (raw !== undefined && raw !== 'wrk' && raw !== 'autocannon') throw new CliError(`--client must be wrk or autocannon\n\n${USAGE}`);
+  const autocannon = { label: `autocannon ${autocannonVersion()}`, load: runLoad };
+  if (raw === 'autocannon') return autocannon;
+  const version = wrkVersion();
+  if (version) return { label: `wrk ${version}, 1 thread`, load: runWrk };
+  if (raw === 'wrk') throw new CliError('--client wrk: wrk is not on the PATH (apt-get install wrk)', 1);
+  return { ...autocannon, label: `${autocannon.label} (wrk not found; apt-get install wrk for figures less skewed by the client's own CPU use)` };
+}
+
+function autocannonVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
 }
 
 function toSettings(argv: string[]): Settings | undefined {
@@ -113,6 +135,7 @@ function toSettings(argv: string[]): Settings | undefined {
       seed: { type: 'string' },
       out: { type: 'string' },
       growth: { type: 'string' },
+      client: { type: 'string' },
     },
     USAGE,
   );
@@ -140,6 +163,7 @@ function toSettings(argv: string[]): Settings | undefined {
     scales[svc.name] = number(svc.demo.option ?? svc.name, given, quick ? svc.demo.quick! : svc.demo.default, (n) => n > 0 && n <= 1000);
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
+  const client = toClient(values.client);
   const served =
     serve === 'demo'
       ? `demo ${services.map((svc) => `${svc.name} x${scales[svc.name]}${scaleNotes[svc.name] ? ` (${scaleNotes[svc.name]})` : ''}`).join(', ')}`
@@ -155,6 +179,8 @@ function toSettings(argv: string[]): Settings | undefined {
     log: values.log ?? false,
     seed: number('seed', values.seed, 1, Number.isInteger),
     growth: toGrowth(values.growth, values.quick ?? false),
+    client: client.label,
+    load: client.load,
     services,
     out: resolve(values.out ?? join(ROOT, 'bench', 'results.json')),
   };
@@ -280,9 +306,9 @@ async function runSession(
 
     for (const [i, s] of scenarios.entries()) {
       const load = { port: ready.port, paths: s.paths, ...(s.headers ? { headers: s.headers } : {}), connections: settings.connections };
-      await runLoad({ ...load, durationSec: settings.warmupSec });
+      await settings.load({ ...load, durationSec: settings.warmupSec });
       const before = await usageOf(child);
-      const result = await runLoad({ ...load, durationSec: settings.durationSec });
+      const result = await settings.load({ ...load, durationSec: settings.durationSec });
       const after = await usageOf(child);
       const cpuUsPerReq = result.requests ? (after.cpuUs - before.cpuUs) / result.requests : NaN;
       runs[i]!.runs[kind].push({ ...result, round, cpuUsPerReq });
@@ -403,7 +429,7 @@ export async function main(argv: string[]): Promise<void> {
   const out = [
     `shardline bench, ${startedAt.toISOString()}: node ${process.version}, ${cpus().length} CPUs, ${Math.round(busyAtStart * 100)} % busy before start` +
       (stolen === undefined ? '' : `, ${Math.round(stolen * 100)} % of the CPU time taken by the hypervisor during the run (steal)`),
-    `served: ${servedNotes.join('; ')}; ${settings.connections} connections; ${settings.rounds} interleaved rounds of ${settings.durationSec} s per server (after ${settings.warmupSec} s warm-up); medians; app request log ${settings.log ? 'on (to /dev/null)' : 'off'}`,
+    `served: ${servedNotes.join('; ')}; ${settings.connections} connections; ${settings.rounds} interleaved rounds of ${settings.durationSec} s per server (after ${settings.warmupSec} s warm-up); load client ${settings.client}; medians; app request log ${settings.log ? 'on (to /dev/null)' : 'off'}`,
     '',
     formatScenarios(results),
     '',
@@ -483,7 +509,7 @@ async function sampleBusy(ms: number): Promise<number> {
 }
 
 function toBenchOptions(s: Settings): BenchOptions {
-  return { durationSec: s.durationSec, warmupSec: s.warmupSec, rounds: s.rounds, connections: s.connections, served: s.served, scales: s.scales, log: s.log, seed: s.seed, growth: s.growth };
+  return { durationSec: s.durationSec, warmupSec: s.warmupSec, rounds: s.rounds, connections: s.connections, client: s.client, served: s.served, scales: s.scales, log: s.log, seed: s.seed, growth: s.growth };
 }
 
 if (isMain(import.meta.url)) {
