@@ -1,5 +1,4 @@
-// Mutable state behind one small interface: API keys, monthly allowance counters, a generic cache and the
-// explain summaries.
+// Mutable state behind one small interface: API keys, monthly allowance counters and the explain summaries.
 // `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (contracts/common.md "State"),
 // safe for several processes on one machine; a shared store for several machines implements the same
 // interface later.
@@ -62,9 +61,6 @@ export interface AccountStore {
   /** Give back one unit (a lookup that failed after consume, e.g. 404): keeps "a 4xx does not count". */
   refund(keyId: string, month: string): void;
   usage(keyId: string, month: string): number;
-  /** Generic cache for later features (explain summaries): get/put by key, safe across processes. */
-  cacheGet(key: string): string | undefined;
-  cachePut(key: string, value: string): void;
   /** The cached explain summary of a carrier in the build `dataVersion`, if any. */
   explainGet(carrierId: number, dataVersion: string): ExplainEntry | undefined;
   /**
@@ -124,10 +120,8 @@ const SCHEMA = `
     used   INTEGER NOT NULL CHECK (used >= 0),
     PRIMARY KEY (key_id, month)
   ) STRICT, WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS cache (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-  ) STRICT;
+  -- A generic key-value table of earlier stores, never used: the explain summaries have their own.
+  DROP TABLE IF EXISTS cache;
   CREATE TABLE IF NOT EXISTS explain_cache (
     carrier_id   INTEGER NOT NULL,
     data_version TEXT NOT NULL,
@@ -187,8 +181,6 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const selectUsed = db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE key_id = ? AND month = ?');
   const upsertUsed = db.prepare<[string, string]>('INSERT INTO usage (key_id, month, used) VALUES (?, ?, 1) ON CONFLICT (key_id, month) DO UPDATE SET used = used + 1');
   const decrementUsed = db.prepare<[string, string]>('UPDATE usage SET used = used - 1 WHERE key_id = ? AND month = ? AND used > 0');
-  const selectCache = db.prepare<[string], { value: string }>('SELECT value FROM cache WHERE key = ?');
-  const upsertCache = db.prepare<[string, string]>('INSERT INTO cache (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const selectExplain = db.prepare<[number, string], ExplainEntry>(
     'SELECT carrier_id, data_version, summary, generator, generated_at FROM explain_cache WHERE carrier_id = ? AND data_version = ?',
   );
@@ -272,12 +264,6 @@ export function openSqliteStore(stateDir: string): AccountStore {
     usage(keyId, month) {
       assertMonth(month);
       return selectUsed.get(keyId, month)?.used ?? 0;
-    },
-    cacheGet(key) {
-      return selectCache.get(key)?.value;
-    },
-    cachePut(key, value) {
-      upsertCache.run(key, value);
     },
     explainGet(carrierId, dataVersion) {
       return selectExplain.get(carrierId, dataVersion);

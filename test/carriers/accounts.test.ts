@@ -1,6 +1,7 @@
-// The accounts store (keys, allowance counters, cache), sign-in and the free allowance
+// The accounts store (keys, allowance counters), sign-in and the free allowance
 // (contracts/carriers.md "Access").
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -156,14 +157,19 @@ describe('consume', () => {
   });
 });
 
-describe('cache', () => {
-  it('gets what was put, across store instances', () => {
-    expect(store.cacheGet('explain:1:v1')).toBeUndefined();
-    store.cachePut('explain:1:v1', 'first');
-    store.cachePut('explain:1:v1', 'second');
-    const other = openSqliteStore(join(dir, 'state'));
-    expect(other.cacheGet('explain:1:v1')).toBe('second');
-    other.close();
+describe('older stores', () => {
+  it('opens a store with the generic cache table of earlier versions, drops that table and keeps the keys', () => {
+    const created = store.createKey('free', 'before', NOW);
+    store.close();
+    const db = new Database(join(dir, 'state', 'accounts.sqlite'));
+    db.exec(`CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT; INSERT INTO cache VALUES ('k', 'v')`);
+    db.close();
+    store = openSqliteStore(join(dir, 'state'));
+    expect(store.findKey(created.key)?.id).toBe(created.id);
+    const check = new Database(join(dir, 'state', 'accounts.sqlite'), { readonly: true });
+    const tables = check.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((t) => t.name);
+    check.close();
+    expect(tables).toEqual(['api_keys', 'explain_cache', 'usage']);
   });
 });
 
