@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadOptions, LoadResult } from './autocannon.ts';
 
-/** wrk's version line (`wrk debian/4.1.0-3+b2 [epoll] ...`), or undefined when wrk is not on the PATH. */
+/** wrk's version (`debian/4.1.0-3+b2` from `wrk debian/4.1.0-3+b2 [epoll] ...`), or undefined when wrk is not on the PATH. */
 export function wrkVersion(): string | undefined {
   // wrk -v prints its version and usage, and exits 1.
   const run = spawnSync('wrk', ['-v'], { encoding: 'utf8', timeout: 5000 });
