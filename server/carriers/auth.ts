@@ -17,9 +17,26 @@ function unauthorized(detail: string, keyGiven: boolean): HttpError {
   return new HttpError(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': keyGiven ? INVALID_TOKEN_CHALLENGE : CHALLENGE });
 }
 
+/**
+ * The account each connection last signed in with, the Authorization header that did it and the store's
+ * key epoch then. A keep-alive client sends the same header with every request; while the header and the
+ * epoch are the same, the account is too, and the key is neither hashed nor looked up again. Held per
+ * connection and dropped with it, so a key stays in memory no longer than the connection that sent it,
+ * and a header is only ever compared with what the same connection sent before.
+ */
+const signedIn = new WeakMap<object, { header: string; epoch: number; account: Account }>();
+
 /** The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
-export function authenticate(req: Pick<IncomingMessage, 'headers'>, store: AccountStore): Account {
-  const header = req.headers.authorization?.trim() ?? '';
+export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: object | null }, store: AccountStore): Account {
+  const raw = req.headers.authorization;
+  const socket = req.socket ?? undefined;
+  // Read before the look-up: a change after it moves the epoch on, and the next request looks up again.
+  const epoch = store.keysEpoch();
+  if (socket && raw !== undefined) {
+    const last = signedIn.get(socket);
+    if (last && last.header === raw && last.epoch === epoch) return last.account;
+  }
+  const header = raw?.trim() ?? '';
   // The auth scheme is case-insensitive (RFC 9110 §11.1); the token is everything after one run of spaces.
   const match = /^bearer(?: +(.*))?$/i.exec(header);
   const token = match?.[1]?.trim() ?? '';
@@ -29,7 +46,9 @@ export function authenticate(req: Pick<IncomingMessage, 'headers'>, store: Accou
   const found = store.findKey(token);
   if (!found) throw unauthorized('the API key is not known', true);
   if (found.revoked) throw unauthorized('the API key has been revoked', true);
-  return { id: found.id, plan: found.plan };
+  const account: Account = { id: found.id, plan: found.plan };
+  if (socket && raw !== undefined) signedIn.set(socket, { header: raw, epoch, account });
+  return account;
 }
 
 /** 403 `premium_required` unless the account is on the premium plan. */

@@ -30,12 +30,15 @@ function rateLimitHeaders(limit: number, remaining: number, reset: number): Reco
 }
 
 /**
- * Counts one profile lookup for a free account before the lookup runs. Returns the headers for the
- * response, or throws 429 `quota_exhausted` when this month's `limit` is used up. A lookup that then
- * fails with a 4xx must call `refundProfileLookup` with the result, so that only successes count.
+ * Counts one profile lookup for a free account, in the UTC month `clock` gives, before the lookup runs.
+ * Returns the headers for the response, or throws 429 `quota_exhausted` when this month's `limit` is used
+ * up. A lookup that then fails with a 4xx must call `refundProfileLookup` with the result, so that only
+ * successes count.
  */
-export function chargeProfileLookup(store: AccountStore, account: Account, now: Date, limit: number): ProfileCharge {
+export function chargeProfileLookup(store: AccountStore, account: Account, clock: () => Date, limit: number): ProfileCharge {
   if (account.plan === 'premium') return { headers: {} };
+  // The clock is read only here: a premium lookup has no month to count in.
+  const now = clock();
   const month = toMonth(now);
   const reset = secondsToNextMonth(now);
   const result = store.consume(account.id, month, limit);

@@ -154,7 +154,7 @@ export function lookupProfile(req: Pick<IncomingMessage, 'headers'>, s: ServiceS
     if (body) s.data.hot.offer(String(id), body);
   }
   if (!body) throw notFound(`no carrier ${id} in this build`);
-  const charge = chargeProfileLookup(access.accounts(), account, access.now(), access.freeLookups);
+  const charge = chargeProfileLookup(access.accounts(), account, access.now, access.freeLookups);
   return { id, body, etag: `"${s.build.manifest.data_version}-${id}"`, headers: charge.headers };
 }
 

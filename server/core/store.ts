@@ -56,6 +56,12 @@ export interface AccountStore {
   revokeKey(id: string, now: Date): boolean;
   /** By hash, compared in constant time; undefined for an unknown key. */
   findKey(key: string): FoundKey | undefined;
+  /**
+   * A number that changes whenever a key may have been created or revoked since it was last read: by this
+   * store, or by any other connection to the same state (checked at most once a millisecond). A findKey
+   * answer obtained after reading the epoch holds while the epoch stays the same.
+   */
+  keysEpoch(): number;
   /** Atomically: if used < limit for `month` (YYYY-MM), add one and return { ok: true, used, remaining }; else { ok: false, used, remaining: 0 }. */
   consume(keyId: string, month: string, limit: number): Consumption;
   /** Give back one unit (a lookup that failed after consume, e.g. 404): keeps "a 4xx does not count". */
@@ -168,6 +174,25 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const knownKeys = new Map<string, FoundKey | null>();
   let seenVersion = -1;
   let versionCheckedAt = -Infinity;
+  let epoch = 0;
+  // Keys are read on every signed-in request: answered from memory while no other connection (the keys CLI,
+  // another server process) has committed anything since, which PRAGMA data_version tells in one cheap
+  // statement, asked at most once a millisecond (a key revoked elsewhere stops working within that); this
+  // connection's own key changes clear the memory directly.
+  const forgetKeys = () => {
+    knownKeys.clear();
+    epoch++;
+  };
+  const checkVersion = () => {
+    const now = performance.now();
+    if (now - versionCheckedAt < 1) return;
+    versionCheckedAt = now;
+    const version = selectDataVersion.get() as number;
+    if (version !== seenVersion) {
+      seenVersion = version;
+      forgetKeys();
+    }
+  };
   // The index finds the row by hash; the final comparison is constant-time on the hash bytes, so neither
   // step's timing says anything about the key itself.
   const lookUp = (hash: string): FoundKey | undefined => {
@@ -218,7 +243,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
   return {
     createKey(plan, label, now) {
       if (!PLANS.includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
-      knownKeys.clear();
+      forgetKeys();
       const created = { id: newKeyId(), key: newKey(), plan, label, created_at: now.toISOString() };
       insertKey.run(created.id, toKeyHash(created.key), plan, label, created.created_at);
       return created;
@@ -227,30 +252,23 @@ export function openSqliteStore(stateDir: string): AccountStore {
       return selectKeys.all().map((r) => ({ id: r.id, plan: r.plan, label: r.label, created_at: r.created_at, revoked: r.revoked_at !== null }));
     },
     revokeKey(id, now) {
-      knownKeys.clear();
+      forgetKeys();
       return updateRevoked.run(now.toISOString(), id).changes > 0;
     },
     findKey(key) {
       const keyHash = toKeyHash(key);
-      // Keys are read on every signed-in request: answered from memory while no other connection (the
-      // keys CLI, another server process) has committed anything since, which PRAGMA data_version tells
-      // in one cheap statement, asked at most once a millisecond (a key revoked elsewhere stops working
-      // within that); this connection's own key changes clear the memory directly.
-      const now = performance.now();
-      if (now - versionCheckedAt >= 1) {
-        versionCheckedAt = now;
-        const version = selectDataVersion.get() as number;
-        if (version !== seenVersion) {
-          knownKeys.clear();
-          seenVersion = version;
-        }
-      }
+      checkVersion();
       const known = knownKeys.get(keyHash);
       if (known !== undefined) return known ?? undefined;
       const found = lookUp(keyHash);
+      // Only a bound on memory: the keys forgotten are still valid, so the epoch stays.
       if (knownKeys.size >= 10_000) knownKeys.clear();
       knownKeys.set(keyHash, found ?? null);
       return found;
+    },
+    keysEpoch() {
+      checkVersion();
+      return epoch;
     },
     consume(keyId, month, limit) {
       assertMonth(month);

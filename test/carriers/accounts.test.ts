@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticate, requirePremium, type Account } from '../../server/carriers/auth.ts';
 import { chargeProfileLookup, refundProfileLookup, secondsToNextMonth, toMonth } from '../../server/carriers/quota.ts';
 import { HttpError } from '../../server/core/problem.ts';
@@ -204,6 +204,52 @@ describe('authenticate', () => {
     expect(thrown(() => authenticate(req('Bearer secret-ish'), store)).detail).not.toContain('secret-ish');
   });
 
+  describe('on a keep-alive connection', () => {
+    const onSocket = (socket: object, authorization: string) => ({ headers: { authorization }, socket }) as unknown as IncomingMessage;
+
+    it('signs the same header in again without hashing or looking up the key', () => {
+      const { id, key } = store.createKey('premium', 'kept', NOW);
+      const socket = {};
+      const findKey = vi.spyOn(store, 'findKey');
+      expect(authenticate(onSocket(socket, `Bearer ${key}`), store)).toEqual({ id, plan: 'premium' });
+      expect(authenticate(onSocket(socket, `Bearer ${key}`), store)).toEqual({ id, plan: 'premium' });
+      expect(findKey).toHaveBeenCalledTimes(1);
+      // Another connection, or a request with no connection, looks the key up itself.
+      authenticate(onSocket({}, `Bearer ${key}`), store);
+      authenticate(req(`Bearer ${key}`), store);
+      expect(findKey).toHaveBeenCalledTimes(3);
+    });
+
+    it('checks another header in full, even after a valid one', () => {
+      const a = store.createKey('premium', 'a', NOW);
+      const b = store.createKey('free', 'b', NOW);
+      const socket = {};
+      expect(authenticate(onSocket(socket, `Bearer ${a.key}`), store).id).toBe(a.id);
+      expect(authenticate(onSocket(socket, `Bearer ${b.key}`), store)).toEqual({ id: b.id, plan: 'free' });
+      expect(thrown(() => authenticate(onSocket(socket, `Bearer ${a.key.slice(0, -1)}x`), store)).status).toBe(401);
+      expect(thrown(() => authenticate(onSocket(socket, 'Basic dXNlcjpwYXNz'), store)).status).toBe(401);
+    });
+
+    it('stops accepting a key revoked by this store at once', () => {
+      const { id, key } = store.createKey('premium', 'soon gone', NOW);
+      const socket = {};
+      authenticate(onSocket(socket, `Bearer ${key}`), store);
+      store.revokeKey(id, NOW);
+      expect(thrown(() => authenticate(onSocket(socket, `Bearer ${key}`), store)).status).toBe(401);
+    });
+
+    it('stops accepting a key revoked by another process within a few milliseconds', async () => {
+      const { id, key } = store.createKey('premium', 'revoked elsewhere', NOW);
+      const socket = {};
+      authenticate(onSocket(socket, `Bearer ${key}`), store);
+      const cli = openSqliteStore(join(dir, 'state'));
+      cli.revokeKey(id, NOW);
+      cli.close();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(thrown(() => authenticate(onSocket(socket, `Bearer ${key}`), store)).status).toBe(401);
+    });
+  });
+
   it('requirePremium answers 403 premium_required for a free account', () => {
     expect(() => requirePremium({ id: 'key_a', plan: 'premium' })).not.toThrow();
     const err = thrown(() => requirePremium({ id: 'key_a', plan: 'free' }));
@@ -227,30 +273,32 @@ describe('chargeProfileLookup', () => {
   });
 
   it('charges a free key and sends the RateLimit headers', () => {
-    const charge = chargeProfileLookup(store, free, NOW, 2);
+    const charge = chargeProfileLookup(store, free, () => NOW, 2);
     expect(charge.headers).toEqual({ 'RateLimit-Limit': '2', 'RateLimit-Remaining': '1', 'RateLimit-Reset': '172800' });
-    expect(chargeProfileLookup(store, free, NOW, 2).headers['RateLimit-Remaining']).toBe('0');
+    expect(chargeProfileLookup(store, free, () => NOW, 2).headers['RateLimit-Remaining']).toBe('0');
     expect(store.usage(free.id, MONTH)).toBe(2);
   });
 
   it('answers 429 quota_exhausted with Retry-After to the next UTC month', () => {
-    chargeProfileLookup(store, free, NOW, 1);
-    const err = thrown(() => chargeProfileLookup(store, free, NOW, 1));
+    chargeProfileLookup(store, free, () => NOW, 1);
+    const err = thrown(() => chargeProfileLookup(store, free, () => NOW, 1));
     expect([err.status, err.code]).toEqual([429, 'quota_exhausted']);
     expect(err.headers).toEqual({ 'Retry-After': '172800', 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '172800' });
     expect(store.usage(free.id, MONTH)).toBe(1);
   });
 
   it('refunds into the month that was charged', () => {
-    const charge = chargeProfileLookup(store, free, new Date('2026-02-28T23:59:59Z'), 1);
+    const charge = chargeProfileLookup(store, free, () => new Date('2026-02-28T23:59:59Z'), 1);
     expect(store.consume(free.id, '2026-03', 1).ok).toBe(true);
     refundProfileLookup(store, charge);
     expect([store.usage(free.id, '2026-02'), store.usage(free.id, '2026-03')]).toEqual([0, 1]);
   });
 
-  it('never charges or limits a premium key', () => {
-    const charge = chargeProfileLookup(store, premium, NOW, 0);
+  it('never charges or limits a premium key, nor reads the clock for it', () => {
+    const clock = vi.fn(() => NOW);
+    const charge = chargeProfileLookup(store, premium, clock, 0);
     expect(charge).toEqual({ headers: {} });
+    expect(clock).not.toHaveBeenCalled();
     refundProfileLookup(store, charge);
     expect(store.usage(premium.id, MONTH)).toBe(0);
   });
