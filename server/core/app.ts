@@ -2,7 +2,7 @@
 // does). Core routes (`/healthz`, `/problems/<type>`, the OpenAPI document and `/docs`), conditional GET,
 // HEAD, 405 with Allow, problem+json for every error, one JSON log line per request, the static tree
 // through sirv, and reload when a new build is published.
-import { statSync } from 'node:fs';
+import { fstatSync, statSync, type ReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
@@ -278,7 +278,20 @@ function staticHandler(dir: string, version: string) {
     delete req.headers.range;
     // A file renamed away between sirv's lookup and its open (a publish under way) fails the stream after
     // the headers went out: close the connection at once rather than leave the client waiting.
-    res.once('pipe', (src: NodeJS.ReadableStream) => src.once('error', () => res.destroy()));
+    res.once('pipe', (src: NodeJS.ReadableStream) => {
+      src.once('error', () => res.destroy());
+      // sirv announces the size it listed when this tree was loaded. A file replaced since (a publish that
+      // renamed a new tree in after the manifest check above) can differ, and its bytes would go out under
+      // the old headers: a short body leaves the client waiting for the rest, a longer one is cut. The
+      // opened file's own size tells, before anything is sent: on a mismatch the connection is closed.
+      (src as ReadStream).once('open', (fd: number) => {
+        const announced = Number(res.getHeader('Content-Length'));
+        if (Number.isFinite(announced) && fstatSync(fd).size !== announced) {
+          (src as ReadStream).destroy();
+          res.destroy();
+        }
+      });
+    });
     serve(req, res, next);
   };
 }
