@@ -116,13 +116,18 @@ export function publishedDir(outDir: string, service: string): string {
   return join(outDir, service);
 }
 
+/** Where a publish moves the build it replaces, whole, until the next publish: `<service>.prev`. */
+export function previousDir(live: string): string {
+  return `${live}.prev`;
+}
+
 /**
  * Finishes a publish that was killed between its two renames: the previous build is still whole in
  * `<service>.prev`, so it is put back.
  */
 export async function recoverPublish(outDir: string, service: string, effects = fileEffects): Promise<void> {
   const live = join(outDir, service);
-  const prev = `${live}.prev`;
+  const prev = previousDir(live);
   if (!(await effects.exists(live)) && (await effects.exists(prev))) await effects.rename(prev, live);
 }
 
@@ -277,7 +282,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       // The manifest is written last: a tree without one is never a finished build.
       await put('manifest.json', Buffer.from(JSON.stringify(full, null, 2) + '\n'));
       const live = join(outDir, service);
-      const prev = `${live}.prev`;
+      const prev = previousDir(live);
       if (await effects.exists(live)) {
         await effects.rm(prev);
         await effects.rename(live, prev);

@@ -2,12 +2,13 @@
 // does). Core routes (`/healthz`, `/problems/<type>`, the OpenAPI document and `/docs`), conditional GET,
 // HEAD, 405 with Allow, problem+json for every error, one JSON log line per request, the static tree
 // through sirv, and reload when a new build is published.
-import { fstatSync, statSync, type ReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, statSync, type ReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import sirv from 'sirv';
 import { loadBuild, type LoadedBuild } from './build.ts';
+import { previousDir } from '../../pipeline/core/sink.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
 import { stampVersion } from './data-version.ts';
 import { mountDocs } from './docs.ts';
@@ -279,21 +280,46 @@ function staticHandler(dir: string, version: string) {
     // A file renamed away between sirv's lookup and its open (a publish under way) fails the stream after
     // the headers went out: close the connection at once rather than leave the client waiting.
     res.once('pipe', (src: NodeJS.ReadableStream) => {
-      src.once('error', () => res.destroy());
+      const stream = src as ReadStream;
+      stream.once('error', () => res.destroy());
       // sirv announces the size it listed when this tree was loaded. A file replaced since (a publish that
       // renamed a new tree in after the manifest check above) can differ, and its bytes would go out under
-      // the old headers: a short body leaves the client waiting for the rest, a longer one is cut. The
-      // opened file's own size tells, before anything is sent: on a mismatch the connection is closed.
-      (src as ReadStream).once('open', (fd: number) => {
+      // the old headers: a short body leaves the client waiting for the rest, a longer one spills into the
+      // next response. The opened file's own size tells, before anything is sent.
+      stream.once('open', (fd: number) => {
         const announced = Number(res.getHeader('Content-Length'));
-        if (Number.isFinite(announced) && fstatSync(fd).size !== announced) {
-          (src as ReadStream).destroy();
-          res.destroy();
-        }
+        if (!Number.isFinite(announced) || fstatSync(fd).size === announced) return;
+        stream.unpipe(res);
+        stream.destroy();
+        sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced);
       });
     });
     serve(req, res, next);
   };
+}
+
+/**
+ * The file a response's headers describe, after a publish replaced it: the publish moved the tree those
+ * headers were listed from, whole, to `<service>.prev`, so the same file there, when it still has the size
+ * announced, is the right body (headers and body of one build). Otherwise the connection is closed: a
+ * client error at once, rather than a wait or a body that does not match its headers.
+ */
+function sendPrevious(res: ServerResponse, path: string, size: number): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    res.destroy();
+    return;
+  }
+  if (fstatSync(fd).size !== size) {
+    closeSync(fd);
+    res.destroy();
+    return;
+  }
+  createReadStream(path, { fd })
+    .once('error', () => res.destroy())
+    .pipe(res);
 }
 
 // Direct dispatch. A GET or HEAD to a route's exact path, or to a path whose last segment is the route's one

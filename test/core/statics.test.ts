@@ -1,10 +1,11 @@
 // The static tree under sirv while a publish replaces files: sirv announces the sizes it listed when the
-// tree was loaded, so a file replaced since must not go out under them. Replacing manifest.json in place
+// tree was loaded, so a file replaced since must not go out under them; the publish keeps the tree they
+// were listed from in `<service>.prev`, which has the right body. Replacing manifest.json in place
 // with reloads off (so the server never looks at it again) puts the server in the state a publish leaves
 // between the server's manifest check and sirv's open of the file, every time.
 import { Agent, createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/core/app.ts';
@@ -65,10 +66,23 @@ describe('static files replaced after the tree was listed', () => {
     expect(answer).toEqual({ status: 200, body: original });
   });
 
-  it.each([
+  const changes = [
     ['shorter', () => original.subarray(0, original.length - 5)],
     ['longer', () => Buffer.concat([original, Buffer.from('     ')])],
-  ])('closes the connection at once, with no 200, when the file is now %s', async (_label, next) => {
+  ] as const;
+
+  it.each(changes)('answers the listed file from the previous tree when the file is now %s', async (_label, next) => {
+    const live = join(fx.outDir, 'facilities');
+    cpSync(live, `${live}.prev`, { recursive: true });
+    writeFileSync(manifest, next());
+    const answer = await fetchIdentity(port, '/manifest.json', 2000);
+    rmSync(`${live}.prev`, { recursive: true, force: true });
+    writeFileSync(manifest, original);
+    expect(answer).toEqual({ status: 200, body: original });
+  });
+
+  it.each(changes)('closes the connection at once, with no 200, when the file is now %s and no previous tree has it', async (_label, next) => {
+    expect(existsSync(join(fx.outDir, 'facilities.prev'))).toBe(false);
     writeFileSync(manifest, next());
     // Well under the 5 s keep-alive time-out after which a short body would end anyway.
     const answer = await fetchIdentity(port, '/manifest.json', 2000);
