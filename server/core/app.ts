@@ -277,11 +277,17 @@ function staticHandler(dir: string, version: string) {
   // the compressed sibling, and answers an unsatisfiable one with a bare 416. The whole file is small enough.
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     delete req.headers.range;
-    // A file renamed away between sirv's lookup and its open (a publish under way) fails the stream after
-    // the headers went out: close the connection at once rather than leave the client waiting.
     res.once('pipe', (src: NodeJS.ReadableStream) => {
       const stream = src as ReadStream;
-      stream.once('error', () => res.destroy());
+      const previous = () => join(previousDir(dir), relative(dir, String(stream.path)));
+      // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
+      // as long as nothing was sent yet.
+      stream.once('error', () => {
+        stream.unpipe(res);
+        const announced = Number(res.getHeader('Content-Length'));
+        if (stream.bytesRead === 0 && Number.isFinite(announced)) sendPrevious(res, previous(), announced);
+        else res.destroy();
+      });
       // sirv announces the size it listed when this tree was loaded. A file replaced since (a publish that
       // renamed a new tree in after the manifest check above) can differ, and its bytes would go out under
       // the old headers: a short body leaves the client waiting for the rest, a longer one spills into the
@@ -291,7 +297,7 @@ function staticHandler(dir: string, version: string) {
         if (!Number.isFinite(announced) || fstatSync(fd).size === announced) return;
         stream.unpipe(res);
         stream.destroy();
-        sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced);
+        sendPrevious(res, previous(), announced);
       });
     });
     serve(req, res, next);

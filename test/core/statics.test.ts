@@ -71,6 +71,20 @@ describe('static files replaced after the tree was listed', () => {
     ['longer', () => Buffer.concat([original, Buffer.from('     ')])],
   ] as const;
 
+  it('answers a file gone from the live tree (between the publish\'s renames) from the previous tree, or closes at once', async () => {
+    const live = join(fx.outDir, 'facilities');
+    rmSync(manifest);
+    const without = await fetchIdentity(port, '/manifest.json', 2000);
+    cpSync(live, `${live}.prev`, { recursive: true });
+    writeFileSync(join(`${live}.prev`, 'manifest.json'), original);
+    const withPrevious = await fetchIdentity(port, '/manifest.json', 2000);
+    rmSync(`${live}.prev`, { recursive: true, force: true });
+    writeFileSync(manifest, original);
+    expect(without).not.toHaveProperty('status');
+    expect((without as { error: string }).error).not.toBe('timed out');
+    expect(withPrevious).toEqual({ status: 200, body: original });
+  });
+
   it.each(changes)('answers the listed file from the previous tree when the file is now %s', async (_label, next) => {
     const live = join(fx.outDir, 'facilities');
     cpSync(live, `${live}.prev`, { recursive: true });
