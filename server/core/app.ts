@@ -279,25 +279,23 @@ function staticHandler(dir: string, version: string) {
     delete req.headers.range;
     res.once('pipe', (src: NodeJS.ReadableStream) => {
       const stream = src as ReadStream;
-      const previous = () => join(previousDir(dir), relative(dir, String(stream.path)));
-      // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
-      // as long as nothing was sent yet.
-      stream.once('error', () => {
+      const announced = Number(res.getHeader('Content-Length'));
+      // Nothing sent yet: the body comes from the previous tree instead, or the connection closes.
+      const fallBack = () => {
         stream.unpipe(res);
-        const announced = Number(res.getHeader('Content-Length'));
-        if (stream.bytesRead === 0 && Number.isFinite(announced)) sendPrevious(res, previous(), announced);
+        stream.destroy();
+        if (Number.isFinite(announced)) sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced);
         else res.destroy();
-      });
+      };
+      // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
+      // as long as nothing was read yet; a read failing later can only close the connection.
+      stream.once('error', () => (stream.bytesRead === 0 ? fallBack() : res.destroy()));
       // sirv announces the size it listed when this tree was loaded. A file replaced since (a publish that
       // renamed a new tree in after the manifest check above) can differ, and its bytes would go out under
       // the old headers: a short body leaves the client waiting for the rest, a longer one spills into the
       // next response. The opened file's own size tells, before anything is sent.
       stream.once('open', (fd: number) => {
-        const announced = Number(res.getHeader('Content-Length'));
-        if (!Number.isFinite(announced) || fstatSync(fd).size === announced) return;
-        stream.unpipe(res);
-        stream.destroy();
-        sendPrevious(res, previous(), announced);
+        if (Number.isFinite(announced) && fstatSync(fd).size !== announced) fallBack();
       });
     });
     serve(req, res, next);
