@@ -2,7 +2,7 @@
 // does). Core routes (`/healthz`, `/problems/<type>`, the OpenAPI document and `/docs`), conditional GET,
 // HEAD, 405 with Allow, problem+json for every error, one JSON log line per request, the static tree
 // through sirv, and reload when a new build is published.
-import { closeSync, createReadStream, fstatSync, openSync, statSync, type ReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, statSync, type ReadStream, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
@@ -280,22 +280,24 @@ function staticHandler(dir: string, version: string) {
     res.once('pipe', (src: NodeJS.ReadableStream) => {
       const stream = src as ReadStream;
       const announced = Number(res.getHeader('Content-Length'));
+      const listed = String(res.getHeader('ETag') ?? '');
       // Nothing sent yet: the body comes from the previous tree instead, or the connection closes.
       const fallBack = () => {
         stream.unpipe(res);
         stream.destroy();
-        if (Number.isFinite(announced)) sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced);
+        if (Number.isFinite(announced)) sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
         else res.destroy();
       };
       // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
       // as long as nothing was read yet; a read failing later can only close the connection.
       stream.once('error', () => (stream.bytesRead === 0 ? fallBack() : res.destroy()));
-      // sirv announces the size it listed when this tree was loaded. A file replaced since (a publish that
-      // renamed a new tree in after the manifest check above) can differ, and its bytes would go out under
-      // the old headers: a short body leaves the client waiting for the rest, a longer one spills into the
-      // next response. The opened file's own size tells, before anything is sent.
+      // sirv announces the size and ETag it listed when this tree was loaded. A file replaced since (a
+      // publish that renamed a new tree in after the manifest check above) would go out under the old
+      // headers: a short body leaves the client waiting for the rest, a longer one spills into the next
+      // response, and one of the same size is new bytes under the old ETag, which a cache would keep as
+      // the old file. The opened file's own size and modification time tell, before anything is sent.
       stream.once('open', (fd: number) => {
-        if (Number.isFinite(announced) && fstatSync(fd).size !== announced) fallBack();
+        if (Number.isFinite(announced) && !isListed(fstatSync(fd), announced, listed)) fallBack();
       });
     });
     serve(req, res, next);
@@ -303,12 +305,21 @@ function staticHandler(dir: string, version: string) {
 }
 
 /**
+ * Whether an opened file is the one sirv listed: the size it announced, and the modification time its
+ * ETag carries (sirv's tags are `W/"<size>-<mtime ms>"`). A publish moves trees by renaming them, which
+ * keeps every file's modification time, so the listed file still matches in the previous tree.
+ */
+function isListed(stats: Stats, size: number, tag: string): boolean {
+  return stats.size === size && (tag === '' || tag === `W/"${stats.size}-${stats.mtime.getTime()}"`);
+}
+
+/**
  * The file a response's headers describe, after a publish replaced it: the publish moved the tree those
- * headers were listed from, whole, to `<service>.prev`, so the same file there, when it still has the size
- * announced, is the right body (headers and body of one build). Otherwise the connection is closed: a
+ * headers were listed from, whole, to `<service>.prev`, so the same file there, when it is still the one
+ * listed, is the right body (headers and body of one build). Otherwise the connection is closed: a
  * client error at once, rather than a wait or a body that does not match its headers.
  */
-function sendPrevious(res: ServerResponse, path: string, size: number): void {
+function sendPrevious(res: ServerResponse, path: string, size: number, tag: string): void {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -316,7 +327,7 @@ function sendPrevious(res: ServerResponse, path: string, size: number): void {
     res.destroy();
     return;
   }
-  if (fstatSync(fd).size !== size) {
+  if (!isListed(fstatSync(fd), size, tag)) {
     closeSync(fd);
     res.destroy();
     return;
