@@ -16,6 +16,8 @@ export function queryOf(req: { search: string }): RawQuery {
   return req.search.length > 1 ? parse(req.search.slice(1)) : {};
 }
 
+const INTEGER = /^-?[0-9]+$/;
+
 /** ajv's wording, made plain for the common cases. */
 function toMessage(e: ErrorObject): string {
   switch (e.keyword) {
@@ -70,6 +72,12 @@ export function parseQuery<T>(query: RawQuery, schemaId: string): T {
     }
     if (value === '' && spec.type !== 'string') {
       errors.push({ parameter: name, message: 'must not be empty' });
+      continue;
+    }
+    // ajv coerces with Number(), which also reads `0x10`, `1e1`, `10.0`, `+5` and ` 10`: an integer
+    // parameter is decimal digits as written (a minus sign is left to the bounds check's message).
+    if (spec.type === 'integer' && !INTEGER.test(value)) {
+      errors.push({ parameter: name, message: 'must be an integer' });
       continue;
     }
     input[name] = value;

@@ -11,7 +11,17 @@ describe('pickEncoding (RFC 9110 §12.5.3)', () => {
     ['br, gzip', 'big', 'br'],
     ['gzip, deflate', 'big', 'gzip'],
     ['gzip;q=1, br;q=0', 'big', 'gzip'],
-    ['*', 'big', 'gzip'],
+    ['*', 'big', 'br'],
+    ['gzip;q=0, *', 'big', 'br'],
+    ['br;q=0, gzip;q=0, *', 'big', undefined],
+    ['br;q=0, *;q=0.5', 'big', 'gzip'],
+    ['gzip;q=0', 'big', undefined],
+    ['gzip;q=0.000, deflate', 'big', undefined],
+    ['br;q=0.5, gzip', 'big', 'gzip'],
+    ['br;q=0.8, gzip;q=0.8', 'big', 'br'],
+    ['x-gzip', 'big', 'gzip'],
+    ['GZIP;Q=1', 'big', 'gzip'],
+    ['gzip;q=NaN', 'big', undefined],
     ['identity', 'big', undefined],
     [undefined, 'big', undefined],
     ['br', 'small (not compressed)', undefined],
@@ -95,5 +105,23 @@ describe('parseQuery', () => {
         { parameter: 'tier', message: 'must be one of: anchored, unmatched' },
       ]);
     }
+  });
+  it.each(['0x10', '1e1', '10.0', '+5', ' 10', '10 ', '\t', '0b11', 'Infinity'])('refuses limit=%j: an integer is decimal digits as written', (limit) => {
+    expect(() => parse({ limit })).toThrow(HttpError);
+    try {
+      parse({ limit });
+    } catch (err) {
+      expect((err as HttpError).errors).toEqual([{ parameter: 'limit', message: 'must be an integer' }]);
+    }
+  });
+  it('reads leading zeros as decimal and leaves a negative number to the bounds', () => {
+    expect(parse({ limit: '010' })).toEqual({ limit: 10 });
+    let errors: unknown;
+    try {
+      parse({ limit: '-3' });
+    } catch (err) {
+      errors = (err as HttpError).errors;
+    }
+    expect(errors).toEqual([{ parameter: 'limit', message: 'must be >= 1' }]);
   });
 });
