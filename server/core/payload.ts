@@ -63,18 +63,31 @@ export function jsonPayload(doc: unknown): Payload {
   return toPayload(JSON.stringify(doc));
 }
 
-/** Picks br, then gzip, from Accept-Encoding, honouring `q=0` (RFC 9110 §12.5.3). */
+/** Picks br or gzip by their weights in Accept-Encoding (RFC 9110 §12.5.3); none when both weigh 0. */
 export function pickEncoding(header: string | undefined, p: Payload): 'br' | 'gzip' | undefined {
   if (!header || (!p.br && !p.gz)) return undefined;
-  const accepted = new Set<string>();
+  const q = codingQualities(header);
+  // A coding named in the header has its own weight; `*` weighs every coding the header does not name
+  // (RFC 9110 §12.5.3), so `gzip;q=0, *` refuses gzip. The higher weight wins; br on a tie.
+  const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
+  const br = p.br ? weight('br') : 0;
+  const gzip = p.gz ? Math.max(weight('gzip'), q.get('x-gzip') ?? 0) : 0;
+  if (br > 0 && br >= gzip) return 'br';
+  return gzip > 0 ? 'gzip' : undefined;
+}
+
+/** Accept-Encoding's codings (lower case) with their weights: `q=` when given (0 to 1), else 1. */
+export function codingQualities(header: string): Map<string, number> {
+  const out = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((s) => s.trim()).find((s) => s.startsWith('q='));
-    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+    const [name, ...params] = part.split(';');
+    const coding = name?.trim();
+    if (!coding) continue;
+    const given = params.map((s) => s.trim()).find((s) => s.startsWith('q='));
+    const weight = given === undefined ? 1 : Number(given.slice(2));
+    out.set(coding, Number.isFinite(weight) ? Math.min(Math.max(weight, 0), 1) : 0);
   }
-  if (p.br && accepted.has('br')) return 'br';
-  if (p.gz && (accepted.has('gzip') || accepted.has('*'))) return 'gzip';
-  return undefined;
+  return out;
 }
 
 /**
