@@ -29,12 +29,24 @@ export interface LoadedRegistry {
   sha256: string;
 }
 
-/** Invariants JSON Schema cannot state: ids are unique. Throws naming the repeated id. */
+/** A scale word in a units label: what a series multiplied out to base units must not say. */
+const SCALE_WORD = /\b(thousands?|millions?|billions?)\b/i;
+
+/**
+ * Invariants JSON Schema cannot state: ids are unique, and a series whose values the service multiplies
+ * by a scalar factor is labelled in the units it serves (`Dollars`, not `Dollars, millions`). Throws
+ * naming the series.
+ */
 export function assertRegistry(entries: readonly RegistryEntry[], where: string): void {
   const seen = new Set<string>();
   for (const e of entries) {
     if (seen.has(e.id)) throw new Error(`${where}: series id ${e.id} appears more than once`);
     seen.add(e.id);
+    if (e.scalarFactorCode !== 0 && SCALE_WORD.test(e.units)) {
+      throw new Error(
+        `${where}: series ${e.id} has scalarFactorCode ${e.scalarFactorCode}, so its values are served multiplied out, but its units say "${e.units}": label the units served`,
+      );
+    }
   }
 }
 

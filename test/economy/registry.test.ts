@@ -165,6 +165,17 @@ describe('economy/registry schema', () => {
     expect(() => parseRegistry(text, 'dup.json')).toThrow(`dup.json: series id ${good.id} appears more than once`);
   });
 
+  it('refuses a series served multiplied out whose units still name a scale, and accepts the base units', () => {
+    const scaled = entries.find((e) => e.scalarFactorCode !== 0)!;
+    expect(scaled.units).not.toMatch(/thousand|million|billion/i);
+    const text = JSON.stringify([{ ...scaled, units: 'Dollars, millions' }]);
+    expect(() => parseRegistry(text, 'scaled.json')).toThrow(`scaled.json: series ${scaled.id} has scalarFactorCode ${scaled.scalarFactorCode}`);
+    expect(parseRegistry(JSON.stringify([{ ...scaled, units: 'Dollars' }]), 'ok.json')).toHaveLength(1);
+    // A Valet series is served as the Bank publishes it: its scale stays in its units.
+    const valetMillions = entries.find((e) => e.source === 'BOC' && /millions/i.test(e.units));
+    expect(valetMillions).toBeDefined();
+  });
+
   it('refuses a bad registry with instancePath: message lines', () => {
     expect(() => parseRegistry(JSON.stringify([{ ...good, id: 'bad id' }]), 'bad.json')).toThrow(/bad\.json does not match economy\/registry:\n {2}\/0\/id: must match pattern/);
   });
