@@ -114,8 +114,31 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
     // Read here, not by the SDK, so an oversized body is our 413 problem (the SDK's own limit answers
     // with a JSON-RPC body).
     const body = await readBody(req, maxBodyBytes);
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && version >= BATCHLESS_SINCE && isJsonArray(body)) {
+      // The SDK's stateless legacy leg still answers batches whatever the version; 2025-06-18 removed them.
+      const message = `Invalid Request: MCP ${version} has no JSON-RPC batches (removed in ${BATCHLESS_SINCE}); send one message per request`;
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }));
+      return;
+    }
     await handlerFor(state, sdk, schemas)(replay(req, body), res);
   });
+}
+
+/** The protocol version that removed JSON-RPC batching (mcp-transport.md); versions are dates, so they sort as text. */
+const BATCHLESS_SINCE = '2025-06-18';
+
+/** Whether a body is a JSON array (a batch). Malformed JSON is not: the SDK answers it with its parse error. */
+function isJsonArray(body: Buffer): boolean {
+  let i = 0;
+  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
+  if (body[i] !== 0x5b) return false;
+  try {
+    return Array.isArray(JSON.parse(body.toString('utf8')));
+  } catch {
+    return false;
+  }
 }
 
 /** The request again, its body from memory: `toNodeHandler` reads the body by iterating the request. */

@@ -432,6 +432,21 @@ describe('raw HTTP edges', () => {
     expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
 
+  it('refuses a JSON-RPC batch from 2025-06-18 on, and leaves 2025-03-26 batches to the SDK', async () => {
+    const batch = JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const res = await raw({ headers: { ...headers, 'mcp-protocol-version': version }, chunks: [batch] });
+      expect(res.status, version).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+      expect(JSON.parse(res.body).error.message).toContain('batches');
+    }
+    const old = await raw({ headers: { ...headers, 'mcp-protocol-version': '2025-03-26' }, chunks: [batch] });
+    expect(old.status).toBe(200);
+    // Malformed JSON that starts like an array is still the parse error.
+    const broken = await raw({ headers: { ...headers, 'mcp-protocol-version': '2025-06-18' }, chunks: ['[{"jsonrpc":'] });
+    expect(JSON.parse(broken.body)).toMatchObject({ error: { code: -32700 } });
+  });
+
   it('answers a body that is not JSON-typed with 415', async () => {
     const res = await raw({ headers: { ...headers, 'content-type': 'text/plain' }, chunks: [initialize] });
     expect(res.status).toBe(415);
