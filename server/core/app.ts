@@ -2,19 +2,18 @@
 // does). Core routes (`/healthz`, `/problems/<type>`, the OpenAPI document and `/docs`), conditional GET,
 // HEAD, 405 with Allow, problem+json for every error, one JSON log line per request, the static tree
 // through sirv, and reload when a new build is published.
-import { closeSync, createReadStream, fstatSync, openSync, statSync, type ReadStream, type Stats } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
-import sirv from 'sirv';
 import { loadBuild, type LoadedBuild } from './build.ts';
-import { previousDir } from '../../pipeline/core/sink.ts';
+import { PUBLIC_CACHE, staticHandler } from './statics.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
 import { stampVersion } from './data-version.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
 
-export const PUBLIC_CACHE = 'public, max-age=300';
+export { PUBLIC_CACHE };
 
 export interface ServiceState<D> {
   build: LoadedBuild;
@@ -91,7 +90,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   const dir = join(options.dataDir, def.name);
   const log = options.log === undefined ? jsonLog : options.log;
   let state = toState(def, dir);
-  let statics = staticHandler(dir, state.build.manifest.data_version);
+  let statics = staticHandler(dir, state.build);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
 
   const onError = (err: unknown, req: RouteRequest, res: ServerResponse) => {
@@ -110,11 +109,10 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       // waiting), so the static path first picks up a build published since the last look.
       if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
       stampVersion(res, state.build.manifest.data_version);
-      const notFound = () => onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
       // the build's private/ folder, which holds signed-in data for the routes alone.
-      if (isPrivatePath(req.path)) return notFound();
-      statics(req, res, notFound);
+      if (isPrivatePath(req.path)) return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
+      statics(req, res, (err) => onError(err, req, res));
     },
   });
 
@@ -172,7 +170,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       if (next.build.manifest.data_version === from) return false;
       const old = state;
       state = next;
-      statics = staticHandler(dir, next.build.manifest.data_version);
+      statics = staticHandler(dir, next.build);
       // Requests already running finish on the old data; release it after they had time to.
       if (def.unload) setTimeout(() => def.unload!(old.data), 30_000).unref();
       options.onReload?.({ from, to: next.build.manifest.data_version });
@@ -254,87 +252,6 @@ function stampOf(path: string): string {
   } catch {
     return 'missing';
   }
-}
-
-/**
- * sirv for the cold files of the tree (manifest, report, indexes): they are read rarely, some are large,
- * and sirv streams them with precompressed siblings. Rebuilt on reload because sirv caches the file list.
- */
-function staticHandler(dir: string, version: string) {
-  const serve = sirv(dir, {
-    extensions: ['json'],
-    gzip: true,
-    brotli: true,
-    dotfiles: false,
-    etag: true,
-    setHeaders: (res) => {
-      res.setHeader('Cache-Control', PUBLIC_CACHE);
-      res.setHeader('X-Data-Version', version);
-    },
-  });
-  // Byte ranges are not offered (RFC 9110 §14.2 lets a server ignore Range): sirv reads `bytes=5-1` as a
-  // stream it cannot open after its headers are out, `bytes=-1` as the first two bytes, applies ranges to
-  // the compressed sibling, and answers an unsatisfiable one with a bare 416. The whole file is small enough.
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    delete req.headers.range;
-    res.once('pipe', (src: NodeJS.ReadableStream) => {
-      const stream = src as ReadStream;
-      const announced = Number(res.getHeader('Content-Length'));
-      const listed = String(res.getHeader('ETag') ?? '');
-      // Nothing sent yet: the body comes from the previous tree instead, or the connection closes.
-      const fallBack = () => {
-        stream.unpipe(res);
-        stream.destroy();
-        if (Number.isFinite(announced)) sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
-        else res.destroy();
-      };
-      // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
-      // as long as nothing was read yet; a read failing later can only close the connection.
-      stream.once('error', () => (stream.bytesRead === 0 ? fallBack() : res.destroy()));
-      // sirv announces the size and ETag it listed when this tree was loaded. A file replaced since (a
-      // publish that renamed a new tree in after the manifest check above) would go out under the old
-      // headers: a short body leaves the client waiting for the rest, a longer one spills into the next
-      // response, and one of the same size is new bytes under the old ETag, which a cache would keep as
-      // the old file. The opened file's own size and modification time tell, before anything is sent.
-      stream.once('open', (fd: number) => {
-        if (Number.isFinite(announced) && !isListed(fstatSync(fd), announced, listed)) fallBack();
-      });
-    });
-    serve(req, res, next);
-  };
-}
-
-/**
- * Whether an opened file is the one sirv listed: the size it announced, and the modification time its
- * ETag carries (sirv's tags are `W/"<size>-<mtime ms>"`). A publish moves trees by renaming them, which
- * keeps every file's modification time, so the listed file still matches in the previous tree.
- */
-function isListed(stats: Stats, size: number, tag: string): boolean {
-  return stats.size === size && (tag === '' || tag === `W/"${stats.size}-${stats.mtime.getTime()}"`);
-}
-
-/**
- * The file a response's headers describe, after a publish replaced it: the publish moved the tree those
- * headers were listed from, whole, to `<service>.prev`, so the same file there, when it is still the one
- * listed, is the right body (headers and body of one build). Otherwise the connection is closed: a
- * client error at once, rather than a wait or a body that does not match its headers.
- */
-function sendPrevious(res: ServerResponse, path: string, size: number, tag: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    res.destroy();
-    return;
-  }
-  if (!isListed(fstatSync(fd), size, tag)) {
-    closeSync(fd);
-    res.destroy();
-    return;
-  }
-  createReadStream(path, { fd })
-    .once('error', () => res.destroy())
-    .pipe(res);
 }
 
 // Direct dispatch. A GET or HEAD to a route's exact path, or to a path whose last segment is the route's one

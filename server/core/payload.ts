@@ -65,15 +65,20 @@ export function jsonPayload(doc: unknown): Payload {
 
 /** Picks br or gzip by their weights in Accept-Encoding (RFC 9110 §12.5.3); none when both weigh 0. */
 export function pickEncoding(header: string | undefined, p: Payload): 'br' | 'gzip' | undefined {
-  if (!header || (!p.br && !p.gz)) return undefined;
+  return pickCoding(header, p.gz !== undefined, p.br !== undefined);
+}
+
+/** The same for a body with a gzip and/or a br form (`gz`, `br`): the coding to send, if any. */
+export function pickCoding(header: string | undefined, gz: boolean, br: boolean): 'br' | 'gzip' | undefined {
+  if (!header || (!br && !gz)) return undefined;
   const q = codingQualities(header);
   // A coding named in the header has its own weight; `*` weighs every coding the header does not name
   // (RFC 9110 §12.5.3), so `gzip;q=0, *` refuses gzip. The higher weight wins; br on a tie.
   const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
-  const br = p.br ? weight('br') : 0;
-  const gzip = p.gz ? Math.max(weight('gzip'), q.get('x-gzip') ?? 0) : 0;
-  if (br > 0 && br >= gzip) return 'br';
-  return gzip > 0 ? 'gzip' : undefined;
+  const brWeight = br ? weight('br') : 0;
+  const gzipWeight = gz ? Math.max(weight('gzip'), q.get('x-gzip') ?? 0) : 0;
+  if (brWeight > 0 && brWeight >= gzipWeight) return 'br';
+  return gzipWeight > 0 ? 'gzip' : undefined;
 }
 
 /** Accept-Encoding's codings (lower case) with their weights: `q=` when given (0 to 1), else 1. */

@@ -4,7 +4,8 @@
 // right body. Replacing manifest.json in place
 // with reloads off (so the server never looks at it again) puts the server in the state a publish leaves
 // between the server's manifest check and sirv's open of the file, every time.
-import { Agent, createServer, get, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { Agent, createServer, get, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -137,5 +138,123 @@ describe('static files replaced after the tree was listed', () => {
     expect(answer).not.toHaveProperty('status');
     expect((answer as { error: string }).error).not.toBe('timed out');
     restore();
+  });
+});
+
+/** One request without any decoding of the body: status, headers and raw bytes. */
+function send(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the static tree answered as the routes are', () => {
+  let fx: Awaited<ReturnType<typeof buildFixture>>;
+  let server: Server;
+  let port: number;
+  let live: string;
+  let checksums: Record<string, string>;
+  /** A file of the tree with gzip and brotli siblings that no route answers, as a URL path. */
+  let compressed: string;
+
+  beforeAll(async () => {
+    fx = await buildFixture();
+    live = join(fx.outDir, 'facilities');
+    checksums = (JSON.parse(readFileSync(join(live, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    expect(checksums['report.json.gz'] && checksums['report.json.br']).toBeTruthy();
+    compressed = '/report.json';
+    const app = createApp(facilities, { dataDir: fx.outDir, log: null, reloadIntervalMs: 0 });
+    server = createServer(app.handler);
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((res) => server?.close(res));
+    await fx?.root.remove();
+  });
+
+  const tagOf = (rel: string) => `"${checksums[rel]!.slice(0, 32)}"`;
+
+  it('gives a file the strong ETag of its checksum, as its route gives the same bytes', async () => {
+    const file = await send(port, 'GET', '/api/v1/spine.json');
+    const route = await send(port, 'GET', '/api/v1/spine');
+    expect(file.status).toBe(200);
+    expect(file.headers.etag).toBe(tagOf('api/v1/spine.json'));
+    expect(file.headers.etag).toBe(route.headers.etag);
+    expect(file.body.equals(route.body)).toBe(true);
+    expect(file.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(file.headers['x-data-version']).toBe(route.headers['x-data-version']);
+  });
+
+  it('tags manifest.json and checksums.json by their own hashes', async () => {
+    const manifest = await send(port, 'GET', '/manifest.json');
+    const sum = createHash('sha256').update(manifest.body).digest('hex');
+    expect(manifest.headers.etag).toBe(`"${sum.slice(0, 32)}"`);
+    const sums = await send(port, 'GET', '/checksums.json');
+    expect(sums.headers.etag).toBe(`"${createHash('sha256').update(sums.body).digest('hex').slice(0, 32)}"`);
+  });
+
+  it.each([
+    ['the tag', (tag: string) => tag],
+    ['its weak form', (tag: string) => `W/${tag}`],
+    ['a list holding it', (tag: string) => `"nope", ${tag}`],
+    ['its gzip form', (tag: string) => `${tag.slice(0, -1)}-gz"`],
+    ['*', () => '*'],
+  ])('answers If-None-Match with %s by a 304 that carries the caching headers', async (_label, header) => {
+    const res = await send(port, 'GET', compressed, { 'If-None-Match': header(tagOf(compressed.slice(1))), 'Accept-Encoding': 'gzip' });
+    expect(res.status).toBe(304);
+    expect(res.body.length).toBe(0);
+    expect(res.headers.etag).toBe(`${tagOf(compressed.slice(1)).slice(0, -1)}-gz"`);
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['x-data-version']).toMatch(/^[0-9a-f]{16}$/);
+    expect(res.headers.vary).toBe('Accept-Encoding');
+  });
+
+  it('answers another tag with the file', async () => {
+    const res = await send(port, 'GET', compressed, { 'If-None-Match': '"0000", W/"1960-1700000000000"' });
+    expect(res.status).toBe(200);
+    expect(res.body.equals(readFileSync(join(live, compressed.slice(1))))).toBe(true);
+  });
+
+  it.each([
+    ['gzip;q=0', undefined],
+    ['gzip;q=0, *', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=1, br;q=0.1', 'gzip'],
+    ['br, gzip', 'br'],
+    ['identity', undefined],
+  ])('sends the coding Accept-Encoding %j weighs highest: %j', async (header, coding) => {
+    const res = await send(port, 'GET', compressed, { 'Accept-Encoding': header });
+    const rel = compressed.slice(1);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe(coding);
+    const suffix = coding === 'br' ? '.br' : coding === 'gzip' ? '.gz' : '';
+    expect(res.body.equals(readFileSync(join(live, rel + suffix)))).toBe(true);
+    expect(res.headers.etag).toBe(coding ? `${tagOf(rel).slice(0, -1)}-${coding === 'br' ? 'br' : 'gz'}"` : tagOf(rel));
+  });
+
+  it('answers another method on a file of the tree with 405 and Allow, as a problem', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const res = await send(port, method, '/manifest.json');
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    }
+  });
+
+  it('answers a path the tree does not have with a 404 problem and no ETag', async () => {
+    const res = await send(port, 'GET', '/nothing-here.json');
+    expect(res.status).toBe(404);
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['content-type']).toBe('application/problem+json');
   });
 });

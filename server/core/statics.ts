@@ -1,0 +1,201 @@
+// The static tree (dist-data/<service>/, as a CDN would serve it) through sirv, for the files no route
+// answers: manifest, report, indexes. sirv streams them with their precompressed siblings; around it, the
+// tree is answered as the routes are (shared/contracts/common.md):
+// - the strong ETag of checksums.json (the routes' tag for the same bytes, `-gz`/`-br` per coding) instead
+//   of sirv's weak size-mtime tag, and If-None-Match by the weak comparison (lists, `*`, either coding),
+//   a 304 carrying ETag, Cache-Control, X-Data-Version and Vary;
+// - the coding picked by Accept-Encoding's weights (sirv takes br or gzip whenever the header names it,
+//   even with q=0);
+// - 405 with Allow for another method on a file of the tree (sirv serves any method);
+// - no byte ranges (RFC 9110 §14.2 lets a server ignore Range: sirv reads `bytes=5-1` as a stream it cannot
+//   open after its headers are out, `bytes=-1` as the first two bytes, applies ranges to the compressed
+//   sibling, and answers an unsatisfiable one with a bare 416; the whole file is small enough);
+// - a file a publish replaced after the listing never goes out under the listed headers (see below).
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFileSync, statSync, type ReadStream, type Stats } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, relative, resolve as resolvePath } from 'node:path';
+import sirv from 'sirv';
+import type { LoadedBuild } from './build.ts';
+import { previousDir } from '../../pipeline/core/sink.ts';
+import { HttpError } from './problem.ts';
+import { etagOf, matchesEtag, pickCoding } from './payload.ts';
+
+export const PUBLIC_CACHE = 'public, max-age=300';
+
+/** A file of the tree as listed: its strong tag, its siblings, and its size and time for the check on open. */
+interface Listed {
+  tag: string | undefined;
+  gz: boolean;
+  br: boolean;
+  json: boolean;
+}
+
+/** Every file under `dir` (relative paths with `/`), skipping dot files as sirv does (`dotfiles: false`). */
+function listFiles(dir: string, sub = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const rel = sub ? `${sub}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFiles(dir, rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * The tree's files by URL path. Tags come from the build's checksums; manifest.json (which no checksum
+ * covers) is hashed here, checksums.json's is in the manifest.
+ */
+function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>; stats: Map<string, Stats> } {
+  const files = new Map<string, Listed>();
+  const stats = new Map<string, Stats>();
+  const all = new Set(listFiles(dir));
+  const sums: Record<string, string> = { ...build.checksums, 'checksums.json': build.manifest.checksums_sha256 };
+  for (const rel of all) {
+    const abs = join(dir, rel);
+    stats.set(abs, statSync(abs));
+    if ((rel.endsWith('.gz') || rel.endsWith('.br')) && all.has(rel.slice(0, -3))) continue;
+    let sum = sums[rel];
+    if (sum === undefined && rel === 'manifest.json') sum = createHash('sha256').update(readFileSync(abs)).digest('hex');
+    files.set(`/${rel}`, { tag: sum === undefined ? undefined : etagOf(sum), gz: all.has(`${rel}.gz`), br: all.has(`${rel}.br`), json: rel.endsWith('.json') });
+  }
+  return { files, stats };
+}
+
+/** The listed file a URL path names, as sirv resolves it: the path, `/index`, then with `.json`. */
+function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | undefined {
+  let uri = path;
+  if (uri.includes('%')) {
+    try {
+      uri = decodeURI(uri);
+    } catch {
+      // sirv keeps a malformed escape as it is, and finds no file for it.
+    }
+  }
+  if (uri.endsWith('/')) uri = uri.slice(0, -1);
+  for (const candidate of [uri, `${uri}/index`, `${uri}.json`, `${uri}/index.json`]) {
+    const file = candidate === '' ? undefined : files.get(candidate);
+    if (file) return file;
+  }
+  return undefined;
+}
+
+/**
+ * The handler for the tree of one build: `fail` gets the error for a path the tree does not have (404) or
+ * a method it does not take (405). Made again on reload, as sirv lists the files when it is made.
+ */
+export function staticHandler(root: string, build: LoadedBuild) {
+  // sirv resolves its folder, and names the files it opens from there.
+  const dir = resolvePath(root);
+  const version = build.manifest.data_version;
+  const serve = sirv(dir, {
+    extensions: ['json'],
+    gzip: true,
+    brotli: true,
+    dotfiles: false,
+    etag: true,
+    setHeaders: (res) => {
+      res.setHeader('Cache-Control', PUBLIC_CACHE);
+      res.setHeader('X-Data-Version', version);
+    },
+  });
+  const { files, stats } = listTree(dir, build);
+  return (req: IncomingMessage & { path: string }, res: ServerResponse, fail: (err: HttpError) => void) => {
+    const file = resolve(files, req.path);
+    const notFound = () => {
+      res.removeHeader('ETag');
+      res.removeHeader('Content-Type');
+      fail(new HttpError(404, 'not_found', `no resource at ${req.path}`));
+    };
+    if (!file) return serve(req, res, notFound);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return fail(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use GET, HEAD`, undefined, { Allow: 'GET, HEAD' }));
+    }
+    delete req.headers.range;
+    // sirv takes the coding it is told: the one the weights pick, or none.
+    const coding = pickCoding(req.headers['accept-encoding'], file.gz, file.br);
+    if (coding) req.headers['accept-encoding'] = coding;
+    else delete req.headers['accept-encoding'];
+    if (file.tag) {
+      const etag = coding ? `${file.tag.slice(0, -1)}-${coding === 'br' ? 'br' : 'gz'}"` : file.tag;
+      if (matchesEtag(req.headers['if-none-match'], file.tag)) {
+        const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE, 'X-Data-Version': version };
+        if (file.gz || file.br) head.Vary = 'Accept-Encoding';
+        res.writeHead(304, head);
+        res.end();
+        return;
+      }
+      // sirv's own check compares its weak tag byte for byte; ours is done. A header set before sirv
+      // writes its head replaces sirv's value.
+      delete req.headers['if-none-match'];
+      res.setHeader('ETag', etag);
+    }
+    if (file.json) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    guardReplaced(res, dir, stats);
+    serve(req, res, notFound);
+  };
+}
+
+/**
+ * sirv announces the size it listed when this tree was loaded, and the headers above come from the same
+ * listing. A file replaced since (a publish that renamed a new tree in after the server's manifest check)
+ * would go out under them: a short body leaves a keep-alive client waiting for the rest, a longer one
+ * spills into the next response, and one of the same size is new bytes under the old ETag. The opened
+ * file's size and modification time tell, before anything is sent; then the body comes from the tree the
+ * headers were listed from, or the connection closes.
+ */
+function guardReplaced(res: ServerResponse, dir: string, stats: ReadonlyMap<string, Stats>): void {
+  res.once('pipe', (src: NodeJS.ReadableStream) => {
+    const stream = src as ReadStream;
+    const announced = Number(res.getHeader('Content-Length'));
+    const listed = stats.get(String(stream.path));
+    // Nothing sent yet: the body comes from the previous tree instead, or the connection closes.
+    const fallBack = () => {
+      stream.unpipe(res);
+      stream.destroy();
+      if (Number.isFinite(announced) && listed) sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
+      else res.destroy();
+    };
+    // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
+    // as long as nothing was read yet; a read failing later can only close the connection.
+    stream.once('error', () => (stream.bytesRead === 0 ? fallBack() : res.destroy()));
+    stream.once('open', (fd: number) => {
+      if (!listed || !Number.isFinite(announced) || !isListed(fstatSync(fd), announced, listed)) fallBack();
+    });
+  });
+}
+
+/**
+ * Whether an opened file is the one listed: the size sirv announced, and the listed modification time (to
+ * the millisecond, as sirv's own tags and copies that keep times have it).
+ * A publish moves trees by renaming them, which keeps every file's modification time, so the listed file
+ * still matches in the previous tree.
+ */
+function isListed(opened: Stats, size: number, listed: Stats): boolean {
+  return opened.size === size && opened.size === listed.size && opened.mtime.getTime() === listed.mtime.getTime();
+}
+
+/**
+ * The file a response's headers describe, after a publish replaced it: the publish moved the tree those
+ * headers were listed from, whole, to `<service>.prev`, so the same file there, when it is still the one
+ * listed, is the right body (headers and body of one build). Otherwise the connection is closed: a
+ * client error at once, rather than a wait or a body that does not match its headers.
+ */
+function sendPrevious(res: ServerResponse, path: string, size: number, listed: Stats): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    res.destroy();
+    return;
+  }
+  if (!isListed(fstatSync(fd), size, listed)) {
+    closeSync(fd);
+    res.destroy();
+    return;
+  }
+  createReadStream(path, { fd })
+    .once('error', () => res.destroy())
+    .pipe(res);
+}
