@@ -463,7 +463,8 @@ export class NameIndex {
       this.dropped = [];
     }
     const all = toSearchWords(q);
-    const words = [...new Set(all)].slice(0, 32);
+    // Every word counts (the contract: every word must match); `q` is at most 200 characters.
+    const words = [...new Set(all)];
     if (words.length === 0) return this.hit(0, []);
     // The rarest word first: the others only filter its postings.
     const ranges = words.map((w) => this.range(Buffer.from(w, 'utf8'))).sort((a, b) => a.size - b.size);

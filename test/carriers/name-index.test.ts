@@ -59,6 +59,27 @@ describe('name index search', () => {
   });
 });
 
+describe('name index search with many words', () => {
+  it('counts every word, however many: a word that matches nothing after 33 that all match leaves nothing', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'shardline-names-many-'));
+    try {
+      const sink = await openSink({ service: 'carriers', outDir: root });
+      const one: NamedCarrier = { dot: 7, legal_name: 'QUIXOTIC ZEPHYR WOMBAT', dba_name: 'JUXTAPOSE VORTEX', power_units: 3 };
+      await writeNameIndex(sink, [one]);
+      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      const names = new NameIndex(loadBuild(join(root, 'carriers'), 'carriers'));
+      // Every prefix of every word: 35 distinct words, all matching the one carrier.
+      const prefixes = ['quixotic', 'zephyr', 'wombat', 'juxtapose', 'vortex'].flatMap((w) => Array.from({ length: w.length }, (_, i) => w.slice(0, i + 1)));
+      expect(new Set(prefixes).size).toBe(35);
+      const isWhole = () => false;
+      expect(names.search(prefixes.join(' '), 25, isWhole)).toMatchObject({ total: 1, dots: [7] });
+      expect(names.search([...prefixes, 'zzz'].join(' '), 25, isWhole)).toMatchObject({ total: 0, dots: [] });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('name index search over many matches', () => {
   it('walks the ranks when a word matches more carriers than it sorts (60,000 here), same order and total', async () => {
     // carrier_ids 10, 20, …: a carrier's record position (in carrier_id order) is carrier_id / 10 − 1.
