@@ -71,7 +71,8 @@ interface SearchQuery {
 
 /** 400 for anything but 1–8 digits (contract, "Access"). */
 export function toCarrierId(raw: string | undefined): number {
-  if (!raw || !/^\d{1,8}$/.test(raw) || Number(raw) === 0) {
+  // 0 is a number of 1 to 8 digits that no carrier has: a 404 where it is looked up, not a 400.
+  if (!raw || !/^\d{1,8}$/.test(raw)) {
     throw invalidParameters([{ parameter: 'carrier_id', message: 'must be a carrier number of 1 to 8 digits' }]);
   }
   return Number(raw);

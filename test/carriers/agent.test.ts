@@ -153,6 +153,8 @@ describe('get_carrier_profile', () => {
     const key = freeKey('tool 404');
     const body = await problem(await agentProfile(99999999, key), 404, 'not_found');
     expect(body.detail).toContain('99999999');
+    // 0 is well formed, as in the route's path, and no carrier's.
+    await problem(await agentProfile(0, key), 404, 'not_found');
     const ok = await agentProfile(1000001, key);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('ratelimit-remaining')).toBe(String(ALLOWANCE - 1));
@@ -218,7 +220,7 @@ describe('refused calls', () => {
     expect(body.errors.map((e: Json) => e.parameter).sort()).toEqual(names);
   });
 
-  it.each([{}, { carrier_id: '1000001' }, { carrier_id: 0 }, { carrier_id: 100000000 }, { carrier_id: 1.5 }])(
+  it.each([{}, { carrier_id: '1000001' }, { carrier_id: -1 }, { carrier_id: 100000000 }, { carrier_id: 1.5 }])(
     'get_carrier_profile %j → 400 before sign-in or counting',
     async (args) => {
       const key = freeKey('tool bad args');

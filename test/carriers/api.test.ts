@@ -103,9 +103,13 @@ describe('profiles', () => {
     expect(p.peer_group.id).toBe('insufficient');
   });
 
-  it.each(['abc', '123456789', '0', '-1', '1e3'])('400 for carrier_id %j', async (id) => {
+  it.each(['abc', '123456789', '-1', '1e3', '+5'])('400 for carrier_id %j', async (id) => {
     const body = await problem(await profile(id, premium), 400, 'invalid_parameter');
     expect(body.errors).toEqual([{ parameter: 'carrier_id', message: 'must be a carrier number of 1 to 8 digits' }]);
+  });
+
+  it.each(['0', '00000000'])('404 for carrier_id %j: 1 to 8 digits, and no carrier has it', async (id) => {
+    await problem(await profile(id, premium), 404, 'not_found');
   });
 
   it('404 for an unknown carrier, which does not count against the allowance', async () => {

@@ -227,11 +227,15 @@ describe('access', () => {
     expect(usage()).toEqual(before);
   });
 
-  it.each(['abc', '123456789', '0', '12a'])('400 invalid_parameter for carrier id %s', async (id) => {
+  it.each(['abc', '123456789', '12a'])('400 invalid_parameter for carrier id %s', async (id) => {
     for (const res of [await explain(srv, id, srv.premium), await exportOf(srv, id, srv.premium)]) {
       const body = await problem(res, 400, 'invalid_parameter');
       expect(body.errors).toEqual([{ parameter: 'carrier_id', message: expect.any(String) }]);
     }
+  });
+
+  it('404 for carrier id 0: well formed, and no carrier has it', async () => {
+    for (const res of [await explain(srv, '0', srv.premium), await exportOf(srv, '0', srv.premium)]) await problem(res, 404, 'not_found');
   });
 
   it('400 invalid_parameter for a bad or repeated format', async () => {
