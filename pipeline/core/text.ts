@@ -4,9 +4,19 @@
 /** Only ASCII: NFKD leaves it as it is, and its letters and digits are A-Z, a-z and 0-9. */
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** NFKD, combining marks removed: `Résolu` → `Resolu`, `ﬁ` → `fi`. */
+/**
+ * Latin letters NFKD leaves whole (a stroke or a ligature is not a combining mark), as their base letters:
+ * `ØZARK` must find `OZARK` as `ÖZARK` does.
+ */
+const UNDECOMPOSED: Record<string, string> = {
+  Ø: 'O', ø: 'o', Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ð: 'D', ð: 'd', Ħ: 'H', ħ: 'h', Ŧ: 'T', ŧ: 't',
+  Æ: 'AE', æ: 'ae', Œ: 'OE', œ: 'oe', Þ: 'TH', þ: 'th', ß: 'ss', ẞ: 'SS', ı: 'i',
+};
+const UNDECOMPOSED_RE = new RegExp(`[${Object.keys(UNDECOMPOSED).join('')}]`, 'g');
+
+/** NFKD, combining marks removed, and the letters NFKD keeps whole: `Résolu` → `Resolu`, `ﬁ` → `fi`, `Œuvre` → `OEuvre`. */
 export function foldAccents(s: string): string {
-  return ASCII.test(s) ? s : s.normalize('NFKD').replace(/\p{M}+/gu, '');
+  return ASCII.test(s) ? s : s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(UNDECOMPOSED_RE, (c) => UNDECOMPOSED[c]!);
 }
 
 /**
