@@ -52,6 +52,25 @@ export function chargeProfileLookup(store: AccountStore, account: Account, clock
   return { headers, unit: { keyId: account.id, month } };
 }
 
+/**
+ * For a conditional request the client's copy answers (304): nothing is counted, as GitHub does not count
+ * a 304 against its rate limit, but a used-up allowance is still 429, and the headers say what is left.
+ */
+export function peekProfileLookup(store: AccountStore, account: Account, clock: () => Date, limit: number): ProfileCharge {
+  if (account.plan === 'premium') return { headers: {} };
+  const now = clock();
+  const reset = secondsToNextMonth(now);
+  const remaining = Math.max(0, limit - store.usage(account.id, toMonth(now)));
+  const headers = rateLimitHeaders(limit, remaining, reset);
+  if (remaining === 0) {
+    throw new HttpError(429, 'quota_exhausted', `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`, undefined, {
+      ...headers,
+      'Retry-After': String(reset),
+    });
+  }
+  return { headers };
+}
+
 /** Gives back the unit a charge took (into the month it was taken from); a no-op for premium charges. */
 export function refundProfileLookup(store: AccountStore, charge: ProfileCharge): void {
   if (charge.unit) store.refund(charge.unit.keyId, charge.unit.month);

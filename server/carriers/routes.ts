@@ -6,7 +6,7 @@ import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
-import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
+import { matchesEtag, sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
@@ -17,7 +17,7 @@ import { mountAgent } from './agent.ts';
 import { authenticate } from './auth.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
-import { chargeProfileLookup } from './quota.ts';
+import { chargeProfileLookup, peekProfileLookup } from './quota.ts';
 import { NameIndex } from './search.ts';
 
 export const BASE = '/api';
@@ -146,7 +146,7 @@ export interface ProfileAnswer {
  * The one way to a profile, for the REST route and the get_carrier_profile tool alike: sign-in (401), the
  * carrier id (400), the carrier (404), then the allowance (429), in that order so a 4xx never counts.
  */
-export function lookupProfile(req: Pick<IncomingMessage, 'headers'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer {
+export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer {
   const account = authenticate(req, access.accounts());
   const id = toCarrierId(rawId);
   let body = s.data.hot.get(String(id));
@@ -155,8 +155,11 @@ export function lookupProfile(req: Pick<IncomingMessage, 'headers'>, s: ServiceS
     if (body) s.data.hot.offer(String(id), body);
   }
   if (!body) throw notFound(`no carrier ${id} in this build`);
-  const charge = chargeProfileLookup(access.accounts(), account, access.now, access.freeLookups);
-  return { id, body, etag: `"${s.build.manifest.data_version}-${id}"`, headers: charge.headers };
+  const etag = `"${s.build.manifest.data_version}-${id}"`;
+  // A GET or HEAD whose If-None-Match holds this tag is answered 304, without the profile: not counted.
+  const unchanged = (req.method === 'GET' || req.method === 'HEAD') && req.headers['if-none-match'] !== undefined && matchesEtag(req.headers['if-none-match'], etag);
+  const charge = (unchanged ? peekProfileLookup : chargeProfileLookup)(access.accounts(), account, access.now, access.freeLookups);
+  return { id, body, etag, headers: charge.headers };
 }
 
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {

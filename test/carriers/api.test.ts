@@ -137,6 +137,28 @@ describe('free allowance', () => {
     await problem(res, 429, 'quota_exhausted');
   });
 
+  it('does not count a 304 for the client\'s own copy, still refuses one when the allowance is used up', async () => {
+    const k = srv.accounts().createKey('free', 'conditional', NOW);
+    const month = NOW.toISOString().slice(0, 7);
+    const first = await profile(1000001, k.key);
+    const etag = first.headers.get('etag')!;
+    expect(first.headers.get('ratelimit-remaining')).toBe('2');
+    const conditional = (tag: string) => fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: `Bearer ${k.key}`, 'If-None-Match': tag } });
+    for (const tag of [etag, `W/${etag}`, `"other", ${etag}`]) {
+      const res = await conditional(tag);
+      expect(res.status, tag).toBe(304);
+      expect(res.headers.get('ratelimit-remaining')).toBe('2');
+    }
+    expect(srv.accounts().usage(k.id, month)).toBe(1);
+    // Another tag gets the profile, which counts.
+    const other = await conditional('"not-this-one"');
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await profile(1000001, k.key)).status).toBe(200);
+    expect(srv.accounts().usage(k.id, month)).toBe(3);
+    await problem(await conditional(etag), 429, 'quota_exhausted');
+  });
+
   it('50 parallel requests with one lookup left give exactly one 200, and the count survives a restart', async () => {
     const k = srv.accounts().createKey('free', 'race', NOW);
     expect((await profile(1000001, k.key)).status).toBe(200);
