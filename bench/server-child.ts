@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { openSync, writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../server/core/app.ts';
+import { createServiceServer } from '../server/core/http-server.ts';
 import { SERVICES } from '../server/services.ts';
 import { captureInto, createBareHandler, type BareTable } from './bare.ts';
 import type { ChildMessage, ParentMessage, ServerJob } from './protocol.ts';
@@ -51,7 +52,8 @@ async function serve(job: ServerJob): Promise<Server> {
     handler = createBareHandler(table);
     captureMs = performance.now() - t;
   }
-  const server = createServer(handler);
+  // The app listens as npm start runs it; the bare server is node:http with nothing around it.
+  const server = job.kind === 'bare' ? createServer(handler) : createServiceServer(app);
   const port = await listen(server);
   send({ type: 'ready', port, loadMs, captureMs, captured, uptimeMs: performance.now() });
   return server;

@@ -1,7 +1,7 @@
 // npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
 // The only file that listens. Builds demo data for any service whose dist-data/<service>/ is missing,
 // then serves each service on its own port and prints the base URLs.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { DataError } from './core/build.ts';
-import { answerClientError } from './core/client-error.ts';
+import { createServiceServer } from './core/http-server.ts';
 import { SERVICES } from './services.ts';
 
 const USAGE = `Serve the built data of every service (or one).
@@ -91,10 +91,8 @@ export async function main(argv: string[]): Promise<void> {
       if (err instanceof DataError) throw new CliError(`cannot serve ${name}: ${err.message}`, 1);
       throw err;
     }
-    const server = createServer(app.handler);
-    server.keepAliveTimeout = 5000;
-    // Requests the HTTP parser refuses get a problem body too, not Node's bare status line.
-    server.on('clientError', (err, socket) => answerClientError(err, socket, { 'X-Data-Version': app.state().build.manifest.data_version }));
+    // Requests Node would answer itself (parser errors, no Host, Expect, CONNECT) get a problem body too.
+    const server = createServiceServer(app);
     const p = await listen(server, port ?? Number(process.env[svc.portEnv] ?? svc.defaultPort), host);
     const m = app.state().build.manifest;
     const shownHost = host.includes(':') ? `[${host}]` : host;

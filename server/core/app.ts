@@ -188,6 +188,14 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     name: def.name,
     basePath: def.basePath,
     handler: (req, res) => {
+      // Rare requests first: a full URL as the target, no Host, an Expect header.
+      if (req.url?.charCodeAt(0) !== SLASH || req.headers.host === undefined || req.headers.expect !== undefined) {
+        const refusal = admit(req);
+        if (refusal) {
+          stampVersion(res, state.build.manifest.data_version);
+          return onError(refusal, req as unknown as RouteRequest, res);
+        }
+      }
       const route = findDirect(req, table, directParams);
       if (!route) return (app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
       track?.(route.req, res);
@@ -230,6 +238,35 @@ export function sendDocument(req: IncomingMessage, res: ServerResponse, s: Servi
   const p = s.build.payloads.get(path);
   if (!p) throw new HttpError(404, 'not_found', `no resource at ${path}`);
   sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+}
+
+const SLASH = 47;
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
+
+/**
+ * What HTTP/1.1 asks of a server before routing (RFC 9112 §3.2): a request target in absolute form
+ * (`GET http://host/path`) is taken as its path and query, its authority as the Host; an HTTP/1.1 request
+ * with no Host is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
+ * (RFC 9110 §10.1.1). Returns the refusal, if any.
+ */
+function admit(req: IncomingMessage): HttpError | undefined {
+  const url = req.url ?? '';
+  if (url.charCodeAt(0) !== SLASH) {
+    const absolute = ABSOLUTE_FORM.exec(url);
+    if (absolute) {
+      const rest = absolute[2] ?? '';
+      req.url = rest.startsWith('/') ? rest : `/${rest}`;
+      req.headers.host = absolute[1];
+    }
+  }
+  if (req.headers.host === undefined && req.httpVersion === '1.1') {
+    return new HttpError(400, 'bad_request', 'an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)');
+  }
+  const expect = req.headers.expect;
+  if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
+    return new HttpError(417, 'expectation_failed', `the server cannot meet the expectation ${JSON.stringify(expect)}; only 100-continue is defined`);
+  }
+  return undefined;
 }
 
 /**

@@ -20,14 +20,21 @@ export function toClientErrorResponse(err: ParserError, headers: Record<string, 
   const known = BY_NODE_CODE[err.code ?? ''];
   const reason = err.reason ? `: ${err.reason.charAt(0).toLowerCase()}${err.reason.slice(1)}` : '';
   const [status, code, detail] = known ?? [400, 'bad_request', `the request is not valid HTTP/1.1${reason}`];
-  const body = JSON.stringify(toProblem(new HttpError(status, code, detail)).body);
+  return toRawProblem(new HttpError(status, code, detail), headers);
+}
+
+/** A problem as a whole HTTP/1.1 response, for a socket no ServerResponse writes to; the connection closes after it. */
+export function toRawProblem(error: HttpError, headers: Record<string, string> = {}): Buffer {
+  const { status } = error;
+  const extra = { ...error.headers, ...headers };
+  const body = JSON.stringify(toProblem(error).body);
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'Content-Type: application/problem+json',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     'Connection: close',
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries(extra).map(([k, v]) => `${k}: ${v}`),
   ];
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }

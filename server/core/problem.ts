@@ -16,6 +16,7 @@ export type ProblemCode =
   | 'bad_request'
   | 'headers_too_large'
   | 'request_timeout'
+  | 'expectation_failed'
   | 'internal';
 
 export interface ParameterError {
@@ -51,10 +52,11 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
   },
   bad_request: {
     title: 'Bad request',
-    explanation: 'The request is not valid HTTP/1.1: a malformed request line, an unknown method, or bytes HTTP does not allow in the path or a header (spaces, control characters); percent-encode them.',
+    explanation: 'The request is not valid HTTP/1.1: a malformed request line, an unknown method, no Host header, or bytes HTTP does not allow in the path or a header (spaces, control characters); percent-encode them.',
   },
   headers_too_large: { title: 'Request headers too large', explanation: 'The request line and headers together are larger than the server accepts (16 KiB); shorten the query or the headers.' },
   request_timeout: { title: 'Request timeout', explanation: 'The request was not received completely in time; send it again.' },
+  expectation_failed: { title: 'Expectation failed', explanation: 'The request has an `Expect` header other than `100-continue`, the only expectation HTTP defines; send it without.' },
   internal: { title: 'Internal error', explanation: 'The server failed to answer. The failure was logged; retry later.' },
 };
 

@@ -1,10 +1,10 @@
 // Starts a service's app on a real socket (port 0) for tests, and builds fixture data into temp folders.
-import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp, type LogLine, type ServiceApp, type ServiceDefinition } from '../../server/core/app.ts';
+import { createServiceServer } from '../../server/core/http-server.ts';
 
 export interface Running<D> {
   base: string;
@@ -16,10 +16,9 @@ export interface Running<D> {
 export async function startService<D>(def: ServiceDefinition<D>, dataDir: string, options: { reloadIntervalMs?: number } = {}): Promise<Running<D>> {
   const logs: LogLine[] = [];
   const app = createApp(def, { dataDir, log: (l) => logs.push(l), reloadIntervalMs: options.reloadIntervalMs ?? 0 });
-  const server = createServer(app.handler);
-  // fetch keeps connections alive; with Node's 5 s default a slow test can reuse a socket the server is
-  // closing at that moment and see ECONNRESET. Tests close every connection themselves.
-  server.keepAliveTimeout = 120_000;
+  // The server npm start runs. fetch keeps connections alive; with Node's 5 s default a slow test can reuse
+  // a socket the server is closing at that moment and see ECONNRESET. Tests close every connection themselves.
+  const server = createServiceServer(app, { keepAliveTimeout: 120_000 });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const { port } = server.address() as AddressInfo;
   return {

@@ -467,6 +467,36 @@ describe(`hostile requests (seed ${SEED})`, () => {
     expect(JSON.parse(response!.body.toString('utf8'))).toMatchObject({ status, code, type: `/problems/${code.replaceAll('_', '-')}` });
   });
 
+  // Requests Node would answer itself, with a bare status line or by closing the connection.
+  it.each<[string, string, number, string]>([
+    ['an HTTP/1.1 request without Host', 'GET /api/v1/stats HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
+    ['an Expect other than 100-continue', 'GET /api/v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\nConnection: close\r\n\r\n', 417, 'expectation_failed'],
+    ['CONNECT', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n', 405, 'method_not_allowed'],
+  ])('answers %s with a problem', async (_label, bytes, status, code) => {
+    const { server } = started.find((x) => x.target.name === 'facilities')!;
+    const { response } = await rawRequest(server.port, { head: Buffer.from(bytes, 'latin1') });
+    expect(response?.status).toBe(status);
+    expect(response?.headers['content-type']).toBe('application/problem+json');
+    expect(response?.headers['x-data-version']).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.parse(response!.body.toString('utf8'))).toMatchObject({ status, code });
+  });
+
+  it('takes a request target in absolute form as its path (RFC 9112 §3.2.2), and HTTP/1.0 needs no Host', async () => {
+    const { server } = started.find((x) => x.target.name === 'facilities')!;
+    const expected = await (await fetch(`${server.base}/api/v1/stats`, { headers: { 'Accept-Encoding': 'identity' } })).text();
+    for (const head of [
+      `GET http://127.0.0.1:${server.port}/api/v1/stats HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n`,
+      `GET http://127.0.0.1:${server.port}/api/v1/stats HTTP/1.1\r\nConnection: close\r\n\r\n`,
+      'GET /api/v1/stats HTTP/1.0\r\n\r\n',
+    ]) {
+      const { response } = await rawRequest(server.port, { head: Buffer.from(head, 'latin1') });
+      expect(response?.status, head).toBe(200);
+      expect(response?.body.toString('utf8')).toBe(expected);
+    }
+    const root = await rawRequest(server.port, { head: Buffer.from(`GET http://127.0.0.1:${server.port} HTTP/1.1\r\nConnection: close\r\n\r\n`, 'latin1') });
+    expect(root.response?.status).toBe(404);
+  });
+
   it.each(['bytes=5-1', 'bytes=999999-', 'bytes=-1', 'bytes=x', 'bytes=0-0,5-9'])('ignores Range %s on a static file and sends the whole file', async (range) => {
     const { server } = started.find((x) => x.target.name === 'facilities')!;
     const whole = await (await fetch(`${server.base}/manifest.json`, { headers: { 'Accept-Encoding': 'identity' } })).text();

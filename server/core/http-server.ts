@@ -1,0 +1,32 @@
+// The HTTP server a service app listens on, as `npm start` runs it and the tests and benchmarks start it:
+// every request Node would answer by itself gets the same problem body as the app's own errors.
+// - Requests the parser refuses: `clientError` (server/core/client-error.ts).
+// - An HTTP/1.1 request without Host: Node's own check (`requireHostHeader`) answers a bare 400, so the
+//   app checks instead (server/core/app.ts, `admit`).
+// - `Expect` other than 100-continue: Node answers a bare 417 unless `checkExpectation` has a listener; the
+//   app answers it.
+// - CONNECT: Node closes the connection without a word unless `connect` has a listener; this one answers
+//   405 (its target is a host, not a path: Allow names the methods every service takes somewhere).
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ServiceApp } from './app.ts';
+import { answerClientError, toRawProblem } from './client-error.ts';
+import { HttpError } from './problem.ts';
+
+export interface ServiceServerOptions {
+  /** How long an idle keep-alive connection stays open, ms (Node's default: 5 s). */
+  keepAliveTimeout?: number;
+}
+
+export function createServiceServer(app: Pick<ServiceApp<unknown>, 'handler' | 'state'>, options: ServiceServerOptions = {}): Server {
+  const server = createServer({ requireHostHeader: false }, app.handler);
+  const version = () => ({ 'X-Data-Version': app.state().build.manifest.data_version });
+  server.on('checkExpectation', app.handler);
+  server.on('clientError', (err, socket) => answerClientError(err, socket, version()));
+  server.on('connect', (req, socket: Duplex) => {
+    const refusal = new HttpError(405, 'method_not_allowed', `CONNECT is not allowed on ${req.url ?? ''}: this server is not a proxy`, undefined, { Allow: 'GET, HEAD' });
+    socket.end(toRawProblem(refusal, version()));
+  });
+  server.keepAliveTimeout = options.keepAliveTimeout ?? 5000;
+  return server;
+}
