@@ -101,18 +101,20 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     stampVersion(res, state.build.manifest.data_version);
     onError(err, req, res);
   };
-  const toTree = (req: RouteRequest, res: ServerResponse) => {
-    // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
-    // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
-    // waiting), so the static path first picks up a build published since the last look.
-    if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
-    stampVersion(res, state.build.manifest.data_version);
-    // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
-    // the build's private/ folder, which holds signed-in data for the routes alone.
-    if (isPrivatePath(req.path)) return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
-    statics(req, res, (err) => onError(err, req, res));
-  };
-  const app: Polka = polka({ onError: failed, onNoMatch: toTree });
+  const app: Polka = polka({
+    onError: failed,
+    onNoMatch: (req, res) => {
+      // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
+      // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
+      // waiting), so the static path first picks up a build published since the last look.
+      if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
+      stampVersion(res, state.build.manifest.data_version);
+      // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
+      // the build's private/ folder, which holds signed-in data for the routes alone.
+      if (isPrivatePath(req.path)) return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
+      statics(req, res, (err) => onError(err, req, res));
+    },
+  });
 
   // The request log line, written when the response is done; no per-request hook at all when logging is off.
   const track = log
@@ -142,8 +144,6 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       addDirect(directParams, path, methods);
       const known = methods;
       app.all(path, (req, res) => {
-        // `/api/v1/facility/ONF-000001.json` names a file of the static tree, as on a CDN, not an id.
-        if (namesFile(req.params)) return toTree(req, res);
         stampVersion(res, state.build.manifest.data_version);
         const h = known.get(req.method) ?? (req.method === 'HEAD' ? known.get('GET') : undefined);
         if (!h) {
@@ -269,16 +269,6 @@ function admit(req: IncomingMessage): HttpError | undefined {
   return undefined;
 }
 
-/**
- * A route parameter ending in `.json` is the name of a file of the static tree (the tree holds the
- * documents of parameter routes as `<value>.json`), never a value: no id, series or carrier number ends so.
- */
-const FILE_SUFFIX = '.json';
-function namesFile(params: Record<string, string> | undefined): boolean {
-  for (const k in params) if (params[k]!.endsWith(FILE_SUFFIX)) return true;
-  return false;
-}
-
 /** True for `/private/...` however it is spelled (`/%70rivate`, `//private`, `/./private`). */
 export function isPrivatePath(path: string): boolean {
   let decoded = path;
@@ -352,9 +342,7 @@ export function findDirect<D>(
     const route = slash < path.length - 1 ? params.get(path.slice(0, slash + 1)) : undefined;
     if (!route) return undefined;
     methods = route.methods;
-    const value = path.slice(slash + 1);
-    if (value.endsWith(FILE_SUFFIX)) return undefined;
-    values = { [route.name]: value };
+    values = { [route.name]: path.slice(slash + 1) };
   }
   const handler = methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined);
   if (!handler) return undefined;

@@ -194,18 +194,6 @@ describe('the static tree answered as the routes are', () => {
     expect(file.headers['x-data-version']).toBe(route.headers['x-data-version']);
   });
 
-  it('serves a parameter route\'s document by its file name, as a CDN copy of the tree does', async () => {
-    const file = await send(port, 'GET', '/api/v1/facility/ONF-000001.json');
-    const route = await send(port, 'GET', '/api/v1/facility/ONF-000001');
-    expect(route.status).toBe(200);
-    expect(file.status).toBe(200);
-    expect(file.body.equals(route.body)).toBe(true);
-    expect(file.headers.etag).toBe(route.headers.etag);
-    // Through polka's router too (a percent escape skips direct dispatch).
-    expect((await send(port, 'GET', '/api/v1/facility/ONF-00000%31.json')).status).toBe(200);
-    expect((await send(port, 'GET', '/api/v1/facility/ONF-999999.json')).status).toBe(404);
-  });
-
   it('tags manifest.json and checksums.json by their own hashes', async () => {
     const manifest = await send(port, 'GET', '/manifest.json');
     const sum = createHash('sha256').update(manifest.body).digest('hex');
