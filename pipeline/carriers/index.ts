@@ -15,6 +15,7 @@ import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { AGENT_PATH, toAgentListing } from './agent-tools.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
@@ -245,6 +246,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const report = { data_as_of: asOf, inputs: ctx.accounts, ignored: scan.ignored, issue_counts: ctx.issueCounts, issues: ctx.issues };
     await sink.writeJson('report.json', report, 'carriers/report');
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas()), 'core/openapi');
+    await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
     const manifest = toManifest({
       service: 'carriers',
       demo: (config.demo ?? false) || marker !== undefined,

@@ -15,8 +15,9 @@ import { toParameterErrors } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, type ParameterError } from '../core/problem.ts';
 import { schemas } from '../../pipeline/core/schemas.ts';
+import { AGENT_PATH, AGENT_TOOLS, toAgentListing, type ToolName } from '../../pipeline/carriers/agent-tools.ts';
 
-export const AGENT_PATH = '/api/mcp';
+export { AGENT_PATH };
 
 /** What a tool answers: the REST route's body (complete JSON text) and the headers that route sends with it. */
 export interface ToolAnswer {
@@ -50,33 +51,20 @@ interface Tool<D> {
   run(deps: AgentDeps<D>, req: IncomingMessage, state: ServiceState<D>, args: Record<string, unknown>): ToolAnswer;
 }
 
-function toolsOf<D>(): Record<string, Tool<D>> {
+function toolsOf<D>(): Record<ToolName, Tool<D>> {
   return {
     search_carrier: {
-      schema: 'carriers/tool-search-carrier',
-      description:
-        'Finds US motor carriers by USDOT number or by name, as GET /api/search does: a number (optionally after USDOT or DOT) ' +
-        'looks that carrier up; words match the start of words in legal and DBA names. Public; no key needed.',
+      ...AGENT_TOOLS.search_carrier,
       run: (deps, _req, state, args) => {
         const { query, limit } = args as unknown as SearchArgs;
         return deps.search(state, query, limit);
       },
     },
     get_carrier_profile: {
-      schema: 'carriers/tool-get-carrier-profile',
-      description:
-        "One carrier's profile, as GET /api/carrier/{carrier_id} returns it: census details, inspections and crashes over 24 months, " +
-        'and its BASIC percentiles against its peer group. Needs an API key (Authorization: Bearer) and counts against the same ' +
-        'monthly allowance as the REST route.',
+      ...AGENT_TOOLS.get_carrier_profile,
       run: (deps, req, state, args) => deps.profile(req, state, String((args as unknown as ProfileArgs).carrier_id)),
     },
   };
-}
-
-/** A schema file as a tool's `input_schema`: its contents without `$id`/`$schema`, which only place it in schemas/. */
-function toInputSchema(id: string): Record<string, unknown> {
-  const { $id: _id, $schema: _schema, ...rest } = schemas().schema(id);
-  return rest;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,13 +110,12 @@ function sendResult(res: ServerResponse, name: string, answer: ToolAnswer): void
 
 /** Mounts GET and POST `/api/mcp`; any other method is createApp's 405 with `Allow: GET, HEAD, POST`. */
 export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
-  const tools = toolsOf<D>();
+  const tools: Record<string, Tool<D>> = toolsOf<D>();
   let listing: Payload | undefined;
-  r.get(AGENT_PATH, (req, res) => {
-    listing ??= jsonPayload({
-      tools: Object.entries(tools).map(([name, t]) => ({ name, description: t.description, input_schema: toInputSchema(t.schema) })),
-    });
-    sendPayload(req, res, listing, { cacheControl: 'public, max-age=300' });
+  r.get(AGENT_PATH, (req, res, state) => {
+    // The build's document (api/mcp.json); a build made before it was written gets the same listing made here.
+    const p = state.build.payloads.get(AGENT_PATH) ?? (listing ??= jsonPayload(toAgentListing()));
+    sendPayload(req, res, p, { cacheControl: 'public, max-age=300' });
   });
   r.post(AGENT_PATH, async (req, res, state) => {
     const { name, tool, args } = toCall(tools, await readJsonBody(req, MAX_JSON_BODY_BYTES));

@@ -1,6 +1,8 @@
 // The carriers tool route, GET and POST /api/mcp, over the fixture build on a real socket: the tool list
 // and its schemas, results identical to the REST routes, one allowance shared with the profile route, and
 // every way a call can be refused.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,17 @@ describe('GET /api/mcp', () => {
     }
     const search = new Ajv2020({ strict: true }).compile(body.tools[0].input_schema);
     expect([search({ query: 'alpha', limit: 10 }), search({ query: ' ' }), search({ query: 'a', limit: 101 })]).toEqual([true, false, false]);
+  });
+
+  it('is a document of the build: api/mcp.json with its .br and .gz, answered with that file\'s bytes and tag', async () => {
+    const file = readFileSync(join(built.buildDir, 'api', 'mcp.json'));
+    const sums = (JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    expect(Object.keys(sums).filter((f) => f.startsWith('api/mcp.json')).sort()).toEqual(['api/mcp.json', 'api/mcp.json.br', 'api/mcp.json.gz']);
+    const res = await fetch(url(), { headers: { 'Accept-Encoding': 'identity' } });
+    expect(Buffer.from(await res.arrayBuffer()).equals(file)).toBe(true);
+    expect(res.headers.get('etag')).toBe(`"${sums['api/mcp.json']!.slice(0, 32)}"`);
+    const asFile = await fetch(`${srv.base}/api/mcp.json`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(Buffer.from(await asFile.arrayBuffer()).equals(file)).toBe(true);
   });
 
   it('names the same tools the call schema allows', async () => {

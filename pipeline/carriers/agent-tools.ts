@@ -1,0 +1,37 @@
+// The carriers agent route's tools (contracts/carriers.md, "Agent route"): names, descriptions and the
+// schemas of their arguments. `GET /api/mcp` lists them; the build writes that listing into the static tree
+// (api/mcp.json, as every GET without a query is), and the server answers the build's document.
+import { schemas } from '../core/schemas.ts';
+
+export const AGENT_PATH = '/api/mcp';
+
+export type ToolName = 'search_carrier' | 'get_carrier_profile';
+
+export const AGENT_TOOLS: Record<ToolName, { schema: string; description: string }> = {
+  search_carrier: {
+    schema: 'carriers/tool-search-carrier',
+    description:
+      'Finds US motor carriers by USDOT number or by name, as GET /api/search does: a number (optionally after USDOT or DOT) ' +
+      'looks that carrier up; words match the start of words in legal and DBA names. Public; no key needed.',
+  },
+  get_carrier_profile: {
+    schema: 'carriers/tool-get-carrier-profile',
+    description:
+      "One carrier's profile, as GET /api/carrier/{carrier_id} returns it: census details, inspections and crashes over 24 months, " +
+      'and its BASIC percentiles against its peer group. Needs an API key (Authorization: Bearer) and counts against the same ' +
+      'monthly allowance as the REST route.',
+  },
+};
+
+/** A schema file as a tool's `input_schema`: its contents without `$id`/`$schema`, which only place it in schemas/. */
+function toInputSchema(id: string): Record<string, unknown> {
+  const { $id: _id, $schema: _schema, ...rest } = schemas().schema(id);
+  return rest;
+}
+
+/** The body of GET /api/mcp (schemas/carriers/agent-tools.schema.json). */
+export function toAgentListing(): { tools: { name: ToolName; description: string; input_schema: Record<string, unknown> }[] } {
+  return {
+    tools: (Object.keys(AGENT_TOOLS) as ToolName[]).map((name) => ({ name, description: AGENT_TOOLS[name].description, input_schema: toInputSchema(AGENT_TOOLS[name].schema) })),
+  };
+}
