@@ -33,6 +33,8 @@ export interface AgentDeps<D> {
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
    */
   profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer;
+  /** The profile route's sign-in: throws its 401 for a missing, malformed, unknown or revoked key. */
+  signIn(req: IncomingMessage): void;
 }
 
 interface SearchArgs {
@@ -118,7 +120,11 @@ export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
     sendPayload(req, res, p, { cacheControl: 'public, max-age=300' });
   });
   r.post(AGENT_PATH, async (req, res, state) => {
-    const { name, tool, args } = toCall(tools, await readJsonBody(req, MAX_JSON_BODY_BYTES));
+    const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
+    // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
+    // is the same 401 whatever its arguments.
+    if (isObject(body) && body.tool === 'get_carrier_profile') deps.signIn(req);
+    const { name, tool, args } = toCall(tools, body);
     sendResult(res, name, tool.run(deps, req, state, args));
   });
 }

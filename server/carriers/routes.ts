@@ -209,6 +209,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         // REST keys are query strings (empty or starting with `?`), so these never collide with them.
         search: (s, q, limit) => ({ body: searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit })).body, headers: {} }),
         profile: (req, s, id) => lookupProfile(req, s, id, access),
+        signIn: (req) => void authenticate(req, access.accounts()),
       });
     },
   };

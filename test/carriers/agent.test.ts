@@ -244,6 +244,13 @@ describe('refused calls', () => {
     },
   );
 
+  it.each([{}, { carrier_id: 'x' }, { carrier_id: 1000001, extra: 1 }])('get_carrier_profile %j without a key → 401 first, as the route signs in before it reads the id', async (args) => {
+    const res = await call('get_carrier_profile', args);
+    await problem(res, 401, 'unauthorized');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    await problem(await call('get_carrier_profile', args, 'sl_not-a-key'), 401, 'unauthorized');
+  });
+
   it('lists the known tools for an unknown one', async () => {
     const body = await problem(await call('get_carrier', { carrier_id: 1 }), 400, 'invalid_parameter');
     expect(body.errors).toEqual([{ parameter: 'tool', message: 'must be one of: search_carrier, get_carrier_profile' }]);
