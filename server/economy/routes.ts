@@ -52,7 +52,9 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       const entry = s.data.entries.get(series);
       if (!entry) return undefined;
       const upstream = entry.source === 'STATCAN' ? { kind: 'statcan-wds', tableId: entry.tableId, vectorIds: entry.vectorIds } : { kind: 'boc-valet', seriesNames: entry.seriesNames };
-      return { sourceUrl: sourceUrl(entry, options.env), upstream };
+      // A demo build's values come from the built-in demo upstream: its provenance says so, as `source` does.
+      const url = sourceUrl(entry, options.env);
+      return { sourceUrl: s.build.manifest.demo ? `(demo) generated values, in the wire format of ${url}` : url, upstream };
     },
   });
   const hosts = options.allowedHosts ?? ['127.0.0.1', 'localhost', '[::1]'];

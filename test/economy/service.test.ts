@@ -73,5 +73,8 @@ describe('economy service on a demo build', () => {
     expect(body.result.structuredContent.observations).toEqual(rest.observations);
     expect(body.result.content).toHaveLength(1);
     expect(body.result.content[0].text).toContain('provenance');
+    // The values came from the demo upstream, and the provenance says so, as `source` does.
+    const provenance = JSON.parse(body.result.content[0].text.slice(body.result.content[0].text.indexOf('{'))).provenance as Json;
+    expect(provenance.series[0].sourceUrl).toMatch(/^\(demo\) generated values, in the wire format of https:\/\/www150\.statcan\.gc\.ca\//);
   });
 });
