@@ -81,8 +81,25 @@ export function pickCoding(header: string | undefined, gz: boolean, br: boolean)
   return gzipWeight > 0 ? 'gzip' : undefined;
 }
 
+/**
+ * Parsed headers by their text: clients send a handful of distinct Accept-Encoding values, each on every
+ * request. Bounded: emptied when it holds more than that.
+ */
+const parsedCodings = new Map<string, Map<string, number>>();
+const PARSED_CODINGS_MAX = 256;
+
 /** Accept-Encoding's codings (lower case) with their weights: `q=` when given (0 to 1), else 1. */
-export function codingQualities(header: string): Map<string, number> {
+export function codingQualities(header: string): ReadonlyMap<string, number> {
+  let known = parsedCodings.get(header);
+  if (!known) {
+    if (parsedCodings.size >= PARSED_CODINGS_MAX) parsedCodings.clear();
+    known = parseCodings(header);
+    parsedCodings.set(header, known);
+  }
+  return known;
+}
+
+function parseCodings(header: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
     const [name, ...params] = part.split(';');
