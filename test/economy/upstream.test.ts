@@ -533,6 +533,18 @@ describe('demo upstream', () => {
     expect(typeof cell.v).toBe('string');
   });
 
+  it('starts a currency\'s daily and annual rates at one level, near where it stood in 2000', async () => {
+    const up = createDemoUpstreams({ now: day('2026-06-15') });
+    const eur = await up.BOC.pull(entry({ id: 'EUR', source: 'BOC', seriesNames: ['FXEURCAD'], frequency: 'daily', category: 'exchange-rates', units: 'CAD per EUR' }), signal());
+    const eurAnnual = await up.BOC.pull(entry({ id: 'EUR_A', source: 'BOC', seriesNames: ['FXAEURCAD'], frequency: 'annual', category: 'exchange-rates', units: 'CAD per EUR' }), signal());
+    const mean = (xs: { value: number }[]) => xs.reduce((a, o) => a + o.value, 0) / xs.length;
+    // 26 years of a walk pulled back to its start (±40 %): both near 1.37, and near each other.
+    for (const series of [eur, eurAnnual]) expect(mean(series)).toBeGreaterThan(0.8);
+    for (const series of [eur, eurAnnual]) expect(mean(series)).toBeLessThan(2.2);
+    expect(mean(eur) / mean(eurAnnual)).toBeGreaterThan(0.6);
+    expect(mean(eur) / mean(eurAnnual)).toBeLessThan(1.6);
+  });
+
   it('answers an unknown vector or series name as the upstreams do', () => {
     const opts = { now: day('2026-06-15'), entries: [cpi] };
     const wds = respondDemo('POST', new URL(`${DEMO_STATCAN_URL}/getDataFromVectorsAndLatestNPeriods`), JSON.stringify([{ vectorId: 5, latestN: 3 }]), opts);

@@ -170,14 +170,25 @@ function walk(profile: Profile, rng: Rng, n: number, start?: number): number[] {
   return values;
 }
 
+/**
+ * Where a Valet exchange rate starts in 2000: about where that currency stood in Canadian dollars then, so
+ * a pair looks like what it stands for, and its daily (FXEURCAD) and annual (FXAEURCAD) series agree.
+ */
+const CAD_PER_UNIT_2000: Record<string, number> = { USD: 1.45, EUR: 1.37, GBP: 2.25, JPY: 0.0138, CNY: 0.18, MXN: 0.157, CHF: 0.88, AUD: 0.86 };
+function fxStart(key: string): number | undefined {
+  if (key === 'FXCADUSD') return 1 / CAD_PER_UNIT_2000.USD!;
+  const currency = /^FXA?([A-Z]{3})CAD$/.exec(key)?.[1];
+  if (currency === undefined) return undefined;
+  // Another currency: a level of its own, the same for every series of that currency.
+  return CAD_PER_UNIT_2000[currency] ?? createRng(seedOf(currency)).logFloat(0.005, 1.8);
+}
+
 /** The series as the upstream would publish it on `today`: one point per period, undefined where missing. */
 export function toDemoSeries(key: string, entry: RegistryEntry | undefined, today: string): { profile: Profile; points: Point[] } {
   const profile = toProfile(entry);
   const dates = periodStarts(profile.frequency, today);
   const rng = createRng(seedOf(key));
-  // The US dollar pairs start where USD/CAD stood in 2000 (about 1.45), so they look like what they stand for.
-  const usd = /^FXA?USDCAD$/.test(key) ? 1.45 : /^FXCADUSD$/.test(key) ? 1 / 1.45 : undefined;
-  const values = walk(profile, rng.fork('walk'), dates.length, usd);
+  const values = walk(profile, rng.fork('walk'), dates.length, fxStart(key));
   const gaps = rng.fork('gaps');
   const points: Point[] = dates.map((date, i) => {
     const missing = i < dates.length - 3 && gaps.int(0, MISSING_EVERY - 1) === 0;
