@@ -5,14 +5,13 @@
 // with reloads off (so the server never looks at it again) puts the server in the state a publish leaves
 // between the server's manifest check and sirv's open of the file, every time.
 import { createHash } from 'node:crypto';
-import { Agent, createServer, get, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, get, request, type IncomingHttpHeaders } from 'node:http';
 import { cpSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../server/core/app.ts';
 import { facilities } from '../../server/facilities/routes.ts';
 import { buildFixture } from '../helpers/facilities.ts';
+import { startService, type Running } from '../helpers/server.ts';
 
 type Answer = { status: number; body: Buffer } | { error: string };
 
@@ -41,7 +40,7 @@ function fetchIdentity(port: number, path: string, ms: number): Promise<Answer> 
 
 describe('static files replaced after the tree was listed', () => {
   let fx: Awaited<ReturnType<typeof buildFixture>>;
-  let server: Server;
+  let server: Running<unknown>;
   let port: number;
   let manifest: string;
   let original: Buffer;
@@ -52,15 +51,12 @@ describe('static files replaced after the tree was listed', () => {
     manifest = join(fx.outDir, 'facilities', 'manifest.json');
     original = readFileSync(manifest);
     listedAt = statSync(manifest).mtime;
-    const app = createApp(facilities, { dataDir: fx.outDir, log: null, reloadIntervalMs: 0 });
-    server = createServer(app.handler);
-    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-    port = (server.address() as AddressInfo).port;
+    server = await startService(facilities, fx.outDir);
+    port = Number(new URL(server.base).port);
   });
 
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((res) => server?.close(res));
+    await server?.close();
     await fx?.root.remove();
   });
 
@@ -133,7 +129,7 @@ describe('static files replaced after the tree was listed', () => {
   it.each(changes)('closes the connection at once, with no 200, when the file is now %s and no previous tree has it', async (_label, next) => {
     expect(existsSync(join(fx.outDir, 'facilities.prev'))).toBe(false);
     replace(next());
-    // Well under the 5 s keep-alive time-out after which a short body would end anyway.
+    // A short body would leave the client waiting (the server keeps an idle connection open for minutes).
     const answer = await fetchIdentity(port, '/manifest.json', 2000);
     expect(answer).not.toHaveProperty('status');
     expect((answer as { error: string }).error).not.toBe('timed out');
@@ -156,7 +152,7 @@ function send(port: number, method: string, path: string, headers: Record<string
 
 describe('the static tree answered as the routes are', () => {
   let fx: Awaited<ReturnType<typeof buildFixture>>;
-  let server: Server;
+  let server: Running<unknown>;
   let port: number;
   let live: string;
   let checksums: Record<string, string>;
@@ -169,15 +165,12 @@ describe('the static tree answered as the routes are', () => {
     checksums = (JSON.parse(readFileSync(join(live, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
     expect(checksums['report.json.gz'] && checksums['report.json.br']).toBeTruthy();
     compressed = '/report.json';
-    const app = createApp(facilities, { dataDir: fx.outDir, log: null, reloadIntervalMs: 0 });
-    server = createServer(app.handler);
-    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-    port = (server.address() as AddressInfo).port;
+    server = await startService(facilities, fx.outDir);
+    port = Number(new URL(server.base).port);
   });
 
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((res) => server?.close(res));
+    await server?.close();
     await fx?.root.remove();
   });
 
