@@ -23,7 +23,7 @@ import { etagOf, matchesEtag, pickCoding } from './payload.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=300';
 
-/** A file of the tree as listed: its strong tag, its siblings, and its size and time for the check on open. */
+/** A file of the tree as listed: its strong tag (undefined for a file no checksum covers), its siblings, its type. */
 interface Listed {
   tag: string | undefined;
   gz: boolean;
@@ -48,6 +48,7 @@ function listFiles(dir: string, sub = ''): string[] {
  * covers) is hashed here, checksums.json's is in the manifest.
  */
 function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>; stats: Map<string, Stats> } {
+  // `stats`, by absolute path (siblings too): size and modification time for the check on open.
   const files = new Map<string, Listed>();
   const stats = new Map<string, Stats>();
   const all = new Set(listFiles(dir));
