@@ -29,6 +29,14 @@ function rateLimitHeaders(limit: number, remaining: number, reset: number): Reco
   return { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) };
 }
 
+/** 429 `quota_exhausted`, with the RateLimit-* headers and Retry-After until the month renews. */
+function exhausted(limit: number, reset: number, headers: Record<string, string>): HttpError {
+  return new HttpError(429, 'quota_exhausted', `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`, undefined, {
+    ...headers,
+    'Retry-After': String(reset),
+  });
+}
+
 /**
  * Counts one profile lookup for a free account, in the UTC month `clock` gives, before the lookup runs.
  * Returns the headers for the response, or throws 429 `quota_exhausted` when this month's `limit` is used
@@ -44,10 +52,7 @@ export function chargeProfileLookup(store: AccountStore, account: Account, clock
   const result = store.consume(account.id, month, limit);
   const headers = rateLimitHeaders(limit, result.remaining, reset);
   if (!result.ok) {
-    throw new HttpError(429, 'quota_exhausted', `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`, undefined, {
-      ...headers,
-      'Retry-After': String(reset),
-    });
+    throw exhausted(limit, reset, headers);
   }
   return { headers, unit: { keyId: account.id, month } };
 }
@@ -63,10 +68,7 @@ export function peekProfileLookup(store: AccountStore, account: Account, clock: 
   const remaining = Math.max(0, limit - store.usage(account.id, toMonth(now)));
   const headers = rateLimitHeaders(limit, remaining, reset);
   if (remaining === 0) {
-    throw new HttpError(429, 'quota_exhausted', `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`, undefined, {
-      ...headers,
-      'Retry-After': String(reset),
-    });
+    throw exhausted(limit, reset, headers);
   }
   return { headers };
 }
