@@ -112,6 +112,11 @@ function parseCodings(header: string): Map<string, number> {
   return out;
 }
 
+/** The tag of a body's coded form: `"…-br"`, `"…-gz"` (matchesEtag takes them as the identity tag's), or the tag itself. */
+export function codingTag(etag: string, coding: 'br' | 'gzip' | undefined): string {
+  return coding === undefined ? etag : `${etag.slice(0, -1)}-${coding === 'br' ? 'br' : 'gz'}"`;
+}
+
 /**
  * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a tag matches whatever its `W/` prefix, and
  * the per-encoding tags (`"…-br"`) match their identity tag.
@@ -160,7 +165,7 @@ function contentTypeOf(p: Payload): string {
  */
 export function sendPayload(req: IncomingMessage, res: ServerResponse, p: Payload, options: SendOptions): void {
   const encoding = pickEncoding(req.headers['accept-encoding'], p);
-  const etag = encoding === 'br' ? `${p.etag.slice(0, -1)}-br"` : encoding === 'gzip' ? `${p.etag.slice(0, -1)}-gz"` : p.etag;
+  const etag = codingTag(p.etag, encoding);
   const head: (string | number)[] = ['ETag', etag, 'Cache-Control', options.cacheControl];
   const version = versionOf(res);
   if (version !== undefined) head.push('X-Data-Version', version);

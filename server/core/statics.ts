@@ -19,7 +19,7 @@ import sirv from 'sirv';
 import type { LoadedBuild } from './build.ts';
 import { previousDir } from '../../pipeline/core/sink.ts';
 import { HttpError } from './problem.ts';
-import { etagOf, matchesEtag, pickCoding } from './payload.ts';
+import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=300';
 
@@ -119,7 +119,7 @@ export function staticHandler(root: string, build: LoadedBuild) {
     if (coding) req.headers['accept-encoding'] = coding;
     else delete req.headers['accept-encoding'];
     if (file.tag) {
-      const etag = coding ? `${file.tag.slice(0, -1)}-${coding === 'br' ? 'br' : 'gz'}"` : file.tag;
+      const etag = codingTag(file.tag, coding);
       if (matchesEtag(req.headers['if-none-match'], file.tag)) {
         const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE, 'X-Data-Version': version };
         if (file.gz || file.br) head.Vary = 'Accept-Encoding';
