@@ -101,7 +101,7 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'Profile download (premium)',
         tag: 'Carriers',
         description:
-          'Premium. `format=json`: the profile plus the inspection and crash counts by month. `format=csv`: RFC 4180, a header row (carrier_id, legal_name, category, measure, percentile, threshold, alert, violations, peer_group, data_as_of) then one row per BASIC.',
+          'Premium. `format=json`: the profile plus the inspection and crash counts by month. `format=csv`: RFC 4180, a header row (carrier_id, legal_name, category, measure, percentile, threshold, alert, violations, peer_group, data_as_of) then one row per BASIC; a text field beginning with =, +, -, @, a tab or a CR gets a leading apostrophe, so a spreadsheet does not run it as a formula.',
         parameters: [CARRIER_ID],
         query: 'carriers/export-query',
         security: 'bearer',

@@ -4,6 +4,7 @@
 import { toMonthsBefore } from '../../pipeline/carriers/methodology.ts';
 import { toMonthlyCounts } from '../../pipeline/carriers/monthly.ts';
 import type { Profile } from '../../pipeline/carriers/profile.ts';
+import Papa from 'papaparse';
 
 export type ExportFormat = 'json' | 'csv';
 
@@ -29,19 +30,20 @@ export function toExportJson(profileBody: Buffer, profile: Profile, monthlyRecor
 export const CSV_COLUMNS = ['carrier_id', 'legal_name', 'category', 'measure', 'percentile', 'threshold', 'alert', 'violations', 'peer_group', 'data_as_of'] as const;
 
 /**
- * One RFC 4180 field (§2 rules 5–7): quoted when it holds a comma, a double quote, CR or LF, with each
- * double quote doubled; an empty field for null.
+ * Text fields that a spreadsheet would read as a formula: those beginning with `=`, `+`, `-`, `@`, a tab or
+ * a CR (OWASP, "CSV Injection"). A legal name comes from the FMCSA census as filed; opened in a spreadsheet,
+ * `=HYPERLINK(...)` would run. papaparse puts an apostrophe before such a field and quotes it, so a
+ * spreadsheet shows the text; the JSON export keeps the name as filed. Its own pattern misses a field with
+ * a line break after the first character (`.` stops at it), hence this one.
  */
-export function toCsvField(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const s = String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
+const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** The CSV export: the header row, then the seven BASICs in the profile's order; every line ends in CRLF (§2 rule 1). */
+/**
+ * The CSV export (RFC 4180): the header row, then the seven BASICs in the profile's order; every line ends
+ * in CRLF (§2 rule 1), fields holding a comma, a double quote or a line break are quoted with each double
+ * quote doubled (rules 5-7), null is an empty field, formula-like text starts with an apostrophe.
+ */
 export function toExportCsv(profile: Profile): string {
-  const rows = profile.categories.map((c) =>
-    [profile.carrier_id, profile.legal_name, c.category, c.measure, c.percentile, c.threshold, c.alert, c.violations, c.peer_group, profile.data_as_of].map(toCsvField).join(','),
-  );
-  return [CSV_COLUMNS.join(','), ...rows].map((line) => `${line}\r\n`).join('');
+  const rows = profile.categories.map((c) => [profile.carrier_id, profile.legal_name, c.category, c.measure, c.percentile, c.threshold, c.alert, c.violations, c.peer_group, profile.data_as_of]);
+  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: '\r\n', escapeFormulae: FORMULA_START })}\r\n`;
 }

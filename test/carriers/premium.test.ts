@@ -525,6 +525,31 @@ describe('export', () => {
     expect(rows).toHaveLength(8);
     for (const row of rows.slice(1)) expect(row[1]).toBe(ODD_NAME_RAW);
   });
+
+  it('csv: text a spreadsheet would read as a formula starts with an apostrophe, numbers never do', async () => {
+    const p = await profileOf(srv, 1000002);
+    const cases: [string, string][] = [
+      ['=HYPERLINK("http://x.test","A")', `"'=HYPERLINK(""http://x.test"",""A"")"`],
+      ['+1 FREIGHT', `"'+1 FREIGHT"`],
+      ['-A- TRUCKING', `"'-A- TRUCKING"`],
+      ['@SUM(1)', `"'@SUM(1)"`],
+      ['\tTAB LINES', `"'\tTAB LINES"`],
+      ['=1+1\nSECOND LINE', `"'=1+1\nSECOND LINE"`],
+      ['A=B TRUCKING', 'A=B TRUCKING'],
+      ['ACME - EAST', 'ACME - EAST'],
+    ];
+    for (const [name, field] of cases) {
+      const text = toExportCsv({ ...p, legal_name: name });
+      const second = text.split('\r\n')[1]!;
+      expect(second.startsWith(`${p.carrier_id},${field},`), name).toBe(true);
+      const rows = Papa.parse<string[]>(text, { newline: '\r\n', skipEmptyLines: true }).data;
+      const shown = field.startsWith(`"'`) ? `'${name}` : name;
+      for (const row of rows.slice(1)) expect(row[1], name).toBe(shown);
+    }
+    // Numbers are never prefixed: a measure or percentile stays a number for the spreadsheet.
+    const first = toExportCsv(p).split('\r\n')[1]!;
+    expect(first).not.toContain("'");
+  });
 });
 
 describe('monthly counts (pipeline/carriers/monthly.ts)', () => {
