@@ -181,7 +181,7 @@ describe('name index search against its definition', () => {
     } finally {
       await rm(out, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // 12 s alone, far longer beside other suites on two CPUs
 });
 
 describe('whole-name matches through the exact table', () => {
