@@ -1,6 +1,11 @@
 // The static tree (dist-data/<service>/, as a CDN would serve it) through sirv, for the files no route
 // answers: manifest, report, indexes. sirv streams them with their precompressed siblings; around it, the
 // tree is answered as the routes are (shared/contracts/common.md):
+// - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
+//   private/ (signed-in data) and never anything else found in the folder (a STATE_DIR put there by
+//   mistake, a stray copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);
+// - a Content-Type for each: JSON, or application/octet-stream for the binary indexes (sirv knows no type
+//   for them and sent an empty one), and Vary only for a file with a compressed sibling;
 // - the strong ETag of checksums.json (the routes' tag for the same bytes, `-gz`/`-br` per coding) instead
 //   of sirv's weak size-mtime tag, and If-None-Match by the weak comparison (lists, `*`, either coding),
 //   a 304 carrying ETag, Cache-Control, X-Data-Version and Vary;
@@ -23,13 +28,16 @@ import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=300';
 
-/** A file of the tree as listed: its strong tag (undefined for a file no checksum covers), its siblings, its type. */
+/** A file of the tree as listed: its strong tag, its siblings, its type. */
 interface Listed {
-  tag: string | undefined;
+  tag: string;
   gz: boolean;
   br: boolean;
-  json: boolean;
+  type: string;
 }
+
+/** The type a file's name gives: JSON documents, and the binary indexes (carriers' name index). */
+const typeOf = (rel: string) => (rel.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream');
 
 /** Every file under `dir` (relative paths with `/`), skipping dot files as sirv does (`dotfiles: false`). */
 function listFiles(dir: string, sub = ''): string[] {
@@ -44,8 +52,8 @@ function listFiles(dir: string, sub = ''): string[] {
 }
 
 /**
- * The tree's files by URL path. Tags come from the build's checksums; manifest.json (which no checksum
- * covers) is hashed here, checksums.json's is in the manifest.
+ * The build's files by URL path: the ones its checksums list, and manifest.json (which no checksum covers,
+ * hashed here; checksums.json's hash is in the manifest). private/ is left out: its files are the routes'.
  */
 function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>; stats: Map<string, Stats> } {
   // `stats`, by absolute path (siblings too): size and modification time for the check on open.
@@ -54,12 +62,13 @@ function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>
   const all = new Set(listFiles(dir));
   const sums: Record<string, string> = { ...build.checksums, 'checksums.json': build.manifest.checksums_sha256 };
   for (const rel of all) {
+    let sum = sums[rel];
+    if (sum === undefined && rel === 'manifest.json') sum = createHash('sha256').update(readFileSync(join(dir, rel))).digest('hex');
+    if (sum === undefined || rel.startsWith('private/')) continue;
     const abs = join(dir, rel);
     stats.set(abs, statSync(abs));
     if ((rel.endsWith('.gz') || rel.endsWith('.br')) && all.has(rel.slice(0, -3))) continue;
-    let sum = sums[rel];
-    if (sum === undefined && rel === 'manifest.json') sum = createHash('sha256').update(readFileSync(abs)).digest('hex');
-    files.set(`/${rel}`, { tag: sum === undefined ? undefined : etagOf(sum), gz: all.has(`${rel}.gz`), br: all.has(`${rel}.br`), json: rel.endsWith('.json') });
+    files.set(`/${rel}`, { tag: etagOf(sum), gz: all.has(`${rel}.gz`), br: all.has(`${rel}.br`), type: typeOf(rel) });
   }
   return { files, stats };
 }
@@ -99,8 +108,12 @@ export function staticHandler(root: string, build: LoadedBuild) {
     setHeaders: (res) => {
       res.setHeader('Cache-Control', PUBLIC_CACHE);
       res.setHeader('X-Data-Version', version);
+      // sirv says Vary for every file once compression is on; only a file with a coded sibling varies.
+      if (plain.has(res)) res.removeHeader('Vary');
     },
   });
+  // The responses sirv is sending a file without siblings, for setHeaders above.
+  const plain = new WeakSet<ServerResponse>();
   const { files, stats } = listTree(dir, build);
   return (req: IncomingMessage & { path: string }, res: ServerResponse, fail: (err: HttpError) => void) => {
     const file = resolve(files, req.path);
@@ -109,7 +122,8 @@ export function staticHandler(root: string, build: LoadedBuild) {
       res.removeHeader('Content-Type');
       fail(new HttpError(404, 'not_found', `no resource at ${req.path}`));
     };
-    if (!file) return serve(req, res, notFound);
+    // sirv is handed only listed files: whatever else the folder holds is not the build's.
+    if (!file) return notFound();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return fail(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use GET, HEAD`, undefined, { Allow: 'GET, HEAD' }));
     }
@@ -118,21 +132,20 @@ export function staticHandler(root: string, build: LoadedBuild) {
     const coding = pickCoding(req.headers['accept-encoding'], file.gz, file.br);
     if (coding) req.headers['accept-encoding'] = coding;
     else delete req.headers['accept-encoding'];
-    if (file.tag) {
-      const etag = codingTag(file.tag, coding);
-      if (matchesEtag(req.headers['if-none-match'], file.tag)) {
-        const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE, 'X-Data-Version': version };
-        if (file.gz || file.br) head.Vary = 'Accept-Encoding';
-        res.writeHead(304, head);
-        res.end();
-        return;
-      }
-      // sirv's own check compares its weak tag byte for byte; ours is done. A header set before sirv
-      // writes its head replaces sirv's value.
-      delete req.headers['if-none-match'];
-      res.setHeader('ETag', etag);
+    const etag = codingTag(file.tag, coding);
+    if (matchesEtag(req.headers['if-none-match'], file.tag)) {
+      const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE, 'X-Data-Version': version };
+      if (file.gz || file.br) head.Vary = 'Accept-Encoding';
+      res.writeHead(304, head);
+      res.end();
+      return;
     }
-    if (file.json) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    // sirv's own check compares its weak tag byte for byte; ours is done. A header set before sirv
+    // writes its head replaces sirv's value.
+    delete req.headers['if-none-match'];
+    res.setHeader('ETag', etag);
+    res.setHeader('Content-Type', file.type);
+    if (!file.gz && !file.br) plain.add(res);
     guardReplaced(res, dir, stats);
     serve(req, res, notFound);
   };

@@ -1,6 +1,7 @@
 // What is special to the carriers API, over the fixture build (test/fixtures/carriers.ts): sign-in, the
 // free allowance, profiles, carrier-number and name search.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
@@ -206,5 +207,21 @@ describe('search', () => {
     const r = await search('a', '&limit=1');
     expect(r.total).toBeGreaterThan(1);
     expect(r.results).toHaveLength(1);
+  });
+});
+
+describe('the static tree', () => {
+  it('serves the binary name index as application/octet-stream with its checksum tag and no Vary, and never private/', async () => {
+    const sums = (JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    const res = await fetch(`${srv.base}/index/names.tokens`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('vary')).toBeNull();
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(res.headers.get('etag')).toBe(`"${sums['index/names.tokens']!.slice(0, 32)}"`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(built.buildDir, 'index/names.tokens')))).toBe(true);
+    const privateFiles = Object.keys(sums).filter((f) => f.startsWith('private/'));
+    expect(privateFiles.length).toBeGreaterThan(0);
+    for (const f of privateFiles) await problem(await fetch(`${srv.base}/${f}`), 404, 'not_found');
   });
 });

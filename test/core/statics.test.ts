@@ -6,7 +6,7 @@
 // between the server's manifest check and sirv's open of the file, every time.
 import { createHash } from 'node:crypto';
 import { Agent, get, request, type IncomingHttpHeaders } from 'node:http';
-import { cpSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facilities } from '../../server/facilities/routes.ts';
@@ -165,6 +165,10 @@ describe('the static tree answered as the routes are', () => {
     checksums = (JSON.parse(readFileSync(join(live, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
     expect(checksums['report.json.gz'] && checksums['report.json.br']).toBeTruthy();
     compressed = '/report.json';
+    // Files in the folder that are not the build's: a STATE_DIR put inside it by mistake, a stray copy.
+    mkdirSync(join(live, 'state'));
+    writeFileSync(join(live, 'state', 'accounts.sqlite'), 'SQLite format 3');
+    writeFileSync(join(live, 'stray.json'), '{}');
     server = await startService(facilities, fx.outDir);
     port = Number(new URL(server.base).port);
   });
@@ -242,6 +246,18 @@ describe('the static tree answered as the routes are', () => {
       expect(res.headers['content-type']).toBe('application/problem+json');
       expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ status: 405, code: 'method_not_allowed' });
     }
+  });
+
+  it('serves only the build\'s files: not a stray file in its folder, not a compressed sibling by name', async () => {
+    for (const path of ['/state/accounts.sqlite', '/stray.json', '/stray', `${compressed}.gz`, `${compressed}.br`]) {
+      const res = await send(port, 'GET', path, { 'Accept-Encoding': 'gzip, br' });
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-type'], path).toBe('application/problem+json');
+      expect(res.headers['content-encoding'], path).toBeUndefined();
+      const post = await send(port, 'POST', path);
+      expect(post.status, path).toBe(404);
+    }
+    expect(checksums[`${compressed.slice(1)}.gz`]).toBeTruthy();
   });
 
   it('answers a path the tree does not have with a 404 problem and no ETag', async () => {
