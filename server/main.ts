@@ -14,6 +14,7 @@ import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { DataError } from './core/build.ts';
 import { createServiceServer } from './core/http-server.ts';
+import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
 import { SERVICES } from './services.ts';
 
 const USAGE = `Serve the built data of every service (or one).
@@ -71,7 +72,13 @@ export async function main(argv: string[]): Promise<void> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
   if (port !== undefined && port !== 0 && names.length > 1) throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
-  const dataDir = resolve(values.data ?? process.env.DATA_DIR ?? 'dist-data');
+  const dataDir = resolve(values.data ?? (process.env.DATA_DIR || 'dist-data'));
+  const stateDir = stateDirOf(process.env);
+  try {
+    prepareStateDir(stateDir, dataDir);
+  } catch (err) {
+    throw new CliError((err as Error).message, 1);
+  }
   const reloadIntervalMs = Number(process.env.RELOAD_INTERVAL_MS ?? 5000);
   const log = process.env.LOG === 'off' ? null : jsonLog;
 
@@ -81,7 +88,7 @@ export async function main(argv: string[]): Promise<void> {
     await ensureBuilt(name, dataDir);
     let app: ServiceApp<unknown>;
     try {
-      app = createApp(svc.create({ stateDir: resolve(process.env.STATE_DIR ?? 'state'), env: process.env }), {
+      app = createApp(svc.create({ stateDir, env: process.env }), {
         dataDir,
         log,
         reloadIntervalMs,

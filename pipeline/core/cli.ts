@@ -14,12 +14,20 @@ export class CliError extends Error {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parseCli<O extends Options>(argv: string[], options: O, usage: string) {
+  let parsed;
   try {
-    const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-    return { ...parsed, usage };
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true });
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n\n${usage}`);
   }
+  // parseArgs keeps the last of a repeated option: `--plan free --plan premium` would quietly be premium.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.multiple) continue;
+    if (seen.has(token.name)) throw new CliError(`--${token.name} was given more than once\n\n${usage}`);
+    seen.add(token.name);
+  }
+  return { values: parsed.values, positionals: parsed.positionals, usage };
 }
 
 /** Runs a CLI main function, printing a CliError's message (not its stack) and exiting with its code. */

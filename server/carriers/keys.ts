@@ -2,7 +2,10 @@
 // Issues and revokes the carriers service's API keys in the store under STATE_DIR, the same one the
 // server reads (contracts/carriers.md "Access", contracts/common.md "State").
 import { CliError, isMain, parseCli, runCli } from '../../pipeline/core/cli.ts';
-import { KEY_ID_PATTERN, KEY_PATTERN, PLANS, openSqliteStore, type KeyInfo, type Plan } from '../core/store.ts';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { prepareStateDir, stateDirOf } from '../core/state-dir.ts';
+import { KEY_ID_PATTERN, KEY_PATTERN, PLANS, openSqliteStore, type AccountStore, type KeyInfo, type Plan } from '../core/store.ts';
 
 const USAGE = `Issue, list and revoke API keys for the carriers service.
 
@@ -54,17 +57,37 @@ function toTable(keys: KeyInfo[]): string {
 
 export interface KeysIo {
   stateDir: string;
+  /** The data folder (DATA_DIR): STATE_DIR may not be inside it. */
+  dataDir?: string;
   now: () => Date;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
 }
 
 const processIo = (): KeysIo => ({
-  stateDir: process.env.STATE_DIR || 'state',
+  stateDir: stateDirOf(process.env),
+  dataDir: resolve(process.env.DATA_DIR || 'dist-data'),
   now: () => new Date(),
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
 });
+
+/**
+ * The store under STATE_DIR, checked first (state-dir.ts: a clear message, exit 1). A store that did not
+ * exist is said to be new, on stderr: `list` on a mistyped STATE_DIR would otherwise show an empty table.
+ */
+function openStore(io: KeysIo): AccountStore {
+  try {
+    if (io.dataDir !== undefined) prepareStateDir(io.stateDir, io.dataDir);
+  } catch (err) {
+    throw new CliError((err as Error).message, 1);
+  }
+  const file = join(io.stateDir, 'accounts.sqlite');
+  const fresh = !existsSync(file);
+  const store = openSqliteStore(io.stateDir);
+  if (fresh) io.stderr(`a new key store was made at ${file} (STATE_DIR)\n`);
+  return store;
+}
 
 export async function main(argv: string[], io: KeysIo = processIo()): Promise<void> {
   const { values, positionals } = parseCli(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
@@ -82,13 +105,19 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     if (!isPlan(values.plan)) throw usageError(`--plan must be one of ${PLANS.join(', ')}`);
     const label = values.label?.trim();
     if (!label) throw usageError('--label is required: who or what the key is for');
-    // A label is printed in a table and stored as is: one line of reasonable length.
-    if (label.length > MAX_LABEL || /\p{Cc}/u.test(label)) throw usageError(`--label must be one line of at most ${MAX_LABEL} characters`);
-    const store = openSqliteStore(io.stateDir);
+    // A label is printed in a table and stored as is: one line of reasonable length, without control or
+    // invisible formatting characters (a right-to-left override would reverse the rest of its row), in
+    // characters (code points), not UTF-16 units. U+FFFD is what the arguments' decoding left of bytes
+    // that were not UTF-8.
+    if (label.includes('\uFFFD')) throw usageError('--label is not valid UTF-8');
+    if ([...label].length > MAX_LABEL || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(label)) {
+      throw usageError(`--label must be one line of at most ${MAX_LABEL} characters, without control or formatting characters`);
+    }
+    const store = openStore(io);
     try {
       const created = store.createKey(values.plan, label, io.now());
       io.stdout(values.json ? JSON.stringify(created, null, 2) + '\n' : created.key + '\n');
-      io.stderr(`created ${created.id} (${created.plan}, "${created.label}"); the key is shown only this once\n`);
+      io.stderr(`created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`);
     } finally {
       store.close();
     }
@@ -97,7 +126,7 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
 
   if (command === 'list') {
     if (args.length > 0) throw usageError('list takes no arguments');
-    const store = openSqliteStore(io.stateDir);
+    const store = openStore(io);
     try {
       const keys = store.listKeys();
       io.stdout(values.json ? JSON.stringify(keys, null, 2) + '\n' : toTable(keys));
@@ -111,7 +140,7 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
   if (id === undefined || rest.length > 0) throw usageError('revoke takes exactly one key id');
   // Someone pasting the key itself gets told so, without the key being echoed back.
   if (KEY_PATTERN.test(id)) throw usageError('revoke takes the key id (key_…, as list shows it), not the key');
-  const store = openSqliteStore(io.stateDir);
+  const store = openStore(io);
   try {
     if (!KEY_ID_PATTERN.test(id) || !store.revokeKey(id, io.now())) throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
     io.stdout(`revoked ${id}\n`);

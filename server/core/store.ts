@@ -3,7 +3,7 @@
 // safe for several processes on one machine; a shared store for several machines implements the same
 // interface later.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -152,9 +152,14 @@ function whileBusy<T>(fn: () => T): T {
 }
 
 export function openSqliteStore(stateDir: string): AccountStore {
-  mkdirSync(stateDir, { recursive: true });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const file = join(stateDir, 'accounts.sqlite');
+  const fresh = !existsSync(file);
   // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing.
-  const db = new Database(join(stateDir, 'accounts.sqlite'), { timeout: BUSY_TIMEOUT_MS });
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  // A new store is the owner's only: it holds every key's hash and label. SQLite gives the -wal and -shm
+  // files it makes next the database file's permissions. An existing store keeps the ones it was given.
+  if (fresh) chmodSync(file, 0o600);
   // WAL: readers never block the writer and the writer never blocks readers (https://sqlite.org/wal.html).
   // Switching a new file to WAL takes an exclusive lock and SQLite answers SQLITE_BUSY at once, without
   // its busy handler, while another process opening the same fresh directory holds one: retried here.

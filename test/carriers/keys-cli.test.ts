@@ -1,6 +1,6 @@
 // The keys CLI as an operator runs it: a child process with its own STATE_DIR.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,10 +17,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function keys(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, STATE_DIR: stateDir } });
+function keysWith(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+const keys = (...args: string[]) => keysWith({ STATE_DIR: stateDir }, ...args);
 
 describe('keys CLI', () => {
   let key = '';
@@ -29,9 +30,21 @@ describe('keys CLI', () => {
   it('create prints the key alone on stdout', () => {
     const r = keys('create', '--plan', 'free', '--label', 'Acme trial');
     expect(r.code).toBe(0);
+    // The first use makes the store, owner-only, and says so.
+    expect(r.stderr).toContain(`a new key store was made at ${join(stateDir, 'accounts.sqlite')}`);
+    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(stateDir, 'accounts.sqlite')).mode & 0o777).toBe(0o600);
+    for (const f of ['accounts.sqlite-wal', 'accounts.sqlite-shm']) if (existsSync(join(stateDir, f))) expect(statSync(join(stateDir, f)).mode & 0o777, f).toBe(0o600);
     expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
     key = r.stdout.trim();
     expect(r.stderr).not.toContain(key);
+  });
+
+  it('through npm as the contract writes it, stdout is the key alone (.npmrc: no script banner)', () => {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const r = spawnSync(npm, ['run', 'keys', '--', 'create', '--plan', 'free', '--label', 'via npm'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, STATE_DIR: stateDir } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
   });
 
   it('create --json prints id, key, plan, label, created_at', () => {
@@ -92,12 +105,38 @@ describe('keys CLI', () => {
     ['an unknown command', ['delete', 'key_000000000000'], /unknown command "delete"/],
     ['an unknown option', ['list', '--all'], /Unknown option '--all'/],
     ['an option of another command', ['list', '--plan', 'free'], /list does not take --plan/],
+    ['a repeated option', ['create', '--plan', 'free', '--plan', 'premium', '--label', 'x'], /--plan was given more than once/],
+    ['a label with a right-to-left override', ['create', '--plan', 'free', '--label', 'Bidi \u202eevil\u202c end'], /without control or formatting characters/],
+    ['a label with a line separator', ['create', '--plan', 'free', '--label', 'line\u2028two'], /without control or formatting characters/],
+    ['a label with a zero-width space', ['create', '--plan', 'free', '--label', 'zero\u200bwidth'], /without control or formatting characters/],
+    ['a label of 201 characters', ['create', '--plan', 'free', '--label', '🚚'.repeat(201)], /at most 200 characters/],
+    ['a label that was not UTF-8', ['create', '--plan', 'free', '--label', 'bad \ufffd bytes'], /--label is not valid UTF-8/],
   ])('exits 2 with usage for %s', (_label, args, message) => {
     const r = keys(...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain('Usage:');
     expect(r.stdout).toBe('');
+  });
+
+  it('counts a label in characters: 200 trucks are one line of 200', () => {
+    const r = keys('create', '--plan', 'free', '--label', '🚚'.repeat(200), '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).label).toBe('🚚'.repeat(200));
+  });
+
+  it('refuses a STATE_DIR inside the data folder, or one that is not a folder, with a message and exit 1', () => {
+    const data = join(dir, 'dist-data');
+    const inside = keysWith({ STATE_DIR: join(data, 'carriers', 'state'), DATA_DIR: data }, 'list');
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toMatch(/is inside the data folder/);
+    expect(inside.stderr).not.toMatch(/\bat \w/);
+    expect(existsSync(join(data, 'carriers', 'state'))).toBe(false);
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const notFolder = keysWith({ STATE_DIR: file }, 'list');
+    expect(notFolder.code).toBe(1);
+    expect(notFolder.stderr).toBe(`STATE_DIR ${file} is not a folder\n`);
   });
 
   it('--help prints usage with examples and exits 0', () => {

@@ -1,7 +1,7 @@
 // The server process: refuses damaged builds with a clear message, prints its base URL, stops cleanly on
 // SIGTERM; and the build CLI's exit codes.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/core/app.ts';
@@ -85,6 +85,22 @@ describe('server process', () => {
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/cannot serve facilities: .*spine\.json does not match checksums\.json/);
+  });
+
+  it('refuses a STATE_DIR inside the data folder or one that is not a folder, exit code 1 and the reason', () => {
+    const file = join(fx.root.path, 'not-a-folder');
+    writeFileSync(file, '');
+    for (const [stateDir, message] of [
+      [join(fx.outDir, 'facilities', 'state'), /STATE_DIR .*facilities\/state is inside the data folder/],
+      [file, /STATE_DIR .*not-a-folder is not a folder/],
+    ] as const) {
+      const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', fx.outDir]);
+      const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, STATE_DIR: stateDir } });
+      expect(r.status, stateDir).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+    expect(existsSync(join(fx.outDir, 'facilities', 'state'))).toBe(false);
   });
 
   it.each([

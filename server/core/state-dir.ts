@@ -1,0 +1,52 @@
+// STATE_DIR (shared/contracts/common.md, "State"): keys, allowance counters, caches and the vintage archive,
+// read by the server, the keys CLI and the nightly job alike, so all three resolve it the same way: unset
+// or empty is `state/`. It is checked before anything is served or written:
+// - never inside the data folder: a rebuild renames the published tree away (to `<service>.prev`, then
+//   deleted), which would take the key store with it, and the tree is what a CDN upload copies;
+// - a folder, created owner-only (0700) when missing, since it holds the hashes of every API key;
+// - writable, so that a mistake is told at start-up, not as an error on the first signed-in request.
+import { accessSync, constants, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+
+export function stateDirOf(env: Readonly<Record<string, string | undefined>>): string {
+  return resolve(env.STATE_DIR || 'state');
+}
+
+/** `p` with symbolic links resolved as far as it exists (the rest appended as written). */
+function realOf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    const parent = dirname(p);
+    return parent === p ? p : join(realOf(parent), basename(p));
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Makes `stateDir` ready (see above), or throws an Error that says what is wrong with it. */
+export function prepareStateDir(stateDir: string, dataDir: string): void {
+  if (isInside(realOf(stateDir), realOf(dataDir))) {
+    throw new Error(`STATE_DIR ${stateDir} is inside the data folder ${dataDir}: a rebuild would move it away and a CDN upload would publish it; set STATE_DIR to a folder outside it`);
+  }
+  let isFolder = false;
+  try {
+    isFolder = statSync(stateDir).isDirectory();
+  } catch {
+    try {
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      isFolder = true;
+    } catch (err) {
+      throw new Error(`STATE_DIR ${stateDir} cannot be created: ${(err as Error).message}`);
+    }
+  }
+  if (!isFolder) throw new Error(`STATE_DIR ${stateDir} is not a folder`);
+  try {
+    accessSync(stateDir, constants.W_OK | constants.X_OK);
+  } catch {
+    throw new Error(`STATE_DIR ${stateDir} is not writable by this user`);
+  }
+}
