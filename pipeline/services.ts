@@ -18,6 +18,8 @@ export interface BuildOptions {
   demo?: boolean;
   /** SHOW_RESTRICTED_PERCENTILES (carriers). */
   showRestricted?: boolean;
+  /** STATE_DIR, given by the nightly job: a live economy build publishes its vintage archive. */
+  stateDir?: string;
   progress: Progress;
 }
 
@@ -61,6 +63,8 @@ export const PIPELINES: Record<string, PipelineService> = {
         demo: (o.demo ?? false) || marked,
         progress: o.progress,
         registryPath: given ? join(o.input, 'registry.json') : undefined,
+        // The live archive (server/economy/vintages.ts); a demo build's generated snapshots are not published.
+        vintagesDir: o.stateDir !== undefined && !((o.demo ?? false) || marked) ? join(o.stateDir, 'economy', 'vintages') : undefined,
       });
     },
     // The economy demo needs no input files: its build is marked demo and the server uses the built-in

@@ -11,6 +11,7 @@ import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import { loadRegistry, REGISTRY_FILE, REGISTRY_PATH, sortById, toCategories, toSeriesDetail, toSeriesRecord } from './registry.ts';
 import { toSearchIndex } from './search.ts';
+import { publishVintages } from './vintages.ts';
 import { CATEGORIES, type RegistryEntry } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,6 +28,11 @@ export interface EconomyBuildConfig {
   now?: () => Date;
   /** Another registry file (tests); the repository's `data/economy/registry.json` by default. */
   registryPath?: string;
+  /**
+   * STATE_DIR/economy/vintages: its snapshots are published as static files (vintages.ts). The nightly job
+   * gives it; without it the build has no vintage files, and /api/vintages is the server's alone.
+   */
+  vintagesDir?: string;
 }
 
 export interface EconomyBuildSummary {
@@ -52,7 +58,7 @@ export interface EconomyReport {
   by_category: Record<string, number>;
   by_frequency: Record<string, number>;
   unverified: string[];
-  issues: { id: string; kind: 'stale_verification'; message: string }[];
+  issues: { id: string; kind: 'stale_verification' | 'unreadable_snapshot'; message: string }[];
 }
 
 function countBy(entries: readonly RegistryEntry[], key: (e: RegistryEntry) => string, keys: readonly string[] = []): Record<string, number> {
@@ -107,12 +113,21 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
     await sink.writeJson('index/search.json', search, 'economy/search-index');
     // The registry as built, so the observation routes read upstream ids that match the served documents.
     await sink.writeJson('registry.json', entries, 'economy/registry');
-    await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toEconomyOpenApi(schemas()), 'core/openapi');
 
     const sources: SourceFile[] = [
       { file: registryFile, kind: 'registry', rows: entries.length, bytes: registry.bytes, sha256: registry.sha256, url: `repository:${REGISTRY_FILE}` },
     ];
+    let snapshots: number | undefined;
+    if (config.vintagesDir !== undefined) {
+      progress.stage(`publishing the snapshots in ${config.vintagesDir}`);
+      const vintages = await publishVintages(sink, config.vintagesDir, entries, schemas(), (id, n) => progress.tick(`${id}: ${n} snapshot${n === 1 ? '' : 's'}`));
+      sources.push(vintages.source);
+      snapshots = vintages.snapshots;
+      report.issues = [...report.issues, ...vintages.issues].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+    }
+    // The report goes out last: the snapshots' findings are among its issues.
+    await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');
     const counts = {
       series: records.length,
       statcan: report.by_source.STATCAN ?? 0,
@@ -120,6 +135,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       categories: categories.length,
       unverified: report.unverified.length,
       issues: report.issues.length,
+      ...(snapshots === undefined ? {} : { snapshots }),
     };
     const manifest = toManifest({
       service: 'economy',

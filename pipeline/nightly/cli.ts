@@ -1,6 +1,7 @@
 // npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
+import { prepareStateDir, stateDirOf } from '../../server/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
 import { SERVICE_NAMES } from '../services.ts';
 import { isSuccess, runNightly, type NightlyConfig, type ServiceOutcome } from './run.ts';
@@ -58,10 +59,18 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   }
   const service = values.service;
   if (!service || (service !== 'all' && !SERVICE_NAMES.includes(service))) throw new CliError(`--service must be all or one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
+  const outDir = resolve(values.out ?? (env.DATA_DIR || 'dist-data'));
+  const stateDir = stateDirOf(env);
+  try {
+    prepareStateDir(stateDir, outDir);
+  } catch (err) {
+    throw new CliError(`nightly: ${(err as Error).message}`, 1);
+  }
   const config: NightlyConfig = {
     services: service === 'all' ? SERVICE_NAMES : [service],
-    outDir: resolve(values.out ?? env.DATA_DIR ?? 'dist-data'),
-    downloadsDir: resolve(values.downloads ?? join(env.STATE_DIR || 'state', 'downloads')),
+    outDir,
+    stateDir,
+    downloadsDir: resolve(values.downloads ?? join(stateDir, 'downloads')),
     env,
     timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1),
     retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 3, 0),

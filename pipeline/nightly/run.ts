@@ -18,6 +18,8 @@ import { toUpstreamFiles } from './sources.ts';
 export interface NightlyConfig {
   services: readonly string[];
   outDir: string;
+  /** STATE_DIR: economy's vintage archive, published with its build, is under it. */
+  stateDir: string;
   downloadsDir: string;
   env: Readonly<Record<string, string | undefined>>;
   timeoutMs: number;
@@ -123,6 +125,7 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
         outDir: config.outDir,
         demo: false,
         showRestricted: config.env.SHOW_RESTRICTED_PERCENTILES === 'true',
+        stateDir: config.stateDir,
         progress,
       });
       out.build = 'published';

@@ -3,7 +3,7 @@
 // everything publishes; unchanged files (304) still publish; a 500, a truncated body or a hang for one
 // service keeps that service's build exactly as it was while the others publish, and the command fails
 // naming it.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -102,6 +102,7 @@ beforeAll(async () => {
     NIGHTLY_TIMEOUT_MS: '800',
     NIGHTLY_RETRIES: '1',
     NIGHTLY_RETRY_DELAY_MS: '10',
+    STATE_DIR: join(root.path, 'state'),
   };
 }, 120_000);
 
@@ -143,6 +144,57 @@ describe('npm run nightly', () => {
     const conditional = upstream.requests.filter((r) => r.path.endsWith('.csv') || r.path.endsWith('.zip'));
     expect(conditional).toHaveLength(8);
     for (const r of conditional) expect(r.ifNoneMatch).toMatch(/^"[0-9a-f]{16}"$/);
+  });
+
+  it('publishes the vintage archive of STATE_DIR with the economy build, leaving out what is not a snapshot', async () => {
+    const archive = join(root.path, 'state', 'economy', 'vintages');
+    const snap = (series: string, vintage: string, observations: { date: string; value: number }[]) =>
+      JSON.stringify({ series, vintage, asOf: `${vintage}T03:15:00.000Z`, source: 'Statistics Canada', observations });
+    const put = async (series: string, day: string, text: string) => {
+      await mkdir(join(archive, series), { recursive: true });
+      await writeFile(join(archive, series, `${day}.json`), text);
+    };
+    await put('CPI_ALL_ITEMS', '2026-11-20', snap('CPI_ALL_ITEMS', '2026-11-20', [{ date: '2026-09-01', value: 165.1 }]));
+    await put('CPI_ALL_ITEMS', '2026-11-21', snap('CPI_ALL_ITEMS', '2026-11-21', [{ date: '2026-09-01', value: 165.2 }, { date: '2026-10-01', value: 165.6 }]));
+    await put('CPI_ALL_ITEMS', 'notes', 'not a day');
+    await put('BANK_RATE', '2026-11-21', '{"series":"BANK_RATE","vintage":"2026-11-21","asOf":');
+    await put('BANK_RATE', '2026-11-22', snap('CPI_ALL_ITEMS', '2026-11-22', []));
+    await put('NOT_IN_THE_REGISTRY', '2026-11-21', snap('NOT_IN_THE_REGISTRY', '2026-11-21', [{ date: '2026-09-01', value: 1 }]));
+    const before = await version('economy');
+
+    const { code, outcomes } = await nightly('economy');
+    expect(code, logs.join('\n')).toBe(0);
+    expect(outcomes.get('economy')!.build).toBe('published');
+    const live = join(outDir, 'economy');
+    const json = async (rel: string) => JSON.parse(await readFile(join(live, rel), 'utf8')) as unknown;
+    expect(await json('api/vintages/CPI_ALL_ITEMS.json')).toEqual({ series: 'CPI_ALL_ITEMS', snapshots: ['2026-11-20', '2026-11-21'] });
+    expect(await json('api/vintages/CPI_ALL_ITEMS/2026-11-21.json')).toEqual({
+      series: 'CPI_ALL_ITEMS',
+      observations: [{ date: '2026-09-01', value: 165.2 }, { date: '2026-10-01', value: 165.6 }],
+      source: 'Statistics Canada',
+      cached: true,
+      asOf: '2026-11-21T03:15:00.000Z',
+    });
+    // Every series of the registry has its list, empty when never pulled; the unreadable ones are reported.
+    expect(await json('api/vintages/BANK_RATE.json')).toEqual({ series: 'BANK_RATE', snapshots: [] });
+    expect(await json('api/vintages/GDP_REAL_QUARTERLY.json')).toEqual({ series: 'GDP_REAL_QUARTERLY', snapshots: [] });
+    const sums = (await json('checksums.json')) as { files: Record<string, string> };
+    expect(Object.keys(sums.files).filter((f) => f.startsWith('api/vintages/') && f.endsWith('.json') && f.split('/').length === 4).sort()).toEqual([
+      'api/vintages/CPI_ALL_ITEMS/2026-11-20.json',
+      'api/vintages/CPI_ALL_ITEMS/2026-11-21.json',
+    ]);
+    expect(sums.files['api/vintages/CPI_ALL_ITEMS/2026-11-21.json.br']).toBeTruthy();
+    expect(Object.keys(sums.files).some((f) => f.includes('NOT_IN_THE_REGISTRY'))).toBe(false);
+    const report = (await json('report.json')) as { issues: { id: string; kind: string; message: string }[] };
+    const unreadable = report.issues.filter((i) => i.kind === 'unreadable_snapshot');
+    expect(unreadable.map((i) => i.id)).toEqual(['BANK_RATE', 'BANK_RATE']);
+    expect(unreadable[0]!.message).toMatch(/^BANK_RATE: the snapshot of 2026-11-21 is not JSON/);
+    expect(unreadable[1]!.message).toBe('BANK_RATE: the snapshot of 2026-11-22 names the series "CPI_ALL_ITEMS", not BANK_RATE; not published');
+    const manifest = (await json('manifest.json')) as { data_version: string; counts: { snapshots: number }; sources: { kind: string; rows: number }[] };
+    expect(manifest.counts.snapshots).toBe(2);
+    expect(manifest.sources.find((s) => s.kind === 'vintages')).toMatchObject({ rows: 2 });
+    // A new snapshot is a new input: the data version changes with it.
+    expect(manifest.data_version).not.toBe(before);
   });
 
   it('keeps facilities as published when one of its files answers 500, publishing the others', async () => {

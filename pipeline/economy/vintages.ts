@@ -1,0 +1,117 @@
+// The vintage archive published for the CDN (shared/contracts/economy.md, "Cache and vintages": the nightly
+// build also publishes each snapshot as static files under dist-data/economy/). The archive is
+// STATE_DIR/economy/vintages/<SERIES>/<YYYY-MM-DD>.json, written by the server's pulls
+// (server/economy/vintages.ts); a build given it writes, as of the build:
+//   api/vintages/<SERIES>.json          { series, snapshots }: what /api/vintages?series=<SERIES> answers
+//   api/vintages/<SERIES>/<DATE>.json   what /api/observations?series=<SERIES>&vintage=<DATE> answers
+// for every series of the registry (an empty list for one never pulled). A snapshot that cannot be read, or
+// is not what the server writes, is left out and reported: the archive is runtime state, and one damaged
+// file must not stop the night's build. Snapshots of series no longer in the registry are not published.
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isValidIsoDate } from '../core/dates.ts';
+import type { SourceFile } from '../core/manifest.ts';
+import type { SchemaRegistry } from '../core/schemas.ts';
+import type { Sink } from '../core/sink.ts';
+import type { Observation, RegistryEntry } from './types.ts';
+
+const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
+
+/** The document of /api/observations?series=&vintage= for the whole series (cached: a snapshot needs no pull). */
+export interface SnapshotDocument {
+  series: string;
+  observations: Observation[];
+  source: string;
+  cached: true;
+  asOf: string;
+}
+
+export interface VintageIssue {
+  id: string;
+  kind: 'unreadable_snapshot';
+  message: string;
+}
+
+export interface PublishedVintages {
+  /** Snapshots published. */
+  snapshots: number;
+  issues: VintageIssue[];
+  /** The archive as one source of the manifest: its hash is part of the data version. */
+  source: SourceFile;
+}
+
+/** Snapshot days in a series' folder, ascending; none when it has no folder. */
+async function daysOf(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names
+    .flatMap((n) => SNAPSHOT_FILE.exec(n)?.[1] ?? [])
+    .filter(isValidIsoDate)
+    .sort();
+}
+
+/**
+ * Pure: the published document of one archived snapshot (as server/economy/vintages.ts writes it), or why
+ * it is not one, worded to follow "the snapshot of <day>".
+ */
+export function toSnapshotDocument(text: string, series: string, day: string, registry: SchemaRegistry): SnapshotDocument | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return `is not JSON (${(err as Error).message})`;
+  }
+  const s = raw as { series?: unknown; vintage?: unknown; asOf?: unknown; source?: unknown; observations?: unknown };
+  if (typeof raw !== 'object' || raw === null) return 'is not a snapshot object';
+  if (s.series !== series) return `names the series ${JSON.stringify(s.series)}, not ${series}`;
+  if (s.vintage !== day) return `names the vintage ${JSON.stringify(s.vintage)}, not the day of its file name`;
+  const doc = { series, observations: s.observations, source: s.source, cached: true, asOf: s.asOf };
+  const validate = registry.get('economy/observations');
+  if (!validate(doc)) return `is not a snapshot: ${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message ?? ''}`.trim();
+  return doc as SnapshotDocument;
+}
+
+/** Writes the archive `dir` (STATE_DIR/economy/vintages) of the registry's series into the build. */
+export async function publishVintages(sink: Sink, dir: string, entries: readonly RegistryEntry[], registry: SchemaRegistry, onSeries?: (id: string, n: number) => void): Promise<PublishedVintages> {
+  const hash = createHash('sha256');
+  const issues: VintageIssue[] = [];
+  let snapshots = 0;
+  let bytes = 0;
+  const ids = entries.map((e) => e.id).sort();
+  for (const id of ids) {
+    const published: string[] = [];
+    for (const day of await daysOf(join(dir, id))) {
+      const file = join(dir, id, `${day}.json`);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (err) {
+        issues.push({ id, kind: 'unreadable_snapshot', message: `${id}: the snapshot of ${day} cannot be read (${(err as Error).message}); not published` });
+        continue;
+      }
+      const doc = toSnapshotDocument(text, id, day, registry);
+      if (typeof doc === 'string') {
+        issues.push({ id, kind: 'unreadable_snapshot', message: `${id}: the snapshot of ${day} ${doc}; not published` });
+        continue;
+      }
+      await sink.writeJson(`api/vintages/${id}/${day}.json`, doc, 'economy/observations');
+      hash.update(`${id}/${day}\n`).update(text);
+      bytes += Buffer.byteLength(text);
+      published.push(day);
+    }
+    await sink.writeJson(`api/vintages/${id}.json`, { series: id, snapshots: published }, 'economy/vintages');
+    snapshots += published.length;
+    onSeries?.(id, published.length);
+  }
+  return {
+    snapshots,
+    issues,
+    source: { file: 'STATE_DIR/economy/vintages', kind: 'vintages', rows: snapshots, bytes, sha256: hash.digest('hex'), url: 'state:economy/vintages (the server\'s daily snapshots)' },
+  };
+}
