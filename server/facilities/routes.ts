@@ -53,7 +53,12 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
 
 const TAIL = Buffer.from(']}');
 
-export function search(data: FacilitiesData, query: SearchQuery): Payload {
+/**
+ * The answer to a search. `whole` is the build's api/v1/search.json: the answer to no query (nor any query
+ * that means the same, such as `limit=25`) is that document, with the file's tag and compressed codings,
+ * so the route and the static file agree (shared/contracts/common.md).
+ */
+export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -61,6 +66,7 @@ export function search(data: FacilitiesData, query: SearchQuery): Payload {
   const program = query.program ?? '';
   // Terms and city are letters, digits and spaces; tier and program are names: NUL separates them all.
   const key = `${limit}\0${tier}\0${program}\0${terms.join(' ')}\0${cityKey}`;
+  if (whole && key === `${DEFAULT_LIMIT}\0\0\0\0`) return whole;
   const cached = data.searches.get(key);
   if (cached) return cached;
   const filtered = cityKey !== '' || tier !== '' || program !== '';
@@ -116,7 +122,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
     r.get(`${BASE}/search`, (req, res, s) => {
       let payload = s.data.raw.get(req.search);
       if (!payload) {
-        payload = search(s.data, parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query'));
+        payload = search(s.data, parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query'), s.build.payloads.get(`${BASE}/search`));
         s.data.raw.offer(req.search, payload);
       }
       sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });

@@ -132,6 +132,23 @@ describe('search', () => {
     });
   });
 
+  it('answers no query, and a query meaning the same, with the build\'s search.json: its tag and codings', async () => {
+    const file = await fetch(`${fx.base}/api/v1/search.json`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-encoding')).toBe('br');
+    const body = await file.text();
+    for (const path of ['/api/v1/search', '/api/v1/search?limit=50', '/api/v1/search?q=%20&unknown=1']) {
+      const route = await fetch(fx.base + path, { headers: { 'Accept-Encoding': 'br' } });
+      expect(route.headers.get('etag'), path).toBe(file.headers.get('etag'));
+      expect(route.headers.get('content-encoding'), path).toBe('br');
+      expect(await route.text(), path).toBe(body);
+      const again = await fetch(fx.base + path, { headers: { 'If-None-Match': file.headers.get('etag')! } });
+      expect(again.status, path).toBe(304);
+    }
+    const other = await fetch(`${fx.base}/api/v1/search?limit=49`);
+    expect(other.headers.get('etag')).not.toBe(file.headers.get('etag'));
+  });
+
   it.each([
     ['q=maple', ['ONF-000001']],
     ['q=MAP%20ste', ['ONF-000001']],
