@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<void> {
   if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
   const asOf = values['as-of'];
   if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
-  const outDir = resolve(values.out ?? process.env.DATA_DIR ?? 'dist-data');
+  const outDir = resolve(values.out ?? (process.env.DATA_DIR || 'dist-data'));
   // Restricted percentiles are decided when the data is built, so the stores, caches and any copy agree.
   const showRestricted = process.env.SHOW_RESTRICTED_PERCENTILES === 'true';
   const progress = createProgress(`build ${service}`);

@@ -135,6 +135,15 @@ const sameValues = (a: object, b: object) => {
   return strip(a as { file: string; record: number }) === strip(b as { file: string; record: number });
 };
 
+/** The published build's ids; a damaged file stops the build by name rather than renumber every facility. */
+function parseIdMap(bytes: Buffer, file: string): IdMap {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as IdMap;
+  } catch (err) {
+    throw new Error(`${file} is not readable JSON (${(err as Error).message}): the published ids cannot be carried over`);
+  }
+}
+
 export async function buildFacilities(config: FacilitiesBuildConfig): Promise<BuildSummary> {
   const progress = config.progress ?? silentProgress;
   const effects = config.effects ?? fileEffects;
@@ -186,54 +195,57 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
 
   progress.stage('linking');
   const link = linkFacilities(ontarioRows, federalRows);
-  const previousIds = await effects.readFile(join(config.outDir, 'facilities', 'ids.json'));
-  const idMap: IdMap = previousIds ? (JSON.parse(previousIds.toString('utf8')) as IdMap) : EMPTY_ID_MAP;
-  const ids = assignSpineIds(link.components, idMap);
-
-  progress.stage('building records');
-  const onById = groupBy(ontarioRows, (r) => r.id);
-  const fedById = groupBy(federalRows, (r) => r.id);
-  const buildings = toBuildingsByCity(buildingRows);
-  const records = link.components.map((component, i) => {
-    const ontario = component.ontario.flatMap((id) => onById.get(id) ?? []);
-    const federal = component.federal.flatMap((id) => fedById.get(id) ?? []);
-    const base = toBaseRecord({ spineId: ids.ids[i]!, component, ontario, federal, year });
-    const delta = toDelta(base.totals);
-    const b: Buildings | null = (base.city && buildings.get(normalizeCity(base.city))) || null;
-    return { ...base, buildings: b, delta, flags: toFlags({ ontario, federal, series: base.series, delta }) };
-  });
-  records.sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1));
-  const ranked = [...records].sort(compareByEmissions);
-
-  const stats = toStats({
-    year,
-    records,
-    link,
-    ontarioRows: ontarioRows.length,
-    federalRows: federalRows.length,
-    federalIds: new Set(federalRows.map((r) => r.id)).size,
-  });
-  const search = toSearchIndex(ranked);
-
-  const spineOf = new Map(link.components.flatMap((c, i) => [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)].map((k) => [k, ids.ids[i]!] as const)));
-  const demo = config.demo ?? false;
-  const markerDemo = (await effects.exists(join(config.input, DEMO_MARKER))) || demo;
-  const report = {
-    year,
-    inputs: accounts,
-    ignored: scan.ignored,
-    groups: link.components
-      .map((c, i) => ({ spine_id: ids.ids[i]!, ontario: c.ontario, federal: c.federal, evidence: c.evidence }))
-      .filter((g) => g.ontario.length > 1 || g.federal.length > 1)
-      .sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1)),
-    near_misses: link.nearMisses.map((m) => ({ ...m, ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${m.federal_id}`)! })),
-    ids: { carried: ids.carried, issued: ids.issued, retired: ids.retired },
-    issues,
-  };
-
-  progress.stage(`writing ${records.length.toLocaleString('en-CA')} facilities`);
+  // The sink takes the lock and finishes a publish killed between its two renames before the ids are read:
+  // the ids a build carries over are the published build's, never those of a tree moved aside.
   const sink = await openSink({ service: 'facilities', outDir: config.outDir, effects });
   try {
+    const idsFile = join(config.outDir, 'facilities', 'ids.json');
+    const previousIds = await effects.readFile(idsFile);
+    const idMap: IdMap = previousIds ? parseIdMap(previousIds, idsFile) : EMPTY_ID_MAP;
+    const ids = assignSpineIds(link.components, idMap);
+
+    progress.stage('building records');
+    const onById = groupBy(ontarioRows, (r) => r.id);
+    const fedById = groupBy(federalRows, (r) => r.id);
+    const buildings = toBuildingsByCity(buildingRows);
+    const records = link.components.map((component, i) => {
+      const ontario = component.ontario.flatMap((id) => onById.get(id) ?? []);
+      const federal = component.federal.flatMap((id) => fedById.get(id) ?? []);
+      const base = toBaseRecord({ spineId: ids.ids[i]!, component, ontario, federal, year });
+      const delta = toDelta(base.totals);
+      const b: Buildings | null = (base.city && buildings.get(normalizeCity(base.city))) || null;
+      return { ...base, buildings: b, delta, flags: toFlags({ ontario, federal, series: base.series, delta }) };
+    });
+    records.sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1));
+    const ranked = [...records].sort(compareByEmissions);
+
+    const stats = toStats({
+      year,
+      records,
+      link,
+      ontarioRows: ontarioRows.length,
+      federalRows: federalRows.length,
+      federalIds: new Set(federalRows.map((r) => r.id)).size,
+    });
+    const search = toSearchIndex(ranked);
+
+    const spineOf = new Map(link.components.flatMap((c, i) => [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)].map((k) => [k, ids.ids[i]!] as const)));
+    const demo = config.demo ?? false;
+    const markerDemo = (await effects.exists(join(config.input, DEMO_MARKER))) || demo;
+    const report = {
+      year,
+      inputs: accounts,
+      ignored: scan.ignored,
+      groups: link.components
+        .map((c, i) => ({ spine_id: ids.ids[i]!, ontario: c.ontario, federal: c.federal, evidence: c.evidence }))
+        .filter((g) => g.ontario.length > 1 || g.federal.length > 1)
+        .sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1)),
+      near_misses: link.nearMisses.map((m) => ({ ...m, ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${m.federal_id}`)! })),
+      ids: { carried: ids.carried, issued: ids.issued, retired: ids.retired },
+      issues,
+    };
+
+    progress.stage(`writing ${records.length.toLocaleString('en-CA')} facilities`);
     for (const r of records) {
       await sink.writeJson(`api/v1/facility/${r.spine_id}.json`, r, 'facilities/record');
       progress.tick(`wrote ${r.spine_id}`);

@@ -1,6 +1,6 @@
 // The facilities build as a whole: row accounting, determinism, id stability across rebuilds, input
 // recognition, and clear failures.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,31 @@ describe('facilities build', () => {
     expect(spine.facilities.map((f) => f.spine_id)).not.toContain('ONF-000005');
     // The previous build stays beside the new one.
     expect(statSync(join(first.outDir, 'facilities.prev', 'manifest.json')).isFile()).toBe(true);
+  });
+
+  it('carries the ids over after a publish killed between its renames (the build only in <service>.prev)', async () => {
+    const first = await buildFixture();
+    cleanups.push(first.root.remove);
+    const before = readFileSync(join(first.buildDir, 'ids.json'), 'utf8');
+    // A new facility whose name sorts first: a build without the published ids would number it ONF-000001.
+    await rm(first.input, { recursive: true });
+    const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
+    await writeFacilitiesFixture(first.input, { addOntario: [[2024, 2010, 'Aardvark Co', 'Aardvark Test Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]] });
+    // Killed between the renames: the live tree was moved aside and the new one not yet moved in.
+    renameSync(first.buildDir, join(first.outDir, 'facilities.prev'));
+    await buildFacilities({ input: first.input, outDir: first.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
+    const after = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')) as { sources: Record<string, string> };
+    for (const [source, id] of Object.entries((JSON.parse(before) as { sources: Record<string, string> }).sources)) expect(after.sources[source], source).toBe(id);
+    const report = JSON.parse(readFileSync(join(first.buildDir, 'report.json'), 'utf8'));
+    expect(report.ids.carried).toBe(10);
+    expect(report.ids.issued).toEqual(['ONF-000011']);
+  });
+
+  it('stops, naming the file, when the published ids.json is damaged', async () => {
+    const b = await buildFixture();
+    cleanups.push(b.root.remove);
+    writeFileSync(join(b.buildDir, 'ids.json'), '{"next": 1');
+    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK })).rejects.toThrow(/facilities\/ids\.json is not readable JSON .*: the published ids cannot be carried over/);
   });
 
   it('fails clearly, naming the file and column, when a required column is missing; nothing is published', async () => {
