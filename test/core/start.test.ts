@@ -1,6 +1,7 @@
 // `npm start` runs server/start.mjs: the server compiled into one module under node_modules/.shardline,
 // rebuilt when a source is newer. The compiled server must behave as the sources do, including the files
 // it finds relative to them (schemas/ for parameter validation).
+import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,34 @@ describe('npm start (server/start.mjs)', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(((await res.json()) as { errors: { parameter: string }[] }).errors.map((e) => e.parameter)).toEqual(['limit']);
   });
+
+  it('stops when npm itself is sent SIGTERM (the script execs node, so npm signals the server, not a shell)', async () => {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const child = spawn(npm, ['start', '--', '--service', 'facilities', '--port', '0', '--data', built.outDir], {
+      cwd: ROOT,
+      env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: join(built.root.path, 'state-npm') },
+    });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+        if (m) resolve(m[0]);
+      });
+      child.on('exit', () => reject(new Error(`npm start exited early: ${out}`)));
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const npmExited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await npmExited;
+    // The server is gone with it: its port refuses connections (an orphan would keep answering).
+    let answered = true;
+    for (let i = 0; i < 50 && answered; i++) {
+      answered = await fetch(`${url}/healthz`).then(() => true, () => false);
+      if (answered) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(answered).toBe(false);
+  }, 60_000);
 
   it('left a compiled module no older than the newest source', () => {
     const compiled = statSync(join(ROOT, 'node_modules', '.shardline', 'server.mjs')).mtimeMs;
