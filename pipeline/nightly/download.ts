@@ -77,11 +77,11 @@ async function replaceDir(from: string, to: string): Promise<void> {
   await rm(old, { recursive: true, force: true });
 }
 
-async function readHead(path: string): Promise<Buffer> {
+async function readHead(path: string, size = 4): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const buf = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(buf, 0, 4, 0);
+    const buf = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buf, 0, size, 0);
     return buf.subarray(0, bytesRead);
   } finally {
     await handle.close();
@@ -100,7 +100,15 @@ async function fetchOne(file: UpstreamFile, dir: string, previous: FileState | u
     const r = await downloadFile(file.url, hidden, { ...options, previous: present ? previous.validators : undefined });
     if (r.status === 'unchanged') return { outcome: { file, status: 'unchanged', bytes: r.bytes }, state: { ...previous!, validators: r.validators } };
     let state: FileState;
-    if (isZipHeader(await readHead(hidden))) {
+    const head = await readHead(hidden, 512);
+    // A portal down for maintenance often answers 200 with a web page; kept, it would replace the last good
+    // file, and its validators would make the next nights' requests answer 304 to the page. Neither a CSV
+    // nor a zip begins with `<`, nor is empty.
+    if (head.length === 0) throw new Error(`${file.url}: answered an empty body`);
+    if (/^(\ufeff)?\s*</.test(head.toString('utf8'))) {
+      throw new Error(`${file.url}: answered a web page (${JSON.stringify(head.toString('utf8').trim().slice(0, 40))}…), not a data file`);
+    }
+    if (isZipHeader(head)) {
       const unpack = join(dir, `.${stem}.unpack-${process.pid}`);
       await rm(unpack, { recursive: true, force: true });
       await mkdir(unpack);

@@ -197,6 +197,23 @@ describe('npm run nightly', () => {
     expect(manifest.data_version).not.toBe(before);
   });
 
+  it('keeps the last good download when an upstream answers 200 with a web page, and uses it again the next night', async () => {
+    const kept = await snapshot('facilities');
+    const good = await readFile(join(downloads, 'facilities', 'ontario_ghg.csv'));
+    upstream.set('/ontario.csv', { kind: 'file', body: Buffer.from('<!DOCTYPE html>\n<html><body>Down for maintenance</body></html>\n') });
+    const down = await nightly('facilities');
+    expect(down.code).toBe(1);
+    expect(down.outcomes.get('facilities')).toMatchObject({ failed: 1, build: 'not built' });
+    expect(down.summary).toContain(`facilities: ontario_ghg.csv (ONTARIO_GHG_URL): ${env.ONTARIO_GHG_URL}: answered a web page ("<!DOCTYPE html>`);
+    expect((await readFile(join(downloads, 'facilities', 'ontario_ghg.csv'))).equals(good)).toBe(true);
+    expect(await snapshot('facilities')).toEqual(kept);
+    // The upstream is back with the same file: asked with the validators of the good copy, it answers 304.
+    serveAll();
+    const back = await nightly('facilities');
+    expect(back.code).toBe(0);
+    expect(back.outcomes.get('facilities')).toMatchObject({ downloaded: 0, unchanged: 4, failed: 0, build: 'published' });
+  });
+
   it('keeps facilities as published when one of its files answers 500, publishing the others', async () => {
     const kept = await snapshot('facilities');
     // A changed registry file that does download: building with it would change the data_version.
