@@ -153,8 +153,15 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
 
   const marker = await effects.readFile(join(config.input, DEMO_MARKER));
   const markerInfo = marker ? (JSON.parse(marker.toString('utf8')) as { as_of?: string }) : undefined;
+  // The snapshot is as of the census's latest date, but never after the build day: one mistyped future
+  // date (11-AUG-2036) would otherwise move every inspection out of the 24-month window.
   let latestCensus = '';
-  for (const r of unique) for (const d of [r.mcs150_date, r.add_date]) if (d && d > latestCensus) latestCensus = d;
+  for (const r of unique) {
+    for (const d of [r.mcs150_date, r.add_date]) {
+      if (d && d > reference) ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
+      else if (d && d > latestCensus) latestCensus = d;
+    }
+  }
   const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
   progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
 

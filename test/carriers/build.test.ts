@@ -1,0 +1,42 @@
+// The carriers build's snapshot date when none is given: the census's latest date, never after the build day.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCarriers } from '../../pipeline/carriers/index.ts';
+import { writeCarriersFixture } from '../fixtures/carriers.ts';
+import { PINNED_CLOCK } from '../helpers/facilities.ts';
+import { tempDir } from '../helpers/server.ts';
+
+const roots: Awaited<ReturnType<typeof tempDir>>[] = [];
+afterAll(async () => {
+  for (const r of roots) await r.remove();
+});
+
+async function build(futureDate: boolean) {
+  const root = await tempDir('carriers-asof');
+  roots.push(root);
+  const input = join(root.path, 'input');
+  await writeCarriersFixture(input);
+  if (futureDate) {
+    const census = join(input, 'census', 'FMCSA_CENSUS1_2026Oct.txt');
+    const text = await readFile(census, 'utf8');
+    expect(text).toContain('"01-MAR-24"');
+    await writeFile(census, text.replace('"01-MAR-24"', '"11-AUG-2036"'));
+  }
+  await buildCarriers({ input, outDir: join(root.path, 'out'), now: PINNED_CLOCK });
+  const manifest = JSON.parse(await readFile(join(root.path, 'out', 'carriers', 'manifest.json'), 'utf8')) as { options: { as_of: string } };
+  const report = JSON.parse(await readFile(join(root.path, 'out', 'carriers', 'report.json'), 'utf8')) as { data_as_of: string; issue_counts: Record<string, number> };
+  return { asOf: manifest.options.as_of, report };
+}
+
+describe('snapshot date', () => {
+  it('is the latest census date, leaving out dates after the build day (counted)', async () => {
+    const plain = await build(false);
+    const future = await build(true);
+    expect(plain.asOf <= PINNED_CLOCK().toISOString().slice(0, 10)).toBe(true);
+    expect(future.asOf).toBe(plain.asOf);
+    expect(future.report.data_as_of).toBe(plain.asOf);
+    expect(plain.report.issue_counts.census_date_after_build).toBeUndefined();
+    expect(future.report.issue_counts.census_date_after_build).toBe(1);
+  });
+});
