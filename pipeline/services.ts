@@ -20,6 +20,8 @@ export interface BuildOptions {
   showRestricted?: boolean;
   /** STATE_DIR, given by the nightly job: a live economy build publishes its vintage archive. */
   stateDir?: string;
+  /** Every input file must be recognized (the nightly job's downloads); see FacilitiesBuildConfig.strict. */
+  strict?: boolean;
   progress: Progress;
 }
 
@@ -40,12 +42,12 @@ export interface PipelineService {
 
 export const PIPELINES: Record<string, PipelineService> = {
   facilities: {
-    build: (o) => buildFacilities({ input: o.input, outDir: o.outDir, year: o.year, demo: o.demo, progress: o.progress }),
+    build: (o) => buildFacilities({ input: o.input, outDir: o.outDir, year: o.year, demo: o.demo, progress: o.progress, strict: o.strict }),
     demo: writeFacilitiesDemo,
   },
   carriers: {
     build: (o) =>
-      buildCarriers({ input: o.input, outDir: o.outDir, asOf: o.asOf, demo: o.demo, progress: o.progress, showRestricted: o.showRestricted }),
+      buildCarriers({ input: o.input, outDir: o.outDir, asOf: o.asOf, demo: o.demo, progress: o.progress, showRestricted: o.showRestricted, strict: o.strict }),
     demo: writeCarriersDemo,
   },
   economy: {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/hash.ts';
-import { scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { assertAllRecognized, assertRowsUsed, describeIgnored, scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
@@ -38,6 +38,11 @@ export const SEARCH_RECORDS = 'private/search-records';
 export interface CarriersBuildConfig {
   input: string;
   outDir: string;
+  /**
+   * Every file of the input folder is meant as an input (the nightly job's downloads): one the build does
+   * not recognize stops it instead of being listed and skipped.
+   */
+  strict?: boolean;
   /** Snapshot date of the inputs (ISO); default: the demo marker's, else the latest census date. */
   asOf?: string;
   demo?: boolean;
@@ -129,7 +134,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   progress.stage(`scanning ${config.input}`);
   const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
   const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
-  if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)`);
+  if (config.strict) assertAllRecognized(scan);
+  if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`);
   for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
 
   const ctx = { progress, issues: [] as RowIssue[], issueCounts: {} as Record<string, number>, sources: [] as SourceFile[], accounts: [] as InputAccount[] };
@@ -169,6 +175,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => agg.addInspection(row), ctx);
   for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
   for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => agg.addCrash(row), ctx);
+  assertRowsUsed(ctx.accounts);
   progress.stage('grouping violations by inspection');
   const grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
 

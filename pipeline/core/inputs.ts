@@ -1,6 +1,6 @@
 // Input recognition: a build reads a folder of upstream downloads under any names and in any subfolder,
 // and recognizes each file by its header (shared/contracts/common.md, "Builds").
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { matchColumns, readHeader, type ColumnSpec } from './csv.ts';
 
@@ -24,8 +24,23 @@ async function walk(dir: string): Promise<string[]> {
     const path = join(dir, e.name);
     if (e.isDirectory()) out.push(...(await walk(path)));
     else if (e.isFile()) out.push(path);
+    // A link to a file is read as the file (a folder of downloads linked from elsewhere); links to folders
+    // are not followed, so no cycle is possible.
+    else if (e.isSymbolicLink() && (await stat(path).then((s) => s.isFile(), () => false))) out.push(path);
   }
   return out.sort();
+}
+
+/** Why a header matches no kind: the kind it comes closest to (most required columns present) and what it lacks. */
+function toMismatch<K extends string>(fields: string[], kinds: readonly { kind: K; columns: ColumnSpec[] }[]): string {
+  let best: { kind: K; missing: string[] } | undefined;
+  for (const k of kinds) {
+    const required = k.columns.filter((c) => c.required === true);
+    const missing = matchColumns(fields, k.columns).missing.map((key) => required.find((c) => c.key === key)?.names[0] ?? key);
+    if (missing.length < required.length && (!best || missing.length < best.missing.length)) best = { kind: k.kind, missing };
+  }
+  if (!best) return 'header matches no known input';
+  return `header matches no known input (closest: ${best.kind}, without the column${best.missing.length === 1 ? '' : 's'} ${best.missing.map((c) => JSON.stringify(c)).join(', ')})`;
 }
 
 /** Recognizes every file below `dir` as the first kind whose required columns its header has. */
@@ -48,7 +63,44 @@ export async function scanInputs<K extends string>(dir: string, kinds: readonly 
     }
     const match = kinds.find((k) => matchColumns(fields, k.columns).missing.length === 0);
     if (match) scan.recognized.push({ kind: match.kind, path, file });
-    else scan.ignored.push({ file, reason: 'header matches no known input' });
+    else scan.ignored.push({ file, reason: toMismatch(fields, kinds) });
   }
   return scan;
+}
+
+/** For the error of a missing input: the files that were there, and why each was not taken. */
+export function describeIgnored(scan: InputScan<string>): string {
+  if (scan.ignored.length === 0) return scan.recognized.length === 0 ? '; the folder holds no file' : '';
+  const shown = scan.ignored.slice(0, 5).map((i) => `${i.file}: ${i.reason}`);
+  const more = scan.ignored.length > shown.length ? `; and ${scan.ignored.length - shown.length} more` : '';
+  return `; files not taken: ${shown.join('; ')}${more}`;
+}
+
+/**
+ * For a folder whose every file is meant as an input (the nightly job's downloads): a file the build does
+ * not recognize is a damaged download, never a file to skip.
+ */
+export function assertAllRecognized(scan: InputScan<string>): void {
+  if (scan.ignored.length > 0) {
+    throw new Error(`every file here was downloaded as an input, but ${scan.ignored.map((i) => `${i.file} (${i.reason})`).join(', ')} is not one: the download is damaged, or the upstream changed its format`);
+  }
+}
+
+/** Drops that say nothing is wrong with the file: the rows are another file's, or outside what is built. */
+const BENIGN_DROPS = new Set(['duplicate', 'conflicting_duplicate', 'outside_window', 'unknown_carrier', 'no_basic']);
+
+/**
+ * A file with rows of which none could be read (every one malformed or invalid) is damaged or not the data
+ * it looks like: publishing without it would quietly drop what it should hold. Rows dropped for a reason
+ * that is no damage (BENIGN_DROPS: a duplicate of another file's row, an event outside the window or of a
+ * carrier not in the census) do not count as damage.
+ */
+export function assertRowsUsed(accounts: readonly { file: string; rows: number; used: number; dropped: Record<string, number> }[]): void {
+  for (const a of accounts) {
+    const benign = Object.entries(a.dropped).filter(([k]) => BENIGN_DROPS.has(k)).reduce((n, [, v]) => n + v, 0);
+    if (a.rows > 0 && a.used === 0 && benign === 0) {
+      const why = Object.entries(a.dropped).map(([k, v]) => `${k} ${v}`).join(', ');
+      throw new Error(`${a.file}: none of its ${a.rows} rows could be used (${why}): the file is damaged, or not the data it looks like`);
+    }
+  }
 }

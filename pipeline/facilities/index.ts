@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/hash.ts';
-import { scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { assertAllRecognized, assertRowsUsed, describeIgnored, scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
@@ -31,6 +31,11 @@ export const DEMO_MARKER = '.shardline-demo.json';
 export interface FacilitiesBuildConfig {
   input: string;
   outDir: string;
+  /**
+   * Every file of the input folder is meant as an input (the nightly job's downloads): one the build does
+   * not recognize stops it instead of being listed and skipped.
+   */
+  strict?: boolean;
   year?: number;
   /** Label the build as demo data; also set when the input folder holds the demo marker file. */
   demo?: boolean;
@@ -153,9 +158,12 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
   progress.stage(`scanning ${config.input}`);
   const scan = await scanInputs(config.input, KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })));
   const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);
-  if (files('ontario_ghg').length === 0) throw new Error(`no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)`);
+  if (config.strict) assertAllRecognized(scan);
+  if (files('ontario_ghg').length === 0) {
+    throw new Error(`no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)${describeIgnored(scan)}`);
+  }
   if (files('ghgrp_by_gas').length + files('ghgrp_indicator').length === 0) {
-    throw new Error(`no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)`);
+    throw new Error(`no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)${describeIgnored(scan)}`);
   }
   for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
 
@@ -192,6 +200,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     }),
   ];
   const buildingRows = dropDuplicates(ewrb.rows, (r) => r.id, sameValues, (r) => `EWRB_ID ${r.id}`, issues, accounts);
+  assertRowsUsed(accounts);
 
   progress.stage('linking');
   const link = linkFacilities(ontarioRows, federalRows);

@@ -126,6 +126,7 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
         demo: false,
         showRestricted: config.env.SHOW_RESTRICTED_PERCENTILES === 'true',
         stateDir: config.stateDir,
+        strict: true,
         progress,
       });
       out.build = 'published';

@@ -1,4 +1,5 @@
 // The carriers build's snapshot date when none is given: the census's latest date, never after the build day.
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,20 @@ async function build(futureDate: boolean) {
   const report = JSON.parse(await readFile(join(root.path, 'out', 'carriers', 'report.json'), 'utf8')) as { data_as_of: string; issue_counts: Record<string, number> };
   return { asOf: manifest.options.as_of, report };
 }
+
+describe('inputs that cannot be used', () => {
+  it('stops before publishing when every row of a recognized file is damaged', async () => {
+    const root = await tempDir('carriers-damaged');
+    roots.push(root);
+    const input = join(root.path, 'input');
+    await writeCarriersFixture(input);
+    const header = 'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable';
+    await writeFile(join(input, 'sms', 'bad-crashes.csv'), `${header}\r\n${'TX1,1\r\n'.repeat(3)}`);
+    const out = join(root.path, 'out');
+    await expect(buildCarriers({ input, outDir: out, now: PINNED_CLOCK })).rejects.toThrow(/^sms\/bad-crashes\.csv: none of its 3 rows could be used \(malformed 3\): the file is damaged/);
+    expect(existsSync(join(out, 'carriers'))).toBe(false);
+  });
+});
 
 describe('snapshot date', () => {
   it('is the latest census date, leaving out dates after the build day (counted)', async () => {

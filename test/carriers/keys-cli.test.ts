@@ -64,7 +64,7 @@ describe('keys CLI', () => {
     const list = keys('list', '--json');
     expect(list.code).toBe(0);
     const rows = JSON.parse(list.stdout) as Record<string, unknown>[];
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     for (const row of rows) expect(Object.keys(row)).toEqual(['id', 'plan', 'label', 'created_at', 'revoked']);
     for (const out of [table.stdout, table.stderr, list.stdout, list.stderr]) {
       expect(out).not.toContain(key);

@@ -41,6 +41,7 @@ describe('facilities build', () => {
     expect(byKind.ghgrp_indicator).toMatchObject({ rows: 4, used: 3, dropped: { outside_ontario: 1 } });
     expect(byKind.ewrb).toMatchObject({ rows: 4, used: 4, bom: true });
     expect(report.ignored).toEqual([{ file: 'notes.txt', reason: 'header matches no known input' }]);
+    // (notes.txt shares no column with any input; a near miss names what it lacks, see 'a required column is missing'.)
     expect(report.issues.find((i: { kind: string }) => i.kind === 'missing_city')).toMatchObject({ file: 'ontario/ghg-registry.csv', record: 12 });
     const manifest = JSON.parse(readFileSync(join(b.buildDir, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ service: 'facilities', demo: false, built_at: '2026-01-02T03:04:05.000Z', options: { year: 2024 }, counts: { facilities: 10, anchored: 3 } });
@@ -123,10 +124,12 @@ describe('facilities build', () => {
     // A second Ontario-like file that lacks Total CO2e is not recognized, so it is listed and ignored…
     await writeFile(join(b.input, 'partial.csv'), 'Year,Ontario GHG ID,Facility Name\r\n2024,1,X\r\n');
     const s = await buildFacilities({ input: b.input, outDir: join(b.root.path, 'other'), year: FIXTURE_YEAR, now: PINNED_CLOCK });
-    expect(s.ignored.map((i) => i.file)).toContain('partial.csv');
-    // …and a folder with no Ontario file at all fails the build.
+    const partial = s.ignored.find((i) => i.file === 'partial.csv')!;
+    // …with the input it comes closest to and the columns it lacks, by their names in the upstream file…
+    expect(partial.reason).toMatch(/^header matches no known input \(closest: ontario_ghg, without the columns "Facility City", .*"Total CO2e from all sources in CO2e \(t\)"\)$/);
+    // …and a folder with no Ontario file at all fails the build, saying what was there instead.
     await rm(join(b.input, 'ontario'), { recursive: true });
-    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR })).rejects.toThrow(/no Ontario GHG registry file found/);
+    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR })).rejects.toThrow(/no Ontario GHG registry file found .*; files not taken: .*partial\.csv: header matches no known input \(closest: ontario_ghg/);
     expect(readFileSync(join(b.buildDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
     expect(readdirSync(b.outDir).filter((n) => n.startsWith('.'))).toEqual([]);
   });
