@@ -140,14 +140,21 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
 
   const ctx = { progress, issues: [] as RowIssue[], issueCounts: {} as Record<string, number>, sources: [] as SourceFile[], accounts: [] as InputAccount[] };
 
-  // Census: every carrier, sorted by number; a number repeated keeps its first row.
-  const census: CensusRow[] = [];
-  for (const f of files('census')) await readInput(f, normalizeCensusRow, reference, (row) => (census.push(row), 'used'), ctx);
-  census.sort((a, b) => a.dot - b.dot);
+  // Census: every carrier, sorted by number; a number repeated keeps its first row (files in name order, the
+  // sort is stable), and the later row's file is told in its account: used one less, dropped as a duplicate.
+  const census: { row: CensusRow; account: number }[] = [];
+  for (const f of files('census')) {
+    const account = ctx.accounts.length;
+    await readInput(f, normalizeCensusRow, reference, (row) => (census.push({ row, account }), 'used'), ctx);
+  }
+  census.sort((a, b) => a.row.dot - b.row.dot);
   const unique: CensusRow[] = [];
-  for (const row of census) {
+  for (const { row, account } of census) {
     if (unique.length && unique[unique.length - 1]!.dot === row.dot) {
       ctx.issueCounts.duplicate_carrier = (ctx.issueCounts.duplicate_carrier ?? 0) + 1;
+      const a = ctx.accounts[account]!;
+      a.used--;
+      a.dropped.duplicate_carrier = (a.dropped.duplicate_carrier ?? 0) + 1;
       continue;
     }
     unique.push(row);

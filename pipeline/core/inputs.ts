@@ -87,7 +87,7 @@ export function assertAllRecognized(scan: InputScan<string>): void {
 }
 
 /** Drops that say nothing is wrong with the file: the rows are another file's, or outside what is built. */
-const BENIGN_DROPS = new Set(['duplicate', 'conflicting_duplicate', 'outside_window', 'unknown_carrier', 'no_basic']);
+const BENIGN_DROPS = new Set(['duplicate', 'conflicting_duplicate', 'duplicate_carrier', 'outside_window', 'unknown_carrier', 'no_basic']);
 
 /**
  * A file with rows of which none could be read (every one malformed or invalid) is damaged or not the data

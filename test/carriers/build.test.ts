@@ -44,6 +44,24 @@ describe('inputs that cannot be used', () => {
   });
 });
 
+describe('a census given twice', () => {
+  it('keeps the first file\'s rows (in name order) and counts the copy\'s as duplicates in its own account, and builds', async () => {
+    const root = await tempDir('carriers-twice');
+    roots.push(root);
+    const input = join(root.path, 'input');
+    await writeCarriersFixture(input);
+    const census = await readFile(join(input, 'census', 'FMCSA_CENSUS1_2026Oct.txt'));
+    await writeFile(join(input, 'census', 'FMCSA_CENSUS1_2026Oct_copy.txt'), census);
+    const summary = await buildCarriers({ input, outDir: join(root.path, 'out'), now: PINNED_CLOCK });
+    const byFile = new Map(summary.inputs.map((a) => [a.file, a]));
+    const first = byFile.get('census/FMCSA_CENSUS1_2026Oct.txt')!;
+    const copy = byFile.get('census/FMCSA_CENSUS1_2026Oct_copy.txt')!;
+    expect(first.rows).toBeGreaterThan(0);
+    expect(first).toMatchObject({ used: first.rows, dropped: {} });
+    expect(copy).toMatchObject({ rows: first.rows, used: 0, dropped: { duplicate_carrier: first.rows } });
+  });
+});
+
 describe('snapshot date', () => {
   it('is the latest census date, leaving out dates after the build day (counted)', async () => {
     const plain = await build(false);

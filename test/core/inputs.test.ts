@@ -3,12 +3,13 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertAllRecognized, assertRowsUsed, describeIgnored, scanInputs } from '../../pipeline/core/inputs.ts';
+import type { ColumnSpec } from '../../pipeline/core/csv.ts';
 import { tempDir } from '../helpers/server.ts';
 
-const KINDS = [
+const KINDS: { kind: 'plants' | 'trips'; columns: ColumnSpec[] }[] = [
   { kind: 'plants', columns: [{ key: 'id', names: ['Plant ID'], required: true }, { key: 'name', names: ['Plant Name'], required: true }, { key: 'note', names: ['Note'] }] },
   { kind: 'trips', columns: [{ key: 'trip', names: ['Trip'], required: true }] },
-] as const;
+];
 
 const roots: Awaited<ReturnType<typeof tempDir>>[] = [];
 afterAll(async () => {
@@ -26,7 +27,7 @@ describe('scanInputs', () => {
     await writeFile(join(dir, 'sub', 'plants.csv'), 'Plant ID,Plant Name\r\n1,A\r\n');
     await writeFile(join(dir, 'almost.csv'), 'Plant ID,Note\r\n1,x\r\n');
     await writeFile(join(dir, 'other.csv'), 'Colour\r\nred\r\n');
-    const scan = await scanInputs(dir, KINDS.map((k) => ({ kind: k.kind, columns: [...k.columns] })));
+    const scan = await scanInputs(dir, KINDS);
     expect(scan.recognized.map((f) => [f.file, f.kind])).toEqual([
       ['linked.csv', 'trips'],
       ['sub/plants.csv', 'plants'],
