@@ -17,6 +17,23 @@ function unauthorized(detail: string, keyGiven: boolean): HttpError {
   return new HttpError(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': keyGiven ? INVALID_TOKEN_CHALLENGE : CHALLENGE });
 }
 
+const MISSING = 'this route needs an API key in the header Authorization: Bearer <key>';
+
+/**
+ * True when the request carries Authorization more than once. Node keeps only the first in `headers`, and
+ * a proxy may keep another: which key counts would depend on who reads it, so such a request is refused
+ * (RFC 6750 §3.1, invalid_request: a request that "uses more than one method for including an access token").
+ */
+function repeatsAuthorization(rawHeaders: readonly string[] | undefined): boolean {
+  if (!rawHeaders) return false;
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /**
  * The account each connection last signed in with, the Authorization header that did it and the store's
  * key epoch then. A keep-alive client sends the same header with every request; while the header and the
@@ -27,27 +44,32 @@ function unauthorized(detail: string, keyGiven: boolean): HttpError {
 const signedIn = new WeakMap<object, { header: string; epoch: number; account: Account }>();
 
 /** The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
-export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: object | null }, store: AccountStore): Account {
+export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: object | null; rawHeaders?: string[] }, store: AccountStore): Account {
   const raw = req.headers.authorization;
+  // No key, no look-up: the store is not touched for a request that cannot sign in.
+  if (raw === undefined) throw unauthorized(MISSING, false);
+  if (repeatsAuthorization(req.rawHeaders)) {
+    throw new HttpError(400, 'bad_request', 'send one Authorization header; this request has several', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_request"' });
+  }
   const socket = req.socket ?? undefined;
   // Read before the look-up: a change after it moves the epoch on, and the next request looks up again.
   const epoch = store.keysEpoch();
-  if (socket && raw !== undefined) {
+  if (socket) {
     const last = signedIn.get(socket);
     if (last && last.header === raw && last.epoch === epoch) return last.account;
   }
-  const header = raw?.trim() ?? '';
+  const header = raw.trim();
   // The auth scheme is case-insensitive (RFC 9110 §11.1); the token is everything after one run of spaces.
   const match = /^bearer(?: +(.*))?$/i.exec(header);
   const token = match?.[1]?.trim() ?? '';
-  if (!match || token === '') throw unauthorized('this route needs an API key in the header Authorization: Bearer <key>', false);
+  if (!match || token === '') throw unauthorized(MISSING, false);
   // Never echo the token: a malformed one may still be someone's secret with a typo.
   if (!KEY_PATTERN.test(token)) throw unauthorized('the bearer token is not an API key of this service', true);
   const found = store.findKey(token);
   if (!found) throw unauthorized('the API key is not known', true);
   if (found.revoked) throw unauthorized('the API key has been revoked', true);
   const account: Account = { id: found.id, plan: found.plan };
-  if (socket && raw !== undefined) signedIn.set(socket, { header: raw, epoch, account });
+  if (socket) signedIn.set(socket, { header: raw, epoch, account });
   return account;
 }
 

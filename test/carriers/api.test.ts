@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
 import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
+import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -40,6 +41,21 @@ describe('sign-in', () => {
     const res = await fetch(`${srv.base}/api/carrier/1000001`, { headers: header ? { Authorization: header } : {} });
     expect(res.headers.get('www-authenticate')).toBe(challenge);
     await problem(res, 401, 'unauthorized');
+  });
+
+  it('400 for a request with two Authorization headers, whichever comes first, and nothing counted', async () => {
+    const port = Number(new URL(srv.base).port);
+    const used = () => srv.accounts().usage(srv.accounts().findKey(free)!.id, new Date().toISOString().slice(0, 7));
+    const before = used();
+    for (const pair of [[free, 'junk'], ['junk', free]]) {
+      const headers: [string, string][] = [['Host', `127.0.0.1:${port}`], ['Authorization', `Bearer ${pair[0]}`], ['authorization', `Bearer ${pair[1]}`], ['Connection', 'close']];
+      const { response } = await rawRequest(port, toRequest('GET', '/api/carrier/1000001', headers));
+      expect(response?.status).toBe(400);
+      expect(response?.headers['www-authenticate']).toBe('Bearer error="invalid_request"');
+      expect(response?.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(response!.body.toString('utf8'))).toMatchObject({ status: 400, code: 'bad_request', detail: 'send one Authorization header; this request has several' });
+    }
+    expect(used()).toBe(before);
   });
 
   it('401 for a revoked key', async () => {
