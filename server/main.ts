@@ -13,6 +13,7 @@ import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { DataError } from './core/build.ts';
+import { ConfigError } from './core/config-error.ts';
 import { createServiceServer } from './core/http-server.ts';
 import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
 import { SERVICES } from './services.ts';
@@ -72,6 +73,9 @@ export async function main(argv: string[]): Promise<void> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
   if (port !== undefined && port !== 0 && names.length > 1) throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  const rawReload = process.env.RELOAD_INTERVAL_MS || '5000';
+  if (!/^[0-9]+$/.test(rawReload)) throw new CliError(`RELOAD_INTERVAL_MS must be a whole number of milliseconds (0 = off), not ${rawReload}`, 1);
+  const reloadIntervalMs = Number(rawReload);
   const dataDir = resolve(values.data ?? (process.env.DATA_DIR || 'dist-data'));
   const stateDir = stateDirOf(process.env);
   try {
@@ -79,7 +83,6 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
-  const reloadIntervalMs = Number(process.env.RELOAD_INTERVAL_MS ?? 5000);
   const log = process.env.LOG === 'off' ? null : jsonLog;
 
   const running: { app: ServiceApp<unknown>; server: Server }[] = [];
@@ -95,7 +98,8 @@ export async function main(argv: string[]): Promise<void> {
         onReload: (e) => process.stderr.write(e.error ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n` : `[${name}] reloaded ${e.from} → ${e.to}\n`),
       });
     } catch (err) {
-      if (err instanceof DataError) throw new CliError(`cannot serve ${name}: ${err.message}`, 1);
+      // A damaged build, or a setting the service cannot use (FREE_PROFILE_LOOKUPS=abc): the reason, no stack.
+      if (err instanceof DataError || err instanceof ConfigError) throw new CliError(`cannot serve ${name}: ${err.message}`, 1);
       throw err;
     }
     // Requests Node would answer itself (parser errors, no Host, Expect, CONNECT) get a problem body too.

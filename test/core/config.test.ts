@@ -1,0 +1,47 @@
+// Settings read from the environment at start-up: decimal digits as written, anything else a ConfigError
+// (server/main.ts prints its message and exits 1, without a stack).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toLlmConfig } from '../../server/carriers/llm.ts';
+import { ConfigError } from '../../server/core/config-error.ts';
+import { toFreeLookups } from '../../server/services.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('FREE_PROFILE_LOOKUPS', () => {
+  it('takes a whole number as written, 25 when unset or empty', () => {
+    expect(toFreeLookups(undefined)).toBe(25);
+    expect(toFreeLookups('')).toBe(25);
+    expect(toFreeLookups('0')).toBe(0);
+    expect(toFreeLookups('100')).toBe(100);
+  });
+
+  it.each(['abc', '0x10', '1e1', '-1', ' 7', '2.5', '99999999999999999999'])('refuses %j', (raw) => {
+    expect(() => toFreeLookups(raw)).toThrow(ConfigError);
+    expect(() => toFreeLookups(raw)).toThrow(`FREE_PROFILE_LOOKUPS must be a whole number ≥ 0, not ${raw}`);
+  });
+});
+
+describe('EXPLAIN_LLM_TIMEOUT_MS', () => {
+  const env = { EXPLAIN_LLM_URL: 'http://127.0.0.1:9/v1', EXPLAIN_LLM_MODEL: 'm' };
+  it('takes milliseconds as written', () => {
+    expect(toLlmConfig({ ...env, EXPLAIN_LLM_TIMEOUT_MS: '2500' })?.timeoutMs).toBe(2500);
+  });
+  it.each(['0x10', '1e3', 'soon', '0'])('refuses %j', (raw) => {
+    expect(() => toLlmConfig({ ...env, EXPLAIN_LLM_TIMEOUT_MS: raw })).toThrow(ConfigError);
+  });
+});
+
+describe('RELOAD_INTERVAL_MS', () => {
+  it('stops the server at start with the reason, exit 1', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts', '--service', 'economy', '--port', '0'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, RELOAD_INTERVAL_MS: 'often' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('RELOAD_INTERVAL_MS must be a whole number of milliseconds (0 = off), not often\n');
+  });
+});
