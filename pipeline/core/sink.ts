@@ -10,6 +10,7 @@ import * as zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { sha256 } from './hash.ts';
 import { schemas, type SchemaRegistry } from './schemas.ts';
+import { notFound, toProblem } from '../../server/core/problem.ts';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -154,6 +155,10 @@ export async function acquireLock(outDir: string, service: string, effects: Sink
   throw new Error(`could not take the build lock ${lock}`);
 }
 
+/** Every tree's error document: the server's 404 problem body (server/core/problem.ts). */
+export const NOT_FOUND_FILE = '404.json';
+const NOT_FOUND_DOCUMENT = toProblem(notFound('no resource at this path in this build')).body;
+
 export async function openSink(options: SinkOptions): Promise<Sink> {
   const { service, outDir } = options;
   const effects = options.effects ?? fileEffects;
@@ -271,6 +276,9 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     openStream,
     files: () => written,
     async publish(manifest) {
+      // The answer a static host gives for a path it does not have, as the server gives it: a CDN's error
+      // document (README, "Hosting dist-data/ on a CDN").
+      await writeJson(NOT_FOUND_FILE, NOT_FOUND_DOCUMENT, 'core/problem');
       await drain();
       const files = Object.fromEntries([...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       const checksums = { files };

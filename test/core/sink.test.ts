@@ -49,9 +49,17 @@ describe('sink', () => {
     await sink.writeJson('ids.json', { next: 3, sources: {} }, 'facilities/ids');
     await sink.publish(manifest());
     const files = (await readdir(join(out, 'facilities'))).sort();
-    expect(files).toEqual(['checksums.json', 'ids.json', 'ids.json.br', 'ids.json.gz', 'manifest.json']);
+    expect(files).toEqual(['404.json', '404.json.br', '404.json.gz', 'checksums.json', 'ids.json', 'ids.json.br', 'ids.json.gz', 'manifest.json']);
     const m = JSON.parse(await readFile(join(out, 'facilities', 'manifest.json'), 'utf8'));
-    expect(m.files).toBe(3);
+    expect(m.files).toBe(6);
+    // The error document a CDN is told to answer for a path it does not have: the server's 404 problem.
+    expect(JSON.parse(await readFile(join(out, 'facilities', '404.json'), 'utf8'))).toEqual({
+      type: '/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'no resource at this path in this build',
+      code: 'not_found',
+    });
     expect(await readdir(out)).toEqual(['facilities']);
   });
 
