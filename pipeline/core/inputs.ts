@@ -86,19 +86,16 @@ export function assertAllRecognized(scan: InputScan<string>): void {
   }
 }
 
-/** Drops that say nothing is wrong with the file: the rows are another file's, or outside what is built. */
-const BENIGN_DROPS = new Set(['duplicate', 'conflicting_duplicate', 'duplicate_carrier', 'outside_window', 'unknown_carrier', 'no_basic']);
-
 /**
  * A file with rows of which none could be read (every one malformed or invalid) is damaged or not the data
- * it looks like: publishing without it would quietly drop what it should hold. Rows dropped for a reason
- * that is no damage (BENIGN_DROPS: a duplicate of another file's row, an event outside the window or of a
- * carrier not in the census) do not count as damage.
+ * it looks like: publishing without it would quietly drop what it should hold. `benign` names the service's
+ * drop reasons that say nothing is wrong with the file (a duplicate of another file's row, an event outside
+ * the window): rows dropped for those are no damage.
  */
-export function assertRowsUsed(accounts: readonly { file: string; rows: number; used: number; dropped: Record<string, number> }[]): void {
+export function assertRowsUsed(accounts: readonly { file: string; rows: number; used: number; dropped: Record<string, number> }[], benign: ReadonlySet<string>): void {
   for (const a of accounts) {
-    const benign = Object.entries(a.dropped).filter(([k]) => BENIGN_DROPS.has(k)).reduce((n, [, v]) => n + v, 0);
-    if (a.rows > 0 && a.used === 0 && benign === 0) {
+    const excused = Object.entries(a.dropped).filter(([k]) => benign.has(k)).reduce((n, [, v]) => n + v, 0);
+    if (a.rows > 0 && a.used === 0 && excused === 0) {
       const why = Object.entries(a.dropped).map(([k, v]) => `${k} ${v}`).join(', ');
       throw new Error(`${a.file}: none of its ${a.rows} rows could be used (${why}): the file is damaged, or not the data it looks like`);
     }

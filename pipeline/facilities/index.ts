@@ -200,7 +200,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     }),
   ];
   const buildingRows = dropDuplicates(ewrb.rows, (r) => r.id, sameValues, (r) => `EWRB_ID ${r.id}`, issues, accounts);
-  assertRowsUsed(accounts);
+  assertRowsUsed(accounts, new Set(['duplicate', 'conflicting_duplicate']));
 
   progress.stage('linking');
   const link = linkFacilities(ontarioRows, federalRows);

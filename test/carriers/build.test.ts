@@ -13,32 +13,35 @@ afterAll(async () => {
   for (const r of roots) await r.remove();
 });
 
-async function build(futureDate: boolean) {
-  const root = await tempDir('carriers-asof');
+/** The fixture's inputs in a folder of their own (removed after the file's tests). */
+async function fixtureInput(name: string): Promise<{ root: string; input: string }> {
+  const root = await tempDir(name);
   roots.push(root);
   const input = join(root.path, 'input');
   await writeCarriersFixture(input);
+  return { root: root.path, input };
+}
+
+async function build(futureDate: boolean) {
+  const { root, input } = await fixtureInput('carriers-asof');
   if (futureDate) {
     const census = join(input, 'census', 'FMCSA_CENSUS1_2026Oct.txt');
     const text = await readFile(census, 'utf8');
     expect(text).toContain('"01-MAR-24"');
     await writeFile(census, text.replace('"01-MAR-24"', '"11-AUG-2036"'));
   }
-  await buildCarriers({ input, outDir: join(root.path, 'out'), now: PINNED_CLOCK });
-  const manifest = JSON.parse(await readFile(join(root.path, 'out', 'carriers', 'manifest.json'), 'utf8')) as { options: { as_of: string } };
-  const report = JSON.parse(await readFile(join(root.path, 'out', 'carriers', 'report.json'), 'utf8')) as { data_as_of: string; issue_counts: Record<string, number> };
+  await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
+  const manifest = JSON.parse(await readFile(join(root, 'out', 'carriers', 'manifest.json'), 'utf8')) as { options: { as_of: string } };
+  const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as { data_as_of: string; issue_counts: Record<string, number> };
   return { asOf: manifest.options.as_of, report };
 }
 
 describe('inputs that cannot be used', () => {
   it('stops before publishing when every row of a recognized file is damaged', async () => {
-    const root = await tempDir('carriers-damaged');
-    roots.push(root);
-    const input = join(root.path, 'input');
-    await writeCarriersFixture(input);
+    const { root, input } = await fixtureInput('carriers-damaged');
     const header = 'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable';
     await writeFile(join(input, 'sms', 'bad-crashes.csv'), `${header}\r\n${'TX1,1\r\n'.repeat(3)}`);
-    const out = join(root.path, 'out');
+    const out = join(root, 'out');
     await expect(buildCarriers({ input, outDir: out, now: PINNED_CLOCK })).rejects.toThrow(/^sms\/bad-crashes\.csv: none of its 3 rows could be used \(malformed 3\): the file is damaged/);
     expect(existsSync(join(out, 'carriers'))).toBe(false);
   });
@@ -46,13 +49,10 @@ describe('inputs that cannot be used', () => {
 
 describe('a census given twice', () => {
   it('keeps the first file\'s rows (in name order) and counts the copy\'s as duplicates in its own account, and builds', async () => {
-    const root = await tempDir('carriers-twice');
-    roots.push(root);
-    const input = join(root.path, 'input');
-    await writeCarriersFixture(input);
+    const { root, input } = await fixtureInput('carriers-twice');
     const census = await readFile(join(input, 'census', 'FMCSA_CENSUS1_2026Oct.txt'));
     await writeFile(join(input, 'census', 'FMCSA_CENSUS1_2026Oct_copy.txt'), census);
-    const summary = await buildCarriers({ input, outDir: join(root.path, 'out'), now: PINNED_CLOCK });
+    const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
     const byFile = new Map(summary.inputs.map((a) => [a.file, a]));
     const first = byFile.get('census/FMCSA_CENSUS1_2026Oct.txt')!;
     const copy = byFile.get('census/FMCSA_CENSUS1_2026Oct_copy.txt')!;
