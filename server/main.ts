@@ -13,7 +13,7 @@ import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { DataError } from './core/build.ts';
-import { ConfigError } from './core/config-error.ts';
+import { ConfigError, wholeNumberSetting } from './core/config-error.ts';
 import { createServiceServer } from './core/http-server.ts';
 import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
 import { SERVICES } from './services.ts';
@@ -73,9 +73,12 @@ export async function main(argv: string[]): Promise<void> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
   if (port !== undefined && port !== 0 && names.length > 1) throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
-  const rawReload = process.env.RELOAD_INTERVAL_MS || '5000';
-  if (!/^[0-9]+$/.test(rawReload)) throw new CliError(`RELOAD_INTERVAL_MS must be a whole number of milliseconds (0 = off), not ${rawReload}`, 1);
-  const reloadIntervalMs = Number(rawReload);
+  let reloadIntervalMs: number;
+  try {
+    reloadIntervalMs = wholeNumberSetting('RELOAD_INTERVAL_MS', process.env.RELOAD_INTERVAL_MS, 5000, 0, 'a whole number of milliseconds (0 = off)');
+  } catch (err) {
+    throw new CliError((err as Error).message, 1);
+  }
   const dataDir = resolve(values.data ?? (process.env.DATA_DIR || 'dist-data'));
   const stateDir = stateDirOf(process.env);
   try {

@@ -1,7 +1,7 @@
 // The services the server can run, by name, with their default ports (shared/contracts/common.md).
 import { join } from 'node:path';
 import type { ServiceDefinition } from './core/app.ts';
-import { ConfigError } from './core/config-error.ts';
+import { wholeNumberSetting } from './core/config-error.ts';
 import { openSqliteStore, type AccountStore } from './core/store.ts';
 import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
@@ -23,11 +23,7 @@ export interface ServerService {
 
 /** FREE_PROFILE_LOOKUPS: a whole number ≥ 0 (default 25, the contract's). */
 export function toFreeLookups(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 25;
-  // Decimal digits as written: Number() also reads 0x10, 1e1 and ' 7'.
-  const n = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 0) throw new ConfigError(`FREE_PROFILE_LOOKUPS must be a whole number ≥ 0, not ${raw}`);
-  return n;
+  return wholeNumberSetting('FREE_PROFILE_LOOKUPS', raw, 25, 0, 'a whole number ≥ 0');
 }
 
 export const SERVICES: Record<string, ServerService> = {

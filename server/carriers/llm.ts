@@ -5,7 +5,7 @@
 // oversized content) is a failure: the caller falls back to the template, so the route never fails because
 // of the backend.
 import type { Profile } from '../../pipeline/carriers/profile.ts';
-import { ConfigError } from '../core/config-error.ts';
+import { ConfigError, wholeNumberSetting } from '../core/config-error.ts';
 
 export interface LlmConfig {
   /** The chat completions URL, e.g. https://api.openai.com/v1/chat/completions. */
@@ -41,8 +41,7 @@ export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig 
   const model = env.EXPLAIN_LLM_MODEL?.trim();
   if (!model) throw new ConfigError('EXPLAIN_LLM_MODEL must name the model when EXPLAIN_LLM_URL is set');
   const rawTimeout = env.EXPLAIN_LLM_TIMEOUT_MS?.trim();
-  const timeoutMs = rawTimeout ? (/^[0-9]+$/.test(rawTimeout) ? Number(rawTimeout) : Number.NaN) : DEFAULT_LLM_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ConfigError(`EXPLAIN_LLM_TIMEOUT_MS must be a whole number of milliseconds ≥ 1, not ${rawTimeout}`);
+  const timeoutMs = wholeNumberSetting('EXPLAIN_LLM_TIMEOUT_MS', rawTimeout, DEFAULT_LLM_TIMEOUT_MS, 1, 'a whole number of milliseconds ≥ 1');
   const key = env.EXPLAIN_LLM_KEY?.trim();
   return { url, model, timeoutMs, ...(key ? { key } : {}) };
 }
