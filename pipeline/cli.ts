@@ -1,5 +1,6 @@
 // npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
 import { resolve } from 'node:path';
+import { flagSetting } from '../server/core/config-error.ts';
 import { CliError, isMain, parseCli, runCli } from './core/cli.ts';
 import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
@@ -36,13 +37,21 @@ export async function main(argv: string[]): Promise<void> {
   const pipeline = PIPELINES[service]!;
   const needsInput = pipeline.needsInput ?? true;
   if (needsInput && !values.input) throw new CliError(`--input is required\n\n${USAGE}`);
+  // An option another service takes is refused, not ignored: `--year` on a carriers build changes nothing.
+  if (values.year !== undefined && service !== 'facilities') throw new CliError(`--year applies to facilities builds only, not ${service}\n\n${USAGE}`);
+  if (values['as-of'] !== undefined && service !== 'carriers') throw new CliError(`--as-of applies to carriers builds only, not ${service}\n\n${USAGE}`);
   const year = values.year === undefined ? undefined : Number(values.year);
   if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
   const asOf = values['as-of'];
   if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
   const outDir = resolve(values.out ?? (process.env.DATA_DIR || 'dist-data'));
   // Restricted percentiles are decided when the data is built, so the stores, caches and any copy agree.
-  const showRestricted = process.env.SHOW_RESTRICTED_PERCENTILES === 'true';
+  let showRestricted: boolean;
+  try {
+    showRestricted = flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
   const progress = createProgress(`build ${service}`);
   let result;
   try {

@@ -13,7 +13,12 @@ export class CliError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseCli<O extends Options>(argv: string[], options: O, usage: string) {
+/**
+ * Parses `argv` against `options` (plus `--help`). A repeated option and more than `maxPositionals` bare
+ * arguments are errors: a stray word (`--service carriers extra`, `--input a b`) would otherwise be
+ * ignored without a word.
+ */
+export function parseCli<O extends Options>(argv: string[], options: O, usage: string, maxPositionals = 0) {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true });
@@ -27,6 +32,8 @@ export function parseCli<O extends Options>(argv: string[], options: O, usage: s
     if (seen.has(token.name)) throw new CliError(`--${token.name} was given more than once\n\n${usage}`);
     seen.add(token.name);
   }
+  const stray = parsed.positionals.slice(maxPositionals);
+  if (stray.length > 0) throw new CliError(`unexpected argument${stray.length > 1 ? 's' : ''} ${stray.map((a) => JSON.stringify(a)).join(' ')}\n\n${usage}`);
   return { values: parsed.values, positionals: parsed.positionals, usage };
 }
 

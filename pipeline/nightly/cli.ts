@@ -1,6 +1,7 @@
 // npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
+import { flagSetting, wholeNumberSetting } from '../../server/core/config-error.ts';
 import { prepareStateDir, stateDirOf } from '../../server/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
 import { SERVICE_NAMES } from '../services.ts';
@@ -28,12 +29,13 @@ Examples:
   npm run nightly -- --service all
   FMCSA_CENSUS_URL=https://ai.fmcsa.dot.gov/SMS/files/FMCSA_CENSUS1_2026Oct.zip npm run nightly -- --service carriers`;
 
+/** A whole-number setting of the nightly job (decimal digits as written), its fallback when unset. */
 function toNumberEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`${name} must be an integer of at least ${min}, not ${raw}`);
-  return n;
+  try {
+    return wholeNumberSetting(name, env[name], fallback, min, `a whole number of at least ${min}`);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
 }
 
 /** The summary table: one row per service. */
@@ -65,6 +67,12 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
     prepareStateDir(stateDir, outDir);
   } catch (err) {
     throw new CliError(`nightly: ${(err as Error).message}`, 1);
+  }
+  try {
+    // Read again by each carriers build; checked here so that a bad value stops the job before any download.
+    flagSetting('SHOW_RESTRICTED_PERCENTILES', env.SHOW_RESTRICTED_PERCENTILES);
+  } catch (err) {
+    throw new CliError((err as Error).message);
   }
   const config: NightlyConfig = {
     services: service === 'all' ? SERVICE_NAMES : [service],

@@ -8,6 +8,7 @@ import { createProgress, type Progress } from '../core/progress.ts';
 import { acquireLock } from '../core/sink.ts';
 import { loadRegistry } from '../economy/registry.ts';
 import { PIPELINES } from '../services.ts';
+import { flagSetting } from '../../server/core/config-error.ts';
 import { toStatcanBaseUrl } from '../../server/economy/upstream/statcan.ts';
 import { toValetBaseUrl } from '../../server/economy/upstream/valet.ts';
 import { checkEconomyRegistry } from './economy-check.ts';
@@ -124,7 +125,7 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
         input: service === 'economy' ? '' : input,
         outDir: config.outDir,
         demo: false,
-        showRestricted: config.env.SHOW_RESTRICTED_PERCENTILES === 'true',
+        showRestricted: flagSetting('SHOW_RESTRICTED_PERCENTILES', config.env.SHOW_RESTRICTED_PERCENTILES),
         stateDir: config.stateDir,
         strict: true,
         progress,

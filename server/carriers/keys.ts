@@ -90,7 +90,7 @@ function openStore(io: KeysIo): AccountStore {
 }
 
 export async function main(argv: string[], io: KeysIo = processIo()): Promise<void> {
-  const { values, positionals } = parseCli(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values, positionals } = parseCli(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, USAGE, Infinity);
   if (values.help) {
     io.stdout(USAGE + '\n');
     return;

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLlmConfig } from '../../server/carriers/llm.ts';
-import { ConfigError } from '../../server/core/config-error.ts';
+import { ConfigError, flagSetting } from '../../server/core/config-error.ts';
 import { toFreeLookups } from '../../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -43,5 +43,28 @@ describe('RELOAD_INTERVAL_MS', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('RELOAD_INTERVAL_MS must be a whole number of milliseconds (0 = off), not often\n');
+  });
+});
+
+describe('SHOW_RESTRICTED_PERCENTILES (flagSetting)', () => {
+  it('is true or false in any case, false when unset or empty', () => {
+    expect(flagSetting('X', undefined)).toBe(false);
+    expect(flagSetting('X', '')).toBe(false);
+    expect(flagSetting('X', 'true')).toBe(true);
+    expect(flagSetting('X', 'TRUE')).toBe(true);
+    expect(flagSetting('X', 'False')).toBe(false);
+  });
+  it.each(['1', 'yes', 'on', ' true', 'tru'])('refuses %j', (raw) => {
+    expect(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', raw)).toThrow(new ConfigError(`SHOW_RESTRICTED_PERCENTILES must be true or false, not ${raw}`));
+  });
+  it('stops a build before it reads anything, exit 2', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/cli.ts', '--service', 'carriers', '--input', '/nonexistent'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, SHOW_RESTRICTED_PERCENTILES: 'yes' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('SHOW_RESTRICTED_PERCENTILES must be true or false, not yes\n');
   });
 });

@@ -107,6 +107,7 @@ describe('server process', () => {
     [['--service', 'nope'], 2, /--service must be one of facilities/],
     [['--port', '99999', '--service', 'facilities'], 2, /--port must be an integer/],
     [['--bogus'], 2, /Unknown option '--bogus'/],
+    [['--service', 'facilities', 'carriers'], 2, /unexpected argument "carriers"/],
   ])('rejects bad arguments %j', (argv, status, message) => {
     const [cmd, args] = tsx(['server/main.ts', ...argv]);
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
@@ -121,6 +122,9 @@ describe('build CLI', () => {
     [['--service', 'facilities'], 2, /--input is required/],
     [['--service', 'facilities', '--input', '/nonexistent/x'], 1, /build failed, nothing was published: input folder .* cannot be read/],
     [['--service', 'facilities', '--input', '.', '--year', '1900'], 2, /--year must be a year/],
+    [['--service', 'carriers', '--input', '.', '--year', '2024'], 2, /--year applies to facilities builds only, not carriers/],
+    [['--service', 'facilities', '--input', '.', '--as-of', '2026-01-01'], 2, /--as-of applies to carriers builds only, not facilities/],
+    [['--service', 'facilities', '--input', '.', 'extra'], 2, /unexpected argument "extra"/],
   ])('%j exits %i with a clear message', (argv, status, message) => {
     const [cmd, args] = tsx(['pipeline/cli.ts', ...argv]);
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });

@@ -302,6 +302,25 @@ describe('npm run nightly', () => {
     }
   });
 
+  it.each([
+    ['NIGHTLY_RETRIES', '0x2', 'NIGHTLY_RETRIES must be a whole number of at least 0, not 0x2'],
+    ['NIGHTLY_TIMEOUT_MS', '0', 'NIGHTLY_TIMEOUT_MS must be a whole number of at least 1, not 0'],
+    ['SHOW_RESTRICTED_PERCENTILES', '1', 'SHOW_RESTRICTED_PERCENTILES must be true or false, not 1'],
+  ])('stops before any download when %s is %j', async (name, value, message) => {
+    const saved = env[name];
+    const requests = upstream.requests.length;
+    env[name] = value;
+    try {
+      const { code } = await nightly('carriers');
+      expect(code).toBe(2);
+      expect(logs.at(-1)).toBe(message);
+      expect(upstream.requests.length).toBe(requests);
+    } finally {
+      if (saved === undefined) delete env[name];
+      else env[name] = saved;
+    }
+  });
+
   it('refuses to run beside another nightly job', async () => {
     await writeFile(join(downloads, '.nightly.lock'), String(process.pid));
     try {
