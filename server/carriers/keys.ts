@@ -13,12 +13,14 @@ Usage:
   npm run keys -- create --plan free|premium --label TEXT [--json]
   npm run keys -- list [--json]
   npm run keys -- revoke KEY_ID
+  npm run keys -- help
 
   create    prints the new key alone on stdout, once: it is stored only as a hash and cannot be shown
             again. --json prints {"id","key","plan","label","created_at"} instead.
   list      prints every key's id, plan, label, creation time and whether it is revoked (never the key);
             --json prints them as an array.
-  revoke    revokes the key with this id (key_ and 12 hex digits, as list shows it).
+  revoke    revokes the key with this id (key_ and 12 hex digits, as list shows it); a key already
+            revoked stays revoked from its first revocation, and the command says so (exit 0).
 
 The store is STATE_DIR/accounts.sqlite (STATE_DIR defaults to state/), shared with the server.
 
@@ -96,6 +98,11 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     return;
   }
   const [command, ...args] = positionals;
+  // `keys help` is what many CLIs take (git, npm): the same as --help.
+  if (command === 'help' && args.length === 0) {
+    io.stdout(USAGE + '\n');
+    return;
+  }
   if (!isCommand(command)) throw usageError(command === undefined ? 'a command is required: create, list or revoke' : `unknown command ${JSON.stringify(command)}`);
   const extra = Object.keys(values).filter((k) => !ALLOWED[command].includes(k));
   if (extra.length > 0) throw usageError(`${command} does not take ${extra.map((k) => `--${k}`).join(', ')}`);
@@ -142,8 +149,10 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
   if (KEY_PATTERN.test(id)) throw usageError('revoke takes the key id (key_…, as list shows it), not the key');
   const store = openStore(io);
   try {
-    if (!KEY_ID_PATTERN.test(id) || !store.revokeKey(id, io.now())) throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
-    io.stdout(`revoked ${id}\n`);
+    // Revoking again keeps the first revocation's time and succeeds (a script may retry), but says so.
+    const before = KEY_ID_PATTERN.test(id) ? store.listKeys().find((k) => k.id === id) : undefined;
+    if (!before || !store.revokeKey(id, io.now())) throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
+    io.stdout(before.revoked ? `${id} was already revoked\n` : `revoked ${id}\n`);
   } finally {
     store.close();
   }

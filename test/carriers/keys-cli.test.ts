@@ -76,6 +76,7 @@ describe('keys CLI', () => {
   it('revoke revokes the key with that id', () => {
     const r = keys('revoke', json.id);
     expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`revoked ${json.id}\n`);
     const store = openSqliteStore(stateDir);
     try {
       expect(store.findKey(json.key)).toEqual({ id: json.id, plan: 'premium', revoked: true });
@@ -83,6 +84,13 @@ describe('keys CLI', () => {
     } finally {
       store.close();
     }
+    expect((JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)?.revoked).toBe(true);
+  });
+
+  it('revoke of a key already revoked succeeds and says so', () => {
+    const r = keys('revoke', json.id);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${json.id} was already revoked\n`);
     expect((JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)?.revoked).toBe(true);
   });
 
@@ -139,8 +147,8 @@ describe('keys CLI', () => {
     expect(notFolder.stderr).toBe(`STATE_DIR ${file} is not a folder\n`);
   });
 
-  it('--help prints usage with examples and exits 0', () => {
-    const r = keys('--help');
+  it.each([['--help'], ['help']])('%s prints usage with examples and exits 0', (arg) => {
+    const r = keys(arg);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage:');
     expect(r.stdout).toContain('npm run keys -- create --plan free --label');
