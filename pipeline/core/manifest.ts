@@ -25,7 +25,9 @@ export interface Manifest {
 
 /**
  * data_version: a hash of the inputs' bytes, the options that change the output and the build code, so two
- * builds of the same inputs with the same code share a version whatever the clock says.
+ * builds of the same inputs with the same code share a version whatever the clock says. The demo label
+ * changes the output (manifest, /healthz, the data version line), so a demo build of some files and a real
+ * build of the same files have different versions.
  */
 export function toDataVersion(sources: readonly SourceFile[], options: Record<string, unknown>, codeHash: string): string {
   const inputs = sources.map((s) => s.sha256).sort();
@@ -44,7 +46,7 @@ export function toManifest(args: {
   const sources = [...args.sources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     service: args.service,
-    data_version: toDataVersion(sources, args.options, args.codeHash),
+    data_version: toDataVersion(sources, args.demo ? { ...args.options, demo: true } : args.options, args.codeHash),
     built_at: args.builtAt.toISOString(),
     demo: args.demo,
     options: args.options,
