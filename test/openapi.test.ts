@@ -108,6 +108,12 @@ describe('query parameters come from the *-query schemas', () => {
   });
 });
 
+it("gives a 304 the 200's headers but its body's: a free key's profile 304 lists the RateLimit-* headers", () => {
+  const doc = toCarriersOpenApi(schemas());
+  const responses = doc.paths['/api/carrier/{carrier_id}']?.get?.responses as Record<string, { headers?: Record<string, unknown> }>;
+  expect(Object.keys(responses['304']?.headers ?? {}).sort()).toEqual(['Cache-Control', 'ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Data-Version']);
+});
+
 it('describes the bearer scheme on the carriers routes that need a key, and nowhere else', () => {
   const doc = toCarriersOpenApi(schemas());
   expect(doc.components.securitySchemes).toEqual({ bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });

@@ -359,7 +359,10 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
     const ok = op.responses[200];
     if (op.method === 'get' && ok?.headers?.includes('ETag')) {
       parameters.push({ $ref: '#/components/parameters/If-None-Match' });
-      responses['304'] = toResponse({ description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers: ['ETag'], cache: ok.cache });
+      // A 304 carries the 200's headers but those of a body (RFC 9110 §15.4.5): the ETag, and the
+      // RateLimit-* of a free key's profile among them.
+      const headers = ok.headers.filter((h) => !/^content-/i.test(h));
+      responses['304'] = toResponse({ description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers, cache: ok.cache });
     }
 
     const operation: Json = { operationId: op.operationId, summary: op.summary, tags: [op.tag] };
