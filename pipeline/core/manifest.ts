@@ -54,3 +54,8 @@ export function toManifest(args: {
     counts: args.counts,
   };
 }
+
+/** GET /healthz's body for a build (contracts/common.md): the server's answer, and the tree's healthz.json. */
+export function toHealth(m: Pick<Manifest, 'service' | 'data_version' | 'demo' | 'built_at'>): { status: 'ok'; service: string; data_version: string; demo: boolean; built_at: string } {
+  return { status: 'ok', service: m.service, data_version: m.data_version, demo: m.demo, built_at: m.built_at };
+}

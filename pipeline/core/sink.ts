@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { sha256 } from './hash.ts';
+import { toHealth, type Manifest } from './manifest.ts';
 import { schemas, type SchemaRegistry } from './schemas.ts';
 import { notFound, toProblem } from '../../server/core/problem.ts';
 
@@ -95,7 +96,7 @@ export interface Sink {
   /** The files written so far with their sha256, by relative path. */
   files(): ReadonlyMap<string, string>;
   /** Writes `checksums.json` and `manifest.json` (validated), then swaps the build in. */
-  publish(manifest: Record<string, unknown>): Promise<void>;
+  publish(manifest: Omit<Manifest, 'files' | 'checksums_sha256'>): Promise<void>;
   abort(): Promise<void>;
 }
 
@@ -157,6 +158,8 @@ export async function acquireLock(outDir: string, service: string, effects: Sink
 
 /** Every tree's error document: the server's 404 problem body (server/core/problem.ts). */
 export const NOT_FOUND_FILE = '404.json';
+/** GET /healthz's answer for the build. */
+export const HEALTH_FILE = 'healthz.json';
 const NOT_FOUND_DOCUMENT = toProblem(notFound('no resource at this path in this build')).body;
 
 export async function openSink(options: SinkOptions): Promise<Sink> {
@@ -279,6 +282,9 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       // The answer a static host gives for a path it does not have, as the server gives it: a CDN's error
       // document (README, "Hosting dist-data/ on a CDN").
       await writeJson(NOT_FOUND_FILE, NOT_FOUND_DOCUMENT, 'core/problem');
+      // GET /healthz as a file, like every GET without a query (contracts/common.md): on a static host it
+      // says which build is live.
+      await writeJson(HEALTH_FILE, toHealth(manifest), 'core/health');
       await drain();
       const files = Object.fromEntries([...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       const checksums = { files };

@@ -12,6 +12,7 @@ import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type Pr
 import { stampVersion } from './data-version.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
+import { toHealth } from '../../pipeline/core/manifest.ts';
 
 export { PUBLIC_CACHE };
 
@@ -82,8 +83,7 @@ export const jsonLog = (line: LogLine) => process.stdout.write(JSON.stringify(li
 
 function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
   const build = loadBuild(dir, def.name);
-  const { service, data_version, built_at, demo } = build.manifest;
-  return { build, data: def.load(build), health: jsonPayload({ status: 'ok', service, data_version, demo, built_at }) };
+  return { build, data: def.load(build), health: jsonPayload(toHealth(build.manifest)) };
 }
 
 export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): ServiceApp<D> {

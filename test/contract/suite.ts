@@ -201,6 +201,12 @@ export function contractSuite(target: ContractTarget): void {
       }
     });
 
+    it('has healthz.json in its tree: the same bytes as GET /healthz', async () => {
+      const res = await fetch(`${base}/healthz`, { headers: { 'Accept-Encoding': 'identity' } });
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(buildDir, 'healthz.json')))).toBe(true);
+    });
+
     it('serves the manifest and the build report as static files', async () => {
       const res = await fetch(`${base}/manifest.json`);
       expect(res.status).toBe(200);

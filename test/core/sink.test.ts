@@ -49,9 +49,13 @@ describe('sink', () => {
     await sink.writeJson('ids.json', { next: 3, sources: {} }, 'facilities/ids');
     await sink.publish(manifest());
     const files = (await readdir(join(out, 'facilities'))).sort();
-    expect(files).toEqual(['404.json', '404.json.br', '404.json.gz', 'checksums.json', 'ids.json', 'ids.json.br', 'ids.json.gz', 'manifest.json']);
+    expect(files).toEqual(['404.json', '404.json.br', '404.json.gz', 'checksums.json', 'healthz.json', 'healthz.json.br', 'healthz.json.gz', 'ids.json', 'ids.json.br', 'ids.json.gz', 'manifest.json']);
     const m = JSON.parse(await readFile(join(out, 'facilities', 'manifest.json'), 'utf8'));
-    expect(m.files).toBe(6);
+    expect(m.files).toBe(9);
+    // GET /healthz as a static host answers it: the build's identity.
+    expect(await readFile(join(out, 'facilities', 'healthz.json'), 'utf8')).toBe(
+      '{"status":"ok","service":"facilities","data_version":"0123456789abcdef","demo":true,"built_at":"2026-01-01T00:00:00.000Z"}',
+    );
     // The error document a CDN is told to answer for a path it does not have: the server's 404 problem.
     expect(JSON.parse(await readFile(join(out, 'facilities', '404.json'), 'utf8'))).toEqual({
       type: '/problems/not-found',
