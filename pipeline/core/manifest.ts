@@ -55,7 +55,11 @@ export function toManifest(args: {
   };
 }
 
-/** GET /healthz's body for a build (contracts/common.md): the server's answer, and the tree's healthz.json. */
-export function toHealth(m: Pick<Manifest, 'service' | 'data_version' | 'demo' | 'built_at'>): { status: 'ok'; service: string; data_version: string; demo: boolean; built_at: string } {
-  return { status: 'ok', service: m.service, data_version: m.data_version, demo: m.demo, built_at: m.built_at };
+/**
+ * GET /healthz's body for a build, exactly the keys of contracts/common.md: the server's answer, and the
+ * tree's healthz.json. No build time: the tree is byte-identical for the same inputs and code (the
+ * manifest says when it was built).
+ */
+export function toHealth(m: Pick<Manifest, 'service' | 'data_version' | 'demo'>): { status: 'ok'; service: string; data_version: string; demo: boolean } {
+  return { status: 'ok', service: m.service, data_version: m.data_version, demo: m.demo };
 }
