@@ -189,7 +189,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     basePath: def.basePath,
     handler: (req, res) => {
       // Rare requests first: a full URL as the target, no Host, an Expect header.
-      if (req.url?.charCodeAt(0) !== SLASH || req.headers.host === undefined || req.headers.expect !== undefined) {
+      if (req.url?.charCodeAt(0) !== SLASH || req.headers.host === undefined || req.headers.expect !== undefined || repeatsHost(req.rawHeaders)) {
         const refusal = admit(req);
         if (refusal) {
           stampVersion(res, state.build.manifest.data_version);
@@ -249,6 +249,19 @@ const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
  * with no Host is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
  * (RFC 9110 §10.1.1). Returns the refusal, if any.
  */
+/**
+ * True when Host comes more than once: Node keeps the first, a proxy in front may have routed by another,
+ * and RFC 9112 §3.2 has a server answer such a request 400. A loop over the raw names (about ten).
+ */
+export function repeatsHost(rawHeaders: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++seen > 1) return true;
+  }
+  return false;
+}
+
 function admit(req: IncomingMessage): HttpError | undefined {
   const url = req.url ?? '';
   if (url.charCodeAt(0) !== SLASH) {
@@ -262,6 +275,7 @@ function admit(req: IncomingMessage): HttpError | undefined {
   if (req.headers.host === undefined && req.httpVersion === '1.1') {
     return new HttpError(400, 'bad_request', 'an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)');
   }
+  if (repeatsHost(req.rawHeaders)) return new HttpError(400, 'bad_request', 'send one Host header (RFC 9112 §3.2); this request has several');
   const expect = req.headers.expect;
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
     return new HttpError(417, 'expectation_failed', `the server cannot meet the expectation ${JSON.stringify(expect)}; only 100-continue is defined`);

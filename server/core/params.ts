@@ -1,19 +1,60 @@
 // Query parameters validated by the same JSON Schemas that document them (ajv with allErrors, so every bad
 // parameter is reported at once). Unknown parameters are ignored, as shared/contracts/common.md says.
-import { parse } from 'node:querystring';
+import { unescape } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../pipeline/core/schemas.ts';
 import { invalidParameters, type ParameterError } from './problem.ts';
 
-export type RawQuery = Record<string, string | string[] | undefined>;
+/** The names whose value was not percent-encoded UTF-8, kept beside the query (see queryOf). */
+const MALFORMED = Symbol('malformed');
+
+export type RawQuery = Record<string, string | string[] | undefined> & { [MALFORMED]?: Set<string> };
+
+/** `+` as a space and percent escapes decoded; undefined for a malformed escape or bytes that are not UTF-8. */
+function decodeComponent(s: string): string | undefined {
+  const spaced = s.includes('+') ? s.replaceAll('+', ' ') : s;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+}
+
+/** At most this many pairs are read, as node:querystring's default. */
+const MAX_PAIRS = 1000;
 
 /**
- * The query of a request, parsed from its query string as polka parses it (node:querystring: `+` and
- * percent escapes decoded, a repeated name an array). Routes parse it themselves, and only when they need
- * to: a route that answers a repeated query from a cache keyed by the raw query string never parses it.
+ * The query of a request, parsed from its query string as node:querystring (polka's parser) does: `+` and
+ * percent escapes decoded, a repeated name an array. One difference: a value with a malformed escape
+ * (`%zz`, a lone `%`) or escapes that are not UTF-8 (`%E9`, Latin-1 é) is noted, and parseQuery answers
+ * it with a 400 for that parameter; node:querystring keeps such escapes as text or makes them U+FFFD,
+ * which turned `q=%E9` into a search for nothing, that is, everything. Routes parse the query themselves,
+ * and only when they need to: a route that answers a repeated query from a cache keyed by the raw query
+ * string never parses it.
  */
 export function queryOf(req: { search: string }): RawQuery {
-  return req.search.length > 1 ? parse(req.search.slice(1)) : {};
+  const out = Object.create(null) as RawQuery;
+  if (req.search.length <= 1) return out;
+  let pairs = 0;
+  for (const pair of req.search.slice(1).split('&')) {
+    if (pair === '') continue;
+    if (++pairs > MAX_PAIRS) break;
+    const eq = pair.indexOf('=');
+    const rawName = eq < 0 ? pair : pair.slice(0, eq);
+    const rawValue = eq < 0 ? '' : pair.slice(eq + 1);
+    const name = decodeComponent(rawName) ?? unescape(rawName.replaceAll('+', ' '));
+    let value = decodeComponent(rawValue);
+    if (value === undefined) {
+      (out[MALFORMED] ??= new Set()).add(name);
+      value = unescape(rawValue.replaceAll('+', ' '));
+    }
+    const before = out[name];
+    if (before === undefined) out[name] = value;
+    else if (Array.isArray(before)) before.push(value);
+    else out[name] = [before, value];
+  }
+  return out;
 }
 
 const INTEGER = /^-?[0-9]+$/;
@@ -66,6 +107,10 @@ export function parseQuery<T>(query: RawQuery, schemaId: string): T {
   for (const [name, spec] of Object.entries(props)) {
     const value = query[name];
     if (value === undefined) continue;
+    if (query[MALFORMED]?.has(name)) {
+      errors.push({ parameter: name, message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8' });
+      continue;
+    }
     if (Array.isArray(value)) {
       errors.push({ parameter: name, message: 'must be given once' });
       continue;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { identityTag, matchesEtag, pickEncoding, toPayload } from '../../server/core/payload.ts';
-import { parseQuery } from '../../server/core/params.ts';
+import { parseQuery, queryOf } from '../../server/core/params.ts';
 import { HttpError } from '../../server/core/problem.ts';
 
 const big = toPayload('x'.repeat(5000));
@@ -83,6 +83,33 @@ describe('matchesEtag (weak comparison, RFC 9110 §13.1.2)', () => {
     ['', false],
   ])('%j → %j', (header, expected) => {
     expect(matchesEtag(header, tag)).toBe(expected);
+  });
+});
+
+describe('queryOf', () => {
+  const q = (search: string) => ({ ...queryOf({ search }) });
+  it('decodes as node:querystring does: + as a space, escapes, repeated names as arrays, bare names as empty', () => {
+    expect(q('')).toEqual({});
+    expect(q('?')).toEqual({});
+    expect(q('?q=a+b%20c&limit=5&q=%C3%A9&flag&=x&&')).toEqual({ q: ['a b c', 'é'], limit: '5', flag: '', '': 'x' });
+    expect(Object.entries(queryOf({ search: '?__proto__=1&constructor=2' }))).toEqual([
+      ['__proto__', '1'],
+      ['constructor', '2'],
+    ]);
+  });
+  it.each(['%zz', '%', 'a%2', '%E9', '%C3', '%FF', '%ED%A0%80'])('makes q=%s a 400 naming q, and only where the parameter is read', (raw) => {
+    const query = queryOf({ search: `?q=${raw}&limit=5&other=${raw}` });
+    try {
+      parseQuery(query, 'facilities/search-query');
+      expect.unreachable();
+    } catch (err) {
+      expect((err as HttpError).status).toBe(400);
+      expect((err as HttpError).errors).toEqual([{ parameter: 'q', message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8' }]);
+    }
+  });
+  it('takes %25 and a literal U+FFFD (%EF%BF%BD) as the characters they encode', () => {
+    expect(parseQuery(queryOf({ search: '?q=100%25' }), 'facilities/search-query')).toEqual({ q: '100%' });
+    expect(parseQuery(queryOf({ search: '?q=%EF%BF%BD' }), 'facilities/search-query')).toEqual({ q: '\uFFFD' });
   });
 });
 

@@ -211,6 +211,8 @@ describe('observation routes', () => {
     ['/api/observations?series=CPI_ALL_ITEMS&from=2024-13-01&to=soon&vintage=2024-04-31', 400, [['from', 'must match format "date"'], ['to', 'must match format "date"'], ['vintage', 'must be a real calendar date (YYYY-MM-DD); 2024-04-31 is not']]],
     ['/api/observations?from=2024-02-30', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not'], ['series', 'is required']]],
     ['/api/observations?series=CPI_ALL_ITEMS&from=2025-12-01&to=2025-11-01', 400, [['from', 'must not be after to (2025-11-01)']]],
+    ['/api/observations?series=CPI%zz&from=2024%2D01-01', 400, [['series', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']]],
+    ['/api/revisions?series=CPI_ALL_ITEMS&from=%E9&to=2026-03-10', 400, [['from', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']]],
     ['/api/observations?series=NOPE', 404, undefined],
     ['/api/observations?series=cpi_all_items', 404, undefined],
     ['/api/observations?series=CPI_ALL_ITEMS&vintage=2020-01-01', 404, undefined],

@@ -470,6 +470,8 @@ describe(`hostile requests (seed ${SEED})`, () => {
   // Requests Node would answer itself, with a bare status line or by closing the connection.
   it.each<[string, string, number, string]>([
     ['an HTTP/1.1 request without Host', 'GET /api/v1/stats HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
+    ['two Host headers', 'GET /api/v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nhost: elsewhere.example\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
+    ['two Host headers on a static file', 'GET /manifest.json HTTP/1.1\r\nHost: 127.0.0.1\r\nHOST: 127.0.0.1\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
     ['an Expect other than 100-continue', 'GET /api/v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\nConnection: close\r\n\r\n', 417, 'expectation_failed'],
     ['CONNECT', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n', 405, 'method_not_allowed'],
   ])('answers %s with a problem', async (_label, bytes, status, code) => {
