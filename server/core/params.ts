@@ -96,9 +96,10 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
 
 /**
  * Validates a query against the schema `schemaId` (an object schema whose properties are the parameters)
- * and returns the typed, coerced values. Throws a 400 problem listing every bad parameter.
+ * and returns the typed, coerced values. `check` adds the route's own errors about the values. Throws a
+ * 400 problem listing every bad parameter.
  */
-export function parseQuery<T>(query: RawQuery, schemaId: string): T {
+export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input: Partial<T>) => ParameterError[]): T {
   const registry = paramSchemas();
   const schema = registry.schema(schemaId) as { properties?: Record<string, { type?: string }> };
   const props = schema.properties ?? {};
@@ -129,6 +130,8 @@ export function parseQuery<T>(query: RawQuery, schemaId: string): T {
   }
   const validate = registry.get(schemaId);
   if (!validate(input)) errors.push(...toParameterErrors(validate.errors ?? []).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
+  // The route's own checks, of what a schema cannot say, reported with the rest (each parameter once).
+  if (check) errors.push(...check(input as Partial<T>).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
   if (errors.length) throw invalidParameters(errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)));
   return input as T;
 }

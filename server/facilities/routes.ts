@@ -11,7 +11,7 @@ import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
-import { notFound } from '../core/problem.ts';
+import { notFound, type ParameterError } from '../core/problem.ts';
 
 export interface FacilitiesData {
   names: NameMatcher;
@@ -58,6 +58,16 @@ const TAIL = Buffer.from(']}');
  * that means the same, such as `limit=25`) is that document, with the file's tag and compressed codings,
  * so the route and the static file agree (shared/contracts/common.md).
  */
+/**
+ * An empty city (a form's blank field) constrains nothing; one with text but nothing left to compare once
+ * normalized (`---`, `(Toronto)`: bracketed parts are dropped) would match every city, so it is a 400.
+ */
+export function checkSearchQuery(query: Partial<SearchQuery>): ParameterError[] {
+  const city = query.city;
+  if (city === undefined || city.trim() === '' || normalizeCity(city) !== '') return [];
+  return [{ parameter: 'city', message: 'has no letters or digits to match once normalized (bracketed parts are left out)' }];
+}
+
 export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
@@ -122,7 +132,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
     r.get(`${BASE}/search`, (req, res, s) => {
       let payload = s.data.raw.get(req.search);
       if (!payload) {
-        payload = search(s.data, parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query'), s.build.payloads.get(`${BASE}/search`));
+        payload = search(s.data, parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery), s.build.payloads.get(`${BASE}/search`));
         s.data.raw.offer(req.search, payload);
       }
       sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });

@@ -8,6 +8,8 @@ contractSuite({
   documents: ['/api/v1/spine', '/api/v1/stats', '/api/v1/facility/ONF-000001', '/api/v1/search', '/api/v1/search?q=maple&limit=5', '/api/v1/search?unknown=1'],
   notFound: ['/api/v1/facility/ONF-999999', '/api/v1/facility/onf-000001', '/api/v1/facility/ONF-1', '/api/v1/facility/..%2f..%2fmanifest', '/api/v1/facility/ONF-000001.json', '/api/v1/nothing'],
   badParameters: [
+    { path: '/api/v1/search?city=---', parameters: ['city'] },
+    { path: '/api/v1/search?city=(Toronto)&tier=x', parameters: ['city', 'tier'] },
     { path: '/api/v1/search?q=%E9', parameters: ['q'] },
     { path: '/api/v1/search?city=%zz&limit=0', parameters: ['city', 'limit'] },
     { path: '/api/v1/search?limit=0', parameters: ['limit'] },
