@@ -36,6 +36,18 @@ export function isValidIsoDate(s: string): boolean {
   return m !== null && toIso(Number(m[1]), Number(m[2]), Number(m[3])) === s;
 }
 
+/**
+ * `YYYY-MM-DD` naming a real day of any four-digit year (RFC 3339 full-date, proleptic Gregorian): what a
+ * request parameter may be. `from=0001-01-01` means "from the beginning"; upstream files are held to
+ * isValidIsoDate's years 1000–9999.
+ */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (m === null) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
 /** Throws when `s` is not a valid ISO date; `what` names the value in the message (e.g. `reference date`). */
 export function assertIsoDate(s: string, what: string): void {
   // Normalizers assert the same reference date once per row, millions of times: remember the last good one.

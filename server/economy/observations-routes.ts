@@ -18,7 +18,7 @@
 // the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { isValidIsoDate } from '../../pipeline/core/dates.ts';
+import { isCalendarDate } from '../../pipeline/core/dates.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
@@ -87,11 +87,11 @@ function parseWithDates<T>(query: RawQuery, schemaId: string, dates: readonly st
   };
   for (const name of dates) {
     const v = dateOf(name);
-    if (v !== undefined && !isValidIsoDate(v)) errors.push({ parameter: name, message: `must be a real calendar date (YYYY-MM-DD); ${v} is not` });
+    if (v !== undefined && !isCalendarDate(v)) errors.push({ parameter: name, message: `must be a real calendar date (YYYY-MM-DD); ${v} is not` });
   }
   if (range) {
     const [a, b] = [dateOf(range[0]), dateOf(range[1])];
-    if (a !== undefined && b !== undefined && isValidIsoDate(a) && isValidIsoDate(b) && a > b) {
+    if (a !== undefined && b !== undefined && isCalendarDate(a) && isCalendarDate(b) && a > b) {
       errors.push({ parameter: range[0], message: `must not be after ${range[1]} (${b})` });
     }
   }

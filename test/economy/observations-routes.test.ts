@@ -184,6 +184,9 @@ describe('observation routes', () => {
       ['to=2025-11-01', ['2025-10-01', '2025-11-01']],
       ['from=2025-11-01&to=2025-11-01', ['2025-11-01']],
       ['from=2027-01-01', []],
+      // Any four-digit year is a date: "from the beginning" is a common way to ask for everything.
+      ['from=0001-01-01&to=2025-10-31', ['2025-10-01']],
+      ['from=0999-12-31', ['2025-10-01', '2025-11-01', '2026-01-01']],
     ];
     for (const [query, dates] of cases) {
       const { body } = await json(`/api/observations?series=CPI_ALL_ITEMS&${query}`);
@@ -211,6 +214,7 @@ describe('observation routes', () => {
     ['/api/observations?series=CPI_ALL_ITEMS&from=2024-13-01&to=soon&vintage=2024-04-31', 400, [['from', 'must match format "date"'], ['to', 'must match format "date"'], ['vintage', 'must be a real calendar date (YYYY-MM-DD); 2024-04-31 is not']]],
     ['/api/observations?from=2024-02-30', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not'], ['series', 'is required']]],
     ['/api/observations?series=CPI_ALL_ITEMS&from=2025-12-01&to=2025-11-01', 400, [['from', 'must not be after to (2025-11-01)']]],
+    ['/api/observations?series=CPI_ALL_ITEMS&from=0100-02-29', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 0100-02-29 is not']]],
     ['/api/observations?series=CPI%zz&from=2024%2D01-01', 400, [['series', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']]],
     ['/api/revisions?series=CPI_ALL_ITEMS&from=%E9&to=2026-03-10', 400, [['from', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']]],
     ['/api/observations?series=NOPE', 404, undefined],
