@@ -43,6 +43,8 @@ export interface ServiceDefinition<D> {
   load(build: LoadedBuild): D;
   /** Releases what `load` opened (file handles), when a reload replaces the data or the app closes. */
   unload?(data: D): void;
+  /** The app is closing (SIGTERM): stop work that would outlast the drain, such as upstream pulls. */
+  close?(): void;
   routes(r: Routes<D>): void;
   /**
    * URL path of the service's OpenAPI document, a file its build writes (pipeline/<service>/openapi.ts):
@@ -211,6 +213,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     reload,
     close: () => {
       clearInterval(timer);
+      def.close?.();
       def.unload?.(state.data);
     },
   };

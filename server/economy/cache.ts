@@ -2,7 +2,7 @@
 //   - each series is pulled from its upstream at most once per 24 h, across concurrent requests (one pull in
 //     flight per series; the others await it) and across restarts (one JSON file per series, written to a
 //     temporary file and renamed, so a crash never leaves half a file);
-//   - a failed pull serves the cached copy (`cached: true, stale: true`), logs the failure and backs off
+//   - a failed pull (an error, a time-out, an answer with no observations, or a shutdown) serves the cached copy (`cached: true, stale: true`), logs the failure and backs off
 //     (60 s, 120 s, … capped at 1 h) before the next attempt;
 //   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
 //     with `Retry-After`.
@@ -110,6 +110,12 @@ export interface ObservationCache {
    * identifiers, `cached: true`), or undefined when `get` has more to do: load, pull, serve stale, or fail.
    */
   peek(entry: RegistryEntry): CachedObservations | undefined;
+  /**
+   * For a server shutting down (SIGTERM): pulls in flight are abandoned, so the requests waiting on them
+   * are answered now (the stale copy, or 503) within the drain window instead of after the pull's time
+   * limit; a later `get` that would pull fails the same way.
+   */
+  close(): void;
 }
 
 export interface CacheLogLine {
@@ -240,21 +246,31 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     return undefined;
   };
 
+  /** Stops each pull in flight with its reason: the shutdown's (close) ends them all. */
+  const stoppers = new Set<(err: UpstreamError) => void>();
+  let closed = false;
+
   const pull = async (entry: RegistryEntry, upstream: SeriesUpstream, key: string): Promise<CacheFile> => {
+    if (closed) throw new UpstreamError('the server is shutting down');
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
-    // The timer both aborts the request and settles the race, so an upstream that ignores its signal
-    // still cannot hold the series' single flight forever.
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const err = new UpstreamError(`${upstream.label} did not answer within ${timeoutMs} ms`);
+    let stop!: (err: UpstreamError) => void;
+    // The timer (or a shutdown) both aborts the request and settles the race, so an upstream that ignores
+    // its signal still cannot hold the series' single flight forever.
+    const stopped = new Promise<never>((_, reject) => {
+      stop = (err) => {
         controller.abort(err);
         reject(err);
-      }, timeoutMs);
+      };
+      timer = setTimeout(() => stop(new UpstreamError(`${upstream.label} did not answer within ${timeoutMs} ms`)), timeoutMs);
     });
+    stoppers.add(stop);
     const startedAt = options.now();
     try {
-      const observations = await Promise.race([upstream.pull(entry, controller.signal), timedOut]);
+      const observations = await Promise.race([upstream.pull(entry, controller.signal), stopped]);
+      // Every registry series has data upstream: an answer with none (an upstream in maintenance answering
+      // 200 with an empty list) is a failed pull, which must not replace a good copy and today's snapshot.
+      if (observations.length === 0) throw new UpstreamError(`${upstream.label} answered no observations for ${entry.id}`);
       const file: CacheFile = { series: entry.id, key, source: upstream.label, asOf: startedAt.toISOString(), observations };
       // A full disk must not throw away a good pull: the copy is kept in memory and the failure logged.
       await writeFileAtomic(pathOf(entry.id), JSON.stringify(file)).catch((err: unknown) =>
@@ -268,6 +284,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       return file;
     } finally {
       clearTimeout(timer);
+      stoppers.delete(stop);
     }
   };
 
@@ -281,6 +298,10 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   const stale = (file: CacheFile): CachedObservations => ({ ...toAnswer(file, true), stale: true });
 
   return {
+    close() {
+      closed = true;
+      for (const stop of stoppers) stop(new UpstreamError('the server is shutting down'));
+    },
     peek(entry) {
       const file = states.get(entry.id)?.file;
       if (!file || file.key !== keyOf(entry) || options.now().getTime() >= expiryOf(file)) return undefined;

@@ -250,10 +250,13 @@ export interface ObservationStoresOptions {
  * `(s) => storesFor(s.build.manifest.demo)`. The demo ones live in their own folder so generated numbers
  * never enter the real cache or vintage archive.
  */
-export function createObservationStores(options: ObservationStoresOptions): (demo: boolean) => ObservationStores {
+/** The stores for a build (`stores(demo)`), and `close()` for a shutdown: see ObservationCache.close. */
+export type ObservationStoresFor = ((demo: boolean) => ObservationStores) & { close(): void };
+
+export function createObservationStores(options: ObservationStoresOptions): ObservationStoresFor {
   const now = options.now ?? (() => new Date());
   const made = new Map<boolean, ObservationStores>();
-  return (demo) => {
+  const storesFor = (demo: boolean) => {
     let stores = made.get(demo);
     if (!stores) {
       const dir = demo ? join(options.stateDir, 'economy', 'demo') : join(options.stateDir, 'economy');
@@ -266,4 +269,9 @@ export function createObservationStores(options: ObservationStoresOptions): (dem
     }
     return stores;
   };
+  return Object.assign(storesFor, {
+    close() {
+      for (const stores of made.values()) stores.cache.close();
+    },
+  });
 }

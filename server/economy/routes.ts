@@ -63,6 +63,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     basePath: '/api',
     openapi: OPENAPI_PATH,
     load: loadRegistryData,
+    close: () => storesFor.close(),
     routes(r) {
       registryRoutes(r);
       observationRoutes(r, deps);

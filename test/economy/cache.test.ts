@@ -240,6 +240,56 @@ describe('observation cache', () => {
     await expect(cache.get(CPI)).resolves.toMatchObject({ cached: true, stale: true });
   });
 
+  it('takes an answer with no observations as a failed pull: the good copy and its snapshot stay', async () => {
+    const cache = open();
+    await cache.get(CPI);
+    fake.values = [];
+    t = START + 25 * HOUR;
+    const served = await cache.get(CPI);
+    expect(served).toMatchObject({ cached: true, stale: true, asOf: '2026-01-02T03:04:05.000Z' });
+    expect(served.observations).toHaveLength(3);
+    expect(logs).toEqual([expect.objectContaining({ event: 'upstream_pull_failed', series: 'CPI_ALL_ITEMS', servedStale: true })]);
+    expect(logs[0]!.error).toMatch(/answered no observations for CPI_ALL_ITEMS/);
+    expect(await vintages.list('CPI_ALL_ITEMS')).toEqual(['2026-01-02']);
+    // A restart reads the good copy from the disk: the empty answer was never written.
+    t += 61_000;
+    const restarted = await open().get(CPI);
+    expect(restarted.observations).toHaveLength(3);
+
+    // With nothing cached, the same answer is a 503, not a day of empty data.
+    await expect(open().get({ ...CPI, id: 'CPI_OTHER' })).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+  });
+
+  it('close() answers the requests waiting on a pull at once: 503, or the stale copy', async () => {
+    fake.mode = 'hang';
+    const cache = open({ timeoutMs: 60_000 });
+    const started = Date.now();
+    const waiting = [cache.get(CPI), cache.get(CPI)].map((p) => p.then(() => 'served', (e: unknown) => e));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.pulls).toBe(1);
+    cache.close();
+    for (const outcome of await Promise.all(waiting)) {
+      expect(outcome).toMatchObject({ status: 503, code: 'upstream_unavailable' });
+      expect((outcome as Error).message).toMatch(/shutting down/);
+    }
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // A get after close does not start a pull that would outlast the shutdown.
+    t += 61_000;
+    await expect(cache.get(CPI)).rejects.toMatchObject({ status: 503 });
+    expect(fake.pulls).toBe(1);
+
+    // With a copy cached, a waiting request gets it, marked stale.
+    fake.mode = 'ok';
+    const second = open({ timeoutMs: 60_000 });
+    await second.get(CPI);
+    fake.mode = 'hang';
+    t += 25 * HOUR;
+    const pending = second.get(CPI);
+    await new Promise((r) => setTimeout(r, 100));
+    second.close();
+    await expect(pending).resolves.toMatchObject({ cached: true, stale: true });
+  });
+
   it('writes the cache file atomically and ignores a damaged one', async () => {
     await open().get(CPI);
     const files = await readdir(join(dir.path, 'observations'));

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEconomyService } from '../../server/economy/routes.ts';
 import { buildEconomyFixture, ECONOMY_CLOCK } from '../helpers/economy.ts';
+import { startServerProcess } from '../helpers/process.ts';
 import { startService } from '../helpers/server.ts';
+import { startFakeUpstream } from '../helpers/upstream.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -77,4 +79,33 @@ describe('economy service on a demo build', () => {
     const provenance = JSON.parse(body.result.content[0].text.slice(body.result.content[0].text.indexOf('{'))).provenance as Json;
     expect(provenance.series[0].sourceUrl).toMatch(/^\(demo\) generated values, in the wire format of https:\/\/www150\.statcan\.gc\.ca\//);
   });
+});
+
+describe('economy server process on SIGTERM', () => {
+  it('answers a request waiting on a hanging upstream before it exits, within the drain window', async () => {
+    const real = await buildEconomyFixture({ demo: false });
+    const upstream = await startFakeUpstream(() => {}); // never answers
+    const server = await startServerProcess('economy', {
+      dataDir: real.outDir,
+      stateDir: join(real.root.path, 'state'),
+      env: { STATCAN_WDS_URL: `${upstream.base}/wds`, BOC_VALET_URL: `${upstream.base}/valet` },
+    });
+    try {
+      const started = Date.now();
+      const waiting = fetch(`${server.base}/api/observations?series=CPI_ALL_ITEMS`);
+      while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+      server.child.kill('SIGTERM');
+      const res = await waiting;
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/shutting down/);
+      expect(await server.exited).toBe(0);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      await server.stop();
+      await upstream.close();
+      await real.root.remove();
+    }
+  }, 30_000);
 });
