@@ -119,7 +119,7 @@ export interface ObservationCache {
 }
 
 export interface CacheLogLine {
-  event: 'upstream_pull_failed' | 'cache_file_unreadable' | 'cache_write_failed' | 'vintage_write_failed';
+  event: 'upstream_pull_failed' | 'cache_file_unreadable' | 'cache_write_failed' | 'vintage_write_failed' | 'vintage_unreadable';
   series: string;
   error: string;
   [key: string]: unknown;
@@ -161,7 +161,7 @@ interface SeriesState {
   retryAt: number;
 }
 
-const stderrLog = (line: CacheLogLine) => process.stderr.write(JSON.stringify({ service: 'economy', ...line }) + '\n');
+export const stderrLog = (line: CacheLogLine) => process.stderr.write(JSON.stringify({ service: 'economy', ...line }) + '\n');
 
 /**
  * Writes `data` to `path` through a temporary file in the same folder and a rename, which POSIX makes

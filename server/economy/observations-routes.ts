@@ -260,7 +260,7 @@ export function createObservationStores(options: ObservationStoresOptions): Obse
     let stores = made.get(demo);
     if (!stores) {
       const dir = demo ? join(options.stateDir, 'economy', 'demo') : join(options.stateDir, 'economy');
-      const vintages = createVintageArchive(dir);
+      const vintages = createVintageArchive(dir, { log: options.log });
       const upstreams = demo
         ? createDemoUpstreams({ now })
         : { STATCAN: createStatcanClient({ baseUrl: toStatcanBaseUrl(options.env) }), BOC: createValetClient({ baseUrl: toValetBaseUrl(options.env) }) };

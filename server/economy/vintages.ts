@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { isValidIsoDate } from '../../pipeline/core/dates.ts';
 import type { Observation } from '../../pipeline/economy/types.ts';
 import { Lru } from '../core/cache.ts';
-import { assertSeriesId, writeFileAtomic } from './cache.ts';
+import { assertSeriesId, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';
 
 export interface VintageSnapshot {
   series: string;
@@ -80,7 +80,8 @@ export function toRevisions(from: VintageSnapshot, to: VintageSnapshot): Revisio
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
 
 /** `dir` is STATE_DIR/economy; snapshots go to `<dir>/vintages/<SERIES>/<YYYY-MM-DD>.json`. */
-export function createVintageArchive(dir: string, options: { cacheSize?: number } = {}): VintageArchive {
+export function createVintageArchive(dir: string, options: { cacheSize?: number; log?: (line: CacheLogLine) => void } = {}): VintageArchive {
+  const log = options.log ?? stderrLog;
   const root = join(dir, 'vintages');
   const index = new Map<string, Promise<Set<string>>>();
   const snapshots = new Lru<VintageSnapshot>(options.cacheSize ?? 200);
@@ -120,7 +121,12 @@ export function createVintageArchive(dir: string, options: { cacheSize?: number 
       let doc: VintageSnapshot;
       try {
         doc = JSON.parse(await readFile(join(root, series, `${vintage}.json`), 'utf8')) as VintageSnapshot;
-      } catch {
+        if (doc?.series !== series || doc.vintage !== vintage || !Array.isArray(doc.observations)) throw new Error('not a snapshot of this series and day');
+      } catch (err) {
+        // Gone or damaged (a full disk, a bad copy of STATE_DIR): no longer listed either, so the list and
+        // what `vintage=` serves agree; the file is left for whoever looks into it.
+        (await datesOf(series)).delete(vintage);
+        log({ event: 'vintage_unreadable', series, error: `${vintage}: ${(err as Error).message}; no longer listed` });
         return undefined;
       }
       snapshots.set(key, doc);

@@ -369,6 +369,18 @@ describe('vintage archive', () => {
       expect(await reopened.read('CPI_ALL_ITEMS', '2026-02-30')).toBeUndefined();
       expect(await readdir(join(dir.path, 'vintages', 'CPI_ALL_ITEMS'))).toEqual(['2026-01-05.json', '2026-02-10.json', '2026-03-02.json']);
       await expect(archive.list('../etc')).rejects.toThrow(/not upper case/);
+
+      // A damaged file is listed until it is read; then it is logged and no longer listed, so the list
+      // never names a day that `vintage=` answers 404.
+      await writeFile(join(dir.path, 'vintages', 'CPI_ALL_ITEMS', '2026-02-10.json'), '{not json');
+      const lines: CacheLogLine[] = [];
+      const third = createVintageArchive(dir.path, { log: (l) => lines.push(l) });
+      expect(await third.list('CPI_ALL_ITEMS')).toEqual(['2026-01-05', '2026-02-10', '2026-03-02']);
+      expect(await third.read('CPI_ALL_ITEMS', '2026-02-10')).toBeUndefined();
+      expect(await third.list('CPI_ALL_ITEMS')).toEqual(['2026-01-05', '2026-03-02']);
+      expect(lines).toEqual([expect.objectContaining({ event: 'vintage_unreadable', series: 'CPI_ALL_ITEMS' })]);
+      expect(lines[0]!.error).toMatch(/^2026-02-10: .*no longer listed$/);
+      expect(await third.read('CPI_ALL_ITEMS', '2026-03-02')).toMatchObject({ vintage: '2026-03-02' });
     } finally {
       await dir.remove();
     }
