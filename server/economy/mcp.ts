@@ -38,7 +38,7 @@ export interface McpDeps {
   /** The `/api/categories` array. */
   listCategories(): unknown[];
   /** Provenance for a series id: source URL and upstream ids. */
-  provenance(series: string): { sourceUrl: string; upstream: unknown } | undefined;
+  provenance(series: string): { sourceUrl: string; upstream: unknown; note?: string } | undefined;
 }
 
 export interface McpOptions {
@@ -208,7 +208,16 @@ const PROVENANCE = {
     dataVersion: { type: 'string' },
     series: {
       type: 'array',
-      items: { type: 'object', required: ['id', 'sourceUrl', 'upstream'], properties: { id: { type: 'string' }, sourceUrl: { type: 'string' }, upstream: UPSTREAM } },
+      items: {
+        type: 'object',
+        required: ['id', 'sourceUrl', 'upstream'],
+        properties: {
+          id: { type: 'string' },
+          sourceUrl: { type: 'string', format: 'uri', description: "The upstream's public page or document for the series." },
+          upstream: UPSTREAM,
+          note: { type: 'string', description: 'Present on a demo build: the values are generated, not real.' },
+        },
+      },
     },
   },
 };
@@ -361,7 +370,7 @@ function toServer(sdk: Sdk, deps: McpDeps, manifest: Manifest, schemas: ToolSche
     dataVersion: manifest.data_version,
     series: ids.flatMap((id) => {
       const p = deps.provenance(id);
-      return p ? [{ id, sourceUrl: p.sourceUrl, upstream: p.upstream }] : [];
+      return p ? [{ id, sourceUrl: p.sourceUrl, upstream: p.upstream, ...(p.note !== undefined && { note: p.note }) }] : [];
     }),
   });
   const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };

@@ -24,13 +24,17 @@ export interface EconomyOptions {
   upstreamTimeoutMs?: number;
 }
 
-/** Where a series is published upstream, for the MCP results' provenance. */
-function sourceUrl(entry: RegistryEntry, env: EconomyOptions['env']): string {
+/**
+ * Where a series is published, for the MCP results' provenance: the public page or document of the
+ * upstream (a URL a client can follow), never the base URL this server is configured with, which may be a
+ * mirror or proxy of the operator's. The ids are in `upstream`.
+ */
+function sourceUrl(entry: RegistryEntry): string {
   if (entry.source === 'STATCAN') {
     const table = (entry.tableId ?? '').replaceAll('-', '').slice(0, 8);
-    return `https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=${table}01 (vectors ${entry.vectorIds.map((v) => `v${v}`).join(', ')}; WDS ${toStatcanBaseUrl(env)})`;
+    return `https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=${table}01`;
   }
-  return `${toValetBaseUrl(env)}/observations/${entry.seriesNames.join(',')}/json`;
+  return `https://www.bankofcanada.ca/valet/observations/${entry.seriesNames.join(',')}/json`;
 }
 
 export function createEconomyService(options: EconomyOptions): ServiceDefinition<EconomyRegistryData> {
@@ -53,8 +57,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       if (!entry) return undefined;
       const upstream = entry.source === 'STATCAN' ? { kind: 'statcan-wds', tableId: entry.tableId, vectorIds: entry.vectorIds } : { kind: 'boc-valet', seriesNames: entry.seriesNames };
       // A demo build's values come from the built-in demo upstream: its provenance says so, as `source` does.
-      const url = sourceUrl(entry, options.env);
-      return { sourceUrl: s.build.manifest.demo ? `(demo) generated values, in the wire format of ${url}` : url, upstream };
+      return { sourceUrl: sourceUrl(entry), upstream, ...(s.build.manifest.demo && { note: 'demo build: generated values in the wire format of this upstream, not real data' }) };
     },
   });
   const hosts = options.allowedHosts ?? ['127.0.0.1', 'localhost', '[::1]'];

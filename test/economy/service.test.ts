@@ -77,7 +77,8 @@ describe('economy service on a demo build', () => {
     expect(body.result.content[0].text).toContain('provenance');
     // The values came from the demo upstream, and the provenance says so, as `source` does.
     const provenance = JSON.parse(body.result.content[0].text.slice(body.result.content[0].text.indexOf('{'))).provenance as Json;
-    expect(provenance.series[0].sourceUrl).toMatch(/^\(demo\) generated values, in the wire format of https:\/\/www150\.statcan\.gc\.ca\//);
+    expect(provenance.series[0].sourceUrl).toBe('https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=1810000401');
+    expect(provenance.series[0].note).toMatch(/^demo build: generated values/);
   });
 });
 
