@@ -1,6 +1,7 @@
 // Request bodies, read with a hard size bound: the one reader for every POST route. Nothing past the limit
 // is kept in memory; the 413 asks the client to close (Connection: close) so an oversized upload is not
 // drained for long.
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './problem.ts';
 
@@ -85,6 +86,9 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_JSON_BODY_B
     });
   }
   const body = await readBody(req, limit);
+  // Bytes that are not UTF-8 would be decoded as U+FFFD and the request answered as something else
+  // (`caf\xe9` searched as `caf?`): refused instead.
+  if (!isUtf8(body)) throw new HttpError(400, 'invalid_parameter', 'the request body is not valid UTF-8 (RFC 8259 §8.1)', [{ parameter: 'body', message: 'is not valid UTF-8' }]);
   try {
     // A leading byte order mark may be ignored (RFC 8259 §8.1); JSON.parse would refuse it.
     return JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''));

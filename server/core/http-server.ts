@@ -16,10 +16,28 @@ import { HttpError } from './problem.ts';
 export interface ServiceServerOptions {
   /** How long an idle keep-alive connection stays open, ms (Node's default: 5 s). */
   keepAliveTimeout?: number;
+  /**
+   * How long a request may take to arrive, head and body, ms, before a 408 `request_timeout` (default
+   * 30 s; Node's is 300 s). Bodies here are at most 64 KB of JSON: a client still sending after 30 s is
+   * stalled or holding a connection open on purpose. The head alone has two thirds of it.
+   */
+  requestTimeout?: number;
 }
 
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 export function createServiceServer(app: Pick<ServiceApp<unknown>, 'handler' | 'state'>, options: ServiceServerOptions = {}): Server {
-  const server = createServer({ requireHostHeader: false }, app.handler);
+  const requestTimeout = options.requestTimeout ?? REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      requestTimeout,
+      headersTimeout: Math.ceil((requestTimeout * 2) / 3),
+      // Node checks the two limits on this interval (default 30 s, as long as the limit itself).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeout / 10))),
+    },
+    app.handler,
+  );
   const version = () => ({ 'X-Data-Version': app.state().build.manifest.data_version });
   server.on('checkExpectation', app.handler);
   server.on('clientError', (err, socket) => answerClientError(err, socket, version()));

@@ -21,6 +21,7 @@
 //
 // GET and DELETE (2025 session operations) are not registered, so createApp answers them 405 with
 // `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
+import { isUtf8 } from 'node:buffer';
 import { setVersionHeader } from '../core/data-version.ts';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -114,6 +115,12 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
     // Read here, not by the SDK, so an oversized body is our 413 problem (the SDK's own limit answers
     // with a JSON-RPC body).
     const body = await readBody(req, maxBodyBytes);
+    if (!isUtf8(body)) {
+      // JSON-RPC's parse error: the SDK would read such bytes as U+FFFD and run the call on other text.
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null }));
+      return;
+    }
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && version >= BATCHLESS_SINCE && isJsonArray(body)) {
       // The SDK's stateless legacy leg still answers batches whatever the version; 2025-06-18 removed them.

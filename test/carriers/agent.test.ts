@@ -272,6 +272,13 @@ describe('refused calls', () => {
     expect(body.errors).toEqual([{ parameter: 'body', message: 'is not valid JSON' }]);
   });
 
+  it('400 for a body that is not UTF-8, rather than a search for U+FFFD', async () => {
+    const body = Buffer.concat([Buffer.from('{"tool":"search_carrier","args":{"query":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const problemBody = await problem(res, 400, 'invalid_parameter');
+    expect(problemBody.errors).toEqual([{ parameter: 'body', message: 'is not valid UTF-8' }]);
+  });
+
   it.each(['[]', 'null', '"search_carrier"', '42'])('400 for a JSON body that is not an object: %s', async (text) => {
     const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
     const body = await problem(res, 400, 'invalid_parameter');

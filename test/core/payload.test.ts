@@ -107,6 +107,11 @@ describe('queryOf', () => {
       expect((err as HttpError).errors).toEqual([{ parameter: 'q', message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8' }]);
     }
   });
+  it('reads every pair: a known parameter after 1,000 unknown ones counts, and so does its repeat', () => {
+    const noise = Array.from({ length: 1200 }, (_, i) => `x${i}=1`).join('&');
+    expect(parseQuery(queryOf({ search: `?${noise}&q=acme&limit=5` }), 'facilities/search-query')).toEqual({ q: 'acme', limit: 5 });
+    expect(() => parseQuery(queryOf({ search: `?limit=5&${noise}&limit=6` }), 'facilities/search-query')).toThrow(HttpError);
+  });
   it('takes %25 and a literal U+FFFD (%EF%BF%BD) as the characters they encode', () => {
     expect(parseQuery(queryOf({ search: '?q=100%25' }), 'facilities/search-query')).toEqual({ q: '100%' });
     expect(parseQuery(queryOf({ search: '?q=%EF%BF%BD' }), 'facilities/search-query')).toEqual({ q: '\uFFFD' });

@@ -345,7 +345,7 @@ async function modern(method: string, params: Record<string, unknown> = {}, head
 }
 
 /** node:http, because fetch will not send a Host of our choosing or a body without Content-Length. */
-function raw(options: { method?: string; headers?: Record<string, string>; chunks?: string[] }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(options: { method?: string; headers?: Record<string, string>; chunks?: (string | Buffer)[] }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(mcpUrl, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
       let body = '';
@@ -430,6 +430,17 @@ describe('raw HTTP edges', () => {
     const res = await raw({ headers, chunks: ['{"jsonrpc":"2.0","id":1,"method":'] });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+
+  it('answers a body that is not UTF-8 with the JSON-RPC parse error, before the SDK reads it', async () => {
+    const call = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_series","arguments":{"query":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}}'),
+    ]);
+    const res = await raw({ headers, chunks: [call] });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null });
   });
 
   it('refuses a JSON-RPC batch from 2025-06-18 on, and leaves 2025-03-26 batches to the SDK', async () => {

@@ -13,12 +13,12 @@ export interface Running<D> {
   close(): Promise<void>;
 }
 
-export async function startService<D>(def: ServiceDefinition<D>, dataDir: string, options: { reloadIntervalMs?: number } = {}): Promise<Running<D>> {
+export async function startService<D>(def: ServiceDefinition<D>, dataDir: string, options: { reloadIntervalMs?: number; requestTimeout?: number } = {}): Promise<Running<D>> {
   const logs: LogLine[] = [];
   const app = createApp(def, { dataDir, log: (l) => logs.push(l), reloadIntervalMs: options.reloadIntervalMs ?? 0 });
   // The server npm start runs. fetch keeps connections alive; with Node's 5 s default a slow test can reuse
   // a socket the server is closing at that moment and see ECONNRESET. Tests close every connection themselves.
-  const server = createServiceServer(app, { keepAliveTimeout: 120_000 });
+  const server = createServiceServer(app, { keepAliveTimeout: 120_000, requestTimeout: options.requestTimeout });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const { port } = server.address() as AddressInfo;
   return {
