@@ -14,7 +14,15 @@ const CARRIER_ID: ParameterSpec = {
   schema: { type: 'string', pattern: '^[0-9]{1,8}$' },
 };
 
-const badCarrierId = (more = '') => problem(400, ['invalid_parameter'], `\`carrier_id\` is not a carrier number of 1 to 8 digits${more}; \`errors\` lists each bad parameter.`);
+/** A signed-in route's 400: its own `invalid_parameter` faults, and `bad_request` for two Authorization headers. */
+const signedIn400 = (faults: string) =>
+  problem(
+    400,
+    ['invalid_parameter', 'bad_request'],
+    `\`invalid_parameter\`: ${faults}; \`errors\` lists each bad parameter. \`bad_request\`, with \`WWW-Authenticate: Bearer error="invalid_request"\`: the request sends \`Authorization\` more than once (nothing is counted).`,
+    ['WWW-Authenticate-400'],
+  );
+const badCarrierId = (more = '') => signedIn400(`\`carrier_id\` is not a carrier number of 1 to 8 digits${more}`);
 const unauthorized = problem(401, ['unauthorized'], 'No API key, or a malformed, unknown or revoked one.', ['WWW-Authenticate']);
 const premiumRequired = problem(403, ['premium_required'], 'The key is on the free plan; this route is premium.');
 const noCarrier = problem(404, ['not_found'], 'No carrier with this number in the build.');
@@ -139,7 +147,7 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         requestBody: { description: 'The tool and its arguments; at most 64 KB.', required: true, content: { 'application/json': 'carriers/agent-call' } },
         responses: {
           200: json('carriers/agent-result', 'The tool and its result.', { headers: [...RATE_LIMIT], cache: NO_STORE }),
-          400: problem(400, ['invalid_parameter'], 'A body that is not JSON, an unknown tool (the message lists the known ones), or bad `args`; `errors` lists each.'),
+          400: signedIn400('a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`'),
           401: unauthorized,
           404: noCarrier,
           413: tooLarge,

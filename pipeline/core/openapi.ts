@@ -56,6 +56,11 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 1 },
   },
   'Retry-After': { description: 'Seconds to wait before asking again (RFC 9110 §10.2.3).', required: true, schema: { type: 'integer', minimum: 1 } },
+  'WWW-Authenticate-400': {
+    description: 'On a 400 `bad_request` for a request that sends `Authorization` more than once: `Bearer error="invalid_request"` (RFC 6750 §3.1). Absent on other 400s.',
+    required: false,
+    schema: { type: 'string', pattern: '^Bearer' },
+  },
   'WWW-Authenticate': {
     description: '`Bearer` when no key was sent; `Bearer error="invalid_token"` when the key is malformed, unknown or revoked (RFC 6750 §3).',
     required: true,
@@ -303,7 +308,8 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
     }
     return rewriteRefs(source, '', reach);
   };
-  const headerRefs = (names: readonly HeaderName[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+  // A component named `<Header>-<status>` is that header as one status sends it (`WWW-Authenticate-400`).
+  const headerRefs = (names: readonly HeaderName[]): Json => Object.fromEntries(names.map((n) => [n.replace(/-\d{3}$/, ''), { $ref: `#/components/headers/${n}` }]));
   const toResponse = (r: ResponseSpec): Json => {
     const headers: Json = { ...headerRefs(['X-Data-Version', ...(r.headers ?? [])]) };
     if (r.cache !== undefined) {
@@ -425,5 +431,6 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
 export const COMMON_DESCRIPTION = [
   'Every response carries `X-Data-Version`. Documents carry a strong `ETag` and answer `If-None-Match` with 304; `HEAD` works wherever `GET` does.',
   'Errors are RFC 9457 `application/problem+json` bodies with a stable `code`; `GET /problems/{type}` explains each. A path no route answers is a 404 `not_found`; a known path with another method is a 405 `method_not_allowed` with `Allow`.',
-  'Unknown query parameters are ignored; a parameter given twice is a 400 `invalid_parameter`, and a 400 lists every bad parameter in `errors`.',
+  'Unknown query parameters are ignored; a parameter given twice, or whose value is not percent-encoded UTF-8, is a 400 `invalid_parameter`, and a 400 lists every bad parameter in `errors`.',
+  'Requests refused before any route reads them get the same problem body, whatever the path: 400 `bad_request` (a malformed request line or header, no `Host` or two), 408 `request_timeout` (head and body not received within 30 s), 417 `expectation_failed` (an `Expect` other than `100-continue`) and 431 `headers_too_large` (request line and headers over 16 KiB). They are not repeated under each operation.',
 ].join('\n\n');

@@ -8,6 +8,7 @@ import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
 import { toDocumentFile, type OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
@@ -48,6 +49,24 @@ describe('carriers answers as its OpenAPI document says', () => {
     const exhausted = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(free) });
     expect(exhausted.status).toBe(429);
     expect(exhausted.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it.each([
+    ['GET', '/api/carrier/1000001'],
+    ['POST', '/api/carrier/1000001/explain'],
+    ['GET', '/api/carrier/1000001/export'],
+  ])('%s %s with two Authorization headers: the 400 bad_request the document describes', async (method, path) => {
+    const port = Number(new URL(srv.base).port);
+    const headers: [string, string][] = [
+      ['Authorization', `Bearer ${premium}`],
+      ['Authorization', `Bearer ${free}`],
+    ];
+    const { response } = await rawRequest(port, toRequest(method, path, headers, method === 'POST' ? '' : undefined));
+    expect(response?.status).toBe(400);
+    expect(response?.headers['www-authenticate']).toBe('Bearer error="invalid_request"');
+    const observed = { method, path, status: response!.status, headers: new Headers(response!.headers), body: response!.body.toString('utf8') };
+    expect(checker!.check(observed)).toEqual([]);
+    expect(JSON.parse(observed.body)).toMatchObject({ code: 'bad_request' });
   });
 
   it('POST /api/carrier/{carrier_id}/explain: 200 (fresh and cached), 400, 401, 403, 404, 413', async () => {
