@@ -66,6 +66,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   process.stderr.write(`\n${formatTable(rows)}\n\n${formatTable([['count', 'value'], ...Object.entries(result.counts)])}\n`);
   for (const i of result.ignored) process.stderr.write(`ignored: ${i.file} (${i.reason})\n`);
+  for (const w of result.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
   process.stderr.write(`\npublished ${service} ${result.data_version} to ${outDir}/${service} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`);
 }
 

@@ -30,6 +30,8 @@ export interface BuildResult {
   counts: Record<string, number>;
   inputs: { file: string; kind: string; rows: number; used: number; dropped: Record<string, number> }[];
   ignored: { file: string; reason: string }[];
+  /** What makes the build less useful than it looks (facilities: an empty comparison year). */
+  warnings?: string[];
 }
 
 export interface PipelineService {

@@ -64,6 +64,7 @@ export interface BuildSummary {
   counts: Record<string, number>;
   inputs: InputAccount[];
   ignored: { file: string; reason: string }[];
+  warnings: string[];
   elapsedMs: number;
 }
 
@@ -238,6 +239,13 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     });
     const search = toSearchIndex(ranked);
 
+    const warnings: string[] = [];
+    if (!records.some((r) => r.totals.ontario !== null || r.totals.federal !== null)) {
+      const years = [...new Set([...ontarioRows, ...federalRows].map((r) => r.year))].sort((a, b) => a - b);
+      const span = years.length ? `the inputs have ${years.length === 1 ? years[0] : `${years[0]}–${years.at(-1)}`}` : 'the inputs have no years';
+      warnings.push(`no facility has a figure for the comparison year ${year} (${span}): every total and delta, the top emitters and the agreement stats are empty; build with --year`);
+    }
+
     const spineOf = new Map(link.components.flatMap((c, i) => [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)].map((k) => [k, ids.ids[i]!] as const)));
     const demo = config.demo ?? false;
     const markerDemo = (await effects.exists(join(config.input, DEMO_MARKER))) || demo;
@@ -252,6 +260,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       near_misses: link.nearMisses.map((m) => ({ ...m, ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${m.federal_id}`)! })),
       ids: { carried: ids.carried, issued: ids.issued, retired: ids.retired },
       issues,
+      warnings,
     };
 
     progress.stage(`writing ${records.length.toLocaleString('en-CA')} facilities`);
@@ -291,7 +300,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     });
     progress.stage('publishing');
     await sink.publish(manifest);
-    return { service: 'facilities', data_version: manifest.data_version, outDir: config.outDir, counts, inputs: accounts, ignored: scan.ignored, elapsedMs: progress.elapsedMs() };
+    return { service: 'facilities', data_version: manifest.data_version, outDir: config.outDir, counts, inputs: accounts, ignored: scan.ignored, warnings, elapsedMs: progress.elapsedMs() };
   } catch (err) {
     await sink.abort();
     throw err;

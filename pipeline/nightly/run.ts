@@ -133,6 +133,7 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
       out.build = 'published';
       out.data_version = result.data_version;
       out.same_version = result.data_version === before;
+      for (const w of result.warnings ?? []) out.notes.push(`warning: ${w}`);
     } catch (err) {
       out.build = 'failed';
       out.errors.push(`build: ${(err as Error).message}`);

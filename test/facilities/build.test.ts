@@ -117,6 +117,17 @@ describe('facilities build', () => {
     await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK })).rejects.toThrow(/facilities\/ids\.json is not readable JSON .*: the published ids cannot be carried over/);
   });
 
+  it('warns, in the result and report.json, when no facility has a figure for the comparison year', async () => {
+    const b = await buildFixture();
+    cleanups.push(b.root.remove);
+    expect(b.summary.warnings).toEqual([]);
+    expect(JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8')).warnings).toEqual([]);
+    const s = await buildFacilities({ input: b.input, outDir: b.outDir, year: 2031, now: PINNED_CLOCK });
+    expect(s.warnings).toHaveLength(1);
+    expect(s.warnings[0]).toMatch(/^no facility has a figure for the comparison year 2031 \(the inputs have \d{4}–\d{4}\): .*build with --year$/);
+    expect(JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8')).warnings).toEqual(s.warnings);
+  });
+
   it('fails clearly, naming the file and column, when a required column is missing; nothing is published', async () => {
     const b = await buildFixture();
     cleanups.push(b.root.remove);
