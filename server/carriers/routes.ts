@@ -7,11 +7,12 @@ import type { LoadedBuild } from '../core/build.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { matchesEtag, sendPayload, toPayload, type Payload } from '../core/payload.ts';
-import { invalidParameters, notFound } from '../core/problem.ts';
+import { invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
 import { MONTHLY } from '../../pipeline/carriers/monthly.ts';
 import { toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { toSearchWords } from '../../pipeline/core/text.ts';
 import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
 import { mountAgent } from './agent.ts';
 import { authenticate } from './auth.ts';
@@ -76,6 +77,15 @@ export function toCarrierId(raw: string | undefined): number {
     throw invalidParameters([{ parameter: 'carrier_id', message: 'must be a carrier number of 1 to 8 digits' }]);
   }
   return Number(raw);
+}
+
+/**
+ * A `q` with neither a carrier number nor a word to search for (`*`, `.`, `""`, a zero-width space) is a
+ * 400, as a blank one is (contract, "Search"): it matches nothing for a reason the client should know.
+ */
+export function checkSearchText(q: string | undefined, parameter = 'q'): ParameterError[] {
+  if (q === undefined || q.trim() === '' || CARRIER_NUMBER.test(q) || toSearchWords(q).length > 0) return [];
+  return [{ parameter, message: 'has no letters or digits to search for' }];
 }
 
 /** `limit` when a search does not give one (contract, "Search"). */
@@ -189,7 +199,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
     },
     routes(r) {
       r.get(`${BASE}/search`, (req, res, s) => {
-        const payload = searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query'));
+        const payload = searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) => checkSearchText(input.q)));
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 
@@ -207,7 +217,11 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       // The tools run the functions above: no way around sign-in or the allowance.
       mountAgent<CarriersData>(r, {
         // REST keys are query strings (empty or starting with `?`), so these never collide with them.
-        search: (s, q, limit) => ({ body: searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit })).body, headers: {} }),
+        search: (s, q, limit) => {
+          const errors = checkSearchText(q, 'args.query');
+          if (errors.length) throw invalidParameters(errors);
+          return { body: searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit })).body, headers: {} };
+        },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
         signIn: (req) => void authenticate(req, access.accounts()),
       });

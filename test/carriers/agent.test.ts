@@ -228,6 +228,8 @@ describe('refused calls', () => {
     [{ query: 'x'.repeat(201), limit: 101 }, ['args.limit', 'args.query']],
     [{ limit: '10' }, ['args.limit', 'args.query']],
     [{ query: 7 }, ['args.query']],
+    [{ query: '*.*' }, ['args.query']],
+    [{ query: '\u200b' }, ['args.query']],
   ])('search_carrier %j → errors for %j', async (args, names) => {
     const body = await problem(await call('search_carrier', args), 400, 'invalid_parameter');
     expect(body.errors.map((e: Json) => e.parameter).sort()).toEqual(names);

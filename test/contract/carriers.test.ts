@@ -8,6 +8,8 @@ contractSuite({
   documents: ['/api/search?q=alpha', '/api/search?q=USDOT%201000001&limit=5', '/api/search?q=alpha&unknown=1'],
   notFound: ['/api/nothing', '/api/carrier', '/api/carriers/1000001'],
   badParameters: [
+    { path: '/api/search?q=*', parameters: ['q'] },
+    { path: '/api/search?q=%E2%80%8B&limit=0', parameters: ['q', 'limit'] },
     { path: '/api/search?q=%C3', parameters: ['q'] },
     { path: '/api/search', parameters: ['q'] },
     { path: '/api/search?q=', parameters: ['q'] },
