@@ -25,11 +25,13 @@ const signedIn400 = (faults: string) =>
 const badCarrierId = (more = '') => signedIn400(`\`carrier_id\` is not a carrier number of 1 to 8 digits${more}`);
 const unauthorized = problem(401, ['unauthorized'], 'No API key, or a malformed, unknown or revoked one.', ['WWW-Authenticate']);
 const premiumRequired = problem(403, ['premium_required'], 'The key is on the free plan; this route is premium.');
+const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const noCarrier = problem(404, ['not_found'], 'No carrier with this number in the build.');
+/** The profile's 400 and 404 count nothing; to a free key they still say what is left (RateLimit-*). */
+const withAllowance = (r: ResponseSpec): ResponseSpec => ({ ...r, headers: [...(r.headers ?? []), ...RATE_LIMIT] });
 const quotaExhausted = problem(429, ['quota_exhausted'], "The free key's profile lookups for this calendar month (UTC) are used up.", ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
 const tooLarge = problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).');
 const notJson = problem(415, ['unsupported_media_type'], 'The request body is not sent as `Content-Type: application/json` (UTF-8).', ['Accept-Post']);
-const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 
 const json = (schema: string, description: string, extra: Partial<ResponseSpec> = {}): ResponseSpec => ({ description, content: { 'application/json': schema }, ...extra });
 
@@ -76,9 +78,9 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         security: 'bearer',
         responses: {
           200: json('carriers/profile', 'The profile.', { headers: ['ETag', ...RATE_LIMIT], cache: NO_STORE }),
-          400: badCarrierId(),
+          400: withAllowance(badCarrierId()),
           401: unauthorized,
-          404: noCarrier,
+          404: withAllowance(noCarrier),
           429: quotaExhausted,
         },
       },
@@ -147,9 +149,9 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         requestBody: { description: 'The tool and its arguments; at most 64 KB.', required: true, content: { 'application/json': 'carriers/agent-call' } },
         responses: {
           200: json('carriers/agent-result', 'The tool and its result.', { headers: [...RATE_LIMIT], cache: NO_STORE }),
-          400: signedIn400('a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`'),
+          400: withAllowance(signedIn400('a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`')),
           401: unauthorized,
-          404: noCarrier,
+          404: withAllowance(noCarrier),
           413: tooLarge,
           415: notJson,
           429: quotaExhausted,

@@ -73,6 +73,17 @@ export function peekProfileLookup(store: AccountStore, account: Account, clock: 
   return { headers };
 }
 
+/**
+ * The RateLimit-* headers of what is left, for a free key's response that counts nothing (a 400 or 404 of
+ * the profile route): as GitHub does, every response to a rate-limited client says where it stands.
+ * Empty for premium.
+ */
+export function allowanceHeaders(store: AccountStore, account: Account, clock: () => Date, limit: number): Record<string, string> {
+  if (account.plan === 'premium') return {};
+  const now = clock();
+  return rateLimitHeaders(limit, Math.max(0, limit - store.usage(account.id, toMonth(now))), secondsToNextMonth(now));
+}
+
 /** Gives back the unit a charge took (into the month it was taken from); a no-op for premium charges. */
 export function refundProfileLookup(store: AccountStore, charge: ProfileCharge): void {
   if (charge.unit) store.refund(charge.unit.keyId, charge.unit.month);

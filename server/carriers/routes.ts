@@ -7,7 +7,7 @@ import type { LoadedBuild } from '../core/build.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { matchesEtag, sendPayload, toPayload, type Payload } from '../core/payload.ts';
-import { invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
+import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
 import { MONTHLY } from '../../pipeline/carriers/monthly.ts';
@@ -18,7 +18,7 @@ import { mountAgent } from './agent.ts';
 import { authenticate } from './auth.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
-import { chargeProfileLookup, peekProfileLookup } from './quota.ts';
+import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
 import { NameIndex } from './search.ts';
 
 export const BASE = '/api';
@@ -158,13 +158,21 @@ export interface ProfileAnswer {
  */
 export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer {
   const account = authenticate(req, access.accounts());
-  const id = toCarrierId(rawId);
-  let body = s.data.hot.get(String(id));
-  if (!body) {
-    body = s.data.profiles.get(id);
-    if (body) s.data.hot.offer(String(id), body);
+  let id: number;
+  let body: Buffer | undefined;
+  try {
+    id = toCarrierId(rawId);
+    body = s.data.hot.get(String(id));
+    if (!body) {
+      body = s.data.profiles.get(id);
+      if (body) s.data.hot.offer(String(id), body);
+    }
+    if (!body) throw notFound(`no carrier ${id} in this build`);
+  } catch (err) {
+    // A 400 or 404 counts nothing, but a free key's answer still says what is left.
+    if (err instanceof HttpError && account.plan !== 'premium') Object.assign(err.headers, allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
+    throw err;
   }
-  if (!body) throw notFound(`no carrier ${id} in this build`);
   const etag = `"${s.build.manifest.data_version}-${id}"`;
   // A GET or HEAD whose If-None-Match holds this tag is answered 304, without the profile: not counted.
   const unchanged = (req.method === 'GET' || req.method === 'HEAD') && req.headers['if-none-match'] !== undefined && matchesEtag(req.headers['if-none-match'], etag);

@@ -43,8 +43,18 @@ describe('carriers answers as its OpenAPI document says', () => {
     expect((await fetch(`${srv.base}/api/carrier/1000001`)).status).toBe(401);
     expect((await fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: 'Bearer not-a-key' } })).status).toBe(401);
     expect((await fetch(`${srv.base}/api/carrier/99999999`, { headers: auth(premium) })).status).toBe(404);
+    // A free key's 400 and 404 count nothing and say what is left.
+    for (const path of ['/api/carrier/abc', '/api/carrier/99999999']) {
+      const refused = await fetch(`${srv.base}${path}`, { headers: auth(free) });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.headers.get('ratelimit-limit'), path).toBe('2');
+      expect(refused.headers.get('ratelimit-remaining'), path).toBe('2');
+      expect(refused.headers.get('ratelimit-reset'), path).toMatch(/^\d+$/);
+    }
     const first = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(free) });
     expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    const after = await fetch(`${srv.base}/api/carrier/99999999`, { headers: auth(free) });
+    expect(after.headers.get('ratelimit-remaining')).toBe('1');
     expect((await fetch(`${srv.base}/api/carrier/1000002`, { headers: auth(free) })).status).toBe(200);
     const exhausted = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(free) });
     expect(exhausted.status).toBe(429);
