@@ -145,7 +145,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       table.set(path, methods);
       addDirect(directParams, path, methods);
       const known = methods;
-      app.all(path, (req, res) => {
+      app.all(exactRoute(path), (req, res) => {
         stampVersion(res, state.build.manifest.data_version);
         const h = known.get(req.method) ?? (req.method === 'HEAD' ? known.get('GET') : undefined);
         if (!h) {
@@ -338,6 +338,19 @@ function addDirect<D>(params: Map<string, DirectParamRoute<D>>, path: string, me
   }
   const m = PARAM_ROUTE.exec(path);
   if (m) params.set(m[1]!, { name: m[2]!, methods });
+}
+
+/**
+ * A route pattern (`/api/carrier/:carrier_id/explain`) as the RegExp polka matches: exactly, where polka's
+ * own patterns ignore case and a trailing slash. `/API/V1/STATS` and `/api/v1/stats/` are then 404s, as on
+ * a static host serving the same tree: each resource has one URL, and one cache key.
+ */
+export function exactRoute(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? `(?<${seg.slice(1)}>[^/]+?)` : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('\\/');
+  return new RegExp(`^${source}$`);
 }
 
 /** The handler and the decorated request for direct dispatch, or undefined to leave the request to polka. */

@@ -51,14 +51,11 @@ const URLS = [
   '/echo?x=1&x=2&y=&z',
   '/echo?q=a%20b+c&empty',
   '/echo?',
-  '/echo/',
   '/echo/abc',
   '/echo/abc?limit=5&q=%C3%A9t%C3%A9',
   '/echo/a%62c',
   '/echo/%E2%82%AC',
-  '/echo/abc/',
   '/echo/a/b',
-  '/ECHO/abc',
   '/echo/a:b',
   '/echo/a.json',
   '/deep/list/x',
@@ -68,6 +65,12 @@ const URLS = [
   '/echo/abc#frag',
   '/nothing',
 ];
+
+/**
+ * Spellings polka's own patterns accept (any case, a trailing slash) that the service refuses: a route
+ * matches its path exactly, as a static host serving the same tree does (server/core/app.ts, exactRoute).
+ */
+const INEXACT = ['/echo/', '/echo/abc/', '/ECHO/abc', '/Echo', '/echo/ABC/'];
 
 describe('direct dispatch', () => {
   let app: Running<unknown>;
@@ -100,6 +103,22 @@ describe('direct dispatch', () => {
     if (expected.status === 200) expect(JSON.parse(ours.response!.body.toString())).toEqual(JSON.parse(expected.body.toString()));
   });
 
+  it.each(INEXACT)('%s: polka matches it, the service answers the canonical 404', async (url) => {
+    const [ours, theirs] = await Promise.all([send(app.base, 'GET', url), send(referenceBase, 'GET', url)]);
+    expect(theirs.response?.status).toBe(200);
+    expect(ours.response?.status).toBe(404);
+    expect(JSON.parse(ours.response!.body.toString())).toMatchObject({ code: 'not_found' });
+  });
+
+  it('still passes a parameter that is percent-encoded, decoded, and answers 405 with Allow on an exact path', async () => {
+    const encoded = await send(app.base, 'GET', '/echo/a%62c');
+    expect(JSON.parse(encoded.response!.body.toString()).params).toEqual({ id: 'abc' });
+    const post = await send(app.base, 'POST', '/echo/abc');
+    expect(post.response?.status).toBe(405);
+    expect(post.response?.headers.allow).toBe('GET, HEAD');
+    expect((await send(app.base, 'POST', '/echo/abc/')).response?.status).toBe(404);
+  });
+
   it('takes the direct path for exact and one-parameter paths (the request object has no polka URL parse)', async () => {
     // polka caches its URL parse on the request; a directly dispatched request never had one.
     const seen: boolean[] = [];
@@ -120,7 +139,8 @@ describe('direct dispatch', () => {
     const running = await startService(probe, built.outDir);
     try {
       for (const url of ['/probe', '/probe?a=1', '/probe/7', '/probe/7/', '/probe/%37']) await send(running.base, 'GET', url);
-      expect(seen).toEqual([false, false, false, true, true]);
+      // `/probe/7/` is no route (exact matching): only `/probe/%37` reaches a handler through polka.
+      expect(seen).toEqual([false, false, false, true]);
     } finally {
       await running.close();
       await built.root.remove();
