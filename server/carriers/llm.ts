@@ -2,8 +2,8 @@
 // OpenAI-compatible chat completions endpoint (POST {model, messages} → choices[0].message.content,
 // https://platform.openai.com/docs/api-reference/chat/create). Anything short of a usable answer within
 // the time-out (no connection, a hang, a non-2xx status, a body that is not the expected JSON, empty or
-// oversized content) is a failure: the caller falls back to the template, so the route never fails because
-// of the backend.
+// oversized content, or a summary checkLlmSummary refuses: no figures, made-up figures, markup) is a
+// failure: the caller falls back to the template, so the route never fails because of the backend.
 import type { Profile } from '../../pipeline/carriers/profile.ts';
 import { ConfigError, wholeNumberSetting } from '../core/config-error.ts';
 
@@ -77,6 +77,27 @@ export function toLlmSummary(body: unknown): string | Error {
   return summary;
 }
 
+/** The numbers a text states, as Number() writes them: `45,001` → `45001`, `87.50` → `87.5`. */
+function numbersIn(text: string): Set<string> {
+  return new Set([...text.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => String(Number(m[0].replaceAll(',', '')))));
+}
+
+/**
+ * Whether a summary the backend wrote may be served (and cached) for this profile, or an Error saying why
+ * not. The instructions ask for the top risks with their figures, only the facts given, in plain text:
+ * a summary with no figure, with a figure found in neither the profile nor the draft (a made-up number),
+ * or with markup is refused, and the template is served instead.
+ */
+export function checkLlmSummary(summary: string, profile: Profile, draft: string): Error | undefined {
+  if (/<\/?[a-z!][^>]*>/i.test(summary)) return new Error('the summary has markup; plain text was asked for');
+  const stated = numbersIn(summary);
+  if (stated.size === 0) return new Error('the summary states no figures; the top risks with their figures were asked for');
+  const known = numbersIn(`${JSON.stringify(profile)}\n${draft}`);
+  const invented = [...stated].filter((n) => !known.has(n));
+  if (invented.length > 0) return new Error(`the summary states figures found in neither the profile nor the draft: ${invented.slice(0, 5).join(', ')}`);
+  return undefined;
+}
+
 /**
  * Asks the backend for a summary. Resolves to the summary, or to an Error (never rejects) when the backend
  * fails in any way within `timeoutMs`; the time-out covers the whole exchange, body included.
@@ -102,7 +123,9 @@ export async function requestLlmSummary(config: LlmConfig, profile: Profile, dra
       if (signal.aborted) throw err;
       return new Error('the response body is not JSON');
     }
-    return toLlmSummary(body);
+    const summary = toLlmSummary(body);
+    if (summary instanceof Error) return summary;
+    return checkLlmSummary(summary, profile, draft) ?? summary;
   } catch (err) {
     if (signal.aborted) return new Error(`no answer within ${config.timeoutMs} ms`);
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;

@@ -400,10 +400,14 @@ describe('explain: the LLM backend', () => {
   });
   const llm = (timeoutMs = 2000): LlmConfig => ({ url: fake.url, key: 'sk-test-123', model: 'test-model', timeoutMs });
 
+  /** A summary as a backend would write it: the draft's sentences, reworded, keeping its figures. */
+  const reworded = async (srv: Awaited<ReturnType<typeof serve>>, id: number) => `In plain words: ${toExplanation(await profileOf(srv, id))}`;
+
   it('uses the backend when it answers, and says so in generator', async () => {
     fake.mode = 'ok';
     fake.requests.length = 0;
     const srv = await serve({ llm: llm() });
+    fake.content = await reworded(srv, 1000001);
     const res = (await (await explain(srv, 1000001, srv.premium)).json()) as Json;
     schemas().assert('carriers/explain', res, 'explain');
     expect(res).toMatchObject({ summary: fake.content, generator: 'llm:test-model', cached: false });
@@ -426,11 +430,27 @@ describe('explain: the LLM backend', () => {
     fake.mode = 'slow';
     fake.requests.length = 0;
     const srv = await serve({ llm: llm() });
+    fake.content = await reworded(srv, 1000002);
     const answers = (await Promise.all(Array.from({ length: 8 }, async () => (await explain(srv, 1000002, srv.premium)).json()))) as Json[];
     expect(fake.requests).toHaveLength(1);
     expect(new Set(answers.map((a) => a.summary))).toEqual(new Set([fake.content]));
     expect(answers.filter((a) => a.cached === false)).toHaveLength(1);
     expect(new Set(answers.map((a) => a.generated_at)).size).toBe(1);
+  });
+
+  it.each([
+    ['no figures at all', 'A careful carrier with a good record.', /states no figures/],
+    ['a made-up figure', 'It had 98,765 crashes last year.', /figures found in neither the profile nor the draft: 98765/],
+    ['markup', '<script>alert(1)</script> 1', /has markup/],
+  ])('refuses a summary with %s and serves the template', async (_label, content, reason) => {
+    fake.mode = 'ok';
+    fake.content = content;
+    fake.requests.length = 0;
+    const srv = await serve({ llm: llm() });
+    const body = (await (await explain(srv, 1000001, srv.premium)).json()) as Json;
+    expect(body).toMatchObject({ generator: 'template-v1', summary: toExplanation(await profileOf(srv, 1000001)) });
+    expect(srv.warnings).toEqual([expect.stringMatching(reason)]);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it.each([
