@@ -42,7 +42,7 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
   },
   upstream_unavailable: {
     title: 'Upstream unavailable',
-    explanation: 'The upstream data source could not be reached and no cached copy exists yet. Retry after the number of seconds in `Retry-After`.',
+    explanation: 'The upstream data source gave no usable answer (it could not be reached, timed out, failed, or refused the series) and no cached copy exists yet. `detail` says what happened. Retry after the number of seconds in `Retry-After`.',
   },
   method_not_allowed: { title: 'Method not allowed', explanation: 'The path exists but not for this HTTP method. `Allow` lists the methods it supports.' },
   payload_too_large: { title: 'Payload too large', explanation: 'The request body is larger than the route accepts.' },

@@ -290,7 +290,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
 
   const unavailable = (entry: RegistryEntry, st: SeriesState, now: number, reason: string) => {
     const seconds = Math.max(1, Math.ceil((st.retryAt - now) / 1000));
-    return new HttpError(503, 'upstream_unavailable', `${entry.id}: the upstream could not be reached (${reason}) and no cached copy exists; retry in ${seconds} s`, undefined, {
+    return new HttpError(503, 'upstream_unavailable', `${entry.id}: no usable answer from the upstream (${reason}) and no cached copy exists; retry in ${seconds} s`, undefined, {
       'Retry-After': String(seconds),
     });
   };
