@@ -247,12 +247,6 @@ const SLASH = 47;
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
 
 /**
- * What HTTP/1.1 asks of a server before routing (RFC 9112 §3.2): a request target in absolute form
- * (`GET http://host/path`) is taken as its path and query, its authority as the Host; an HTTP/1.1 request
- * with no Host is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
- * (RFC 9110 §10.1.1). Returns the refusal, if any.
- */
-/**
  * True when Host comes more than once: Node keeps the first, a proxy in front may have routed by another,
  * and RFC 9112 §3.2 has a server answer such a request 400. A loop over the raw names (about ten).
  */
@@ -265,6 +259,12 @@ export function repeatsHost(rawHeaders: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * What HTTP/1.1 asks of a server before routing (RFC 9112 §3.2): a request target in absolute form
+ * (`GET http://host/path`) is taken as its path and query, its authority as the Host; an HTTP/1.1 request
+ * with no Host, or with two, is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
+ * (RFC 9110 §10.1.1). Returns the refusal, if any.
+ */
 function admit(req: IncomingMessage): HttpError | undefined {
   const url = req.url ?? '';
   if (url.charCodeAt(0) !== SLASH) {
