@@ -258,6 +258,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
         .filter((g) => g.ontario.length > 1 || g.federal.length > 1)
         .sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1)),
       near_misses: link.nearMisses.map((m) => ({ ...m, ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${m.federal_id}`)! })),
+      refused_links: link.refused.map((r) => ({ ...r, ontario_spine_id: spineOf.get(`ontario:${r.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${r.federal_id}`)! })),
       ids: { carried: ids.carried, issued: ids.issued, retired: ids.retired },
       issues,
       warnings,
@@ -286,6 +287,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       federal_ids: link.components.reduce((n, c) => n + c.federal.length, 0),
       groups: report.groups.length,
       near_misses: link.nearMisses.length,
+      refused_links: link.refused.length,
       issues: issues.length,
       building_cities: buildings.size,
     };

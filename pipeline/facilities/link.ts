@@ -2,6 +2,13 @@
 // normalized (name, city) pair in any year are one facility, and chains of such links are followed, so
 // one Ontario id with two federal ids, or two Ontario ids sharing one federal id, become one record.
 // Near-misses are found here too, and rejected on purpose.
+//
+// One guard on the chains: a record never holds two Ontario ids that report in the same year together
+// with two federal ids that report in the same year. Each program may split a site the other reports as
+// one, but not both at once; such a group is two facilities chained through a name one of them used in
+// other years (Ontario's 2010 "Hamilton" for a carbon-black plant, the federal "Hamilton" steel works).
+// Links whose pair the two ids used closest in time go first, so the contemporaneous ones win; a link the
+// guard refuses is listed in the report with its reason.
 import { maxSimilarity, normalizeCity, normalizeName, similarity } from './normalize-names.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 
@@ -35,9 +42,19 @@ export interface NearMiss {
   reason: string;
 }
 
+/** A link the identity rule allows but the guard above refuses. */
+export interface RefusedLink {
+  ontario_id: string;
+  federal_id: string;
+  name: string;
+  city: string;
+  reason: string;
+}
+
 export interface LinkResult {
   components: Component[];
   nearMisses: NearMiss[];
+  refused: RefusedLink[];
   /** Ontario ids with at least one row that has both a name and a city. */
   linkableOntario: number;
   /** Ontario ids whose normalized name equals some federal name, in any city. */
@@ -50,12 +67,14 @@ interface Pair {
   city: string;
   rawName: string;
   rawCity: string;
+  /** The years the id reported under this pair. */
+  years: Set<number>;
 }
 
 const byNumber = (a: string, b: string) => a.replace(/\D/g, '').length - b.replace(/\D/g, '').length || (a < b ? -1 : a > b ? 1 : 0);
 
-/** Distinct normalized (name, city) pairs per id, keeping the first raw spelling for reports. */
-function pairsById(rows: readonly { id: string; name: string; city: string | null }[]): Map<string, Map<string, Pair>> {
+/** Distinct normalized (name, city) pairs per id with their years, keeping the first raw spelling for reports. */
+function pairsById(rows: readonly { id: string; year: number; name: string; city: string | null }[]): Map<string, Map<string, Pair>> {
   const out = new Map<string, Map<string, Pair>>();
   for (const r of rows) {
     let pairs = out.get(r.id);
@@ -64,9 +83,38 @@ function pairsById(rows: readonly { id: string; name: string; city: string | nul
     const city = r.city ? normalizeCity(r.city) : '';
     if (!name || !city) continue;
     const key = `${name}\u0000${city}`;
-    if (!pairs.has(key)) pairs.set(key, { name, city, rawName: r.name, rawCity: r.city ?? '' });
+    let pair = pairs.get(key);
+    if (!pair) pairs.set(key, (pair = { name, city, rawName: r.name, rawCity: r.city ?? '', years: new Set() }));
+    pair.years.add(r.year);
   }
   return out;
+}
+
+/** The years each id reported in, any name. */
+function yearsById(rows: readonly { id: string; year: number }[]): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const r of rows) (out.get(r.id) ?? out.set(r.id, new Set()).get(r.id)!).add(r.year);
+  return out;
+}
+
+/** The first year in which two or more of `ids` reported, or undefined. */
+function sharedYear(ids: Iterable<string>, years: Map<string, Set<number>>): number | undefined {
+  const seen = new Set<number>();
+  let first: number | undefined;
+  for (const id of ids) {
+    for (const y of years.get(id) ?? []) {
+      if (!seen.has(y)) seen.add(y);
+      else if (first === undefined || y < first) first = y;
+    }
+  }
+  return first;
+}
+
+/** Years between the closest uses of a pair by two ids: 0 when both used it in one year. */
+function gapBetween(a: ReadonlySet<number>, b: ReadonlySet<number>): number {
+  let gap = Infinity;
+  for (const x of a) for (const y of b) gap = Math.min(gap, Math.abs(x - y));
+  return gap;
 }
 
 class UnionFind {
@@ -94,16 +142,25 @@ class UnionFind {
 export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: readonly FederalRow[]): LinkResult {
   const ontario = pairsById(ontarioRows);
   const federal = pairsById(federalRows);
+  const years = new Map([...[...yearsById(ontarioRows)].map(([id, y]) => [`o:${id}`, y] as const), ...[...yearsById(federalRows)].map(([id, y]) => [`f:${id}`, y] as const)]);
   const uf = new UnionFind();
-  for (const id of ontario.keys()) uf.add(`o:${id}`);
-  for (const id of federal.keys()) uf.add(`f:${id}`);
+  // The members of each group by its root, to check the guard before a union.
+  const members = new Map<string, { ontario: string[]; federal: string[] }>();
+  for (const id of ontario.keys()) {
+    uf.add(`o:${id}`);
+    members.set(`o:${id}`, { ontario: [`o:${id}`], federal: [] });
+  }
+  for (const id of federal.keys()) {
+    uf.add(`f:${id}`);
+    members.set(`f:${id}`, { ontario: [], federal: [`f:${id}`] });
+  }
 
-  const byKey = new Map<string, LinkEvidence & { on: Set<string>; fed: Set<string> }>();
+  const byKey = new Map<string, { name: string; city: string; on: Set<string>; fed: Set<string> }>();
   const collect = (ids: Map<string, Map<string, Pair>>, side: 'on' | 'fed') => {
     for (const [id, pairs] of ids) {
       for (const [key, p] of pairs) {
         let e = byKey.get(key);
-        if (!e) byKey.set(key, (e = { name: p.name, city: p.city, ontario: [], federal: [], on: new Set(), fed: new Set() }));
+        if (!e) byKey.set(key, (e = { name: p.name, city: p.city, on: new Set(), fed: new Set() }));
         e[side].add(id);
       }
     }
@@ -111,12 +168,44 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
   collect(ontario, 'on');
   collect(federal, 'fed');
 
-  const evidence: LinkEvidence[] = [];
-  for (const e of byKey.values()) {
+  // Every (Ontario id, federal id) pair the rule links, those whose pair the two used closest in time first
+  // (0 years apart: both in one year), then by name and city, then by id: the order decides which link the
+  // guard refuses.
+  const links: { o: string; f: string; key: string; gap: number }[] = [];
+  for (const [key, e] of byKey) {
     if (e.on.size === 0 || e.fed.size === 0) continue;
-    const members = [...[...e.on].map((id) => `o:${id}`), ...[...e.fed].map((id) => `f:${id}`)];
-    for (const m of members.slice(1)) uf.union(members[0]!, m);
-    evidence.push({ name: e.name, city: e.city, ontario: [...e.on].sort(byNumber), federal: [...e.fed].sort(byNumber) });
+    for (const o of e.on) for (const f of e.fed) links.push({ o, f, key, gap: gapBetween(ontario.get(o)!.get(key)!.years, federal.get(f)!.get(key)!.years) });
+  }
+  links.sort((a, b) => a.gap - b.gap || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || byNumber(a.o, b.o) || byNumber(a.f, b.f));
+
+  const refused: RefusedLink[] = [];
+  for (const link of links) {
+    const ra = uf.find(`o:${link.o}`);
+    const rb = uf.find(`f:${link.f}`);
+    if (ra === rb) continue;
+    const a = members.get(ra)!;
+    const b = members.get(rb)!;
+    const onIds = [...a.ontario, ...b.ontario];
+    const fedIds = [...a.federal, ...b.federal];
+    const onYear = sharedYear(onIds, years);
+    const fedYear = onYear === undefined ? undefined : sharedYear(fedIds, years);
+    if (onYear !== undefined && fedYear !== undefined) {
+      const e = byKey.get(link.key)!;
+      const list = (ids: string[]) => ids.map((x) => x.slice(2)).sort(byNumber).join(', ');
+      refused.push({
+        ontario_id: link.o,
+        federal_id: link.f,
+        name: e.name,
+        city: e.city,
+        reason: `the link would put Ontario ids ${list(onIds)} (both reporting in ${onYear}) with federal ids ${list(fedIds)} (both reporting in ${fedYear}) in one facility`,
+      });
+      continue;
+    }
+    uf.union(ra, rb);
+    const root = uf.find(ra);
+    members.delete(ra);
+    members.delete(rb);
+    members.set(root, { ontario: onIds, federal: fedIds });
   }
 
   const groups = new Map<string, Component>();
@@ -128,7 +217,23 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
   };
   for (const id of ontario.keys()) groupOf(`o:${id}`).ontario.push(id);
   for (const id of federal.keys()) groupOf(`f:${id}`).federal.push(id);
-  for (const e of evidence) groupOf(`o:${e.ontario[0]!}`).evidence.push(e);
+  // Each pair is evidence in the groups holding ids of both programs that use it.
+  for (const e of byKey.values()) {
+    if (e.on.size === 0 || e.fed.size === 0) continue;
+    const byRoot = new Map<string, LinkEvidence>();
+    const entry = (node: string) => {
+      const root = uf.find(node);
+      return byRoot.get(root) ?? byRoot.set(root, { name: e.name, city: e.city, ontario: [], federal: [] }).get(root)!;
+    };
+    for (const id of e.on) entry(`o:${id}`).ontario.push(id);
+    for (const id of e.fed) entry(`f:${id}`).federal.push(id);
+    for (const [root, ev] of byRoot) {
+      if (ev.ontario.length === 0 || ev.federal.length === 0) continue;
+      ev.ontario.sort(byNumber);
+      ev.federal.sort(byNumber);
+      groups.get(root)!.evidence.push(ev);
+    }
+  }
   const components = [...groups.values()];
   for (const c of components) {
     c.ontario.sort(byNumber);
@@ -136,6 +241,7 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
     c.evidence.sort((a, b) => (a.name + a.city < b.name + b.city ? -1 : 1));
   }
   components.sort(compareComponents);
+  refused.sort((a, b) => byNumber(a.ontario_id, b.ontario_id) || byNumber(a.federal_id, b.federal_id));
 
   const nearMisses = findNearMisses(ontario, federal, (o, f) => uf.find(`o:${o}`) === uf.find(`f:${f}`));
   const federalNames = new Set([...federal.values()].flatMap((pairs) => [...pairs.values()].map((p) => p.name)));
@@ -148,7 +254,7 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
     if ([...pairs.values()].some((p) => federalNames.has(p.name))) nameMatched++;
     if (groupOf(`o:${id}`).federal.length > 0) anchored++;
   }
-  return { components, nearMisses, linkableOntario: linkable, nameMatchedOntario: nameMatched, anchoredOntario: anchored };
+  return { components, nearMisses, refused, linkableOntario: linkable, nameMatchedOntario: nameMatched, anchoredOntario: anchored };
 }
 
 /** First-build order of spine ids: by lowest Ontario id (numerically), then lowest federal id. */

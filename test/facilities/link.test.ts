@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkFacilities } from '../../pipeline/facilities/link.ts';
+import type { FederalRow, OntarioRow } from '../../pipeline/facilities/rows.ts';
 import { fed, on } from './rows.ts';
 
 describe('linkFacilities', () => {
@@ -18,6 +19,49 @@ describe('linkFacilities', () => {
       [['1001'], ['G1', 'G2']],
       [['1002', '1003'], ['G3']],
     ]);
+  });
+
+  it('refuses a chain that would hold two same-year ids of each program, keeping the contemporaneous links', () => {
+    // The shape of the real registries' "Hamilton": Ontario 1030 (a carbon-black plant) was named Hamilton
+    // in 2010–2012, Ontario 1148 (the steel works) is named Hamilton now, as is federal G10275.
+    const years = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const ontario = [
+      ...years(2010, 2012).map((y) => on('1030', y, 'Hamilton', 'Hamilton')),
+      ...years(2013, 2020).map((y) => on('1030', y, 'Birla Carbon Canada', 'Hamilton')),
+      ...years(2010, 2016).map((y) => on('1148', y, 'US Steel Canada Hamilton Works', 'Hamilton')),
+      ...years(2017, 2020).map((y) => on('1148', y, 'Hamilton', 'Hamilton')),
+    ];
+    const federal = [...[2020, 2021].map((y) => fed('G10133', y, 'Birla Carbon Canada', 'Hamilton')), ...[2020, 2021].map((y) => fed('G10275', y, 'Hamilton', 'Hamilton'))];
+    const orders: [OntarioRow[], FederalRow[]][] = [
+      [ontario, federal],
+      [[...ontario].reverse(), [...federal].reverse()],
+    ];
+    for (const [o, f] of orders) {
+      const r = linkFacilities(o, f);
+      expect(r.components.map((c) => [c.ontario, c.federal])).toEqual([
+        [['1030'], ['G10133']],
+        [['1148'], ['G10275']],
+      ]);
+      expect(r.refused).toEqual([
+        {
+          ontario_id: '1030',
+          federal_id: 'G10275',
+          name: 'HAMILTON',
+          city: 'HAMILTON',
+          reason: 'the link would put Ontario ids 1030, 1148 (both reporting in 2010) with federal ids G10133, G10275 (both reporting in 2020) in one facility',
+        },
+      ]);
+      expect(r.components[1]!.evidence).toEqual([{ name: 'HAMILTON', city: 'HAMILTON', ontario: ['1148'], federal: ['G10275'] }]);
+    }
+  });
+
+  it('still joins ids of both programs renumbered over time (no year with two ids on either side)', () => {
+    const r = linkFacilities(
+      [on('1001', 2012, 'Bay Mill', 'Thorold'), on('1002', 2016, 'Bay Mill', 'Thorold')],
+      [fed('G1', 2012, 'Bay Mill', 'Thorold'), fed('G2', 2016, 'Bay Mill', 'Thorold')],
+    );
+    expect(r.components.map((c) => [c.ontario, c.federal])).toEqual([[['1001', '1002'], ['G1', 'G2']]]);
+    expect(r.refused).toEqual([]);
   });
 
   it('does not join two Ontario ids that share a pair without any federal id', () => {

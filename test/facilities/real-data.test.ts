@@ -36,6 +36,17 @@ describe.skipIf(!present)('facilities on the real registry files (--year 2020)',
     await root?.remove();
   });
 
+  it('keeps the carbon-black plant and the steel works of Hamilton apart, and says which link it refused', async () => {
+    // Ontario 1030 (Birla Carbon) was named "Hamilton" in 2010–2015; Ontario 1148 (Stelco) and federal
+    // G10275 are named "Hamilton" now. Chained, they made one record of two plants.
+    const birla = await facilityOf('ontario', '1030');
+    const stelco = await facilityOf('ontario', '1148');
+    expect(birla.source_ids).toEqual({ ontario: ['1030'], federal: ['G10133'] });
+    expect(stelco.source_ids).toEqual({ ontario: ['1148'], federal: ['G10275'] });
+    const report = await get('/report.json');
+    expect(report.refused_links).toEqual([expect.objectContaining({ ontario_id: '1030', federal_id: 'G10275', name: 'HAMILTON', city: 'HAMILTON' })]);
+  });
+
   it('loses no row without reporting it', async () => {
     const report = await get('/report.json');
     const rows = Object.fromEntries(report.inputs.map((i: Json) => [i.kind, i]));
