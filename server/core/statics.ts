@@ -73,7 +73,11 @@ function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>
   return { files, stats };
 }
 
-/** The listed file a URL path names, as sirv resolves it: the path, `/index`, then with `.json`. */
+/**
+ * The listed file a URL path names, as sirv resolves it: the path, `/index`, then with `.json`. A path
+ * ending in `/` names none (sirv would drop the slash): a route's path is exact, and so is a file's, as on
+ * a static host.
+ */
 function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | undefined {
   let uri = path;
   if (uri.includes('%')) {
@@ -83,7 +87,7 @@ function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | und
       // sirv keeps a malformed escape as it is, and finds no file for it.
     }
   }
-  if (uri.endsWith('/')) uri = uri.slice(0, -1);
+  if (uri.endsWith('/')) return undefined;
   for (const candidate of [uri, `${uri}/index`, `${uri}.json`, `${uri}/index.json`]) {
     const file = candidate === '' ? undefined : files.get(candidate);
     if (file) return file;

@@ -145,6 +145,14 @@ export function contractSuite(target: ContractTarget): void {
       await expectProblem(await fetch(base + path), 404, 'not_found');
     });
 
+    it('matches paths exactly, routes and files alike: another case or a trailing slash is a 404', async () => {
+      const paths = [...target.documents.filter((p) => !p.includes('?')), '/healthz', '/manifest.json', target.openapi];
+      for (const path of paths) {
+        await expectProblem(await fetch(`${base}${path}/`), 404, 'not_found');
+        await expectProblem(await fetch(`${base}${path.toUpperCase()}`), 404, 'not_found');
+      }
+    });
+
     it('answers unknown routes with a 404 problem, never a stack', async () => {
       const body = await expectProblem(await fetch(`${base}/no/such/route`), 404, 'not_found');
       expect(JSON.stringify(body)).not.toMatch(/at .*\.ts/);
