@@ -14,7 +14,7 @@ import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../core/schemas.ts';
-import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { AGENT_PATH, toAgentListing } from './agent-tools.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
@@ -131,6 +131,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const m = loadMethodology();
   const reference = now().toISOString().slice(0, 10);
 
+  await assertNotLocked(config.outDir, 'carriers', effects);
   progress.stage(`scanning ${config.input}`);
   const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
   const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);

@@ -142,6 +142,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** What holds a lock: `build of carriers`, or `nightly job` for the nightly's own lock. */
+const lockHolder = (service: string) => (service === 'nightly' ? 'nightly job' : `build of ${service}`);
+
 /** Takes `<outDir>/.<name>.lock` for this process (one left by a killed process is taken over); returns its path. */
 export async function acquireLock(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<string> {
   const lock = join(outDir, `.${service}.lock`);
@@ -149,11 +152,24 @@ export async function acquireLock(outDir: string, service: string, effects: Sink
     if (await effects.createExclusive(lock, String(process.pid))) return lock;
     const holder = Number((await effects.readFile(lock))?.toString('utf8'));
     if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-      throw new Error(`another build of ${service} is running (pid ${holder}, lock ${lock})`);
+      throw new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
     }
     await effects.rm(lock); // left by a build that was killed
   }
   throw new Error(`could not take the build lock ${lock}`);
+}
+
+/**
+ * Fails at once when a live process holds `<outDir>/.<service>.lock`: a build checks this before it reads
+ * its inputs, so a second build stops with the reason instead of after minutes of parsing. The lock itself
+ * is still taken by openSink (two builds starting together are told apart there).
+ */
+export async function assertNotLocked(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<void> {
+  const lock = join(outDir, `.${service}.lock`);
+  const holder = Number((await effects.readFile(lock))?.toString('utf8'));
+  if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    throw new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
+  }
 }
 
 /** Every tree's error document: the server's 404 problem body (server/core/problem.ts). */

@@ -7,7 +7,7 @@ import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../core/schemas.ts';
-import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import { loadRegistry, REGISTRY_FILE, REGISTRY_PATH, sortById, toCategories, toSeriesDetail, toSeriesRecord } from './registry.ts';
 import { toSearchIndex } from './search.ts';
@@ -94,6 +94,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
   const registryPath = config.registryPath ?? REGISTRY_PATH;
   const registryFile = config.registryPath ? registryPath : REGISTRY_FILE;
 
+  await assertNotLocked(config.outDir, 'economy', effects);
   progress.stage(`reading ${registryFile}`);
   const registry = loadRegistry(registryPath);
   const entries: ReviewedEntry[] = registry.entries;

@@ -10,7 +10,7 @@ import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../core/schemas.ts';
-import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity, type Buildings } from './buildings.ts';
 import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
@@ -156,6 +156,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
   const year = config.year ?? DEFAULT_YEAR;
   const now = config.now ?? (() => new Date());
 
+  await assertNotLocked(config.outDir, 'facilities', effects);
   progress.stage(`scanning ${config.input}`);
   const scan = await scanInputs(config.input, KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })));
   const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);

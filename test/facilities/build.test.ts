@@ -5,6 +5,7 @@ import { writeFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
+import { silentProgress } from '../../pipeline/core/progress.ts';
 import { FIXTURE_YEAR } from '../fixtures/facilities.ts';
 import { buildFixture, PINNED_CLOCK } from '../helpers/facilities.ts';
 
@@ -115,6 +116,22 @@ describe('facilities build', () => {
     cleanups.push(b.root.remove);
     writeFileSync(join(b.buildDir, 'ids.json'), '{"next": 1');
     await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK })).rejects.toThrow(/facilities\/ids\.json is not readable JSON .*: the published ids cannot be carried over/);
+  });
+
+  it('stops at once, before reading any input, while another live build holds the lock', async () => {
+    const b = await buildFixture();
+    cleanups.push(b.root.remove);
+    // A live process that is not this one: the test runner's parent.
+    writeFileSync(join(b.outDir, '.facilities.lock'), String(process.ppid));
+    const stages: string[] = [];
+    const progress = { ...silentProgress, stage: (s: string) => void stages.push(s) };
+    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK, progress })).rejects.toThrow(
+      new RegExp(`another build of facilities is running \\(pid ${process.ppid}, lock `),
+    );
+    expect(stages).toEqual([]);
+    // A lock left by a process that is gone does not stop anything.
+    writeFileSync(join(b.outDir, '.facilities.lock'), '999999999');
+    await buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
   });
 
   it('warns, in the result and report.json, when no facility has a figure for the comparison year', async () => {

@@ -326,7 +326,7 @@ describe('npm run nightly', () => {
     try {
       const { code } = await nightly('economy');
       expect(code).toBe(1);
-      expect(logs.at(-1)).toMatch(/another build of nightly is running/);
+      expect(logs.at(-1)).toMatch(/another nightly job is running/);
     } finally {
       await rm(join(downloads, '.nightly.lock'), { force: true });
     }
