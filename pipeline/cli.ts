@@ -41,7 +41,7 @@ export async function main(argv: string[]): Promise<void> {
   if (values.year !== undefined && service !== 'facilities') throw new CliError(`--year applies to facilities builds only, not ${service}\n\n${USAGE}`);
   if (values['as-of'] !== undefined && service !== 'carriers') throw new CliError(`--as-of applies to carriers builds only, not ${service}\n\n${USAGE}`);
   const year = values.year === undefined ? undefined : Number(values.year);
-  if (year !== undefined && !(Number.isInteger(year) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
+  if (values.year !== undefined && !(/^\d{4}$/.test(values.year) && year! >= 2004 && year! <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
   const asOf = values['as-of'];
   if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
   const outDir = resolve(values.out ?? (process.env.DATA_DIR || 'dist-data'));

@@ -11,11 +11,12 @@ import { NIGHTLY_SOURCES } from './sources.ts';
 const USAGE = `Fetch the upstream files, rebuild and publish each service; the last good build stays served when
 anything fails. Exits 1 when any service was not published.
 
-Usage: npm run nightly -- --service NAME [--out DIR] [--downloads DIR]
+Usage: npm run nightly -- --service NAME [--out DIR] [--downloads DIR] [--year YYYY]
 
   --service    all | ${SERVICE_NAMES.join(' | ')}
   --out        output root (default: dist-data, or DATA_DIR)
   --downloads  where upstream files are kept between nights (default: STATE_DIR/downloads)
+  --year       facilities comparison year (default 2024), as npm run build takes it
 
 Upstream addresses (one variable per file, the publishers' addresses by default; empty skips the file):
 ${Object.entries(NIGHTLY_SOURCES)
@@ -54,13 +55,16 @@ export function formatSummary(outcomes: readonly ServiceOutcome[]): string {
 }
 
 export async function main(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env, overrides: Partial<NightlyConfig> = {}): Promise<ServiceOutcome[] | undefined> {
-  const { values } = parseCli(argv, { service: { type: 'string' }, out: { type: 'string' }, downloads: { type: 'string' } }, USAGE);
+  const { values } = parseCli(argv, { service: { type: 'string' }, out: { type: 'string' }, downloads: { type: 'string' }, year: { type: 'string' } }, USAGE);
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return undefined;
   }
   const service = values.service;
   if (!service || (service !== 'all' && !SERVICE_NAMES.includes(service))) throw new CliError(`--service must be all or one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
+  const year = values.year === undefined ? undefined : Number(values.year);
+  if (values.year !== undefined && !(/^\d{4}$/.test(values.year) && year! >= 2004 && year! <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
+  if (year !== undefined && service !== 'all' && service !== 'facilities') throw new CliError(`--year applies to the facilities build only, not ${service}\n\n${USAGE}`);
   const outDir = resolve(values.out ?? (env.DATA_DIR || 'dist-data'));
   const stateDir = stateDirOf(env);
   try {
@@ -79,6 +83,7 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
     outDir,
     stateDir,
     downloadsDir: resolve(values.downloads ?? join(stateDir, 'downloads')),
+    year,
     env,
     timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1),
     retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 3, 0),

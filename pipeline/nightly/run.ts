@@ -22,6 +22,8 @@ export interface NightlyConfig {
   /** STATE_DIR: economy's vintage archive, published with its build, is under it. */
   stateDir: string;
   downloadsDir: string;
+  /** The facilities comparison year (--year); the build's default when undefined. */
+  year?: number;
   env: Readonly<Record<string, string | undefined>>;
   timeoutMs: number;
   retries: number;
@@ -124,6 +126,7 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
       const result = await pipeline.build({
         input: service === 'economy' ? '' : input,
         outDir: config.outDir,
+        year: service === 'facilities' ? config.year : undefined,
         demo: false,
         showRestricted: flagSetting('SHOW_RESTRICTED_PERCENTILES', config.env.SHOW_RESTRICTED_PERCENTILES),
         stateDir: config.stateDir,

@@ -38,14 +38,14 @@ function serveAll() {
 }
 
 /** Runs the CLI as cron would, with a short time-out; returns the outcomes, the summary and the exit code. */
-async function nightly(service = 'all'): Promise<{ code: number; summary: string; outcomes: Map<string, ServiceOutcome> }> {
+async function nightly(service = 'all', extra: string[] = []): Promise<{ code: number; summary: string; outcomes: Map<string, ServiceOutcome> }> {
   const out: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
   let code = 0;
   let outcomes: ServiceOutcome[] = [];
   const collect: ServiceOutcome[] = [];
   try {
-    outcomes = (await main(['--service', service, '--out', outDir, '--downloads', downloads], env, { log: (l) => logs.push(l), buildProgress: () => silentProgress })) ?? [];
+    outcomes = (await main(['--service', service, '--out', outDir, '--downloads', downloads, ...extra], env, { log: (l) => logs.push(l), buildProgress: () => silentProgress })) ?? [];
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     code = err.exitCode;
@@ -319,6 +319,18 @@ describe('npm run nightly', () => {
       if (saved === undefined) delete env[name];
       else env[name] = saved;
     }
+  });
+
+  it('builds facilities with --year as its comparison year, and refuses --year for another service', async () => {
+    const { code } = await nightly('facilities', ['--year', '2023']);
+    expect(code).toBe(0);
+    expect((JSON.parse((await snapshot('facilities')).manifest) as { options: { year: number } }).options.year).toBe(2023);
+    const wrong = await nightly('carriers', ['--year', '2023']);
+    expect(wrong.code).toBe(2);
+    expect(logs.at(-1)).toMatch(/^--year applies to the facilities build only, not carriers/);
+    const bad = await nightly('facilities', ['--year', '2023.0']);
+    expect(bad.code).toBe(2);
+    expect(logs.at(-1)).toBe('--year must be a year from 2004 to 2100, not 2023.0');
   });
 
   it('refuses to run beside another nightly job', async () => {
