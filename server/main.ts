@@ -70,7 +70,7 @@ export async function main(argv: string[]): Promise<void> {
   const names = values.service ? [values.service] : Object.keys(SERVICES);
   for (const n of names) if (!SERVICES[n]) throw new CliError(`--service must be one of ${Object.keys(SERVICES).join(', ')}`);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
+  if (values.port !== undefined && !(/^\d{1,5}$/.test(values.port) && port! <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
   if (port !== undefined && port !== 0 && names.length > 1) throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   let reloadIntervalMs: number;
@@ -86,7 +86,20 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
-  const log = process.env.LOG === 'off' ? null : jsonLog;
+  // LOG: json (the default) or off, in any case; anything else is a typo that would log every request.
+  const logSetting = (process.env.LOG ?? '').toLowerCase();
+  if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off') throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
+  const log = logSetting === 'off' ? null : jsonLog;
+  const ports = new Map<string, number>();
+  for (const name of names) {
+    const svc = SERVICES[name]!;
+    try {
+      ports.set(name, port ?? wholeNumberSetting(svc.portEnv, process.env[svc.portEnv], svc.defaultPort, 0, 'a port from 0 to 65535'));
+    } catch (err) {
+      throw new CliError((err as Error).message, 1);
+    }
+    if (ports.get(name)! > 65535) throw new CliError(`${svc.portEnv} must be a port from 0 to 65535, not ${process.env[svc.portEnv]}`, 1);
+  }
 
   const running: { app: ServiceApp<unknown>; server: Server }[] = [];
   for (const name of names) {
@@ -107,7 +120,22 @@ export async function main(argv: string[]): Promise<void> {
     }
     // Requests Node would answer itself (parser errors, no Host, Expect, CONNECT) get a problem body too.
     const server = createServiceServer(app);
-    const p = await listen(server, port ?? Number(process.env[svc.portEnv] ?? svc.defaultPort), host);
+    const wanted = ports.get(name)!;
+    let p: number;
+    try {
+      p = await listen(server, wanted, host);
+    } catch (err) {
+      // Nothing is left listening: the services started so far stop too, and the process can exit.
+      app.close();
+      for (const r of running) {
+        r.app.close();
+        r.server.close();
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new CliError(`cannot serve ${name}: port ${wanted} on ${host} is in use; choose another with --port (one service) or ${svc.portEnv}`, 1);
+      if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot serve ${name} on ${host}:${wanted}: ${(err as Error).message}`, 1);
+      throw err;
+    }
     const m = app.state().build.manifest;
     const shownHost = host.includes(':') ? `[${host}]` : host;
     process.stdout.write(`${name.padEnd(11)} http://${shownHost}:${p}${app.basePath}  data ${m.data_version}${m.demo ? '  (DEMO DATA: generated, not real)' : ''}\n`);

@@ -1,6 +1,7 @@
 // The server process: refuses damaged builds with a clear message, prints its base URL, stops cleanly on
 // SIGTERM; and the build CLI's exit codes.
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,31 @@ describe('server process', () => {
     expect(manifest.counts.facilities).toBeGreaterThan(100);
   }, 60_000);
 
+  it('says which port is taken and exits 1, leaving nothing running', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((res) => taken.listen(0, '127.0.0.1', res));
+    const busy = (taken.address() as AddressInfo).port;
+    try {
+      const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', String(busy), '--data', fx.outDir]);
+      const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, LOG: 'off' } });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(`cannot serve facilities: port ${busy} on 127.0.0.1 is in use; choose another with --port (one service) or PORT_FACILITIES\n`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it.each([
+    [{ LOG: 'maybe' }, 'LOG must be json or off, not maybe\n'],
+    [{ PORT_FACILITIES: '0x10' }, 'PORT_FACILITIES must be a port from 0 to 65535, not 0x10\n'],
+    [{ PORT_FACILITIES: '70000' }, 'PORT_FACILITIES must be a port from 0 to 65535, not 70000\n'],
+  ])('stops at start on the setting %j, exit 1', (env, message) => {
+    const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--data', fx.outDir]);
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(message);
+  });
+
   it('refuses to start on a damaged build, exit code 1 and the reason', () => {
     const dir = damaged('damaged-start', (d) => appendFileSync(join(d, 'api/v1/spine.json'), 'x'));
     const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', dir]);
@@ -107,6 +133,7 @@ describe('server process', () => {
     [['--service', 'nope'], 2, /--service must be one of facilities/],
     [['--port', '99999', '--service', 'facilities'], 2, /--port must be an integer/],
     [['--bogus'], 2, /Unknown option '--bogus'/],
+    [['--port', '0x10', '--service', 'facilities'], 2, /--port must be an integer/],
     [['--service', 'facilities', 'carriers'], 2, /unexpected argument "carriers"/],
   ])('rejects bad arguments %j', (argv, status, message) => {
     const [cmd, args] = tsx(['server/main.ts', ...argv]);
