@@ -77,24 +77,54 @@ export function toLlmSummary(body: unknown): string | Error {
   return summary;
 }
 
-/** The numbers a text states, as Number() writes them: `45,001` → `45001`, `87.50` → `87.5`. */
-function numbersIn(text: string): Set<string> {
-  return new Set([...text.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => String(Number(m[0].replaceAll(',', '')))));
+/** Scale words a summary may put after a figure: "5.5 million miles". */
+const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
+
+/** The figures a text states, as numbers: `45,001` → 45001, `5.5 million` → 5500000. */
+function figuresIn(text: string): number[] {
+  return [...text.matchAll(/\d[\d,]*(?:\.\d+)?(?:\s+(thousand|million|billion)\b)?/gi)].map((m) => {
+    const n = Number(m[0].replace(/\s+[a-z]+$/i, '').replaceAll(',', ''));
+    return m[1] ? n * SCALES[m[1].toLowerCase()]! : n;
+  });
+}
+
+/** Every number in a JSON value: its numbers, and the figures its strings state (dates, names). */
+function numbersOf(value: unknown, out: number[] = []): number[] {
+  if (typeof value === 'number') out.push(value);
+  else if (typeof value === 'string') out.push(...figuresIn(value));
+  else if (Array.isArray(value)) for (const v of value) numbersOf(v, out);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) numbersOf(v, out);
+  return out;
+}
+
+/**
+ * True when `stated` is a figure of `known` as a writer rounds or rescales it: within 5 % of one of them,
+ * or of one of them × 100 (a rate per 100, or a share as a percentage), or, for a year, within three
+ * years of one (a 24-month window's first year need not be written anywhere).
+ */
+function isGrounded(stated: number, known: readonly number[]): boolean {
+  const isYear = (n: number) => Number.isInteger(n) && n >= 1990 && n <= 2100;
+  // A year is a year: 2015 is not "within 5 %" of 2025.
+  if (isYear(stated)) return known.some((k) => k === stated || (isYear(k) && Math.abs(k - stated) <= 3));
+  const near = (k: number) => Math.abs(stated - k) <= Math.max(0.05 * Math.abs(k), 1e-9);
+  return known.some((k) => near(k) || near(k * 100));
 }
 
 /**
  * Whether a summary the backend wrote may be served (and cached) for this profile, or an Error saying why
  * not. The instructions ask for the top risks with their figures, only the facts given, in plain text:
- * a summary with no figure, with a figure found in neither the profile nor the draft (a made-up number),
- * or with markup is refused, and the template is served instead.
+ * a summary with no figure, with a figure far from every figure of the profile and the draft (a made-up
+ * number: rounding, "per 100" rates and percentages of a share are allowed), or with markup (HTML, or
+ * Markdown headings, bold or lists) is refused, and the template is served instead.
  */
 export function checkLlmSummary(summary: string, profile: Profile, draft: string): Error | undefined {
   if (/<\/?[a-z!][^>]*>/i.test(summary)) return new Error('the summary has markup; plain text was asked for');
-  const stated = numbersIn(summary);
-  if (stated.size === 0) return new Error('the summary states no figures; the top risks with their figures were asked for');
-  const known = numbersIn(`${JSON.stringify(profile)}\n${draft}`);
-  const invented = [...stated].filter((n) => !known.has(n));
-  if (invented.length > 0) return new Error(`the summary states figures found in neither the profile nor the draft: ${invented.slice(0, 5).join(', ')}`);
+  if (/^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|__[^_\n]+__|^\s*[-*+]\s+\S/m.test(summary)) return new Error('the summary has Markdown; plain text was asked for');
+  const stated = figuresIn(summary);
+  if (stated.length === 0) return new Error('the summary states no figures; the top risks with their figures were asked for');
+  const known = [...numbersOf(profile), ...figuresIn(draft)];
+  const invented = [...new Set(stated.filter((n) => !isGrounded(n, known)))];
+  if (invented.length > 0) return new Error(`the summary states figures far from every figure of the profile and the draft: ${invented.slice(0, 5).join(', ')}`);
   return undefined;
 }
 

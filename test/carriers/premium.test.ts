@@ -440,7 +440,7 @@ describe('explain: the LLM backend', () => {
 
   it.each([
     ['no figures at all', 'A careful carrier with a good record.', /states no figures/],
-    ['a made-up figure', 'It had 98,765 crashes last year.', /figures found in neither the profile nor the draft: 98765/],
+    ['a made-up figure', 'It had 98,765 crashes last year.', /far from every figure of the profile and the draft: 98765/],
     ['markup', '<script>alert(1)</script> 1', /has markup/],
   ])('refuses a summary with %s and serves the template', async (_label, content, reason) => {
     fake.mode = 'ok';
