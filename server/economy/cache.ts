@@ -190,6 +190,11 @@ export function toCacheKey(entry: RegistryEntry, label: string): string {
   return JSON.stringify([label, entry.source, entry.vectorIds, entry.seriesNames, entry.scalarFactorCode]);
 }
 
+/** Observations as the cache and the vintage archive store them: `{ date, value }`, a date and a finite number each. */
+export function isObservationList(x: unknown): x is Observation[] {
+  return Array.isArray(x) && x.every((o) => typeof o === 'object' && o !== null && typeof (o as Observation).date === 'string' && Number.isFinite((o as Observation).value));
+}
+
 function isCacheFile(doc: unknown, series: string): doc is CacheFile {
   if (typeof doc !== 'object' || doc === null) return false;
   const d = doc as Record<string, unknown>;
@@ -199,8 +204,7 @@ function isCacheFile(doc: unknown, series: string): doc is CacheFile {
     typeof d.source === 'string' &&
     typeof d.asOf === 'string' &&
     Number.isFinite(Date.parse(d.asOf)) &&
-    Array.isArray(d.observations) &&
-    d.observations.every((o) => typeof o === 'object' && o !== null && typeof (o as Observation).date === 'string' && typeof (o as Observation).value === 'number')
+    isObservationList(d.observations)
   );
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { isValidIsoDate } from '../../pipeline/core/dates.ts';
 import type { Observation } from '../../pipeline/economy/types.ts';
 import { Lru } from '../core/cache.ts';
-import { assertSeriesId, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';
+import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';
 
 export interface VintageSnapshot {
   series: string;
@@ -121,7 +121,9 @@ export function createVintageArchive(dir: string, options: { cacheSize?: number;
       let doc: VintageSnapshot;
       try {
         doc = JSON.parse(await readFile(join(root, series, `${vintage}.json`), 'utf8')) as VintageSnapshot;
-        if (doc?.series !== series || doc.vintage !== vintage || !Array.isArray(doc.observations)) throw new Error('not a snapshot of this series and day');
+        if (doc?.series !== series || doc.vintage !== vintage || typeof doc.asOf !== 'string' || typeof doc.source !== 'string' || !isObservationList(doc.observations)) {
+          throw new Error('not a snapshot of this series and day');
+        }
       } catch (err) {
         // Gone or damaged (a full disk, a bad copy of STATE_DIR): no longer listed either, so the list and
         // what `vintage=` serves agree; the file is left for whoever looks into it.

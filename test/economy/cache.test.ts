@@ -381,6 +381,15 @@ describe('vintage archive', () => {
       expect(lines).toEqual([expect.objectContaining({ event: 'vintage_unreadable', series: 'CPI_ALL_ITEMS' })]);
       expect(lines[0]!.error).toMatch(/^2026-02-10: .*no longer listed$/);
       expect(await third.read('CPI_ALL_ITEMS', '2026-03-02')).toMatchObject({ vintage: '2026-03-02' });
+      // JSON that parses but holds no observations of this shape is as damaged.
+      await writeFile(
+        join(dir.path, 'vintages', 'CPI_ALL_ITEMS', '2026-01-05.json'),
+        JSON.stringify({ series: 'CPI_ALL_ITEMS', vintage: '2026-01-05', asOf: '2026-01-05T23:59:00.000Z', source: 'Statistics Canada', observations: [null, { foo: 1 }] }),
+      );
+      const fourth = createVintageArchive(dir.path, { log: (l) => lines.push(l) });
+      expect(await fourth.read('CPI_ALL_ITEMS', '2026-01-05')).toBeUndefined();
+      // (2026-02-10 is listed again by a new archive until it is read: the damaged file stays for inspection.)
+      expect(await fourth.list('CPI_ALL_ITEMS')).toEqual(['2026-02-10', '2026-03-02']);
     } finally {
       await dir.remove();
     }
