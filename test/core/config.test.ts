@@ -9,6 +9,10 @@ import { toFreeLookups } from '../../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
+/** A CLI of the project run as npm runs it, with `env` added to this process's environment. */
+const runTsx = (args: string[], env: Record<string, string>) =>
+  spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
+
 describe('FREE_PROFILE_LOOKUPS', () => {
   it('takes a whole number as written, 25 when unset or empty', () => {
     expect(toFreeLookups(undefined)).toBe(25);
@@ -35,12 +39,7 @@ describe('EXPLAIN_LLM_TIMEOUT_MS', () => {
 
 describe('RELOAD_INTERVAL_MS', () => {
   it('stops the server at start with the reason, exit 1', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts', '--service', 'economy', '--port', '0'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { ...process.env, RELOAD_INTERVAL_MS: 'often' },
-    });
+    const r = runTsx(['server/main.ts', '--service', 'economy', '--port', '0'], { RELOAD_INTERVAL_MS: 'often' });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('RELOAD_INTERVAL_MS must be a whole number of milliseconds (0 = off), not often\n');
   });
@@ -58,12 +57,7 @@ describe('SHOW_RESTRICTED_PERCENTILES (flagSetting)', () => {
     expect(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', raw)).toThrow(new ConfigError(`SHOW_RESTRICTED_PERCENTILES must be true or false, not ${raw}`));
   });
   it('stops a build before it reads anything, exit 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/cli.ts', '--service', 'carriers', '--input', '/nonexistent'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { ...process.env, SHOW_RESTRICTED_PERCENTILES: 'yes' },
-    });
+    const r = runTsx(['pipeline/cli.ts', '--service', 'carriers', '--input', '/nonexistent'], { SHOW_RESTRICTED_PERCENTILES: 'yes' });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('SHOW_RESTRICTED_PERCENTILES must be true or false, not yes\n');
   });
