@@ -125,6 +125,10 @@ export function createVintageArchive(dir: string, options: { cacheSize?: number;
           throw new Error('not a snapshot of this series and day');
         }
       } catch (err) {
+        // A read that failed for a reason of the moment (too many open files, an I/O error) says nothing
+        // about the file: the request fails (500, logged) and the day stays listed.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== undefined && code !== 'ENOENT') throw err;
         // Gone or damaged (a full disk, a bad copy of STATE_DIR): no longer listed either, so the list and
         // what `vintage=` serves agree; the file is left for whoever looks into it.
         (await datesOf(series)).delete(vintage);

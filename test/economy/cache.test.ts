@@ -390,6 +390,13 @@ describe('vintage archive', () => {
       expect(await fourth.read('CPI_ALL_ITEMS', '2026-01-05')).toBeUndefined();
       // (2026-02-10 is listed again by a new archive until it is read: the damaged file stays for inspection.)
       expect(await fourth.list('CPI_ALL_ITEMS')).toEqual(['2026-02-10', '2026-03-02']);
+
+      // A read that fails for another reason than a missing file (here EISDIR) fails the request and
+      // leaves the day listed: it may be a failure of the moment (EMFILE, EIO).
+      await mkdir(join(dir.path, 'vintages', 'CPI_ALL_ITEMS', '2026-04-01.json'));
+      const fifth = createVintageArchive(dir.path, { log: (l) => lines.push(l) });
+      await expect(fifth.read('CPI_ALL_ITEMS', '2026-04-01')).rejects.toMatchObject({ code: 'EISDIR' });
+      expect(await fifth.list('CPI_ALL_ITEMS')).toContain('2026-04-01');
     } finally {
       await dir.remove();
     }
