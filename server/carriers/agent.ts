@@ -13,7 +13,7 @@ import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
 import { setVersionHeader } from '../core/data-version.ts';
 import { toParameterErrors } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
-import { invalidParameters, type ParameterError } from '../core/problem.ts';
+import { HttpError, invalidParameters, type ParameterError } from '../core/problem.ts';
 import { schemas } from '../../pipeline/core/schemas.ts';
 import { AGENT_PATH, AGENT_TOOLS, toAgentListing, type ToolName } from '../../pipeline/carriers/agent-tools.ts';
 
@@ -33,8 +33,8 @@ export interface AgentDeps<D> {
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
    */
   profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer;
-  /** The profile route's sign-in: throws its 401 for a missing, malformed, unknown or revoked key. */
-  signIn(req: IncomingMessage): void;
+  /** The profile route's sign-in: throws its 401 for a missing, malformed, unknown or revoked key; returns the RateLimit-* headers of a free key (none for premium). */
+  signIn(req: IncomingMessage): Record<string, string>;
 }
 
 interface SearchArgs {
@@ -123,8 +123,15 @@ export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
     const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
     // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
     // is the same 401 whatever its arguments.
-    if (isObject(body) && body.tool === 'get_carrier_profile') deps.signIn(req);
-    const { name, tool, args } = toCall(tools, body);
-    sendResult(res, name, tool.run(deps, req, state, args));
+    const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? deps.signIn(req) : {};
+    let call: ReturnType<typeof toCall<D>>;
+    try {
+      call = toCall(tools, body);
+    } catch (err) {
+      // Bad arguments count nothing; to a free key the 400 still says what is left, as the route's does.
+      if (err instanceof HttpError) Object.assign(err.headers, allowance);
+      throw err;
+    }
+    sendResult(res, call.name, call.tool.run(deps, req, state, call.args));
   });
 }

@@ -231,7 +231,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
           return { body: searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit })).body, headers: {} };
         },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
-        signIn: (req) => void authenticate(req, access.accounts()),
+        signIn: (req) => allowanceHeaders(access.accounts(), authenticate(req, access.accounts()), access.now, access.freeLookups),
       });
     },
   };

@@ -113,6 +113,12 @@ describe('carriers answers as its OpenAPI document says', () => {
     expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } })).status).toBe(401);
     expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 99999999 } }, auth(premium))).status).toBe(404);
     expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } }, auth(free))).status).toBe(429);
+    // A free key's bad arguments count nothing, and the 400 says what is left, as the route's 400 does.
+    const badArgs = await call({ tool: 'get_carrier_profile', args: { carrier_id: 'abc' } }, auth(free));
+    expect(badArgs.status).toBe(400);
+    expect(badArgs.headers.get('ratelimit-remaining')).toBe('0');
+    expect(badArgs.headers.get('ratelimit-limit')).toBe('2');
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 'abc' } }, auth(premium))).headers.get('ratelimit-limit')).toBeNull();
     expect((await call({ tool: 'nope', args: {} })).status).toBe(400);
     expect((await post('/api/mcp', '{', json)).status).toBe(400);
     expect((await post('/api/mcp', '{}', { 'Content-Type': 'text/plain' })).status).toBe(415);
