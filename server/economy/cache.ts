@@ -2,7 +2,8 @@
 //   - each series is pulled from its upstream at most once per 24 h, across concurrent requests (one pull in
 //     flight per series; the others await it) and across restarts (one JSON file per series, written to a
 //     temporary file and renamed, so a crash never leaves half a file);
-//   - a failed pull (an error, a time-out, an answer with no observations, or a shutdown) serves the cached copy (`cached: true, stale: true`), logs the failure and backs off
+//   - a failed pull (an error, a time-out, an answer with no observations, or a shutdown) serves the
+//     cached copy (`cached: true, stale: true`), logs the failure and backs off
 //     (60 s, 120 s, … capped at 1 h) before the next attempt;
 //   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
 //     with `Retry-After`.
