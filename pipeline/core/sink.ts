@@ -145,15 +145,21 @@ function isAlive(pid: number): boolean {
 /** What holds a lock: `build of carriers`, or `nightly job` for the nightly's own lock. */
 const lockHolder = (service: string) => (service === 'nightly' ? 'nightly job' : `build of ${service}`);
 
+/** The pid in a lock file when that process is alive; undefined for no lock or a dead holder. */
+async function liveHolder(lock: string, effects: SinkEffects): Promise<number | undefined> {
+  const holder = Number((await effects.readFile(lock))?.toString('utf8'));
+  return Number.isInteger(holder) && holder > 0 && isAlive(holder) ? holder : undefined;
+}
+
+const lockedBy = (service: string, holder: number, lock: string) => new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
+
 /** Takes `<outDir>/.<name>.lock` for this process (one left by a killed process is taken over); returns its path. */
 export async function acquireLock(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<string> {
   const lock = join(outDir, `.${service}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await effects.createExclusive(lock, String(process.pid))) return lock;
-    const holder = Number((await effects.readFile(lock))?.toString('utf8'));
-    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-      throw new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
-    }
+    const holder = await liveHolder(lock, effects);
+    if (holder !== undefined) throw lockedBy(service, holder, lock);
     await effects.rm(lock); // left by a build that was killed
   }
   throw new Error(`could not take the build lock ${lock}`);
@@ -166,10 +172,9 @@ export async function acquireLock(outDir: string, service: string, effects: Sink
  */
 export async function assertNotLocked(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<void> {
   const lock = join(outDir, `.${service}.lock`);
-  const holder = Number((await effects.readFile(lock))?.toString('utf8'));
-  if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-    throw new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
-  }
+  const holder = await liveHolder(lock, effects);
+  // This process's own lock (a build it has open) is openSink's to judge.
+  if (holder !== undefined && holder !== process.pid) throw lockedBy(service, holder, lock);
 }
 
 /** Every tree's error document: the server's 404 problem body (server/core/problem.ts). */
