@@ -57,16 +57,21 @@ export function chargeProfileLookup(store: AccountStore, account: Account, clock
   return { headers, unit: { keyId: account.id, month } };
 }
 
+/** What is left this month, and its RateLimit-* headers, for a free account. */
+function allowanceOf(store: AccountStore, account: Account, clock: () => Date, limit: number): { remaining: number; reset: number; headers: Record<string, string> } {
+  const now = clock();
+  const reset = secondsToNextMonth(now);
+  const remaining = Math.max(0, limit - store.usage(account.id, toMonth(now)));
+  return { remaining, reset, headers: rateLimitHeaders(limit, remaining, reset) };
+}
+
 /**
  * For a conditional request the client's copy answers (304): nothing is counted, as GitHub does not count
  * a 304 against its rate limit, but a used-up allowance is still 429, and the headers say what is left.
  */
 export function peekProfileLookup(store: AccountStore, account: Account, clock: () => Date, limit: number): ProfileCharge {
   if (account.plan === 'premium') return { headers: {} };
-  const now = clock();
-  const reset = secondsToNextMonth(now);
-  const remaining = Math.max(0, limit - store.usage(account.id, toMonth(now)));
-  const headers = rateLimitHeaders(limit, remaining, reset);
+  const { remaining, reset, headers } = allowanceOf(store, account, clock, limit);
   if (remaining === 0) {
     throw exhausted(limit, reset, headers);
   }
@@ -79,9 +84,7 @@ export function peekProfileLookup(store: AccountStore, account: Account, clock: 
  * Empty for premium.
  */
 export function allowanceHeaders(store: AccountStore, account: Account, clock: () => Date, limit: number): Record<string, string> {
-  if (account.plan === 'premium') return {};
-  const now = clock();
-  return rateLimitHeaders(limit, Math.max(0, limit - store.usage(account.id, toMonth(now))), secondsToNextMonth(now));
+  return account.plan === 'premium' ? {} : allowanceOf(store, account, clock, limit).headers;
 }
 
 /** Gives back the unit a charge took (into the month it was taken from); a no-op for premium charges. */
