@@ -1,5 +1,6 @@
 // Sign-in for the carriers service (contracts/carriers.md "Access"): `Authorization: Bearer <api key>`.
 import type { IncomingMessage } from 'node:http';
+import { repeatsHeader } from '../core/headers.ts';
 import { HttpError } from '../core/problem.ts';
 import { KEY_PATTERN, type AccountStore, type Plan } from '../core/store.ts';
 
@@ -20,21 +21,6 @@ function unauthorized(detail: string, keyGiven: boolean): HttpError {
 const MISSING = 'this route needs an API key in the header Authorization: Bearer <key>';
 
 /**
- * True when the request carries Authorization more than once. Node keeps only the first in `headers`, and
- * a proxy may keep another: which key counts would depend on who reads it, so such a request is refused
- * (RFC 6750 §3.1, invalid_request: a request that "uses more than one method for including an access token").
- */
-function repeatsAuthorization(rawHeaders: readonly string[] | undefined): boolean {
-  if (!rawHeaders) return false;
-  let seen = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
-  }
-  return false;
-}
-
-/**
  * The account each connection last signed in with, the Authorization header that did it and the store's
  * key epoch then. A keep-alive client sends the same header with every request; while the header and the
  * epoch are the same, the account is too, and the key is neither hashed nor looked up again. Held per
@@ -48,7 +34,10 @@ export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: 
   const raw = req.headers.authorization;
   // No key, no look-up: the store is not touched for a request that cannot sign in.
   if (raw === undefined) throw unauthorized(MISSING, false);
-  if (repeatsAuthorization(req.rawHeaders)) {
+  // Node keeps only the first Authorization, and a proxy may keep another: which key counts would depend on
+  // who reads it, so two are refused (RFC 6750 §3.1, invalid_request: a request that "uses more than one
+  // method for including an access token").
+  if (repeatsHeader(req.rawHeaders, 'authorization')) {
     throw new HttpError(400, 'bad_request', 'send one Authorization header; this request has several', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_request"' });
   }
   const socket = req.socket ?? undefined;

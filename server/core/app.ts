@@ -10,6 +10,7 @@ import { loadBuild, type LoadedBuild } from './build.ts';
 import { PUBLIC_CACHE, staticHandler } from './statics.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
 import { stampVersion } from './data-version.ts';
+import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
 import { toHealth } from '../../pipeline/core/manifest.ts';
@@ -191,7 +192,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     basePath: def.basePath,
     handler: (req, res) => {
       // Rare requests first: a full URL as the target, no Host, an Expect header.
-      if (req.url?.charCodeAt(0) !== SLASH || req.headers.host === undefined || req.headers.expect !== undefined || repeatsHost(req.rawHeaders)) {
+      if (req.url?.charCodeAt(0) !== SLASH || req.headers.host === undefined || req.headers.expect !== undefined || repeatsHeader(req.rawHeaders, 'host')) {
         const refusal = admit(req);
         if (refusal) {
           stampVersion(res, state.build.manifest.data_version);
@@ -247,19 +248,6 @@ const SLASH = 47;
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
 
 /**
- * True when Host comes more than once: Node keeps the first, a proxy in front may have routed by another,
- * and RFC 9112 §3.2 has a server answer such a request 400. A loop over the raw names (about ten).
- */
-export function repeatsHost(rawHeaders: readonly string[]): boolean {
-  let seen = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host' && ++seen > 1) return true;
-  }
-  return false;
-}
-
-/**
  * What HTTP/1.1 asks of a server before routing (RFC 9112 §3.2): a request target in absolute form
  * (`GET http://host/path`) is taken as its path and query, its authority as the Host; an HTTP/1.1 request
  * with no Host, or with two, is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
@@ -278,7 +266,7 @@ function admit(req: IncomingMessage): HttpError | undefined {
   if (req.headers.host === undefined && req.httpVersion === '1.1') {
     return new HttpError(400, 'bad_request', 'an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)');
   }
-  if (repeatsHost(req.rawHeaders)) return new HttpError(400, 'bad_request', 'send one Host header (RFC 9112 §3.2); this request has several');
+  if (repeatsHeader(req.rawHeaders, 'host')) return new HttpError(400, 'bad_request', 'send one Host header (RFC 9112 §3.2); this request has several');
   const expect = req.headers.expect;
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
     return new HttpError(417, 'expectation_failed', `the server cannot meet the expectation ${JSON.stringify(expect)}; only 100-continue is defined`);
