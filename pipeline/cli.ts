@@ -1,7 +1,7 @@
 // npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
 import { resolve } from 'node:path';
 import { flagSetting } from '../server/core/config-error.ts';
-import { CliError, isMain, parseCli, runCli } from './core/cli.ts';
+import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from './core/cli.ts';
 import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
 import { PIPELINES, SERVICE_NAMES } from './services.ts';
@@ -40,18 +40,12 @@ export async function main(argv: string[]): Promise<void> {
   // An option another service takes is refused, not ignored: `--year` on a carriers build changes nothing.
   if (values.year !== undefined && service !== 'facilities') throw new CliError(`--year applies to facilities builds only, not ${service}\n\n${USAGE}`);
   if (values['as-of'] !== undefined && service !== 'carriers') throw new CliError(`--as-of applies to carriers builds only, not ${service}\n\n${USAGE}`);
-  const year = values.year === undefined ? undefined : Number(values.year);
-  if (values.year !== undefined && !(/^\d{4}$/.test(values.year) && year! >= 2004 && year! <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
+  const year = yearOption(values.year);
   const asOf = values['as-of'];
   if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
   const outDir = resolve(values.out ?? (process.env.DATA_DIR || 'dist-data'));
   // Restricted percentiles are decided when the data is built, so the stores, caches and any copy agree.
-  let showRestricted: boolean;
-  try {
-    showRestricted = flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  const showRestricted = settingOption(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES));
   const progress = createProgress(`build ${service}`);
   let result;
   try {

@@ -37,6 +37,23 @@ export function parseCli<O extends Options>(argv: string[], options: O, usage: s
   return { values: parsed.values, positionals: parsed.positionals, usage };
 }
 
+/** `--year`, the facilities comparison year: four digits from 2004 (the GHGRP's first year) to 2100. */
+export function yearOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const year = Number(raw);
+  if (!(/^\d{4}$/.test(raw) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${raw}`);
+  return year;
+}
+
+/** A setting's value from `read`, whose error (a bad environment value) becomes the CLI's usage error (exit 2). */
+export function settingOption<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
 /** Runs a CLI main function, printing a CliError's message (not its stack) and exiting with its code. */
 export async function runCli(main: () => Promise<void>): Promise<void> {
   try {

@@ -1,6 +1,6 @@
 // npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
 import { resolve, join } from 'node:path';
-import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
+import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../core/cli.ts';
 import { flagSetting, wholeNumberSetting } from '../../server/core/config-error.ts';
 import { prepareStateDir, stateDirOf } from '../../server/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
@@ -32,11 +32,7 @@ Examples:
 
 /** A whole-number setting of the nightly job (decimal digits as written), its fallback when unset. */
 function toNumberEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number): number {
-  try {
-    return wholeNumberSetting(name, env[name], fallback, min, `a whole number of at least ${min}`);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  return settingOption(() => wholeNumberSetting(name, env[name], fallback, min, `a whole number of at least ${min}`));
 }
 
 /** The summary table: one row per service. */
@@ -62,8 +58,7 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   }
   const service = values.service;
   if (!service || (service !== 'all' && !SERVICE_NAMES.includes(service))) throw new CliError(`--service must be all or one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
-  const year = values.year === undefined ? undefined : Number(values.year);
-  if (values.year !== undefined && !(/^\d{4}$/.test(values.year) && year! >= 2004 && year! <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${values.year}`);
+  const year = yearOption(values.year);
   if (year !== undefined && service !== 'all' && service !== 'facilities') throw new CliError(`--year applies to the facilities build only, not ${service}\n\n${USAGE}`);
   const outDir = resolve(values.out ?? (env.DATA_DIR || 'dist-data'));
   const stateDir = stateDirOf(env);
@@ -72,12 +67,8 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   } catch (err) {
     throw new CliError(`nightly: ${(err as Error).message}`, 1);
   }
-  try {
-    // Read again by each carriers build; checked here so that a bad value stops the job before any download.
-    flagSetting('SHOW_RESTRICTED_PERCENTILES', env.SHOW_RESTRICTED_PERCENTILES);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+  // Read again by each carriers build; checked here so that a bad value stops the job before any download.
+  settingOption(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', env.SHOW_RESTRICTED_PERCENTILES));
   const config: NightlyConfig = {
     services: service === 'all' ? SERVICE_NAMES : [service],
     outDir,
