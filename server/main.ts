@@ -111,7 +111,7 @@ export async function main(argv: string[]): Promise<void> {
         dataDir,
         log,
         reloadIntervalMs,
-        onReload: (e) => process.stderr.write(e.error ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n` : `[${name}] reloaded ${e.from} → ${e.to}\n`),
+        onReload: (e) => process.stderr.write(e.error ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n` : e.to === e.from ? `[${name}] reloaded ${e.to}: republished with the same data\n` : `[${name}] reloaded ${e.from} → ${e.to}\n`),
       });
     } catch (err) {
       // A damaged build, or a setting the service cannot use (FREE_PROFILE_LOOKUPS=abc): the reason, no stack.

@@ -169,8 +169,9 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     manifestStamp = stamp;
     const from = state.build.manifest.data_version;
     try {
+      // Even with the same data_version (a rebuild of the same inputs), the tree on disk is a new one: its
+      // files are renamed in, so the static listing and the open files must be the new tree's too.
       const next = toState(def, dir);
-      if (next.build.manifest.data_version === from) return false;
       const old = state;
       state = next;
       statics = staticHandler(dir, next.build);

@@ -77,4 +77,24 @@ describe('publishing', () => {
     const record = (await (await fetch(`${server.base}/api/v1/facility/ONF-000001`)).json()) as { program: string };
     expect(record.program).toBe('federal_only');
   });
+
+  it('a rebuild of the same inputs is picked up too: the static tree answers with the files now on disk', async () => {
+    const version = (JSON.parse(readFileSync(join(fx.buildDir, 'manifest.json'), 'utf8')) as { data_version: string }).data_version;
+    // Twice: the second rebuild also moves the tree the server first listed out of `.prev`.
+    for (let round = 0; round < 2; round++) {
+      const before = readFileSync(join(fx.buildDir, 'manifest.json'));
+      await buildFacilities({ input: fx.input, outDir: fx.outDir, year: 2024 });
+      const now = readFileSync(join(fx.buildDir, 'manifest.json'));
+      expect(JSON.parse(now.toString('utf8'))).toMatchObject({ data_version: version });
+      // Same data, another build: its built_at differs.
+      expect(now.equals(before)).toBe(false);
+      expect(server.app.reload()).toBe(true);
+      for (const file of ['manifest.json', 'report.json']) {
+        const res = await fetch(`${server.base}/${file}`);
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(fx.buildDir, file)))).toBe(true);
+      }
+    }
+    expect(server.app.reload()).toBe(false);
+  });
 });
