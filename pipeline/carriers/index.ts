@@ -1,8 +1,8 @@
 // The carriers build: recognize the FMCSA files, read the census, stream the SMS inspection, violation and
 // crash files into per-carrier sums, rank every BASIC within its safety event groups, and write each
 // carrier's profile and search record into record stores plus the name index, through the sink.
-// Profiles and search records go under private/: they are served to signed-in users only, never as static
-// files.
+// Profiles and search records go under private/, which the sink moves beside the tree at publish
+// (pipeline/core/sink.ts): they are served to signed-in users only, never as static files.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';

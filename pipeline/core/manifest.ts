@@ -21,6 +21,8 @@ export interface Manifest {
   counts: Record<string, number>;
   files: number;
   checksums_sha256: string;
+  /** sha256 of the private files' checksums.json, for a build with private files (pipeline/core/sink.ts). */
+  private_checksums_sha256?: string;
 }
 
 /**

@@ -2,6 +2,12 @@
 // the published one, validating each against its schema first; `publish` then swaps the folder in with
 // renames, keeping the previous build as `<service>.prev`. A build that fails or is killed never touches
 // what is served: its temporary folder is removed by the next build.
+//
+// Files under `private/` (signed-in data: carrier profiles) are never part of the published tree, which a
+// CDN may host as it is: publish moves them to `<service>.private/<key>/` beside it, named after the hash
+// of their own checksums, which the manifest holds. That folder is in place before the tree that names it
+// is renamed in, is never changed once there (the same key means the same bytes), and is removed once
+// neither the live nor the previous build names it.
 import { constants as fsc } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -123,6 +129,20 @@ export function previousDir(live: string): string {
   return `${live}.prev`;
 }
 
+/** Where a build's private files go: `<service>.private/`, one folder per set of files. */
+export function privateRoot(live: string): string {
+  return `${live}.private`;
+}
+
+/** The private folder a manifest names (by `private_checksums_sha256`), or undefined for a build with none. */
+export function privateDirOf(live: string, manifest: Pick<Manifest, 'private_checksums_sha256'>): string | undefined {
+  const key = manifest.private_checksums_sha256;
+  return key === undefined ? undefined : join(privateRoot(live), key.slice(0, 16));
+}
+
+/** The part of a build that is never published with its tree (see the header). */
+export const PRIVATE_PREFIX = 'private/';
+
 /**
  * Finishes a publish that was killed between its two renames: the previous build is still whole in
  * `<service>.prev`, so it is put back.
@@ -182,6 +202,33 @@ export const NOT_FOUND_FILE = '404.json';
 /** GET /healthz's answer for the build. */
 export const HEALTH_FILE = 'healthz.json';
 const NOT_FOUND_DOCUMENT = toProblem(notFound('no resource at this path in this build')).body;
+
+/**
+ * Removes the private folders that neither the live build nor the previous one names (those of builds
+ * replaced twice, or of a publish killed before its tree was renamed in). With a manifest it cannot read,
+ * it removes nothing.
+ */
+async function removeUnnamedPrivate(live: string, effects: SinkEffects): Promise<void> {
+  const root = privateRoot(live);
+  if (!(await effects.exists(root))) return;
+  const named = new Set<string>();
+  for (const tree of [live, previousDir(live)]) {
+    if (!(await effects.exists(tree))) continue;
+    const body = await effects.readFile(join(tree, 'manifest.json'));
+    let manifest: Partial<Manifest>;
+    try {
+      manifest = JSON.parse(body?.toString('utf8') ?? '') as Partial<Manifest>;
+    } catch {
+      return;
+    }
+    const dir = typeof manifest.private_checksums_sha256 === 'string' ? privateDirOf(live, { private_checksums_sha256: manifest.private_checksums_sha256 }) : undefined;
+    if (dir) named.add(dir);
+  }
+  for (const name of await effects.list(root)) {
+    const dir = join(root, name);
+    if (!named.has(dir)) await effects.rm(dir);
+  }
+}
 
 export async function openSink(options: SinkOptions): Promise<Sink> {
   const { service, outDir } = options;
@@ -307,22 +354,41 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       // says which build is live.
       await writeJson(HEALTH_FILE, toHealth(manifest), 'core/health');
       await drain();
-      const files = Object.fromEntries([...written].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      const checksums = { files };
+      const byPath = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
+      const sorted = [...written].sort(byPath);
+      const publicFiles = sorted.filter(([rel]) => !rel.startsWith(PRIVATE_PREFIX));
+      const privateFiles = sorted.filter(([rel]) => rel.startsWith(PRIVATE_PREFIX)).map(([rel, sum]): [string, string] => [rel.slice(PRIVATE_PREFIX.length), sum]);
+      const live = join(outDir, service);
+      let privateKey: string | undefined;
+      if (privateFiles.length > 0) {
+        const privateChecksums = { files: Object.fromEntries(privateFiles) };
+        registry.assert('core/checksums', privateChecksums, `${PRIVATE_PREFIX}checksums.json`);
+        const body = Buffer.from(JSON.stringify(privateChecksums));
+        await effects.writeFile(join(dir, PRIVATE_PREFIX, 'checksums.json'), body);
+        privateKey = sha256(body);
+      }
+      const checksums = { files: Object.fromEntries(publicFiles) };
       registry.assert('core/checksums', checksums, 'checksums.json');
       const checksumsBody = Buffer.from(JSON.stringify(checksums));
       await put('checksums.json', checksumsBody);
-      const full = { ...manifest, files: written.size - 1, checksums_sha256: sha256(checksumsBody) };
+      const full = { ...manifest, files: publicFiles.length, checksums_sha256: sha256(checksumsBody), ...(privateKey ? { private_checksums_sha256: privateKey } : {}) };
       registry.assert('core/manifest', full, 'manifest.json');
       // The manifest is written last: a tree without one is never a finished build.
       await put('manifest.json', Buffer.from(JSON.stringify(full, null, 2) + '\n'));
-      const live = join(outDir, service);
+      const privateDir = privateDirOf(live, full);
+      if (privateDir) {
+        // In place before the tree that names it. Already there from a build of the same files: the same bytes.
+        await effects.mkdir(privateRoot(live));
+        if (await effects.exists(privateDir)) await effects.rm(join(dir, PRIVATE_PREFIX));
+        else await effects.rename(join(dir, PRIVATE_PREFIX), privateDir);
+      }
       const prev = previousDir(live);
       if (await effects.exists(live)) {
         await effects.rm(prev);
         await effects.rename(live, prev);
       }
       await effects.rename(dir, live);
+      await removeUnnamedPrivate(live, effects);
       await release();
     },
     async abort() {

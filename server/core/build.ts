@@ -1,10 +1,13 @@
 // Loads a published build at start-up (and on reload): the manifest, the checksums, and every API document
 // as a precomputed Payload. Each file is verified against checksums.json as it is read, so a damaged or
-// half-copied tree stops the server with a clear message instead of serving wrong bytes.
+// half-copied tree stops the server with a clear message instead of serving wrong bytes. A build's private
+// files (signed-in data) are in the folder its manifest names beside the tree (pipeline/core/sink.ts), and
+// verified against that folder's own checksums; the routes read them as `private/<file>`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../pipeline/core/manifest.ts';
+import { PRIVATE_PREFIX, privateDirOf } from '../../pipeline/core/sink.ts';
 import { schemas, SchemaError } from '../../pipeline/core/schemas.ts';
 import { etagOf, type Payload } from './payload.ts';
 
@@ -18,7 +21,12 @@ export class DataError extends Error {
 export interface LoadedBuild {
   dir: string;
   manifest: Manifest;
+  /** The tree's files (checksums.json), private ones not included. */
   checksums: Record<string, string>;
+  /** True when the build has `private/<file>` (private files are never in `checksums`). */
+  hasPrivate(relPath: string): boolean;
+  /** Where a file of the build is on disk: in the tree, or in its private folder for `private/<file>`. */
+  pathOf(relPath: string): string;
   /** Every `api/**.json` document by its URL path without `.json` (`/api/v1/stats`). */
   payloads: Map<string, Payload>;
   /** Reads and verifies one JSON file of the build (an index the service needs at load). */
@@ -66,6 +74,25 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
   if (hex(checksumsBody) !== manifest.checksums_sha256) throw new DataError(`${join(dir, 'checksums.json')} does not match the manifest: the build is damaged`);
   const checksums = (JSON.parse(checksumsBody.toString('utf8')) as { files: Record<string, string> }).files;
 
+  // A build before the private folder kept its private files in the tree, listed in checksums.json.
+  const privateDir = privateDirOf(dir, manifest);
+  let privateSums: Record<string, string> = {};
+  if (privateDir) {
+    const path = join(privateDir, 'checksums.json');
+    let body: Buffer;
+    try {
+      body = readFileSync(path);
+    } catch {
+      throw new DataError(`${path} is missing: the build's private files are not beside it; rebuild it`);
+    }
+    if (hex(body) !== manifest.private_checksums_sha256) throw new DataError(`${path} does not match the manifest: the build is damaged`);
+    privateSums = (JSON.parse(body.toString('utf8')) as { files: Record<string, string> }).files;
+  }
+  const isPrivate = (relPath: string) => privateDir !== undefined && relPath.startsWith(PRIVATE_PREFIX);
+  const located = (relPath: string): [string, string, Record<string, string>] =>
+    isPrivate(relPath) ? [privateDir!, relPath.slice(PRIVATE_PREFIX.length), privateSums] : [dir, relPath, checksums];
+  const read = (relPath: string) => readVerified(...located(relPath));
+
   const payloads = new Map<string, Payload>();
   for (const relPath of Object.keys(checksums)) {
     if (!relPath.startsWith(apiPrefix) || !relPath.endsWith('.json')) continue;
@@ -79,10 +106,18 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     dir,
     manifest,
     checksums,
+    hasPrivate: (relPath) => {
+      const [, rel, sums] = located(relPath);
+      return relPath.startsWith(PRIVATE_PREFIX) && rel in sums;
+    },
+    pathOf: (relPath) => {
+      const [base, rel] = located(relPath);
+      return join(base, rel);
+    },
     payloads,
     readJson<T>(relPath: string): T {
-      return JSON.parse(readVerified(dir, relPath, checksums).toString('utf8')) as T;
+      return JSON.parse(read(relPath).toString('utf8')) as T;
     },
-    readBuffer: (relPath: string) => readVerified(dir, relPath, checksums),
+    readBuffer: read,
   };
 }

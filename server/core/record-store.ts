@@ -5,7 +5,6 @@
 // with preload(): lookups then slice a Buffer instead of making a system call each.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
 import { f64View, u32View } from './typed-view.ts';
 import { indexOfSorted } from '../../pipeline/core/sorted.ts';
@@ -38,7 +37,7 @@ export class RecordStore {
     if (idx.length !== start + (count + 1) * 8) throw new DataError(`${relPath}.idx has the wrong size for ${count} records`);
     const keys = u32View(idx, 16, count);
     const offsets = f64View(idx, start, count + 1);
-    const path = join(build.dir, `${relPath}.dat`);
+    const path = build.pathOf(`${relPath}.dat`);
     let fd: number;
     try {
       fd = openSync(path, 'r');

@@ -2,7 +2,7 @@
 // answers: manifest, report, indexes. sirv streams them with their precompressed siblings; around it, the
 // tree is answered as the routes are (shared/contracts/common.md):
 // - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
-//   private/ (signed-in data) and never anything else found in the folder (a STATE_DIR put there by
+//   private/ (signed-in data, in the tree of a build made before it moved beside it) and never anything else found in the folder (a STATE_DIR put there by
 //   mistake, a stray copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);
 // - a Content-Type for each: JSON, or application/octet-stream for the binary indexes (sirv knows no type
 //   for them and sent an empty one), and Vary only for a file with a compressed sibling;

@@ -1,7 +1,8 @@
 // What is special to the carriers API, over the fixture build (test/fixtures/carriers.ts): sign-in, the
 // free allowance, profiles, carrier-number and name search.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
@@ -236,8 +237,22 @@ describe('the static tree', () => {
     expect(res.headers.get('content-encoding')).toBeNull();
     expect(res.headers.get('etag')).toBe(`"${sums['index/names.tokens']!.slice(0, 32)}"`);
     expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(built.buildDir, 'index/names.tokens')))).toBe(true);
-    const privateFiles = Object.keys(sums).filter((f) => f.startsWith('private/'));
-    expect(privateFiles.length).toBeGreaterThan(0);
-    for (const f of privateFiles) await problem(await fetch(`${srv.base}/${f}`), 404, 'not_found');
+    // Signed-in data is never in the tree (a CDN may host it as it is), nor in its checksums.
+    expect(Object.keys(sums).filter((f) => f.startsWith('private/'))).toEqual([]);
+    expect(existsSync(join(built.buildDir, 'private'))).toBe(false);
+    for (const f of ['profiles.idx', 'profiles.dat', 'search-records.dat', 'monthly.idx']) await problem(await fetch(`${srv.base}/private/${f}`), 404, 'not_found');
+  });
+
+  it('keeps the private files beside the tree, in the folder the manifest names, checked against their own checksums', async () => {
+    const manifest = JSON.parse(readFileSync(join(built.buildDir, 'manifest.json'), 'utf8')) as { private_checksums_sha256: string; files: number };
+    const dir = join(`${built.buildDir}.private`, manifest.private_checksums_sha256.slice(0, 16));
+    const body = readFileSync(join(dir, 'checksums.json'));
+    expect(createHash('sha256').update(body).digest('hex')).toBe(manifest.private_checksums_sha256);
+    const files = (JSON.parse(body.toString('utf8')) as { files: Record<string, string> }).files;
+    expect(Object.keys(files).sort()).toEqual(['monthly.dat', 'monthly.idx', 'profiles.dat', 'profiles.idx', 'search-records.dat', 'search-records.idx']);
+    for (const [name, sum] of Object.entries(files)) expect(createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')).toBe(sum);
+    // The manifest counts the tree's files, checksums.json's list.
+    const sums = (JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    expect(manifest.files).toBe(Object.keys(sums).length);
   });
 });

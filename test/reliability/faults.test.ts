@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
 import { recoverPublish } from '../../pipeline/core/sink.ts';
@@ -18,6 +18,7 @@ import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { buildEconomy } from '../../pipeline/economy/index.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
+import { loadBuild } from '../../server/core/build.ts';
 import { createEconomyService } from '../../server/economy/routes.ts';
 import { AS_OF } from '../fixtures/carriers.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
@@ -46,6 +47,8 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 interface KillTarget {
   service: 'carriers' | 'economy';
   points: string[];
+  /** The point between the publish's two renames of the tree (after the rename of a private folder, if any). */
+  betweenRenames: string;
   /** Builds and serves the fixture; `input` is what the killed builds read. */
   start(): Promise<{ outDir: string; input: string; running: Running<unknown>; probe: string; remove(): Promise<void> }>;
   /** A build that finishes, and publishes something else than the served build. */
@@ -55,8 +58,12 @@ interface KillTarget {
 const KILL_TARGETS: KillTarget[] = [
   {
     service: 'carriers',
-    // 22 writes in all (record store pieces, name index files, report, checksums, manifest).
-    points: ['writes:8', 'rename:0', 'rename:1'],
+    // 22 writes in all (record store pieces, name index files, report, checksums, manifest). The first
+    // rename moves the private files beside the tree: killed after it, a build leaves a folder no tree
+    // names yet. The next build of the same inputs finds its files in place (the same bytes) and skips
+    // that rename, so its second rename is the tree's second.
+    points: ['writes:8', 'rename:0', 'rename:1', 'rename:1 again'],
+    betweenRenames: 'rename:1 again',
     async start() {
       const built = await buildCarriersFixture();
       const running = await serveCarriers(built);
@@ -72,6 +79,7 @@ const KILL_TARGETS: KillTarget[] = [
     service: 'economy',
     // 149 writes in all (every series detail with its .gz and .br).
     points: ['writes:60', 'rename:0', 'rename:1'],
+    betweenRenames: 'rename:1',
     async start() {
       const built = await buildEconomyFixture();
       const running = await serveEconomy(built, economyRegistryService);
@@ -96,10 +104,10 @@ describe.each(KILL_TARGETS)('$service: a build killed with SIGKILL', (target) =>
   afterAll(() => fx.remove());
 
   it.each(target.points)('at %s leaves the served data and manifest unchanged', async (point) => {
-    const r = await run([KILLER, fx.input, fx.outDir, point, target.service]);
+    const r = await run([KILLER, fx.input, fx.outDir, point.split(' ')[0]!, target.service]);
     expect(r.signal, r.stderr).toBe('SIGKILL');
     expect(r.stdout).not.toContain('finished');
-    if (point === 'rename:1') {
+    if (point === target.betweenRenames) {
       // Killed between the two renames: no live folder for an instant; start-up or the next build puts
       // the previous one back first.
       expect(existsSync(live())).toBe(false);
@@ -112,7 +120,14 @@ describe.each(KILL_TARGETS)('$service: a build killed with SIGKILL', (target) =>
 
   it('the next good build cleans up after the killed ones and is picked up by the running server', async () => {
     await target.rebuild(fx.input, fx.outDir);
-    expect(readdirSync(fx.outDir).sort()).toEqual([target.service, `${target.service}.prev`]);
+    const privateRoot = `${target.service}.private`;
+    expect(readdirSync(fx.outDir).sort()).toEqual([target.service, `${target.service}.prev`, ...(target.service === 'carriers' ? [privateRoot] : [])]);
+    if (target.service === 'carriers') {
+      // The private folders of the live and the previous build, and no other (a killed build's is gone).
+      const named = [live(), `${live()}.prev`].map((tree) => (JSON.parse(readFileSync(join(tree, 'manifest.json'), 'utf8')) as { private_checksums_sha256: string }).private_checksums_sha256.slice(0, 16));
+      expect(readdirSync(join(fx.outDir, privateRoot)).sort()).toEqual([...new Set(named)].sort());
+      expect(new Set(named).size).toBe(2);
+    }
     expect(readFileSync(join(live(), 'manifest.json')).equals(manifest)).toBe(false);
     expect(fx.running.app.reload()).toBe(true);
     const health = (await (await fetch(`${fx.running.base}/healthz`)).json()) as { data_version: string };
@@ -209,7 +224,8 @@ describe('the server process refuses a damaged build', () => {
     ],
     carriers: [
       ['a changed name index', (d) => flipByte(join(d, 'index/names.tokens')), /index\/names\.tokens does not match checksums\.json/],
-      ['a truncated profile store', (d) => cutInHalf(join(d, 'private/profiles.dat')), /profiles\.dat has the wrong size: the build is damaged/],
+      ['a truncated profile store', (d) => cutInHalf(loadBuild(d, 'carriers').pathOf('private/profiles.dat')), /profiles\.dat has the wrong size: the build is damaged/],
+      ['a missing private folder', (d) => rmSync(dirname(loadBuild(d, 'carriers').pathOf('private/profiles.dat')), { recursive: true }), /checksums\.json is missing: the build's private files are not beside it/],
     ],
     economy: [
       ['a changed document', (d) => flipByte(join(d, 'api/categories.json')), /api\/categories\.json does not match checksums\.json/],
