@@ -72,9 +72,10 @@ async function attempt(url: string, tmp: string, options: DownloadOptions): Prom
     clearTimeout(timer);
     timer = setTimeout(() => controller.abort(new DownloadError(`no data for ${options.timeoutMs} ms`, true)), options.timeoutMs);
   };
-  // Compressed transfer is welcome (fetch inflates it, and a cut gzip stream fails to inflate); the length
-  // check then has no Content-Length to go by.
-  const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
+  // No content coding: fetch inflates a gzip body without telling a stream cut at a flush point from a
+  // whole one, and the Content-Length check then has nothing to go by. An answer coded all the same is
+  // refused: a download must be known to be whole before it replaces anything.
+  const headers: Record<string, string> = { 'User-Agent': USER_AGENT, 'Accept-Encoding': 'identity' };
   if (options.previous?.etag) headers['If-None-Match'] = options.previous.etag;
   if (options.previous?.lastModified) headers['If-Modified-Since'] = options.previous.lastModified;
   arm();
@@ -95,7 +96,12 @@ async function attempt(url: string, tmp: string, options: DownloadOptions): Prom
       throw new DownloadError(`HTTP ${res.status}`, retryable, toRetryAfterMs(res.headers.get('retry-after')));
     }
     if (!res.body) throw new DownloadError('the answer has no body', true);
-    const expected = res.headers.get('content-encoding') ? undefined : Number(res.headers.get('content-length') ?? NaN);
+    const coding = res.headers.get('content-encoding');
+    if (coding && coding.trim().toLowerCase() !== 'identity') {
+      await res.body.cancel().catch(() => undefined);
+      throw new DownloadError(`the answer is ${coding}-coded though none was asked for (Accept-Encoding: identity), so whether it is whole cannot be checked`, false);
+    }
+    const expected = Number(res.headers.get('content-length') ?? NaN);
     const hash = createHash('sha256');
     let bytes = 0;
     const meter = new Transform({
@@ -111,10 +117,10 @@ async function attempt(url: string, tmp: string, options: DownloadOptions): Prom
     } catch (err) {
       const e = toDownloadError(err, controller.signal);
       // A connection dropped mid-body: say how far it got.
-      if (!controller.signal.aborted && expected !== undefined && Number.isFinite(expected)) throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes (${e.message})`, true);
+      if (!controller.signal.aborted && Number.isFinite(expected)) throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes (${e.message})`, true);
       throw e;
     }
-    if (expected !== undefined && Number.isFinite(expected) && bytes !== expected) throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes`, true);
+    if (Number.isFinite(expected) && bytes !== expected) throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes`, true);
     if (bytes === 0) throw new DownloadError('the body is empty', true);
     const validators: Validators = { sha256: hash.digest('hex') };
     const etag = res.headers.get('etag');

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 
 export type Behavior =
   | { kind: 'file'; body: Buffer; validators?: boolean }
@@ -24,7 +24,7 @@ export interface FakeUpstream {
   set(path: string, behavior: Behavior): void;
   /** A behaviour for the next request to `path` only (queued in front of the standing one). */
   once(path: string, behavior: Behavior): void;
-  requests: { path: string; ifNoneMatch?: string; ifModifiedSince?: string }[];
+  requests: { path: string; ifNoneMatch?: string; ifModifiedSince?: string; acceptEncoding?: string }[];
   close(): Promise<void>;
 }
 
@@ -38,7 +38,8 @@ export async function startFakeUpstream(fallback?: (req: IncomingMessage, res: S
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const ifNoneMatch = req.headers['if-none-match'];
     const ifModifiedSince = req.headers['if-modified-since'];
-    requests.push({ path, ...(ifNoneMatch ? { ifNoneMatch } : {}), ...(ifModifiedSince ? { ifModifiedSince } : {}) });
+    const acceptEncoding = req.headers['accept-encoding'];
+    requests.push({ path, ...(ifNoneMatch ? { ifNoneMatch } : {}), ...(ifModifiedSince ? { ifModifiedSince } : {}), ...(acceptEncoding ? { acceptEncoding } : {}) });
     const b = queued.get(path)?.shift() ?? behaviors.get(path);
     if (!b) {
       if (fallback) return fallback(req, res);
@@ -71,10 +72,22 @@ export async function startFakeUpstream(fallback?: (req: IncomingMessage, res: S
       case 'hang':
         return;
       case 'gzip': {
-        const gz = gzipSync(b.body);
-        res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': gz.length });
-        if (b.cut) res.write(gz.subarray(0, Math.floor(gz.length / 2)), () => res.destroy());
-        else res.end(gz);
+        // Coded whatever the request asks. Cut: a stream flushed part-way and then ended cleanly, with a
+        // Content-Length that matches what was sent, so only the missing gzip trailer tells.
+        let gz = gzipSync(b.body);
+        if (b.cut) {
+          const z = createGzip();
+          const parts: Buffer[] = [];
+          z.on('data', (c: Buffer) => parts.push(c));
+          z.write(b.body.subarray(0, Math.floor(b.body.length / 2)));
+          z.flush(() => {
+            gz = Buffer.concat(parts);
+            res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': gz.length }).end(gz);
+            z.close();
+          });
+          return;
+        }
+        res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': gz.length }).end(gz);
         return;
       }
     }

@@ -58,7 +58,7 @@ describe('downloadFile', () => {
 
     const second = await downloadFile(`${upstream.base}/a.csv`, dest, options({ previous: first.validators }));
     expect(second).toMatchObject({ status: 'unchanged', attempts: 1 });
-    expect(upstream.requests.at(-1)).toEqual({ path: '/a.csv', ifNoneMatch: first.validators.etag, ifModifiedSince: first.validators.lastModified });
+    expect(upstream.requests.at(-1)).toEqual({ path: '/a.csv', ifNoneMatch: first.validators.etag, ifModifiedSince: first.validators.lastModified, acceptEncoding: 'identity' });
     expect((await readFile(dest)).equals(BODY)).toBe(true);
     await expectOnly(dir, ['ontario.csv']);
   });
@@ -119,15 +119,19 @@ describe('downloadFile', () => {
     await expectOnly(dir, ['f.csv']);
   });
 
-  it('takes a gzip-compressed transfer, and refuses one cut short', async () => {
+  it('asks for no content coding, and refuses a coded answer, whole or cut at a flush point, without retrying', async () => {
     const dir = await sub('z');
     const dest = join(dir, 'z.csv');
-    upstream.set('/z.csv', { kind: 'gzip', body: BODY });
-    expect(await downloadFile(`${upstream.base}/z.csv`, dest, options())).toMatchObject({ status: 'downloaded', bytes: BODY.length });
-    expect((await readFile(dest)).equals(BODY)).toBe(true);
-    upstream.set('/z.csv', { kind: 'gzip', body: Buffer.concat([BODY, BODY]), cut: true });
-    await expect(downloadFile(`${upstream.base}/z.csv`, dest, options({ retries: 0 }))).rejects.toThrow(/z\.csv: /);
-    expect((await readFile(dest)).equals(BODY)).toBe(true);
+    upstream.set('/ok.csv', { kind: 'file', body: BODY });
+    await downloadFile(`${upstream.base}/ok.csv`, dest, options());
+    expect(upstream.requests.at(-1)).toMatchObject({ path: '/ok.csv', acceptEncoding: 'identity' });
+    for (const cut of [false, true]) {
+      upstream.set('/z.csv', { kind: 'gzip', body: Buffer.concat([BODY, BODY]), cut });
+      const before = upstream.requests.length;
+      await expect(downloadFile(`${upstream.base}/z.csv`, dest, options({ retries: 2 }))).rejects.toThrow(/z\.csv: .*gzip-coded though none was asked for/);
+      expect(upstream.requests.length - before).toBe(1);
+      expect((await readFile(dest)).equals(BODY)).toBe(true);
+    }
     await expectOnly(dir, ['z.csv']);
   });
 
