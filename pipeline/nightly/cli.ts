@@ -1,12 +1,13 @@
 // npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../core/cli.ts';
-import { flagSetting, wholeNumberSetting } from '../../server/core/config-error.ts';
-import { prepareStateDir, stateDirOf } from '../../server/core/state-dir.ts';
+import { statSync } from 'node:fs';
+import { flagSetting, urlSetting, wholeNumberSetting } from '../../server/core/config-error.ts';
+import { isInsideFolder, prepareStateDir, stateDirOf } from '../../server/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
 import { SERVICE_NAMES } from '../services.ts';
 import { isSuccess, runNightly, type NightlyConfig, type ServiceOutcome } from './run.ts';
-import { NIGHTLY_SOURCES } from './sources.ts';
+import { NIGHTLY_SOURCES, toUpstreamFiles } from './sources.ts';
 
 const USAGE = `Fetch the upstream files, rebuild and publish each service; the last good build stays served when
 anything fails. Exits 1 when any service was not published.
@@ -30,9 +31,37 @@ Examples:
   npm run nightly -- --service all
   FMCSA_CENSUS_URL=https://ai.fmcsa.dot.gov/SMS/files/FMCSA_CENSUS1_2026Oct.zip npm run nightly -- --service carriers`;
 
+/** Node's timers take at most this many milliseconds (a larger delay fires after 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A whole-number setting of the nightly job (decimal digits as written), its fallback when unset. */
-function toNumberEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number): number {
-  return settingOption(() => wholeNumberSetting(name, env[name], fallback, min, `a whole number of at least ${min}`));
+function toNumberEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const what = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+  return settingOption(() => wholeNumberSetting(name, env[name], fallback, min, what, max));
+}
+
+/** Every upstream address the job would use for `services`, checked before anything is downloaded. */
+function checkUpstreamUrls(services: readonly string[], env: Readonly<Record<string, string | undefined>>): void {
+  for (const service of services) {
+    for (const file of toUpstreamFiles(service, env).files) settingOption(() => urlSetting(file.env, file.url));
+  }
+  if (services.includes('economy')) {
+    for (const name of ['STATCAN_WDS_URL', 'BOC_VALET_URL']) {
+      const raw = env[name];
+      if (raw) settingOption(() => urlSetting(name, raw));
+    }
+  }
+}
+
+/** A folder option: a folder or nothing yet, never a file. */
+function checkFolder(option: string, dir: string): void {
+  let stats;
+  try {
+    stats = statSync(dir);
+  } catch {
+    return;
+  }
+  if (!stats.isDirectory()) throw new CliError(`${option} ${dir} is not a folder\n\n${USAGE}`);
 }
 
 /** The summary table: one row per service. */
@@ -61,6 +90,12 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   const year = yearOption(values.year);
   if (year !== undefined && service !== 'all' && service !== 'facilities') throw new CliError(`--year applies to the facilities build only, not ${service}\n\n${USAGE}`);
   const outDir = resolve(values.out ?? (env.DATA_DIR || 'dist-data'));
+  const downloadsDir = resolve(values.downloads ?? join(stateDirOf(env), 'downloads'));
+  checkFolder('--out', outDir);
+  checkFolder('--downloads', downloadsDir);
+  // Raw upstream files in the data folder would sit in the served tree (and a CDN upload) until the
+  // publish moved them away with it.
+  if (isInsideFolder(downloadsDir, outDir)) throw new CliError(`--downloads ${downloadsDir} is inside the data folder ${outDir}: a publish would move it away and a CDN upload would publish it; keep downloads outside it`);
   const stateDir = stateDirOf(env);
   try {
     prepareStateDir(stateDir, outDir);
@@ -69,16 +104,19 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   }
   // Read again by each carriers build; checked here so that a bad value stops the job before any download.
   settingOption(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', env.SHOW_RESTRICTED_PERCENTILES));
+  const services = service === 'all' ? SERVICE_NAMES : [service];
+  checkUpstreamUrls(services, env);
   const config: NightlyConfig = {
-    services: service === 'all' ? SERVICE_NAMES : [service],
+    services,
     outDir,
     stateDir,
-    downloadsDir: resolve(values.downloads ?? join(stateDir, 'downloads')),
+    downloadsDir,
     year,
     env,
-    timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1),
+    timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1, MAX_TIMER_MS),
     retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 3, 0),
-    retryDelayMs: toNumberEnv(env, 'NIGHTLY_RETRY_DELAY_MS', 5_000, 0),
+    // Doubled for each retry: the last delay must fit a timer too.
+    retryDelayMs: toNumberEnv(env, 'NIGHTLY_RETRY_DELAY_MS', 5_000, 0, MAX_TIMER_MS),
     ...overrides,
   };
   let outcomes: ServiceOutcome[];
@@ -89,7 +127,12 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   }
   process.stdout.write(`${formatSummary(outcomes)}\n`);
   const failed = outcomes.filter((o) => !isSuccess(o));
-  if (failed.length > 0) throw new CliError(`nightly: ${failed.map((o) => o.service).join(', ')} not published; what was published before is still served`, 1);
+  if (failed.length > 0) {
+    const kept = failed.filter((o) => o.data_version !== null).map((o) => o.service);
+    const none = failed.filter((o) => o.data_version === null).map((o) => o.service);
+    const parts = [...(kept.length ? [`${kept.join(', ')} not published; what was published before is still served`] : []), ...(none.length ? [`${none.join(', ')} not published, and nothing was published before`] : [])];
+    throw new CliError(`nightly: ${parts.join('; ')}`, 1);
+  }
   return outcomes;
 }
 

@@ -118,7 +118,7 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
       }
     }
     if (out.failed > 0) {
-      log(`[nightly] ${service}: not built, the published build stays`);
+      log(`[nightly] ${service}: not built, ${before === null ? 'and none was published before' : 'the published build stays'}`);
       return out;
     }
     const progress = (config.buildProgress ?? ((s: string) => createProgress(`build ${s}`)))(service);

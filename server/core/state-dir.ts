@@ -27,9 +27,14 @@ function isInside(child: string, parent: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/** True when `child` is `parent` or inside it, symbolic links resolved. */
+export function isInsideFolder(child: string, parent: string): boolean {
+  return isInside(realOf(child), realOf(parent));
+}
+
 /** Makes `stateDir` ready (see above), or throws an Error that says what is wrong with it. */
 export function prepareStateDir(stateDir: string, dataDir: string): void {
-  if (isInside(realOf(stateDir), realOf(dataDir))) {
+  if (isInsideFolder(stateDir, dataDir)) {
     throw new Error(`STATE_DIR ${stateDir} is inside the data folder ${dataDir}: a rebuild would move it away and a CDN upload would publish it; set STATE_DIR to a folder outside it`);
   }
   let isFolder = false;

@@ -39,6 +39,9 @@ function sourceUrl(entry: RegistryEntry): string {
 
 export function createEconomyService(options: EconomyOptions): ServiceDefinition<EconomyRegistryData> {
   const now = options.now ?? (() => new Date());
+  // Checked at start-up (a ConfigError naming the variable), not on the first pull.
+  toStatcanBaseUrl(options.env);
+  toValetBaseUrl(options.env);
   const storesFor = createObservationStores({ stateDir: options.stateDir, env: options.env, now, timeoutMs: options.upstreamTimeoutMs });
   const deps: ObservationRouteDeps<EconomyRegistryData> = {
     entry: (id, s) => s.data.entries.get(id),

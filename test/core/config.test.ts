@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLlmConfig } from '../../server/carriers/llm.ts';
-import { ConfigError, flagSetting } from '../../server/core/config-error.ts';
+import { ConfigError, flagSetting, urlSetting } from '../../server/core/config-error.ts';
+import { toStatcanBaseUrl, STATCAN_WDS_DEFAULT_URL } from '../../server/economy/upstream/statcan.ts';
+import { toValetBaseUrl } from '../../server/economy/upstream/valet.ts';
 import { toFreeLookups } from '../../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -60,5 +62,18 @@ describe('SHOW_RESTRICTED_PERCENTILES (flagSetting)', () => {
     const r = runTsx(['pipeline/cli.ts', '--service', 'carriers', '--input', '/nonexistent'], { SHOW_RESTRICTED_PERCENTILES: 'yes' });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('SHOW_RESTRICTED_PERCENTILES must be true or false, not yes\n');
+  });
+});
+
+describe('upstream addresses (STATCAN_WDS_URL, BOC_VALET_URL, the nightly job\'s *_URL)', () => {
+  it('take an absolute http(s) address, the public service when unset or empty, and refuse anything else by name', () => {
+    expect(urlSetting('X_URL', 'http://127.0.0.1:9/wds').href).toBe('http://127.0.0.1:9/wds');
+    expect(toStatcanBaseUrl({})).toBe(STATCAN_WDS_DEFAULT_URL);
+    expect(toStatcanBaseUrl({ STATCAN_WDS_URL: '' })).toBe(STATCAN_WDS_DEFAULT_URL);
+    expect(toStatcanBaseUrl({ STATCAN_WDS_URL: 'https://example.org/wds' })).toBe('https://example.org/wds');
+    for (const bad of ['wds', 'ftp://example.org/x', 'file:///etc/passwd', 'http//x']) {
+      expect(() => toStatcanBaseUrl({ STATCAN_WDS_URL: bad })).toThrow(new ConfigError(`STATCAN_WDS_URL must be an http:// or https:// address, not ${bad}`));
+    }
+    expect(() => toValetBaseUrl({ BOC_VALET_URL: 'valet' })).toThrow(ConfigError);
   });
 });

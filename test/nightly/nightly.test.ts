@@ -304,7 +304,7 @@ describe('npm run nightly', () => {
 
   it.each([
     ['NIGHTLY_RETRIES', '0x2', 'NIGHTLY_RETRIES must be a whole number of at least 0, not 0x2'],
-    ['NIGHTLY_TIMEOUT_MS', '0', 'NIGHTLY_TIMEOUT_MS must be a whole number of at least 1, not 0'],
+    ['NIGHTLY_TIMEOUT_MS', '0', 'NIGHTLY_TIMEOUT_MS must be a whole number from 1 to 2147483647, not 0'],
     ['SHOW_RESTRICTED_PERCENTILES', '1', 'SHOW_RESTRICTED_PERCENTILES must be true or false, not 1'],
   ])('stops before any download when %s is %j', async (name, value, message) => {
     const saved = env[name];
@@ -331,6 +331,30 @@ describe('npm run nightly', () => {
     const bad = await nightly('facilities', ['--year', '2023.0']);
     expect(bad.code).toBe(2);
     expect(logs.at(-1)).toBe('--year must be a year from 2004 to 2100, not 2023.0');
+  });
+
+  it('refuses bad addresses, delays no timer can hold and folders it cannot use, before any download', async () => {
+    const refusal = async (changes: Record<string, string>, folders: { out?: string; downloads?: string } = {}) => {
+      const before = upstream.requests.length;
+      const err = await main(['--service', 'all', '--out', folders.out ?? outDir, '--downloads', folders.downloads ?? downloads], { ...env, ...changes }, { log: (l) => logs.push(l), buildProgress: () => silentProgress }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(CliError);
+      expect(upstream.requests.length).toBe(before);
+      return err as CliError;
+    };
+    expect((await refusal({ GHGRP_BY_GAS_URL: 'not-a-url' })).message).toBe('GHGRP_BY_GAS_URL must be an http:// or https:// address, not not-a-url');
+    expect((await refusal({ FMCSA_CRASH_URL: 'file:///etc/passwd' })).message).toMatch(/^FMCSA_CRASH_URL must be an http/);
+    expect((await refusal({ ONTARIO_GHG_URL: `${env.ONTARIO_GHG_URL} ftp://x/y.csv` })).message).toMatch(/^ONTARIO_GHG_URL must be an http:\/\/ or https:\/\/ address, not ftp:\/\/x\/y\.csv/);
+    expect((await refusal({ STATCAN_WDS_URL: 'wds' })).message).toMatch(/^STATCAN_WDS_URL must be/);
+    expect((await refusal({ NIGHTLY_TIMEOUT_MS: '4294967296' })).message).toBe('NIGHTLY_TIMEOUT_MS must be a whole number from 1 to 2147483647, not 4294967296');
+    expect((await refusal({ NIGHTLY_RETRY_DELAY_MS: '99999999999999' })).message).toMatch(/^NIGHTLY_RETRY_DELAY_MS must be a whole number from 0 to 2147483647/);
+    const file = join(root.path, 'a-file');
+    await writeFile(file, 'x');
+    expect((await refusal({}, { out: file })).message).toMatch(new RegExp(`^--out ${file} is not a folder`));
+    expect((await refusal({}, { downloads: file })).message).toMatch(new RegExp(`^--downloads ${file} is not a folder`));
+    expect((await refusal({}, { downloads: join(outDir, 'facilities', 'dl') })).message).toMatch(/is inside the data folder .*: a publish would move it away/);
   });
 
   it('refuses to run beside another nightly job', async () => {

@@ -17,6 +17,7 @@
 //   - Missing values are dropped, never written as 0: a null, empty or symbol value (`..`, `...`, `x`, `F`),
 //     a status of `..` (1), `F` (8) or `...` (9), and security level 1 (`x`, suppressed under the
 //     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
+import { urlSetting } from '../../core/config-error.ts';
 import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
 import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
@@ -202,9 +203,11 @@ export interface StatcanClient extends SeriesUpstream {
   getDataFromVectorByReferencePeriodRange(vectorIds: readonly number[], startRefPeriod: string, endReferencePeriod: string, signal?: AbortSignal): Promise<WdsItem<WdsVectorData>[]>;
 }
 
-/** STATCAN_WDS_URL from an environment, else the public service. */
+/** STATCAN_WDS_URL from an environment (an http(s) address, else a ConfigError), else the public service. */
 export function toStatcanBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  return env.STATCAN_WDS_URL || STATCAN_WDS_DEFAULT_URL;
+  const raw = env.STATCAN_WDS_URL;
+  if (raw) urlSetting('STATCAN_WDS_URL', raw);
+  return raw || STATCAN_WDS_DEFAULT_URL;
 }
 
 function assertVectorIds(ids: readonly number[]): void {

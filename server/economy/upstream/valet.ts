@@ -7,6 +7,7 @@
 //   - a series with no value on a date is simply absent from that observation (FXMYRCAD from 2019-12-27);
 //     other captures show `{"v":""}` or an error cell `{"e":-64}` on holidays: all three are left out;
 //   - values are already in the units the series states (Valet has no scalar factor).
+import { urlSetting } from '../../core/config-error.ts';
 import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
 import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
@@ -91,9 +92,11 @@ export interface ValetClient extends SeriesUpstream {
   getObservations(names: readonly string[], range?: { startDate?: string; endDate?: string }, signal?: AbortSignal): Promise<ValetObservationsBody>;
 }
 
-/** BOC_VALET_URL from an environment, else the public service. */
+/** BOC_VALET_URL from an environment (an http(s) address, else a ConfigError), else the public service. */
 export function toValetBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  return env.BOC_VALET_URL || BOC_VALET_DEFAULT_URL;
+  const raw = env.BOC_VALET_URL;
+  if (raw) urlSetting('BOC_VALET_URL', raw);
+  return raw || BOC_VALET_DEFAULT_URL;
 }
 
 export function createValetClient(options: ValetClientOptions = {}): ValetClient {
