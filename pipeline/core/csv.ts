@@ -80,7 +80,7 @@ export function normalizeHeader(s: string): string {
 export function matchColumns(
   header: string[],
   specs: ColumnSpec[],
-): { columns: Record<string, number>; missing: string[]; unmatched: string[] } {
+): { columns: Record<string, number>; missing: string[]; unmatched: string[]; repeated: string[] } {
   const full = header.map(normalizeHeader);
   const english = header.map((h) => {
     const slash = h.indexOf(' / ');
@@ -89,6 +89,8 @@ export function matchColumns(
   const claimed = new Set<number>();
   const columns: Record<string, number> = {};
   const missing: string[] = [];
+  // Headers of columns taken that a column left unread repeats: which one holds the data cannot be told.
+  const repeated: string[] = [];
   for (const spec of specs) {
     const names = new Set(spec.names.map(normalizeHeader).filter((n) => n !== ''));
     const index = full.findIndex((h, i) => {
@@ -102,7 +104,10 @@ export function matchColumns(
     claimed.add(index);
     columns[spec.key] = index;
   }
-  return { columns, missing, unmatched: header.filter((_, i) => !claimed.has(i)) };
+  for (const index of claimed) {
+    if (full.some((h, i) => !claimed.has(i) && h === full[index])) repeated.push(header[index]!);
+  }
+  return { columns, missing, unmatched: header.filter((_, i) => !claimed.has(i)), repeated };
 }
 
 /**
@@ -446,6 +451,12 @@ export async function readCsv(
         const names = match.missing.map((key) => JSON.stringify(specs.find((s) => s.key === key)?.names[0] ?? key));
         throw new CsvError(
           `${path}: missing required column${names.length > 1 ? 's' : ''} ${names.join(', ')}` +
+            ` (header: ${fields.map((h) => JSON.stringify(h)).join(', ')})`,
+        );
+      }
+      if (match.repeated.length > 0) {
+        throw new CsvError(
+          `${path}: the header has ${match.repeated.map((h) => JSON.stringify(h)).join(', ')} more than once, so which column holds the data cannot be told` +
             ` (header: ${fields.map((h) => JSON.stringify(h)).join(', ')})`,
         );
       }

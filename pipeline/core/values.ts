@@ -25,7 +25,9 @@ export function parseInteger(raw: string | undefined): number | null {
 /** Rounds away binary noise (`0.1 + 0.2`) while keeping every digit the publishers print. */
 export function round(n: number, digits = 6): number {
   const f = 10 ** digits;
-  return Math.round(n * f) / f;
+  const scaled = n * f;
+  // A figure too large to scale (above about 1e302) has no binary noise worth rounding away: kept as it is.
+  return Number.isFinite(scaled) ? Math.round(scaled) / f : n;
 }
 
 /** Trimmed text with inner whitespace collapsed and stray U+FFFD removed; `null` when nothing is left. */

@@ -108,11 +108,11 @@ describe('matchColumns', () => {
     },
     {
       name: 'any accepted spelling, first matching column wins',
-      header: ['Zip', 'Postal Code', 'zip'],
+      header: ['Zip', 'Postal Code'],
       specs: [{ key: 'postal', names: ['postal code', 'zip'] }],
       columns: { postal: 0 },
       missing: [],
-      unmatched: ['Postal Code', 'zip'],
+      unmatched: ['Postal Code'],
     },
     {
       name: 'a column is claimed by one spec only',
@@ -139,7 +139,7 @@ describe('matchColumns', () => {
       unmatched: ['', 'id'],
     },
   ])('$name', ({ header, specs, columns, missing, unmatched }) => {
-    expect(matchColumns(header, specs)).toEqual({ columns, missing, unmatched });
+    expect(matchColumns(header, specs)).toEqual({ columns, missing, unmatched, repeated: [] });
   });
 });
 
@@ -311,6 +311,16 @@ describe('readCsv', () => {
     expect((error as Error).message).toContain(path);
     expect((error as Error).message).toContain('"Facility ID"');
     expect((error as Error).message).toContain('"Total Emissions (tonnes CO2e)"');
+  });
+
+  it('throws a CsvError when a column it reads appears twice in the header (and not for a repeated column it ignores)', async () => {
+    const path = await fixture('id,Name,NAME\n1,Acme,Acme Holdings\n');
+    const error = await readCsv(path, ID_NAME, () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvError);
+    expect((error as Error).message).toMatch(/: the header has "Name" more than once, so which column holds the data cannot be told/);
+    const { rows } = await collect(await fixture('id,name,note,Note\n1,Acme,a,b\n'), ID_NAME);
+    expect(rows).toEqual([[1, { id: '1', name: 'Acme' }]]);
+    expect(matchColumns(['Zip', 'Postal Code', 'zip'], [{ key: 'postal', names: ['postal code', 'zip'] }]).repeated).toEqual(['Zip']);
   });
 
   it.each<[string, string | Buffer]>([

@@ -1,7 +1,7 @@
 // Numbers as the upstream files print them (pipeline/core/values.ts): null for a missing value, NaN for a
 // malformed one (counted and reported by the build), never Infinity.
 import { describe, expect, it } from 'vitest';
-import { parseInteger, parseNumber } from '../../pipeline/core/values.ts';
+import { parseInteger, parseNumber, round } from '../../pipeline/core/values.ts';
 
 describe('parseNumber', () => {
   it.each([
@@ -28,5 +28,13 @@ describe('parseInteger', () => {
     expect(parseInteger('42')).toBe(42);
     expect(parseInteger('2.5')).toBeNaN();
     expect(parseInteger('1e400')).toBeNaN();
+  });
+});
+
+describe('round', () => {
+  it('rounds away binary noise, and keeps a figure too large to scale as it is (never Infinity)', () => {
+    expect(round(0.1 + 0.2)).toBe(0.3);
+    expect(round(1e305)).toBe(1e305);
+    expect(round(-1.7e308)).toBe(-1.7e308);
   });
 });
