@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCity, normalizeName, similarity, toSearchText, toTitleCase } from '../../pipeline/facilities/normalize-names.ts';
+import { maxSimilarity, normalizeCity, normalizeName, similarity, SIMILARITY_CHARS, toSearchText, toTitleCase } from '../../pipeline/facilities/normalize-names.ts';
 
 // The table of cases for the identity rules (shared/contracts/facilities.md).
 describe('normalizeName', () => {
@@ -46,6 +46,13 @@ describe('similarity', () => {
   ])('%s ~ %s = %d', (a, b, expected) => {
     expect(similarity(a, b)).toBeCloseTo(expected, 3);
     expect(similarity(b, a)).toBeCloseTo(expected, 3);
+  });
+
+  it('compares the first SIMILARITY_CHARS characters of names of any length (a 1 MB field cannot stall a build)', () => {
+    const long = 'ACME '.repeat(200_000);
+    expect(similarity(long, `${long}X`)).toBe(1);
+    expect(similarity(`B${long}`, long)).toBeCloseTo(1 - 2 / SIMILARITY_CHARS, 6);
+    expect(maxSimilarity(long, 'ACME')).toBeCloseTo(4 / SIMILARITY_CHARS, 6);
   });
 });
 
