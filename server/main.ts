@@ -12,8 +12,7 @@ import { createProgress } from '../pipeline/core/progress.ts';
 import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
-import { DataError } from './core/build.ts';
-import { ConfigError, wholeNumberSetting } from './core/config-error.ts';
+import { wholeNumberSetting } from './core/config-error.ts';
 import { createServiceServer } from './core/http-server.ts';
 import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
 import { SERVICES } from './services.ts';
@@ -61,6 +60,18 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/**
+ * Why a service could not start, as one line without a stack (a damaged build, a setting it cannot use,
+ * a taken port, a build of the demo data that failed or that another process is running).
+ */
+function toStartError(name: string, portEnv: string, port: number, host: string, err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new CliError(`cannot serve ${name}: port ${port} on ${host} is in use; choose another with --port (one service) or ${portEnv}`, 1);
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new CliError(`cannot serve ${name} on ${host}:${port}: ${(err as Error).message}`, 1);
+  return new CliError(`cannot serve ${name}: ${err instanceof Error ? err.message : String(err)}`, 1);
+}
+
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseCli(argv, { service: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } }, USAGE);
   if (values.help) {
@@ -104,42 +115,32 @@ export async function main(argv: string[]): Promise<void> {
   const running: { app: ServiceApp<unknown>; server: Server }[] = [];
   for (const name of names) {
     const svc = SERVICES[name]!;
-    await ensureBuilt(name, dataDir);
-    let app: ServiceApp<unknown>;
+    let app: ServiceApp<unknown> | undefined;
     try {
+      await ensureBuilt(name, dataDir);
       app = createApp(svc.create({ stateDir, env: process.env }), {
         dataDir,
         log,
         reloadIntervalMs,
         onReload: (e) => process.stderr.write(e.error ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n` : e.to === e.from ? `[${name}] reloaded ${e.to}: republished with the same data\n` : `[${name}] reloaded ${e.from} → ${e.to}\n`),
       });
+      // Requests Node would answer itself (parser errors, no Host, Expect, CONNECT) get a problem body too.
+      const server = createServiceServer(app);
+      const p = await listen(server, ports.get(name)!, host);
+      const m = app.state().build.manifest;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      process.stdout.write(`${name.padEnd(11)} http://${shownHost}:${p}${app.basePath}  data ${m.data_version}${m.demo ? '  (DEMO DATA: generated, not real)' : ''}\n`);
+      running.push({ app, server });
     } catch (err) {
-      // A damaged build, or a setting the service cannot use (FREE_PROFILE_LOOKUPS=abc): the reason, no stack.
-      if (err instanceof DataError || err instanceof ConfigError) throw new CliError(`cannot serve ${name}: ${err.message}`, 1);
-      throw err;
-    }
-    // Requests Node would answer itself (parser errors, no Host, Expect, CONNECT) get a problem body too.
-    const server = createServiceServer(app);
-    const wanted = ports.get(name)!;
-    let p: number;
-    try {
-      p = await listen(server, wanted, host);
-    } catch (err) {
-      // Nothing is left listening: the services started so far stop too, and the process can exit.
-      app.close();
+      // Nothing is left half-started: the services started so far stop too, and the process exits 1.
+      app?.close();
       for (const r of running) {
         r.app.close();
         r.server.close();
+        r.server.closeAllConnections();
       }
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new CliError(`cannot serve ${name}: port ${wanted} on ${host} is in use; choose another with --port (one service) or ${svc.portEnv}`, 1);
-      if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot serve ${name} on ${host}:${wanted}: ${(err as Error).message}`, 1);
-      throw err;
+      throw toStartError(name, svc.portEnv, ports.get(name)!, host, err);
     }
-    const m = app.state().build.manifest;
-    const shownHost = host.includes(':') ? `[${host}]` : host;
-    process.stdout.write(`${name.padEnd(11)} http://${shownHost}:${p}${app.basePath}  data ${m.data_version}${m.demo ? '  (DEMO DATA: generated, not real)' : ''}\n`);
-    running.push({ app, server });
   }
 
   // SIGTERM: stop accepting, finish requests in flight, exit 0 within 10 s (shared/contracts/common.md).

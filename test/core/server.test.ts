@@ -2,7 +2,7 @@
 // SIGTERM; and the build CLI's exit codes.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/core/app.ts';
@@ -92,6 +92,19 @@ describe('server process', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('stops the services it started when a later one cannot start, and exits 1 with one line', () => {
+    // facilities starts first; carriers has a folder without a manifest (a damaged copy).
+    const dir = join(fx.root.path, 'later-fails');
+    cpSync(fx.outDir, dir, { recursive: true });
+    mkdirSync(join(dir, 'carriers'));
+    const [cmd, args] = tsx(['server/main.ts', '--port', '0', '--data', dir]);
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, LOG: 'off', STATE_DIR: join(fx.root.path, 'later-fails-state') } });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^facilities\s+http:/);
+    expect(r.stderr).toMatch(/^cannot serve carriers: .*manifest\.json is missing/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it.each([
