@@ -3,7 +3,8 @@
 // Violations need grouping by inspection (the methodology caps the severity of one inspection in one BASIC),
 // and the file is not sorted by inspection, so they are spilled into partitions by inspection id on disk
 // and grouped one partition at a time: memory stays bounded by a partition, never by the whole file.
-import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { isAlive } from '../core/sink.ts';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,26 @@ const B = BASICS.length;
 const BASIC_INDEX = new Map<Basic, number>(BASICS.map((b, i) => [b, i]));
 const CRASH = BASIC_INDEX.get('crash_indicator')!;
 const PARTITIONS = 16;
+
+/** The spill folders in the system's temporary folder: `shardline-violations-<pid>-XXXXXX`. */
+const SPILL_PREFIX = 'shardline-violations-';
+
+/**
+ * Removes the spill folders of builds that were killed (a signal leaves no chance to clean up): those whose
+ * process is gone. At full size one holds millions of violation rows.
+ */
+export function sweepStaleSpills(dir = tmpdir()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^shardline-violations-(\d+)-/.exec(name);
+    if (m && !isAlive(Number(m[1]))) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
 
 /** Sorted carrier numbers and a binary search into them. */
 export class CarrierIndex {
@@ -146,7 +167,8 @@ export class Aggregator {
     const tw = this.rules.timeWeight(row.date);
     if (tw === 0) return 'outside_window';
     if (!this.spill) {
-      const dir = mkdtempSync(join(tmpdir(), 'shardline-violations-'));
+      sweepStaleSpills();
+      const dir = mkdtempSync(join(tmpdir(), `${SPILL_PREFIX}${process.pid}-`));
       this.spill = { dir, fds: Array.from({ length: PARTITIONS }, (_, i) => openSync(join(dir, `${i}.tsv`), 'w')), buffers: Array.from({ length: PARTITIONS }, () => '') };
     }
     const severity = row.severity_weight + (row.oos ? row.oos_weight : 0);
@@ -159,6 +181,20 @@ export class Aggregator {
     } else this.spill.buffers[p] = buffered;
     this.spilled++;
     return 'used';
+  }
+
+  /** Removes the spill folder of a build that stops before `finish` (a failed input); safe to call twice. */
+  dispose(): void {
+    if (!this.spill) return;
+    for (const fd of this.spill.fds) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closed already by finish
+      }
+    }
+    rmSync(this.spill.dir, { recursive: true, force: true });
+    this.spill = undefined;
   }
 
   /** Groups the spilled violations by inspection and BASIC, applying the severity cap. */

@@ -180,13 +180,19 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
 
   const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
-  for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => agg.addInspection(row), ctx);
-  for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
-  for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => agg.addCrash(row), ctx);
-  // A repeated carrier, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
-  assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'outside_window', 'unknown_carrier', 'no_basic']));
-  progress.stage('grouping violations by inspection');
-  const grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
+  let grouped: Awaited<ReturnType<Aggregator['finish']>>;
+  try {
+    for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => agg.addInspection(row), ctx);
+    for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
+    for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => agg.addCrash(row), ctx);
+    // A repeated carrier, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
+    assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'outside_window', 'unknown_carrier', 'no_basic']));
+    progress.stage('grouping violations by inspection');
+    grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
+  } finally {
+    // A failed input leaves no spill folder behind (finish removes it otherwise).
+    agg.dispose();
+  }
 
   progress.stage('ranking');
   const showRestricted = config.showRestricted ?? false;

@@ -153,7 +153,8 @@ export async function recoverPublish(outDir: string, service: string, effects = 
   if (!(await effects.exists(live)) && (await effects.exists(prev))) await effects.rename(prev, live);
 }
 
-function isAlive(pid: number): boolean {
+/** True when a process with this pid is running (ours or another user's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,7 +7,7 @@
 //   - the economy service survives an upstream that hangs, answers 500, answers garbage or closes the
 //     connection mid-body: the stale copy or a 503 problem with Retry-After, never a 500, still serving.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -199,6 +199,27 @@ describe.each(INPUT_TARGETS)('$service: a corrupt or truncated required input', 
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/build failed, nothing was published: .*ends in the middle of record \d+/);
     expect(readFileSync(join(fx.outDir, target.service, 'manifest.json')).equals(manifest)).toBe(true);
+  });
+});
+
+describe('carriers: a build that fails after it began spilling violations', () => {
+  it('leaves no spill folder in the temporary folder, and removes the ones of builds that were killed', async () => {
+    const fx = await buildCarriersFixture();
+    try {
+      const tmp = join(fx.root.path, 'tmp');
+      mkdirSync(tmp);
+      // A killed build's (no such process) and a running one's (this process).
+      mkdirSync(join(tmp, 'shardline-violations-999999999-Ab12Cd'));
+      mkdirSync(join(tmp, `shardline-violations-${process.pid}-Ef34Gh`));
+      const file = join(fx.input, 'sms', 'violations.csv');
+      writeFileSync(file, CORRUPTIONS[0]![1](readFileSync(file)));
+      const r = await run(['pipeline/cli.ts', '--service', 'carriers', '--input', fx.input, '--out', fx.outDir, '--as-of', AS_OF], { TMPDIR: tmp });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/violations\.csv: ends in the middle of record \d+/);
+      expect(readdirSync(tmp).filter((n) => n.startsWith('shardline-')).sort()).toEqual([`shardline-violations-${process.pid}-Ef34Gh`]);
+    } finally {
+      await fx.root.remove();
+    }
   });
 });
 
