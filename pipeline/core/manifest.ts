@@ -44,11 +44,16 @@ export function toManifest(args: {
   counts: Record<string, number>;
   codeHash: string;
   builtAt: Date;
+  /**
+   * Anything else the output depends on that is no input file or option (the ids a facilities build
+   * carries over from the previous one): part of the data version, not written in the manifest.
+   */
+  carried?: Record<string, unknown>;
 }): Omit<Manifest, 'files' | 'checksums_sha256'> {
   const sources = [...args.sources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     service: args.service,
-    data_version: toDataVersion(sources, args.demo ? { ...args.options, demo: true } : args.options, args.codeHash),
+    data_version: toDataVersion(sources, { ...args.options, ...(args.demo ? { demo: true } : {}), ...(args.carried ? { carried: args.carried } : {}) }, args.codeHash),
     built_at: args.builtAt.toISOString(),
     demo: args.demo,
     options: args.options,

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
-import { hashTree } from '../core/hash.ts';
+import { hashTree, sha256 } from '../core/hash.ts';
 import { assertAllRecognized, assertRowsUsed, describeIgnored, scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
@@ -299,6 +299,9 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       options: { year },
       counts,
       codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/facilities', 'schemas/core', 'schemas/facilities']),
+      // The ids carried over decide which spine id each facility gets: the same inputs with other ids
+      // before them are other data.
+      carried: { ids_sha256: previousIds ? sha256(previousIds) : null },
       builtAt: now(),
     });
     progress.stage('publishing');

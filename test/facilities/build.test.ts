@@ -93,6 +93,29 @@ describe('facilities build', () => {
     expect(statSync(join(first.outDir, 'facilities.prev', 'manifest.json')).isFile()).toBe(true);
   });
 
+  it('gives two builds the same data_version only when every file but the manifest is the same (ids carried over count)', async () => {
+    const base = await buildFixture();
+    cleanups.push(base.root.remove);
+    const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
+    const inputs = { a: base.input, b: join(base.root.path, 'input-b') };
+    // B: a facility gone and a new one, so A and B alternately retire and issue ids.
+    await writeFacilitiesFixture(inputs.b, { dropOntario: [2005], addOntario: [[2024, 2009, 'New Co', 'Fresh Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]] });
+    const seen = new Map<string, Map<string, Buffer>>();
+    for (const which of ['a', 'b', 'a', 'b', 'b'] as const) {
+      const { data_version } = await buildFacilities({ input: inputs[which], outDir: base.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
+      const files = tree(base.buildDir);
+      files.delete('manifest.json');
+      const earlier = seen.get(data_version);
+      if (earlier) {
+        expect([...files.keys()].sort()).toEqual([...earlier.keys()].sort());
+        for (const [file, bytes] of files) expect(earlier.get(file)!.equals(bytes), `${which} ${file}`).toBe(true);
+      }
+      seen.set(data_version, files);
+    }
+    // The last two builds of B carry the same ids: the same version (and the same bytes, checked above).
+    expect(seen.size).toBe(4);
+  });
+
   it('carries the ids over after a publish killed between its renames (the build only in <service>.prev)', async () => {
     const first = await buildFixture();
     cleanups.push(first.root.remove);
