@@ -117,8 +117,10 @@ export async function main(argv: string[]): Promise<void> {
     const svc = SERVICES[name]!;
     let app: ServiceApp<unknown> | undefined;
     try {
+      // Settings and state first: a value the service cannot use stops it before any demo data is built.
+      const def = svc.create({ stateDir, env: process.env });
       await ensureBuilt(name, dataDir);
-      app = createApp(svc.create({ stateDir, env: process.env }), {
+      app = createApp(def, {
         dataDir,
         log,
         reloadIntervalMs,

@@ -1,8 +1,9 @@
 // The services the server can run, by name, with their default ports (shared/contracts/common.md).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceDefinition } from './core/app.ts';
 import { wholeNumberSetting } from './core/config-error.ts';
-import { openSqliteStore, type AccountStore } from './core/store.ts';
+import { ACCOUNTS_FILE, openSqliteStore, type AccountStore } from './core/store.ts';
 import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
 import { createEconomyService } from './economy/routes.ts';
@@ -30,9 +31,10 @@ export const SERVICES: Record<string, ServerService> = {
   facilities: { create: () => facilities, defaultPort: 8081, portEnv: 'PORT_FACILITIES' },
   carriers: {
     create: ({ stateDir, env }) => {
-      let store: AccountStore | undefined;
-      // Opened on first use, so a server that never signs anyone in creates no state.
-      const accounts = () => (store ??= openSqliteStore(join(stateDir)));
+      // Opened on first use, so a server that never signs anyone in creates no state; a store already there
+      // is opened at start, so one this user cannot write (or a damaged file) stops the server with the reason.
+      let store: AccountStore | undefined = existsSync(join(stateDir, ACCOUNTS_FILE)) ? openSqliteStore(stateDir) : undefined;
+      const accounts = () => (store ??= openSqliteStore(stateDir));
       return createCarriersService({ accounts, freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS), llm: toLlmConfig(env) });
     },
     defaultPort: 8082,

@@ -2,6 +2,7 @@
 // Issues and revokes the carriers service's API keys in the store under STATE_DIR, the same one the
 // server reads (contracts/carriers.md "Access", contracts/common.md "State").
 import { CliError, isMain, parseCli, runCli } from '../../pipeline/core/cli.ts';
+import { ConfigError } from '../core/config-error.ts';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareStateDir, stateDirOf } from '../core/state-dir.ts';
@@ -86,7 +87,13 @@ function openStore(io: KeysIo): AccountStore {
   }
   const file = join(io.stateDir, 'accounts.sqlite');
   const fresh = !existsSync(file);
-  const store = openSqliteStore(io.stateDir);
+  let store: AccountStore;
+  try {
+    store = openSqliteStore(io.stateDir);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.message, 1);
+    throw err;
+  }
   if (fresh) io.stderr(`a new key store was made at ${file} (STATE_DIR)\n`);
   return store;
 }

@@ -6,6 +6,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { ConfigError } from './config-error.ts';
 
 export type Plan = 'free' | 'premium';
 export const PLANS: readonly Plan[] = ['free', 'premium'];
@@ -151,21 +152,42 @@ function whileBusy<T>(fn: () => T): T {
   }
 }
 
+/** The account store's file under STATE_DIR. */
+export const ACCOUNTS_FILE = 'accounts.sqlite';
+
+/** Opens the store file, ready for reads and writes, or a ConfigError saying why it cannot be used. */
+function openDatabase(file: string): Database.Database {
+  const fresh = !existsSync(file);
+  let db: Database.Database | undefined;
+  try {
+    // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing.
+    db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    // A new store is the owner's only: it holds every key's hash and label. SQLite gives the -wal and -shm
+    // files it makes next the database file's permissions. An existing store keeps the ones it was given.
+    if (fresh) chmodSync(file, 0o600);
+    const d = db;
+    // WAL: readers never block the writer and the writer never blocks readers (https://sqlite.org/wal.html).
+    // Switching a new file to WAL takes an exclusive lock and SQLite answers SQLITE_BUSY at once, without
+    // its busy handler, while another process opening the same fresh directory holds one: retried here.
+    whileBusy(() => d.pragma('journal_mode = WAL'));
+    d.pragma('synchronous = NORMAL');
+    whileBusy(() => d.exec(SCHEMA));
+    // Every signed-in request may write (the allowance): a store this user can read but not write, or a
+    // damaged file, is told now rather than as a 500 on each request.
+    whileBusy(() => d.exec('BEGIN IMMEDIATE; ROLLBACK'));
+    return d;
+  } catch (err) {
+    db?.close();
+    if (err instanceof Error && (err as { code?: string }).code?.startsWith('SQLITE_')) {
+      throw new ConfigError(`the account store ${file} cannot be used: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
 export function openSqliteStore(stateDir: string): AccountStore {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const file = join(stateDir, 'accounts.sqlite');
-  const fresh = !existsSync(file);
-  // `timeout` is SQLite's busy_timeout: a writer waits for another process's lock instead of failing.
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
-  // A new store is the owner's only: it holds every key's hash and label. SQLite gives the -wal and -shm
-  // files it makes next the database file's permissions. An existing store keeps the ones it was given.
-  if (fresh) chmodSync(file, 0o600);
-  // WAL: readers never block the writer and the writer never blocks readers (https://sqlite.org/wal.html).
-  // Switching a new file to WAL takes an exclusive lock and SQLite answers SQLITE_BUSY at once, without
-  // its busy handler, while another process opening the same fresh directory holds one: retried here.
-  whileBusy(() => db.pragma('journal_mode = WAL'));
-  db.pragma('synchronous = NORMAL');
-  whileBusy(() => db.exec(SCHEMA));
+  const db = openDatabase(join(stateDir, ACCOUNTS_FILE));
 
   const insertKey = db.prepare<[string, string, Plan, string, string]>('INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?, ?, ?, ?, ?)');
   const selectKeys = db.prepare<[], { id: string; plan: Plan; label: string; created_at: string; revoked_at: string | null }>(

@@ -1,6 +1,6 @@
 // The keys CLI as an operator runs it: a child process with its own STATE_DIR.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,27 @@ describe('keys CLI', () => {
     const notFolder = keysWith({ STATE_DIR: file }, 'list');
     expect(notFolder.code).toBe(1);
     expect(notFolder.stderr).toBe(`STATE_DIR ${file} is not a folder\n`);
+  });
+
+  it('stops with one line, and the server with it, on an account store it cannot use', () => {
+    const damaged = join(dir, 'damaged-state');
+    mkdirSync(damaged);
+    writeFileSync(join(damaged, 'accounts.sqlite'), 'not a database, but the bytes of something else\n'.repeat(200));
+    const r = keysWith({ STATE_DIR: damaged }, 'list');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`the account store ${join(damaged, 'accounts.sqlite')} cannot be used: file is not a database\n`);
+    // The server opens an existing store at start: the same reason, not a 500 on each signed-in request.
+    const data = join(dir, 'no-data');
+    const server = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts', '--service', 'carriers', '--port', '0', '--data', data], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, STATE_DIR: damaged, LOG: 'off' },
+    });
+    expect(server.status).toBe(1);
+    expect(server.stderr).toBe(`cannot serve carriers: the account store ${join(damaged, 'accounts.sqlite')} cannot be used: file is not a database\n`);
+    // Refused before anything was built or served.
+    expect(existsSync(data)).toBe(false);
   });
 
   it.each([['--help'], ['help']])('%s prints usage with examples and exits 0', (arg) => {
