@@ -172,9 +172,16 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       // Even with the same data_version (a rebuild of the same inputs), the tree on disk is a new one: its
       // files are renamed in, so the static listing and the open files must be the new tree's too.
       const next = toState(def, dir);
+      let nextStatics: ReturnType<typeof staticHandler>;
+      try {
+        nextStatics = staticHandler(dir, next.build);
+      } catch (err) {
+        def.unload?.(next.data);
+        throw err;
+      }
       const old = state;
       state = next;
-      statics = staticHandler(dir, next.build);
+      statics = nextStatics;
       // Requests already running finish on the old data; release it after they had time to.
       if (def.unload) setTimeout(() => def.unload!(old.data), 30_000).unref();
       options.onReload?.({ from, to: next.build.manifest.data_version });

@@ -33,6 +33,8 @@ export interface LoadedBuild {
   readJson<T>(relPath: string): T;
   /** Reads and verifies one binary file of the build. */
   readBuffer(relPath: string): Buffer;
+  /** The files of the tree read and verified so far (the API documents at load, then what the service read). */
+  readonly verified: ReadonlySet<string>;
 }
 
 const hex = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
@@ -91,15 +93,20 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
   const isPrivate = (relPath: string) => privateDir !== undefined && relPath.startsWith(PRIVATE_PREFIX);
   const located = (relPath: string): [string, string, Record<string, string>] =>
     isPrivate(relPath) ? [privateDir!, relPath.slice(PRIVATE_PREFIX.length), privateSums] : [dir, relPath, checksums];
-  const read = (relPath: string) => readVerified(...located(relPath));
+  const verified = new Set<string>(['checksums.json']);
+  const read = (relPath: string) => {
+    const buf = readVerified(...located(relPath));
+    if (!isPrivate(relPath)) verified.add(relPath);
+    return buf;
+  };
 
   const payloads = new Map<string, Payload>();
   for (const relPath of Object.keys(checksums)) {
     if (!relPath.startsWith(apiPrefix) || !relPath.endsWith('.json')) continue;
-    const body = readVerified(dir, relPath, checksums);
+    const body = read(relPath);
     const payload: Payload = { body, etag: etagOf(checksums[relPath]!), type: 'application/json' };
-    if (checksums[`${relPath}.gz`]) payload.gz = readVerified(dir, `${relPath}.gz`, checksums);
-    if (checksums[`${relPath}.br`]) payload.br = readVerified(dir, `${relPath}.br`, checksums);
+    if (checksums[`${relPath}.gz`]) payload.gz = read(`${relPath}.gz`);
+    if (checksums[`${relPath}.br`]) payload.br = read(`${relPath}.br`);
     payloads.set('/' + relPath.slice(0, -'.json'.length), payload);
   }
   return {
@@ -119,5 +126,6 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
       return JSON.parse(read(relPath).toString('utf8')) as T;
     },
     readBuffer: read,
+    verified,
   };
 }

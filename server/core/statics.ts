@@ -21,7 +21,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFile
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import sirv from 'sirv';
-import type { LoadedBuild } from './build.ts';
+import { DataError, type LoadedBuild } from './build.ts';
 import { previousDir } from '../../pipeline/core/sink.ts';
 import { HttpError } from './problem.ts';
 import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
@@ -55,6 +55,13 @@ function listFiles(dir: string, sub = ''): string[] {
  * The build's files by URL path: the ones its checksums list, and manifest.json (which no checksum covers,
  * hashed here; checksums.json's hash is in the manifest). private/ is left out: its files are the routes'.
  */
+/**
+ * Files of the tree up to this size that the build's loading did not read are hashed when the tree is
+ * listed, so a damaged report.json stops a start or a reload instead of going out under its checksum's
+ * tag. Larger ones (binary indexes the service did not load) are checked by size only, as record stores are.
+ */
+const VERIFY_MAX_BYTES = 16 * 1024 * 1024;
+
 function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>; stats: Map<string, Stats> } {
   // `stats`, by absolute path (siblings too): size and modification time for the check on open.
   const files = new Map<string, Listed>();
@@ -66,7 +73,11 @@ function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>
     if (sum === undefined && rel === 'manifest.json') sum = createHash('sha256').update(readFileSync(join(dir, rel))).digest('hex');
     if (sum === undefined || rel.startsWith('private/')) continue;
     const abs = join(dir, rel);
-    stats.set(abs, statSync(abs));
+    const stat = statSync(abs);
+    stats.set(abs, stat);
+    if (rel !== 'manifest.json' && !build.verified.has(rel) && stat.size <= VERIFY_MAX_BYTES && createHash('sha256').update(readFileSync(abs)).digest('hex') !== sum) {
+      throw new DataError(`${abs} does not match checksums.json: the build is damaged; rebuild it`);
+    }
     if ((rel.endsWith('.gz') || rel.endsWith('.br')) && all.has(rel.slice(0, -3))) continue;
     files.set(`/${rel}`, { tag: etagOf(sum), gz: all.has(`${rel}.gz`), br: all.has(`${rel}.br`), type: typeOf(rel) });
   }

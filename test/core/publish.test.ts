@@ -1,7 +1,7 @@
 // A failed or killed build never changes what is served (shared/contracts/common.md; issue: "a test that
 // kills a build midway and shows the served data unchanged").
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileEffects } from '../../pipeline/core/sink.ts';
@@ -96,5 +96,22 @@ describe('publishing', () => {
       }
     }
     expect(server.app.reload()).toBe(false);
+  });
+
+  it('does not reload a tree with a damaged file that only the static handler serves, and keeps the data it has', async () => {
+    const health = await (await fetch(`${server.base}/healthz`)).text();
+    // Another build of other inputs, its report.json then changed, put in place as a copy would.
+    const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
+    await writeFacilitiesFixture(fx.input);
+    const other = join(fx.root.path, 'other-out');
+    await buildFacilities({ input: fx.input, outDir: other, year: 2024 });
+    const report = join(other, 'facilities', 'report.json');
+    const bytes = readFileSync(report);
+    bytes[10] = bytes[10] === 0x61 ? 0x62 : 0x61;
+    writeFileSync(report, bytes);
+    renameSync(fx.buildDir, join(fx.root.path, 'served-before'));
+    renameSync(join(other, 'facilities'), fx.buildDir);
+    expect(server.app.reload()).toBe(false);
+    expect(await (await fetch(`${server.base}/healthz`)).text()).toBe(health);
   });
 });

@@ -242,6 +242,8 @@ describe('the server process refuses a damaged build', () => {
     facilities: [
       ['a missing manifest', removeManifest, /manifest\.json is missing: build the data first/],
       ['a truncated document', (d) => cutInHalf(join(d, 'api/v1/facility/ONF-000001.json')), /ONF-000001\.json does not match checksums\.json/],
+      // A file the server does not load, only serves from the tree.
+      ['a changed report', (d) => flipByte(join(d, 'report.json')), /report\.json does not match checksums\.json/],
     ],
     carriers: [
       ['a changed name index', (d) => flipByte(join(d, 'index/names.tokens')), /index\/names\.tokens does not match checksums\.json/],
