@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/hash.ts';
-import { assertAllRecognized, assertRowsUsed, describeIgnored, scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { assertAllRecognized, assertRowsUsed, describeIgnored, emptyInputWarnings, scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
@@ -67,6 +67,8 @@ export interface CarriersBuildSummary {
   counts: Record<string, number>;
   inputs: InputAccount[];
   ignored: { file: string; reason: string }[];
+  /** What makes the build less useful than it looks (report.json `warnings`). */
+  warnings: string[];
 }
 
 type Normalizer<T> = (raw: Record<string, string>, file: string, record: number, reference: string) => Normalized<T>;
@@ -272,7 +274,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       name_words: nameStats.tokens,
       ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
     };
-    const report = { data_as_of: asOf, inputs: ctx.accounts, ignored: scan.ignored, issue_counts: ctx.issueCounts, issues: ctx.issues };
+    const warnings = emptyInputWarnings(ctx.accounts);
+    const report = { data_as_of: asOf, inputs: ctx.accounts, ignored: scan.ignored, issue_counts: ctx.issueCounts, issues: ctx.issues, warnings };
     await sink.writeJson('report.json', report, 'carriers/report');
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas()), 'core/openapi');
     await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
@@ -287,7 +290,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     });
     progress.stage('publishing');
     await sink.publish(manifest);
-    return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored };
+    return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };
   } catch (err) {
     await sink.abort();
     throw err;

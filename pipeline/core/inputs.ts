@@ -101,3 +101,12 @@ export function assertRowsUsed(accounts: readonly { file: string; rows: number; 
     }
   }
 }
+
+/**
+ * A file given as an input with a header and no row: the build goes on without what it would hold (an
+ * optional input; a required one stops the build elsewhere), so it says so. A bad upstream answer of one
+ * header line would otherwise remove, say, every carrier's inspections in silence.
+ */
+export function emptyInputWarnings(accounts: readonly { file: string; kind: string; rows: number }[]): string[] {
+  return accounts.filter((a) => a.rows === 0).map((a) => `${a.file} (${a.kind}) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again`);
+}

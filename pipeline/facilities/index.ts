@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree, sha256 } from '../core/hash.ts';
-import { assertAllRecognized, assertRowsUsed, describeIgnored, scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { assertAllRecognized, assertRowsUsed, describeIgnored, emptyInputWarnings, scanInputs, type RecognizedFile } from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
@@ -240,7 +240,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     });
     const search = toSearchIndex(ranked);
 
-    const warnings: string[] = [];
+    const warnings: string[] = emptyInputWarnings(accounts);
     if (!records.some((r) => r.totals.ontario !== null || r.totals.federal !== null)) {
       const years = [...new Set([...ontarioRows, ...federalRows].map((r) => r.year))].sort((a, b) => a - b);
       const span = years.length ? `the inputs have ${years.length === 1 ? years[0] : `${years[0]}–${years.at(-1)}`}` : 'the inputs have no years';

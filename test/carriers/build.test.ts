@@ -47,6 +47,21 @@ describe('inputs that cannot be used', () => {
   });
 });
 
+describe('an input with a header and no rows', () => {
+  it('builds without it and says so in the result and report.json', async () => {
+    const { root, input } = await fixtureInput('carriers-header-only');
+    const file = join(input, 'sms', 'inspections.csv');
+    const header = (await readFile(file, 'utf8')).split('\n')[0]!;
+    await writeFile(file, `${header}\n`);
+    const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
+    const warning = 'sms/inspections.csv (inspection) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again';
+    expect(summary.warnings).toEqual([warning]);
+    const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as { warnings: string[] };
+    expect(report.warnings).toEqual([warning]);
+    expect(summary.counts.inspections).toBe(0);
+  });
+});
+
 describe('a census given twice', () => {
   it('keeps the first file\'s rows (in name order) and counts the copy\'s as duplicates in its own account, and builds', async () => {
     const { root, input } = await fixtureInput('carriers-twice');
