@@ -2,6 +2,7 @@
 // `economy/registry`, plus the pure converters from its entries to the documents the API answers
 // (shared/contracts/economy.md, "Registry" and "REST").
 import { readFileSync } from 'node:fs';
+import { isValidIsoDate } from '../core/dates.ts';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from '../core/hash.ts';
 import { schemas } from '../core/schemas.ts';
@@ -42,6 +43,7 @@ export function assertRegistry(entries: readonly RegistryEntry[], where: string)
   for (const e of entries) {
     if (seen.has(e.id)) throw new Error(`${where}: series id ${e.id} appears more than once`);
     seen.add(e.id);
+    if (!isValidIsoDate(e.lastVerified)) throw new Error(`${where}: series ${e.id} has lastVerified ${e.lastVerified}, which is not a calendar day`);
     if (e.scalarFactorCode !== 0 && SCALE_WORD.test(e.units)) {
       throw new Error(
         `${where}: series ${e.id} has scalarFactorCode ${e.scalarFactorCode}, so its values are served multiplied out, but its units say "${e.units}": label the units served`,
@@ -67,7 +69,14 @@ export function parseRegistry(text: string, where: string): RegistryEntry[] {
 /** Reads and validates the registry file (the repository's unless another path is given). */
 export function loadRegistry(path = REGISTRY_PATH): LoadedRegistry {
   const buf = readFileSync(path);
-  return { entries: parseRegistry(buf.toString('utf8'), path), bytes: buf.length, sha256: sha256(buf) };
+  let text: string;
+  try {
+    // UTF-8 only (a byte order mark is dropped): a Latin-1 é would otherwise become U+FFFD in a served title.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw new Error(`${path} is not UTF-8 text: save it as UTF-8`);
+  }
+  return { entries: parseRegistry(text, path), bytes: buf.length, sha256: sha256(buf) };
 }
 
 export function toSeriesRecord(e: RegistryEntry): SeriesRecord {

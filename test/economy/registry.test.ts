@@ -1,7 +1,8 @@
 // The reviewed registry (data/economy/registry.json) against its schema and the contract: enough real series
 // in every category, well-formed unique ids, upstream identifiers of the right kind, and every identifier the
 // recorded upstream responses verify (shared/data/economy/README.md, section E) present with the same ids.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
@@ -158,6 +159,26 @@ describe('economy/registry schema', () => {
   it('accepts a minimal entry without evidence', () => {
     const { evidence: _e, ...bare } = good as Reviewed;
     expect(validate([bare])).toBe(true);
+  });
+
+  it('refuses a lastVerified that is no calendar day, naming the series', () => {
+    const text = JSON.stringify([{ ...good, lastVerified: '2024-02-30' }]);
+    expect(() => parseRegistry(text, 'days.json')).toThrow(`days.json: series ${good.id} has lastVerified 2024-02-30, which is not a calendar day`);
+  });
+
+  it('reads a registry file as UTF-8 only: a byte order mark is dropped, Latin-1 bytes are refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shardline-registry-'));
+    try {
+      const json = JSON.stringify([{ ...good, title: 'Produit intérieur brut réel' }]);
+      const bom = join(dir, 'bom.json');
+      writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json, 'utf8')]));
+      expect(loadRegistry(bom).entries[0]!.title).toBe('Produit intérieur brut réel');
+      const latin1 = join(dir, 'latin1.json');
+      writeFileSync(latin1, Buffer.from(json, 'latin1'));
+      expect(() => loadRegistry(latin1)).toThrow(`${latin1} is not UTF-8 text: save it as UTF-8`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a registry that repeats an id, naming it', () => {
