@@ -61,7 +61,7 @@ export class CarrierIndex {
   }
 }
 
-export type AddResult = 'used' | 'unknown_carrier' | 'outside_window' | 'no_basic';
+export type AddResult = 'used' | 'unknown_carrier' | 'outside_window' | 'no_basic' | 'duplicate_inspection' | 'duplicate_crash';
 
 export class Aggregator {
   private readonly n: number;

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/hash.ts';
-import { assertAllRecognized, assertRowsUsed, describeIgnored, emptyInputWarnings, scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { assertAllRecognized, assertRowsUsed, describeIgnored, emptyInputWarnings, ignoreCopies, scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import { SeenSet } from '../core/seen.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
@@ -138,6 +139,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
   const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
   if (config.strict) assertAllRecognized(scan);
+  // An SMS file saved twice would count every event twice (the census copy is told row by row below).
+  await ignoreCopies(scan, ['inspection', 'violation', 'crash']);
   if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`);
   for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
 
@@ -184,11 +187,15 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
   let grouped: Awaited<ReturnType<Aggregator['finish']>>;
   try {
-    for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => agg.addInspection(row), ctx);
+    // An inspection is one Unique_ID, a crash one report number and sequence number (one vehicle of it):
+    // a row repeated, in one file or across files, counts once.
+    const inspections = new SeenSet();
+    const crashes = new SeenSet();
+    for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'), ctx);
     for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
-    for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => agg.addCrash(row), ctx);
-    // A repeated carrier, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
-    assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'outside_window', 'unknown_carrier', 'no_basic']));
+    for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'), ctx);
+    // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
+    assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'duplicate_inspection', 'duplicate_crash', 'outside_window', 'unknown_carrier', 'no_basic']));
     progress.stage('grouping violations by inspection');
     grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
   } finally {

@@ -1,5 +1,7 @@
 // Input recognition: a build reads a folder of upstream downloads under any names and in any subfolder,
 // and recognizes each file by its header (shared/contracts/common.md, "Builds").
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { matchColumns, readHeader, type ColumnSpec } from './csv.ts';
@@ -109,4 +111,39 @@ export function assertRowsUsed(accounts: readonly { file: string; rows: number; 
  */
 export function emptyInputWarnings(accounts: readonly { file: string; kind: string; rows: number }[]): string[] {
   return accounts.filter((a) => a.rows === 0).map((a) => `${a.file} (${a.kind}) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again`);
+}
+
+/** sha256 of a file, streamed. */
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Moves the files of `kinds` whose bytes repeat an earlier file's of the same kind (a download saved twice,
+ * `SMS_Input_Inspection (1).csv`) from recognized to ignored, so that their rows are not counted twice.
+ * Only files of equal size are hashed.
+ */
+export async function ignoreCopies<K extends string>(scan: InputScan<K>, kinds: readonly K[]): Promise<void> {
+  const bySize = new Map<string, RecognizedFile<K>[]>();
+  for (const f of scan.recognized) {
+    if (!kinds.includes(f.kind)) continue;
+    const key = `${f.kind}\0${(await stat(f.path)).size}`;
+    bySize.set(key, [...(bySize.get(key) ?? []), f]);
+  }
+  const copies = new Set<RecognizedFile<K>>();
+  for (const group of bySize.values()) {
+    if (group.length < 2) continue;
+    const first = new Map<string, RecognizedFile<K>>();
+    for (const f of group) {
+      const sum = await hashFile(f.path);
+      const earlier = first.get(sum);
+      if (earlier) {
+        copies.add(f);
+        scan.ignored.push({ file: f.file, reason: `the same bytes as ${earlier.file}: read once` });
+      } else first.set(sum, f);
+    }
+  }
+  if (copies.size > 0) scan.recognized = scan.recognized.filter((f) => !copies.has(f));
 }

@@ -1,9 +1,10 @@
 // The carriers build's snapshot date when none is given: the census's latest date, never after the build day.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
+import { loadBuild } from '../../server/core/build.ts';
 import { writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { tempDir } from '../helpers/server.ts';
@@ -59,6 +60,39 @@ describe('an input with a header and no rows', () => {
     const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as { warnings: string[] };
     expect(report.warnings).toEqual([warning]);
     expect(summary.counts.inspections).toBe(0);
+  });
+});
+
+describe('SMS events given twice', () => {
+  it('counts a copied file once (listed as ignored) and a repeated inspection or crash row once (dropped as a duplicate)', async () => {
+    const base = await fixtureInput('carriers-events-once');
+    const baseline = await buildCarriers({ input: base.input, outDir: join(base.root, 'out'), now: PINNED_CLOCK });
+    const { root, input } = await fixtureInput('carriers-events-twice');
+    const sms = join(input, 'sms');
+    // Copies saved under other names: the same bytes.
+    for (const name of ['inspections', 'violations', 'crashes']) await writeFile(join(sms, `${name} (1).csv`), await readFile(join(sms, `${name}.csv`)));
+    // And the first data row of the inspections and crashes repeated at the end of their file.
+    for (const name of ['inspections', 'crashes']) {
+      const lines = (await readFile(join(sms, `${name}.csv`), 'utf8')).trimEnd().split('\n');
+      await writeFile(join(sms, `${name}.csv`), [...lines, lines[1]!].join('\n') + '\n');
+    }
+    const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
+    expect(summary.counts).toEqual(baseline.counts);
+    // The violations copy is the same bytes: read once (the first in name order: " (1)" sorts before ".csv").
+    expect(summary.ignored).toContainEqual({ file: 'sms/violations.csv', reason: 'the same bytes as sms/violations (1).csv: read once' });
+    // The others changed after the copy: both read, the copy first (name order), so every row of the
+    // original, its repeated row too, is a repeat.
+    const byFile = new Map(summary.inputs.map((a) => [a.file, a]));
+    expect(byFile.get('sms/inspections (1).csv')!.dropped.duplicate_inspection).toBeUndefined();
+    expect(byFile.get('sms/crashes (1).csv')!.dropped.duplicate_crash).toBeUndefined();
+    const inspections = byFile.get('sms/inspections.csv')!;
+    const crashes = byFile.get('sms/crashes.csv')!;
+    expect(inspections).toMatchObject({ used: 0, dropped: { duplicate_inspection: inspections.rows } });
+    expect(crashes).toMatchObject({ used: 0, dropped: { duplicate_crash: crashes.rows } });
+    expect(inspections.rows).toBe(byFile.get('sms/inspections (1).csv')!.rows + 1);
+    // Every profile is the same as without the repeats.
+    const profiles = (dir: string) => readFileSync(loadBuild(join(dir, 'out', 'carriers'), 'carriers').pathOf('private/profiles.dat'));
+    expect(profiles(root).equals(profiles(base.root))).toBe(true);
   });
 });
 
