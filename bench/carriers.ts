@@ -4,11 +4,11 @@
 // The ids and names are read from the build's record stores (pipeline/core/record-store.ts) by sampling:
 // at 2 million carriers the search records are hundreds of megabytes, and the bench needs a few thousand.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { join } from 'node:path';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../pipeline/core/record-store.ts';
 import { toSearchWords } from '../pipeline/core/text.ts';
 import type { Rng } from '../pipeline/demo/rng.ts';
 import { BASE, PROFILES, SEARCH_RECORDS } from '../server/carriers/routes.ts';
+import { loadBuild } from '../server/core/build.ts';
 import { openSqliteStore } from '../server/core/store.ts';
 import type { Scenario, ScenarioInput } from './services.ts';
 
@@ -62,8 +62,9 @@ function samplePositions(rng: Rng, n: number, count: number): number[] {
 }
 
 function readSearchRecords(buildDir: string, rng: Rng, count: number): SearchRecord[] {
-  const { keys, offsets } = readRecordIndex(join(buildDir, `${SEARCH_RECORDS}.idx`));
-  const fd = openSync(join(buildDir, `${SEARCH_RECORDS}.dat`), 'r');
+  const build = loadBuild(buildDir, 'carriers');
+  const { keys, offsets } = readRecordIndex(build.pathOf(`${SEARCH_RECORDS}.idx`));
+  const fd = openSync(build.pathOf(`${SEARCH_RECORDS}.dat`), 'r');
   try {
     return samplePositions(rng, keys.length, count).map((i) => {
       const start = offsets[i]!;
@@ -87,7 +88,8 @@ function createPremiumKey(stateDir: string): string {
 }
 
 export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): Scenario[] {
-  const profiles = readRecordIndex(join(buildDir, `${PROFILES}.idx`));
+  // Private files are beside the tree, where its manifest says (pipeline/core/sink.ts).
+  const profiles = readRecordIndex(loadBuild(buildDir, 'carriers').pathOf(`${PROFILES}.idx`));
   if (profiles.keys.length === 0) throw new Error(`${buildDir} holds no carrier profiles to benchmark`);
   const ids = samplePositions(rng.fork('ids'), profiles.keys.length, MAX_IDS).map((i) => profiles.keys[i]!);
   const coldIds = samplePositions(rng.fork('cold ids'), profiles.keys.length, Math.min(COLD_IDS, profiles.keys.length)).map((i) => profiles.keys[i]!);
