@@ -13,7 +13,7 @@ import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { wholeNumberSetting } from './core/config-error.ts';
-import { createServiceServer } from './core/http-server.ts';
+import { createServiceServer, drainConnections } from './core/http-server.ts';
 import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
 import { SERVICES } from './services.ts';
 
@@ -162,7 +162,7 @@ export async function main(argv: string[]): Promise<void> {
       r.server.close(() => {
         if (--open === 0) process.exit(0);
       });
-      r.server.closeIdleConnections();
+      drainConnections(r.server, r.app.handler);
     }
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -7,7 +7,7 @@
 //   app answers it.
 // - CONNECT: Node closes the connection without a word unless `connect` has a listener; this one answers
 //   405 (its target is a host, not a path: Allow names the methods every service takes somewhere).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServiceApp } from './app.ts';
 import { answerClientError, toRawProblem } from './client-error.ts';
@@ -47,4 +47,22 @@ export function createServiceServer(app: Pick<ServiceApp<unknown>, 'handler' | '
   });
   server.keepAliveTimeout = options.keepAliveTimeout ?? 5000;
   return server;
+}
+
+/**
+ * The first step of a shutdown (SIGTERM): from now on every response says `Connection: close` and its
+ * connection ends with it, and idle connections are closed as they become idle, so that clients on
+ * keep-alive connections go elsewhere instead of being answered until the forced exit. Requests already
+ * being handled still get their answer.
+ */
+export function drainConnections(server: Server, handler: Pick<ServiceApp<unknown>, 'handler'>['handler']): void {
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    res.shouldKeepAlive = false;
+    handler(req, res);
+  });
+  server.closeIdleConnections();
+  const timer = setInterval(() => server.closeIdleConnections(), 50);
+  timer.unref();
+  server.once('close', () => clearInterval(timer));
 }
