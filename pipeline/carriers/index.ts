@@ -15,7 +15,7 @@ import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../core/schemas.ts';
-import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { AGENT_PATH, toAgentListing } from './agent-tools.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
@@ -134,114 +134,114 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const m = loadMethodology();
   const reference = now().toISOString().slice(0, 10);
 
-  await assertNotLocked(config.outDir, 'carriers', effects);
-  progress.stage(`scanning ${config.input}`);
-  const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
-  const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
-  if (config.strict) assertAllRecognized(scan);
-  // An SMS file saved twice would count every event twice (the census copy is told row by row below).
-  await ignoreCopies(scan, ['inspection', 'violation', 'crash']);
-  if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`);
-  for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
-
-  const ctx = { progress, issues: [] as RowIssue[], issueCounts: {} as Record<string, number>, sources: [] as SourceFile[], accounts: [] as InputAccount[] };
-
-  // Census: every carrier, sorted by number; a number repeated keeps its first row (files in name order, the
-  // sort is stable), and the later row's file is told in its account: used one less, dropped as a duplicate.
-  const census: { row: CensusRow; account: number }[] = [];
-  for (const f of files('census')) {
-    const account = ctx.accounts.length;
-    await readInput(f, normalizeCensusRow, reference, (row) => (census.push({ row, account }), 'used'), ctx);
-  }
-  census.sort((a, b) => a.row.dot - b.row.dot);
-  const unique: CensusRow[] = [];
-  for (const { row, account } of census) {
-    if (unique.length && unique[unique.length - 1]!.dot === row.dot) {
-      ctx.issueCounts.duplicate_carrier = (ctx.issueCounts.duplicate_carrier ?? 0) + 1;
-      const a = ctx.accounts[account]!;
-      a.used--;
-      a.dropped.duplicate_carrier = (a.dropped.duplicate_carrier ?? 0) + 1;
-      continue;
-    }
-    unique.push(row);
-  }
-  // A census without one usable row is a failed download (a header alone, every row malformed): publishing
-  // from it would empty the service.
-  if (unique.length === 0) throw new Error(`the census files (${files('census').map((f) => f.file).join(', ')}) have no usable carrier row: a file is empty, cut short or damaged`);
-  const dots = Uint32Array.from(unique, (r) => r.dot);
-
-  const marker = await effects.readFile(join(config.input, DEMO_MARKER));
-  const markerInfo = marker ? (JSON.parse(marker.toString('utf8')) as { as_of?: string }) : undefined;
-  // The snapshot is as of the census's latest date, but never after the build day: one mistyped future
-  // date (11-AUG-2036) would otherwise move every inspection out of the 24-month window.
-  let latestCensus = '';
-  for (const r of unique) {
-    for (const d of [r.mcs150_date, r.add_date]) {
-      if (d && d > reference) ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
-      else if (d && d > latestCensus) latestCensus = d;
-    }
-  }
-  const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
-  progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
-
-  const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
-  let grouped: Awaited<ReturnType<Aggregator['finish']>>;
-  try {
-    // An inspection is one Unique_ID, a crash one report number and sequence number (one vehicle of it):
-    // a row repeated, in one file or across files, counts once.
-    const inspections = new SeenSet();
-    const crashes = new SeenSet();
-    for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'), ctx);
-    for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
-    for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'), ctx);
-    // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
-    assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'duplicate_inspection', 'duplicate_crash', 'outside_window', 'unknown_carrier', 'no_basic']));
-    progress.stage('grouping violations by inspection');
-    grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
-  } finally {
-    // A failed input leaves no spill folder behind (finish removes it otherwise).
-    agg.dispose();
-  }
-
-  progress.stage('ranking');
-  const showRestricted = config.showRestricted ?? false;
-  const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m);
-  const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
-  // A carrier's peer group is `insufficient` when no BASIC it is ranked in shows a percentile; counted here
-  // so the profiles can cite the group's size (profile.ts, toPeerSegId).
-  const shown = (b: Basic) => m.basics[b].public_percentile || showRestricted;
-  let insufficient = 0;
-  for (let i = 0; i < unique.length; i++) {
-    const ms = measuresOf(i);
-    let ranked = false;
-    for (const b of BASICS) {
-      const x = ms[b];
-      if (x.sufficient && x.seg && x.measure !== null) {
-        items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
-        if (shown(b)) ranked = true;
-      }
-    }
-    if (!ranked) insufficient++;
-    if (i % 50_000 === 0) progress.tick(`measures: ${formatCount(i)} carriers`);
-  }
-  const percentiles = Object.fromEntries(BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)])) as Record<Basic, Map<number, number>>;
-  const segSizes = new Map<string, number>();
-  for (const b of BASICS) countBySeg(items[b], segSizes);
-  segSizes.set(INSUFFICIENT_SEG, insufficient);
-  const ranked = Object.fromEntries(BASICS.map((b) => [b, items[b].length])) as Record<Basic, number>;
-  for (const b of BASICS) items[b] = [];
-  const percentilesOf = (dot: number) => {
-    const out: Partial<Record<Basic, number>> = {};
-    for (const b of BASICS) {
-      const p = percentiles[b].get(dot);
-      if (p !== undefined) out[b] = p;
-    }
-    return out;
-  };
-
-  progress.stage(`writing ${formatCount(unique.length)} profiles`);
+  // The lock first: a second build stops here, before it reads any input (minutes at full size).
   const sink = await openSink({ service: 'carriers', outDir: config.outDir, effects });
   try {
+    progress.stage(`scanning ${config.input}`);
+    const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
+    const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
+    if (config.strict) assertAllRecognized(scan);
+    // An SMS file saved twice would count every event twice (the census copy is told row by row below).
+    await ignoreCopies(scan, ['inspection', 'violation', 'crash']);
+    if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`);
+    for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
+
+    const ctx = { progress, issues: [] as RowIssue[], issueCounts: {} as Record<string, number>, sources: [] as SourceFile[], accounts: [] as InputAccount[] };
+
+    // Census: every carrier, sorted by number; a number repeated keeps its first row (files in name order, the
+    // sort is stable), and the later row's file is told in its account: used one less, dropped as a duplicate.
+    const census: { row: CensusRow; account: number }[] = [];
+    for (const f of files('census')) {
+      const account = ctx.accounts.length;
+      await readInput(f, normalizeCensusRow, reference, (row) => (census.push({ row, account }), 'used'), ctx);
+    }
+    census.sort((a, b) => a.row.dot - b.row.dot);
+    const unique: CensusRow[] = [];
+    for (const { row, account } of census) {
+      if (unique.length && unique[unique.length - 1]!.dot === row.dot) {
+        ctx.issueCounts.duplicate_carrier = (ctx.issueCounts.duplicate_carrier ?? 0) + 1;
+        const a = ctx.accounts[account]!;
+        a.used--;
+        a.dropped.duplicate_carrier = (a.dropped.duplicate_carrier ?? 0) + 1;
+        continue;
+      }
+      unique.push(row);
+    }
+    // A census without one usable row is a failed download (a header alone, every row malformed): publishing
+    // from it would empty the service.
+    if (unique.length === 0) throw new Error(`the census files (${files('census').map((f) => f.file).join(', ')}) have no usable carrier row: a file is empty, cut short or damaged`);
+    const dots = Uint32Array.from(unique, (r) => r.dot);
+
+    const marker = await effects.readFile(join(config.input, DEMO_MARKER));
+    const markerInfo = marker ? (JSON.parse(marker.toString('utf8')) as { as_of?: string }) : undefined;
+    // The snapshot is as of the census's latest date, but never after the build day: one mistyped future
+    // date (11-AUG-2036) would otherwise move every inspection out of the 24-month window.
+    let latestCensus = '';
+    for (const r of unique) {
+      for (const d of [r.mcs150_date, r.add_date]) {
+        if (d && d > reference) ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
+        else if (d && d > latestCensus) latestCensus = d;
+      }
+    }
+    const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
+    progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
+
+    const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
+    let grouped: Awaited<ReturnType<Aggregator['finish']>>;
+    try {
+      // An inspection is one Unique_ID, a crash one report number and sequence number (one vehicle of it):
+      // a row repeated, in one file or across files, counts once.
+      const inspections = new SeenSet();
+      const crashes = new SeenSet();
+      for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'), ctx);
+      for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
+      for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'), ctx);
+      // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
+      assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'duplicate_inspection', 'duplicate_crash', 'outside_window', 'unknown_carrier', 'no_basic']));
+      progress.stage('grouping violations by inspection');
+      grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
+    } finally {
+      // A failed input leaves no spill folder behind (finish removes it otherwise).
+      agg.dispose();
+    }
+
+    progress.stage('ranking');
+    const showRestricted = config.showRestricted ?? false;
+    const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m);
+    const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
+    // A carrier's peer group is `insufficient` when no BASIC it is ranked in shows a percentile; counted here
+    // so the profiles can cite the group's size (profile.ts, toPeerSegId).
+    const shown = (b: Basic) => m.basics[b].public_percentile || showRestricted;
+    let insufficient = 0;
+    for (let i = 0; i < unique.length; i++) {
+      const ms = measuresOf(i);
+      let ranked = false;
+      for (const b of BASICS) {
+        const x = ms[b];
+        if (x.sufficient && x.seg && x.measure !== null) {
+          items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
+          if (shown(b)) ranked = true;
+        }
+      }
+      if (!ranked) insufficient++;
+      if (i % 50_000 === 0) progress.tick(`measures: ${formatCount(i)} carriers`);
+    }
+    const percentiles = Object.fromEntries(BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)])) as Record<Basic, Map<number, number>>;
+    const segSizes = new Map<string, number>();
+    for (const b of BASICS) countBySeg(items[b], segSizes);
+    segSizes.set(INSUFFICIENT_SEG, insufficient);
+    const ranked = Object.fromEntries(BASICS.map((b) => [b, items[b].length])) as Record<Basic, number>;
+    for (const b of BASICS) items[b] = [];
+    const percentilesOf = (dot: number) => {
+      const out: Partial<Record<Basic, number>> = {};
+      for (const b of BASICS) {
+        const p = percentiles[b].get(dot);
+        if (p !== undefined) out[b] = p;
+      }
+      return out;
+    };
+
+    progress.stage(`writing ${formatCount(unique.length)} profiles`);
     const profiles = await openRecordStoreWriter(sink, PROFILES);
     const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
     const monthly = await openRecordStoreWriter(sink, MONTHLY);

@@ -10,7 +10,7 @@ import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../core/schemas.ts';
-import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity, type Buildings } from './buildings.ts';
 import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
@@ -156,60 +156,60 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
   const year = config.year ?? DEFAULT_YEAR;
   const now = config.now ?? (() => new Date());
 
-  await assertNotLocked(config.outDir, 'facilities', effects);
-  progress.stage(`scanning ${config.input}`);
-  const scan = await scanInputs(config.input, KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })));
-  const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);
-  if (config.strict) assertAllRecognized(scan);
-  if (files('ontario_ghg').length === 0) {
-    throw new Error(`no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)${describeIgnored(scan)}`);
-  }
-  if (files('ghgrp_by_gas').length + files('ghgrp_indicator').length === 0) {
-    throw new Error(`no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)${describeIgnored(scan)}`);
-  }
-  for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
-
-  const issues: RowIssue[] = [];
-  const sources: SourceFile[] = [];
-  const accounts: InputAccount[] = [];
-  const on = { rows: [] as OntarioRow[], issues, sources, accounts };
-  const byGas = { rows: [] as FederalRow[], issues, sources, accounts };
-  const indicator = { rows: [] as FederalRow[], issues, sources, accounts };
-  const ewrb = { rows: [] as BuildingRow[], issues, sources, accounts };
-  for (const f of files('ontario_ghg')) await readInput(f, normalizeOntarioRow, progress, on);
-  for (const f of files('ghgrp_by_gas')) await readInput(f, normalizeByGasRow, progress, byGas);
-  for (const f of files('ghgrp_indicator')) await readInput(f, normalizeIndicatorRow, progress, indicator);
-  for (const f of files('ewrb')) await readInput(f, normalizeBuildingRow, progress, ewrb);
-  // A required input without one usable row is a failed download (a header alone, every row malformed):
-  // publishing from it would drop every facility it holds.
-  const noRows = (label: string, kinds: FacilitiesInputKind[]) =>
-    new Error(`${label} (${kinds.flatMap(files).map((f) => f.file).join(', ')}) have no usable row: a file is empty, cut short or damaged`);
-  if (on.rows.length === 0) throw noRows('the Ontario GHG registry files', ['ontario_ghg']);
-  if (byGas.rows.length + indicator.rows.length === 0) throw noRows('the federal GHGRP files', ['ghgrp_by_gas', 'ghgrp_indicator']);
-
-  progress.stage('normalizing');
-  const ontarioRows = dropDuplicates(on.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `Ontario GHG ID ${r.id} ${r.year}`, issues, accounts);
-  const byGasRows = dropDuplicates(byGas.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
-  const indicatorRows = dropDuplicates(indicator.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
-  // The two federal sources merge by id and year: the emissions-by-gas figure is the more precise one.
-  const precise = new Set(byGasRows.map((r) => `${r.year}|${r.id}`));
-  const federalRows = [
-    ...byGasRows,
-    ...indicatorRows.map((r) => {
-      if (!precise.has(`${r.year}|${r.id}`)) return r;
-      issues.push({ file: r.file, record: r.record, kind: 'merged', message: `${r.id} ${r.year}: total taken from the emissions-by-gas file; this row's name and city still link`, dropped: false });
-      return { ...r, total: null };
-    }),
-  ];
-  const buildingRows = dropDuplicates(ewrb.rows, (r) => r.id, sameValues, (r) => `EWRB_ID ${r.id}`, issues, accounts);
-  assertRowsUsed(accounts, new Set(['duplicate', 'conflicting_duplicate']));
-
-  progress.stage('linking');
-  const link = linkFacilities(ontarioRows, federalRows);
-  // The sink takes the lock and finishes a publish killed between its two renames before the ids are read:
-  // the ids a build carries over are the published build's, never those of a tree moved aside.
+  // The lock first: a second build stops here, before it reads any input.
   const sink = await openSink({ service: 'facilities', outDir: config.outDir, effects });
   try {
+    progress.stage(`scanning ${config.input}`);
+    const scan = await scanInputs(config.input, KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })));
+    const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);
+    if (config.strict) assertAllRecognized(scan);
+    if (files('ontario_ghg').length === 0) {
+      throw new Error(`no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)${describeIgnored(scan)}`);
+    }
+    if (files('ghgrp_by_gas').length + files('ghgrp_indicator').length === 0) {
+      throw new Error(`no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)${describeIgnored(scan)}`);
+    }
+    for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
+
+    const issues: RowIssue[] = [];
+    const sources: SourceFile[] = [];
+    const accounts: InputAccount[] = [];
+    const on = { rows: [] as OntarioRow[], issues, sources, accounts };
+    const byGas = { rows: [] as FederalRow[], issues, sources, accounts };
+    const indicator = { rows: [] as FederalRow[], issues, sources, accounts };
+    const ewrb = { rows: [] as BuildingRow[], issues, sources, accounts };
+    for (const f of files('ontario_ghg')) await readInput(f, normalizeOntarioRow, progress, on);
+    for (const f of files('ghgrp_by_gas')) await readInput(f, normalizeByGasRow, progress, byGas);
+    for (const f of files('ghgrp_indicator')) await readInput(f, normalizeIndicatorRow, progress, indicator);
+    for (const f of files('ewrb')) await readInput(f, normalizeBuildingRow, progress, ewrb);
+    // A required input without one usable row is a failed download (a header alone, every row malformed):
+    // publishing from it would drop every facility it holds.
+    const noRows = (label: string, kinds: FacilitiesInputKind[]) =>
+      new Error(`${label} (${kinds.flatMap(files).map((f) => f.file).join(', ')}) have no usable row: a file is empty, cut short or damaged`);
+    if (on.rows.length === 0) throw noRows('the Ontario GHG registry files', ['ontario_ghg']);
+    if (byGas.rows.length + indicator.rows.length === 0) throw noRows('the federal GHGRP files', ['ghgrp_by_gas', 'ghgrp_indicator']);
+
+    progress.stage('normalizing');
+    const ontarioRows = dropDuplicates(on.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `Ontario GHG ID ${r.id} ${r.year}`, issues, accounts);
+    const byGasRows = dropDuplicates(byGas.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
+    const indicatorRows = dropDuplicates(indicator.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
+    // The two federal sources merge by id and year: the emissions-by-gas figure is the more precise one.
+    const precise = new Set(byGasRows.map((r) => `${r.year}|${r.id}`));
+    const federalRows = [
+      ...byGasRows,
+      ...indicatorRows.map((r) => {
+        if (!precise.has(`${r.year}|${r.id}`)) return r;
+        issues.push({ file: r.file, record: r.record, kind: 'merged', message: `${r.id} ${r.year}: total taken from the emissions-by-gas file; this row's name and city still link`, dropped: false });
+        return { ...r, total: null };
+      }),
+    ];
+    const buildingRows = dropDuplicates(ewrb.rows, (r) => r.id, sameValues, (r) => `EWRB_ID ${r.id}`, issues, accounts);
+    assertRowsUsed(accounts, new Set(['duplicate', 'conflicting_duplicate']));
+
+    progress.stage('linking');
+    const link = linkFacilities(ontarioRows, federalRows);
+    // The sink, opened first, took the lock and finished a publish killed between its two renames: the ids
+    // a build carries over are the published build's, never those of a tree moved aside.
     const idsFile = join(config.outDir, 'facilities', 'ids.json');
     const previousIds = await effects.readFile(idsFile);
     const idMap: IdMap = previousIds ? parseIdMap(previousIds, idsFile) : EMPTY_ID_MAP;

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
+import { silentProgress } from '../../pipeline/core/progress.ts';
 import { loadBuild } from '../../server/core/build.ts';
 import { writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
@@ -45,6 +46,18 @@ describe('inputs that cannot be used', () => {
     const out = join(root, 'out');
     await expect(buildCarriers({ input, outDir: out, now: PINNED_CLOCK })).rejects.toThrow(/^sms\/bad-crashes\.csv: none of its 3 rows could be used \(malformed 3\): the file is damaged/);
     expect(existsSync(join(out, 'carriers'))).toBe(false);
+  });
+});
+
+describe('the build lock', () => {
+  it('is held from before the inputs are read, so a second build stops at once', async () => {
+    const { root, input } = await fixtureInput('carriers-lock');
+    const out = join(root, 'out');
+    const held: Record<string, boolean> = {};
+    const progress = { ...silentProgress, stage: (name: string) => void (held[name.split(' ')[0]!] ??= existsSync(join(out, '.carriers.lock'))) };
+    await buildCarriers({ input, outDir: out, now: PINNED_CLOCK, progress });
+    expect(held).toMatchObject({ scanning: true, reading: true });
+    expect(existsSync(join(out, '.carriers.lock'))).toBe(false);
   });
 });
 
