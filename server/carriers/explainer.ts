@@ -24,6 +24,8 @@ export interface ExplainerOptions {
   now: () => Date;
   /** Told why the LLM backend failed when the template stood in for it. */
   warn: (message: string) => void;
+  /** Aborted when the server shuts down: LLM requests under way give up, and the template answers. */
+  stop?: AbortSignal;
 }
 
 const toAnswer = (e: ExplainEntry, cached: boolean): ExplainAnswer => ({
@@ -43,7 +45,7 @@ export function createExplainer(options: ExplainerOptions): (profile: Profile, d
     let summary = draft;
     let generator = TEMPLATE_GENERATOR;
     if (options.llm) {
-      const answer = await requestLlmSummary(options.llm, profile, draft);
+      const answer = await requestLlmSummary(options.llm, profile, draft, options.stop);
       if (answer instanceof Error) options.warn(`explain: the LLM backend failed for carrier ${profile.carrier_id} (${answer.message}); answered with ${TEMPLATE_GENERATOR}`);
       else {
         summary = answer;

@@ -130,10 +130,13 @@ export function checkLlmSummary(summary: string, profile: Profile, draft: string
 
 /**
  * Asks the backend for a summary. Resolves to the summary, or to an Error (never rejects) when the backend
- * fails in any way within `timeoutMs`; the time-out covers the whole exchange, body included.
+ * fails in any way within `timeoutMs`, or `stop` aborts first; the time-out covers the whole exchange,
+ * body included.
  */
-export async function requestLlmSummary(config: LlmConfig, profile: Profile, draft: string): Promise<string | Error> {
-  const signal = AbortSignal.timeout(config.timeoutMs);
+export async function requestLlmSummary(config: LlmConfig, profile: Profile, draft: string, stop?: AbortSignal): Promise<string | Error> {
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  // `stop`: the server is shutting down, and the request waiting for this must be answered before it exits.
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   try {
     const res = await fetch(config.url, {
       method: 'POST',
@@ -157,6 +160,7 @@ export async function requestLlmSummary(config: LlmConfig, profile: Profile, dra
     if (summary instanceof Error) return summary;
     return checkLlmSummary(summary, profile, draft) ?? summary;
   } catch (err) {
+    if (stop?.aborted) return new Error('the server is shutting down');
     if (signal.aborted) return new Error(`no answer within ${config.timeoutMs} ms`);
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     return new Error(`the request failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`);

@@ -39,6 +39,8 @@ export interface PremiumOptions {
   llm?: LlmConfig;
   now: () => Date;
   warn: (message: string) => void;
+  /** Aborted when the server shuts down (see ExplainerOptions.stop). */
+  stop?: AbortSignal;
 }
 
 interface ExportQuery {

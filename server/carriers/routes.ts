@@ -182,8 +182,11 @@ export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, 
 
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {
   const access: ProfileAccess = { accounts: options.accounts, freeLookups: options.freeLookups, now: options.now ?? (() => new Date()) };
+  // Aborted on shutdown: an explain waiting on the LLM backend answers with the template before the exit.
+  const closing = new AbortController();
   return {
     name: 'carriers',
+    close: () => closing.abort(),
     basePath: BASE,
     openapi: OPENAPI_PATH,
     load(build) {
@@ -218,7 +221,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
 
       mountPremium<CarriersData>(
         r,
-        { accounts: options.accounts, llm: options.llm, now: access.now, warn: options.warn ?? ((m) => process.stderr.write(`[carriers] ${m}\n`)) },
+        { accounts: options.accounts, llm: options.llm, now: access.now, warn: options.warn ?? ((m) => process.stderr.write(`[carriers] ${m}\n`)), stop: closing.signal },
         toCarrierId,
       );
 

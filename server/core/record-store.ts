@@ -130,6 +130,7 @@ export class RecordStore {
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
   }

@@ -475,6 +475,25 @@ describe('explain: the LLM backend', () => {
     expect(ms).toBeLessThan(5000);
     expect(srv.warnings).toEqual([expect.stringMatching(reason)]);
   });
+
+  it('stops waiting for the LLM backend when the service closes, and answers with the template', async () => {
+    fake.mode = 'hang';
+    fake.requests.length = 0;
+    const srv = await serve({ llm: { url: fake.url, model: 'test-model', timeoutMs: 60_000 } });
+    try {
+      const pending = explain(srv, 1000001, srv.premium);
+      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const started = performance.now();
+      srv.app.close();
+      const res = await pending;
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Json).generator).toBe('template-v1');
+      expect(srv.warnings).toEqual([expect.stringMatching(/the server is shutting down/)]);
+    } finally {
+      await srv.close();
+    }
+  });
 });
 
 describe('export', () => {
