@@ -227,7 +227,16 @@ async function removeUnnamedPrivate(live: string, effects: SinkEffects): Promise
   }
   for (const name of await effects.list(root)) {
     const dir = join(root, name);
-    if (!named.has(dir)) await effects.rm(dir);
+    if (named.has(dir)) continue;
+    // Renamed first (at once), then removed: a removal cut short leaves a `.removing-` folder, never a
+    // partial folder under a key that a later build of the same files would take for whole.
+    if (name.startsWith('.removing-')) {
+      await effects.rm(dir);
+      continue;
+    }
+    const trash = join(root, `.removing-${name}-${process.pid}`);
+    await effects.rename(dir, trash);
+    await effects.rm(trash);
   }
 }
 
