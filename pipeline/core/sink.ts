@@ -222,7 +222,7 @@ async function removeUnnamedPrivate(live: string, effects: SinkEffects): Promise
     } catch {
       return;
     }
-    const dir = typeof manifest.private_checksums_sha256 === 'string' ? privateDirOf(live, { private_checksums_sha256: manifest.private_checksums_sha256 }) : undefined;
+    const dir = typeof manifest.private_checksums_sha256 === 'string' ? privateDirOf(live, manifest) : undefined;
     if (dir) named.add(dir);
   }
   for (const name of await effects.list(root)) {

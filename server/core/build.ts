@@ -21,10 +21,8 @@ export class DataError extends Error {
 export interface LoadedBuild {
   dir: string;
   manifest: Manifest;
-  /** The tree's files (checksums.json), private ones not included. */
+  /** The tree's files (checksums.json): private ones only for a build made before they moved beside the tree. */
   checksums: Record<string, string>;
-  /** True when the build has `private/<file>` (private files are never in `checksums`). */
-  hasPrivate(relPath: string): boolean;
   /** Where a file of the build is on disk: in the tree, or in its private folder for `private/<file>`. */
   pathOf(relPath: string): string;
   /** Every `api/**.json` document by its URL path without `.json` (`/api/v1/stats`). */
@@ -113,10 +111,6 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     dir,
     manifest,
     checksums,
-    hasPrivate: (relPath) => {
-      const [, rel, sums] = located(relPath);
-      return relPath.startsWith(PRIVATE_PREFIX) && rel in sums;
-    },
     pathOf: (relPath) => {
       const [base, rel] = located(relPath);
       return join(base, rel);

@@ -22,7 +22,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import sirv from 'sirv';
 import { DataError, type LoadedBuild } from './build.ts';
-import { previousDir } from '../../pipeline/core/sink.ts';
+import { previousDir, PRIVATE_PREFIX } from '../../pipeline/core/sink.ts';
 import { HttpError } from './problem.ts';
 import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
 
@@ -71,7 +71,7 @@ function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>
   for (const rel of all) {
     let sum = sums[rel];
     if (sum === undefined && rel === 'manifest.json') sum = createHash('sha256').update(readFileSync(join(dir, rel))).digest('hex');
-    if (sum === undefined || rel.startsWith('private/')) continue;
+    if (sum === undefined || rel.startsWith(PRIVATE_PREFIX)) continue;
     const abs = join(dir, rel);
     const stat = statSync(abs);
     stats.set(abs, stat);
