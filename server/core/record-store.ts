@@ -20,9 +20,12 @@ export class RecordStore {
   private closed = false;
 
   private constructor(
-    private readonly fd: number,
+    private fd: number,
+    private readonly index: Buffer,
     private readonly keys: Uint32Array,
     private readonly offsets: Float64Array,
+    /** False for a store over a descriptor lent by another thread (release()): close() leaves it open. */
+    private readonly ownsFd: boolean,
   ) {}
 
   /**
@@ -31,12 +34,6 @@ export class RecordStore {
    */
   static open(build: LoadedBuild, relPath: string): RecordStore {
     const idx = build.readBuffer(`${relPath}.idx`);
-    if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC) throw new DataError(`${relPath}.idx is not a record store index`);
-    const count = idx.readUInt32LE(8);
-    const start = offsetsStart(count);
-    if (idx.length !== start + (count + 1) * 8) throw new DataError(`${relPath}.idx has the wrong size for ${count} records`);
-    const keys = u32View(idx, 16, count);
-    const offsets = f64View(idx, start, count + 1);
     const path = build.pathOf(`${relPath}.dat`);
     let fd: number;
     try {
@@ -44,11 +41,41 @@ export class RecordStore {
     } catch {
       throw new DataError(`${path} is missing: the build is incomplete`);
     }
-    if (fstatSync(fd).size !== offsets[count]) {
+    try {
+      return RecordStore.over({ fd, index: idx }, relPath, true, path);
+    } catch (err) {
       closeSync(fd);
-      throw new DataError(`${path} has the wrong size: the build is damaged`);
+      throw err;
     }
-    return new RecordStore(fd, keys, offsets);
+  }
+
+  /**
+   * A store over an index already verified and an open data file: one that release() gave up, in the thread
+   * it was handed to. `owned` false: the descriptor stays open when this store closes (its lender closes it).
+   */
+  static over(parts: { fd: number; index: Buffer }, name: string, owned = true, dataPath = `${name}.dat`): RecordStore {
+    const idx = parts.index;
+    if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC) throw new DataError(`${name}.idx is not a record store index`);
+    const count = idx.readUInt32LE(8);
+    const start = offsetsStart(count);
+    if (idx.length !== start + (count + 1) * 8) throw new DataError(`${name}.idx has the wrong size for ${count} records`);
+    const keys = u32View(idx, 16, count);
+    const offsets = f64View(idx, start, count + 1);
+    if (fstatSync(parts.fd).size !== offsets[count]) throw new DataError(`${dataPath} has the wrong size: the build is damaged`);
+    return new RecordStore(parts.fd, idx, keys, offsets, owned);
+  }
+
+  /**
+   * Gives up the store for another thread to open with over(): its index and its open data file, which the
+   * caller now closes. This store can no longer be read.
+   */
+  release(): { fd: number; index: Buffer } {
+    if (this.closed) throw new Error('a closed record store cannot be released');
+    this.closed = true;
+    const fd = this.fd;
+    this.fd = -1;
+    this.data = undefined;
+    return { fd, index: this.index };
   }
 
   get count(): number {
@@ -132,6 +159,6 @@ export class RecordStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    if (this.ownsFd) closeSync(this.fd);
   }
 }
