@@ -3,13 +3,15 @@
 // loading the TypeScript loader and transforming every source file on each start, which is most of the
 // start-up time on a small machine. Packages stay external, resolved from node_modules as usual, and the
 // module sits two folders below the project root like the sources, so paths relative to the sources
-// (schemas/, data/) resolve the same. If compiling fails, the sources run through tsx instead.
+// (schemas/, data/) resolve the same. The carriers search thread (server/carriers/search-thread.ts) is
+// compiled beside it, as search-thread.mjs. If compiling fails, the sources run through tsx instead.
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'node_modules', '.shardline', 'server.mjs');
+const THREAD_OUT = join(dirname(OUT), 'search-thread.mjs');
 const SOURCES = ['server', 'pipeline'];
 
 function newestSource(dir) {
@@ -24,7 +26,7 @@ function newestSource(dir) {
 
 function builtAt() {
   try {
-    return statSync(OUT).mtimeMs;
+    return Math.min(statSync(OUT).mtimeMs, statSync(THREAD_OUT).mtimeMs);
   } catch {
     return -1;
   }
@@ -32,25 +34,25 @@ function builtAt() {
 
 async function compile() {
   const { build } = await import('esbuild');
-  const tmp = `${OUT}.${process.pid}.tmp`;
   mkdirSync(dirname(OUT), { recursive: true });
-  await build({
-    stdin: {
-      contents: "export { main } from './server/main.ts';\nexport { runCli } from './pipeline/core/cli.ts';\n",
-      resolveDir: ROOT,
-      loader: 'ts',
-      sourcefile: 'start-entry.ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: tmp,
-    logLevel: 'warning',
-  });
-  // Renamed into place, so a server starting at the same moment never reads half a module.
-  renameSync(tmp, OUT);
+  const bundle = async (contents, out) => {
+    const tmp = `${out}.${process.pid}.tmp`;
+    await build({
+      stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'start-entry.ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile: tmp,
+      logLevel: 'warning',
+    });
+    // Renamed into place, so a server starting at the same moment never reads half a module.
+    renameSync(tmp, out);
+  };
+  // The thread's module first: a server module newer than it is one whose thread is ready.
+  await bundle("export { serveSearches } from './server/carriers/search-thread.ts';\n", THREAD_OUT);
+  await bundle("export { main } from './server/main.ts';\nexport { runCli } from './pipeline/core/cli.ts';\n", OUT);
 }
 
 let entry;

@@ -27,7 +27,7 @@ export interface ToolAnswer {
 
 export interface AgentDeps<D> {
   /** GET /api/search's body for `q` and `limit` (the route's default when undefined). */
-  search(state: ServiceState<D>, query: string, limit: number | undefined): ToolAnswer;
+  search(state: ServiceState<D>, query: string, limit: number | undefined): Promise<ToolAnswer>;
   /**
    * GET /api/carrier/{carrier_id}'s body and headers for the request's key; throws the route's own
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
@@ -50,7 +50,7 @@ interface Tool<D> {
   /** `$id` of the arguments schema in schemas/carriers/. */
   schema: string;
   description: string;
-  run(deps: AgentDeps<D>, req: IncomingMessage, state: ServiceState<D>, args: Record<string, unknown>): ToolAnswer;
+  run(deps: AgentDeps<D>, req: IncomingMessage, state: ServiceState<D>, args: Record<string, unknown>): ToolAnswer | Promise<ToolAnswer>;
 }
 
 function toolsOf<D>(): Record<ToolName, Tool<D>> {
@@ -132,6 +132,6 @@ export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
       if (err instanceof HttpError) Object.assign(err.headers, allowance);
       throw err;
     }
-    sendResult(res, call.name, call.tool.run(deps, req, state, call.args));
+    sendResult(res, call.name, await call.tool.run(deps, req, state, call.args));
   });
 }

@@ -1,6 +1,7 @@
 // Carriers service (shared/contracts/carriers.md), paths under /api. Profiles and search results are
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
-// search runs the name index; sign-in and the free allowance use the account store under STATE_DIR.
+// search runs the name index on a thread of its own (search-thread.ts); sign-in and the free allowance use
+// the account store under STATE_DIR.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
@@ -11,7 +12,6 @@ import { HttpError, invalidParameters, notFound, type ParameterError } from '../
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
 import { MONTHLY } from '../../pipeline/carriers/monthly.ts';
-import { toNameKey } from '../../pipeline/carriers/name-index.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
 import { mountAgent } from './agent.ts';
@@ -19,27 +19,23 @@ import { authenticate } from './auth.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
-import { NameIndex } from './search.ts';
+import { CARRIER_NUMBER, SearchThread } from './search-thread.ts';
+
+export { SEARCH_RECORDS } from './search-thread.ts';
 
 export const BASE = '/api';
 export const PROFILES = 'private/profiles';
-export const SEARCH_RECORDS = 'private/search-records';
 const PRIVATE_CACHE = 'no-store';
 const PUBLIC_CACHE = 'public, max-age=300';
 /** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
 export const PROFILE_CACHE = 20_000;
 
-/**
- * `123456`, `USDOT 123456`, `DOT#123456`, `US DOT # 123456`: a carrier number look-up (contract, "Search").
- * 1–8 digits, as carrier ids are.
- */
-const CARRIER_NUMBER = /^\s*(?:(?:u\.?\s*s\.?\s*)?dot\s*)?#?\s*(\d{1,8})\s*$/i;
 
 export interface CarriersData {
   build: LoadedBuild;
   profiles: RecordStore;
-  results: RecordStore;
-  names: NameIndex;
+  /** The name index and the search records, on a thread of their own. */
+  search: SearchThread;
   /** Responses to queries asked more than once lately. */
   searches: RepeatCache<Payload>;
   /** Profiles served more than once lately (about 3 KB each): hot carriers skip the disk read. */
@@ -47,13 +43,6 @@ export interface CarriersData {
   /** Inspection and crash counts by month, for the export (only carriers with events). */
   monthly: RecordStore;
 }
-
-/**
- * The search records (about 125 bytes a carrier, 260 MB at 2.1 M) are read into memory after start-up when
- * they are at most this size: a search answers up to 100 of them, and a positioned read each was most of
- * an uncached search's time. Larger stores stay on disk (and in the system's page cache).
- */
-export const SEARCH_RECORDS_IN_MEMORY = 512 * 1024 * 1024;
 
 export interface CarriersOptions {
   accounts: () => AccountStore;
@@ -91,39 +80,17 @@ export function checkSearchText(q: string | undefined, parameter = 'q'): Paramet
 /** `limit` when a search does not give one (contract, "Search"). */
 export const SEARCH_LIMIT = 25;
 
-/** GET /api/search's body, also the search_carrier tool's result. */
-export function searchBody(data: CarriersData, q: string, limit: number): Buffer {
-  const number = CARRIER_NUMBER.exec(q);
-  let total: number;
-  let records: number[];
-  if (number) {
-    const at = data.results.indexOf(Number(number[1]));
-    records = at >= 0 ? [at] : [];
-    total = records.length;
-  } else {
-    const isWholeName = (dot: number, key: string) => {
-      const r = JSON.parse(data.results.get(dot)!.toString('utf8')) as { legal_name: string; dba_name: string | null };
-      return toNameKey(r.legal_name) === key || (r.dba_name !== null && toNameKey(r.dba_name) === key);
-    };
-    const hit = data.names.search(q, limit, isWholeName);
-    total = hit.total;
-    records = hit.records ?? hit.dots.map((d) => data.results.indexOf(d));
-  }
-  // The stored results are complete JSON objects: the response is their bytes, joined.
-  return data.results.joinAt(records, `{"query":${JSON.stringify(q)},"total":${total},"results":[`, ']}');
-}
-
 /**
  * The search body as a payload, from the cache under `key` or built (and cached) for the query `toQuery`
  * gives, which runs only on a miss: a cached query skips validation too.
  */
-function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQuery): Payload {
+async function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQuery): Promise<Payload> {
   let payload = data.searches.get(key);
   if (!payload) {
     const { q, limit } = toQuery();
     // A body is a function of the build and the query: that pair names it (its strong ETag), which spares
     // hashing every new body of up to 100 results.
-    payload = toPayload(searchBody(data, q, limit ?? SEARCH_LIMIT), 'application/json', false, `${data.build.manifest.data_version}\0${key}`);
+    payload = toPayload(await data.search.body(q, limit ?? SEARCH_LIMIT), 'application/json', false, `${data.build.manifest.data_version}\0${key}`);
     data.searches.offer(key, payload);
   }
   return payload;
@@ -190,27 +157,33 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
     basePath: BASE,
     openapi: OPENAPI_PATH,
     load(build) {
-      const results = RecordStore.open(build, SEARCH_RECORDS);
-      // In the background: until it is done, searches read their records from the disk.
-      results.preload(SEARCH_RECORDS_IN_MEMORY).catch((err: Error) => process.stderr.write(`[carriers] search records stay on disk: ${err.message}\n`));
+      const profiles = RecordStore.open(build, PROFILES);
+      const monthly = RecordStore.open(build, MONTHLY);
+      let search: SearchThread;
+      try {
+        search = new SearchThread(build);
+      } catch (err) {
+        profiles.close();
+        monthly.close();
+        throw err;
+      }
       return {
         build,
-        profiles: RecordStore.open(build, PROFILES),
-        results,
-        names: new NameIndex(build),
+        profiles,
+        search,
         searches: new RepeatCache(5000),
         hot: new RepeatCache(PROFILE_CACHE),
-        monthly: RecordStore.open(build, MONTHLY),
+        monthly,
       };
     },
     unload(data) {
       data.profiles.close();
-      data.results.close();
+      data.search.close();
       data.monthly.close();
     },
     routes(r) {
-      r.get(`${BASE}/search`, (req, res, s) => {
-        const payload = searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) => checkSearchText(input.q)));
+      r.get(`${BASE}/search`, async (req, res, s) => {
+        const payload = await searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) => checkSearchText(input.q)));
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 
@@ -228,10 +201,10 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       // The tools run the functions above: no way around sign-in or the allowance.
       mountAgent<CarriersData>(r, {
         // REST keys are query strings (empty or starting with `?`), so these never collide with them.
-        search: (s, q, limit) => {
+        search: async (s, q, limit) => {
           const errors = checkSearchText(q, 'args.query');
           if (errors.length) throw invalidParameters(errors);
-          return { body: searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit })).body, headers: {} };
+          return { body: (await searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit }))).body, headers: {} };
         },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
         signIn: (req) => allowanceHeaders(access.accounts(), authenticate(req, access.accounts()), access.now, access.freeLookups),

@@ -179,7 +179,7 @@ export class NameIndex {
    * which bitsets are ANDed and from which a prefix driver is read through its bitset, the range size from
    * which a range is dense, and the SIMD kernel.
    */
-  constructor(build: LoadedBuild, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {}) {
+  constructor(build: Pick<LoadedBuild, 'checksums' | 'readBuffer'>, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {}) {
     this.tokens = build.readBuffer('index/names.tokens');
     this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
     this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCarriersFixture } from '../helpers/carriers.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
@@ -67,8 +68,27 @@ describe('npm start (server/start.mjs)', () => {
     expect(answered).toBe(false);
   }, 60_000);
 
-  it('left a compiled module no older than the newest source', () => {
-    const compiled = statSync(join(ROOT, 'node_modules', '.shardline', 'server.mjs')).mtimeMs;
-    expect(compiled).toBeGreaterThanOrEqual(statSync(join(ROOT, 'server', 'main.ts')).mtimeMs);
+  it('left compiled modules no older than the newest source: the server and the carriers search thread', () => {
+    const compiled = (name: string) => statSync(join(ROOT, 'node_modules', '.shardline', name)).mtimeMs;
+    expect(compiled('server.mjs')).toBeGreaterThanOrEqual(statSync(join(ROOT, 'server', 'main.ts')).mtimeMs);
+    expect(compiled('search-thread.mjs')).toBeGreaterThanOrEqual(statSync(join(ROOT, 'server', 'carriers', 'search-thread.ts')).mtimeMs);
   });
+});
+
+describe('npm start, carriers: search runs on the thread compiled beside the server', () => {
+  it('answers a name search and a carrier number search', async () => {
+    const carriers = await buildCarriersFixture();
+    const proc = await startServerProcess('carriers', { dataDir: carriers.outDir, stateDir: carriers.stateDir, entry: 'start' });
+    try {
+      const byName = (await (await fetch(`${proc.base}/api/search?q=alpha+freight`)).json()) as { total: number; results: { carrier_id: number }[] };
+      expect(byName.total).toBeGreaterThan(0);
+      expect(byName.results[0]!.carrier_id).toBe(1000001);
+      const byNumber = (await (await fetch(`${proc.base}/api/search?q=USDOT+1000001`)).json()) as { total: number };
+      expect(byNumber.total).toBe(1);
+      expect(proc.stderr()).toBe('');
+    } finally {
+      await proc.stop();
+      await carriers.root.remove();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,246 @@
+// Carrier search runs on a thread of its own (node:worker_threads). An uncached search costs about as much
+// CPU as node:http spends on the request itself (tens of microseconds, a few milliseconds for the rarest
+// queries), and on the event loop it held up every other request meanwhile: profiles, the static files,
+// other searches' responses. On its own thread the search uses the machine's second core, and the event loop
+// only parses, caches and answers.
+//
+// The main thread reads and verifies the name index files and opens the search record store as at any load
+// (so a damaged build is still refused at start or reload), then hands them over: the files' memory moves
+// to the thread (transferred, not copied) and the store's open file is lent to it. Queries go over in
+// batches, one a turn of the event loop; each body comes back as soon as it is made.
+import { closeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { LoadedBuild } from '../core/build.ts';
+import { RecordStore } from '../core/record-store.ts';
+import { toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { NameIndex } from './search.ts';
+
+export const SEARCH_RECORDS = 'private/search-records';
+/** The files of the name index (pipeline/carriers/name-index.ts): every file of the build named so. */
+const NAME_INDEX_PREFIX = 'index/names.';
+
+/**
+ * The search records (about 125 bytes a carrier, 260 MB at 2.1 M) are read into memory after start-up when
+ * they are at most this size: a search answers up to 100 of them, and a positioned read each was most of
+ * an uncached search's time. Larger stores stay on disk (and in the system's page cache).
+ */
+export const SEARCH_RECORDS_IN_MEMORY = 512 * 1024 * 1024;
+
+/**
+ * `123456`, `USDOT 123456`, `DOT#123456`, `US DOT # 123456`: a carrier number look-up (contract, "Search").
+ * 1–8 digits, as carrier ids are.
+ */
+export const CARRIER_NUMBER = /^\s*(?:(?:u\.?\s*s\.?\s*)?dot\s*)?#?\s*(\d{1,8})\s*$/i;
+
+export interface SearchData {
+  names: NameIndex;
+  results: RecordStore;
+}
+
+/** GET /api/search's body, also the search_carrier tool's result. */
+export function searchBody(data: SearchData, q: string, limit: number): Buffer {
+  const number = CARRIER_NUMBER.exec(q);
+  let total: number;
+  let records: number[];
+  if (number) {
+    const at = data.results.indexOf(Number(number[1]));
+    records = at >= 0 ? [at] : [];
+    total = records.length;
+  } else {
+    const isWholeName = (dot: number, key: string) => {
+      const r = JSON.parse(data.results.get(dot)!.toString('utf8')) as { legal_name: string; dba_name: string | null };
+      return toNameKey(r.legal_name) === key || (r.dba_name !== null && toNameKey(r.dba_name) === key);
+    };
+    const hit = data.names.search(q, limit, isWholeName);
+    total = hit.total;
+    records = hit.records ?? hit.dots.map((d) => data.results.indexOf(d));
+  }
+  // The stored results are complete JSON objects: the response is their bytes, joined.
+  return data.results.joinAt(records, `{"query":${JSON.stringify(q)},"total":${total},"results":[`, ']}');
+}
+
+/** What the thread is given: the index files' bytes by path, and the record store's index and open file. */
+interface Handover {
+  files: Record<string, Uint8Array>;
+  results: { fd: number; index: Uint8Array };
+}
+
+interface Job {
+  id: number;
+  q: string;
+  limit: number;
+}
+
+type Reply = { id: number; body: Uint8Array } | { id: number; error: string };
+
+/** `buf`'s bytes in an ArrayBuffer of their own, which can be transferred (a small Buffer shares Node's pool). */
+function ownBytes(buf: Buffer): Uint8Array {
+  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? new Uint8Array(buf.buffer, 0, buf.byteLength) : new Uint8Array(buf);
+}
+
+/** The thread's side: builds the index over what it was handed, then answers each batch of queries. */
+export function serveSearches(): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveSearches runs on a worker thread');
+  const given = workerData as Handover;
+  const files = new Map(Object.entries(given.files).map(([path, bytes]) => [path, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]));
+  const names = new NameIndex({
+    checksums: Object.fromEntries([...files.keys()].map((path) => [path, ''])),
+    readBuffer(path) {
+      const buf = files.get(path);
+      if (!buf) throw new Error(`${path} was not handed to the search thread`);
+      return buf;
+    },
+  });
+  const { fd, index } = given.results;
+  const results = RecordStore.over({ fd, index: Buffer.from(index.buffer, index.byteOffset, index.byteLength) }, SEARCH_RECORDS, false);
+  // In the background: until it is done, searches read their records from the disk.
+  results.preload(SEARCH_RECORDS_IN_MEMORY).catch((err: Error) => process.stderr.write(`[carriers] search records stay on disk: ${err.message}\n`));
+  const data: SearchData = { names, results };
+  port.on('message', (jobs: Job[]) => {
+    for (const job of jobs) {
+      let reply: Reply;
+      let transfer: ArrayBuffer[] = [];
+      try {
+        const body = ownBytes(searchBody(data, job.q, job.limit));
+        reply = { id: job.id, body };
+        transfer = [body.buffer as ArrayBuffer];
+      } catch (err) {
+        reply = { id: job.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+      }
+      port.postMessage(reply, transfer);
+    }
+  });
+}
+
+/**
+ * What the thread runs: this module, or in the compiled server (server/start.mjs) the module compiled from
+ * it beside the server's. From the TypeScript sources (tests, `npm run keys`) the thread loads them through
+ * tsx's API: a worker does not take the loader the main thread was started with.
+ */
+function threadCode(): { code: string; entry: string; tsx?: string } {
+  const self = import.meta.url;
+  if (!self.endsWith('.ts')) {
+    const entry = new URL('search-thread.mjs', self).href;
+    return { entry, code: 'import(require("node:worker_threads").workerData.entry).then((m) => m.serveSearches())' };
+  }
+  // tsx's ES module API (its CommonJS one cannot load ES modules in a worker).
+  const tsx = `file://${createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')}`;
+  return {
+    entry: self,
+    tsx,
+    code: 'const { workerData: w } = require("node:worker_threads"); import(w.tsx).then((t) => t.tsImport(w.entry, w.entry)).then((m) => m.serveSearches())',
+  };
+}
+
+/** An error the search thread reported: its stack, as the thread gave it. */
+export class SearchThreadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SearchThreadError';
+  }
+}
+
+/**
+ * The main thread's side: one search thread over one build. `body()` answers as searchBody() would. A thread
+ * that stops (a crash) fails the searches it had, and the next search starts another. close() ends the
+ * thread once its searches are answered (a reload's old data, or the server closing).
+ */
+export class SearchThread {
+  private worker: { thread: Worker; ids: Set<number> } | undefined;
+  private readonly pending = new Map<number, { resolve: (body: Buffer) => void; reject: (err: Error) => void }>();
+  private batch: Job[] = [];
+  private nextId = 0;
+  private closing = false;
+
+  /** Starts the thread at once, so that its index is built before the first search. */
+  constructor(private readonly build: LoadedBuild) {
+    this.worker = this.start();
+  }
+
+  private start(): { thread: Worker; ids: Set<number> } {
+    const files: Record<string, Uint8Array> = {};
+    const transfer: ArrayBuffer[] = [];
+    for (const path of Object.keys(this.build.checksums)) {
+      if (!path.startsWith(NAME_INDEX_PREFIX)) continue;
+      const bytes = ownBytes(this.build.readBuffer(path));
+      files[path] = bytes;
+      transfer.push(bytes.buffer as ArrayBuffer);
+    }
+    const lent = RecordStore.open(this.build, SEARCH_RECORDS).release();
+    const index = ownBytes(lent.index);
+    transfer.push(index.buffer as ArrayBuffer);
+    const { code, entry, tsx } = threadCode();
+    const handover: Handover & { entry: string; tsx?: string } = { files, results: { fd: lent.fd, index }, entry, tsx };
+    let thread: Worker;
+    try {
+      thread = new Worker(code, { eval: true, workerData: handover, transferList: transfer });
+    } catch (err) {
+      closeSync(lent.fd);
+      throw err;
+    }
+    // The searches sent to this thread and not answered yet.
+    const ids = new Set<number>();
+    const worker = { thread, ids };
+    // The thread never keeps the process running: the server's sockets do while it has searches to answer.
+    thread.unref();
+    thread.on('message', (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      ids.delete(reply.id);
+      if ('body' in reply) waiting.resolve(Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
+      else waiting.reject(new SearchThreadError(reply.error));
+      if (this.closing) this.stopIfIdle();
+    });
+    // 'error' (an uncaught exception in the thread) is followed by 'exit'.
+    thread.on('error', (err) => process.stderr.write(`[carriers] the search thread failed: ${err.stack ?? err.message}\n`));
+    thread.on('exit', () => {
+      closeSync(lent.fd);
+      if (this.worker === worker) this.worker = undefined;
+      const stopped = new SearchThreadError('the search thread stopped before it answered');
+      for (const id of ids) {
+        this.pending.get(id)?.reject(stopped);
+        this.pending.delete(id);
+      }
+    });
+    return worker;
+  }
+
+  /** True while a thread is running (or starting). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** The body of GET /api/search for `q` and `limit`, made on the search thread. */
+  body(q: string, limit: number): Promise<Buffer> {
+    // A thread that stopped (a crash, or close() with a request that outlived its data) is started again.
+    this.worker ??= this.start();
+    const id = this.nextId++;
+    if (this.batch.length === 0) setImmediate(() => this.flush());
+    this.batch.push({ id, q, limit });
+    this.worker.ids.add(id);
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  private flush(): void {
+    const jobs = this.batch;
+    this.batch = [];
+    // The thread these were given to is the current one: a thread is only replaced once it has stopped
+    // (its exit failed them) or after close() with nothing pending.
+    if (jobs.length > 0) this.worker?.thread.postMessage(jobs);
+  }
+
+  private stopIfIdle(): void {
+    if (!this.worker || this.worker.ids.size > 0 || this.batch.length > 0) return;
+    void this.worker.thread.terminate();
+    this.worker = undefined;
+  }
+
+  /** Ends the thread once every search it has is answered. */
+  close(): void {
+    this.closing = true;
+    this.stopIfIdle();
+  }
+}
