@@ -32,7 +32,7 @@ export interface AgentDeps<D> {
    * GET /api/carrier/{carrier_id}'s body and headers for the request's key; throws the route's own
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
    */
-  profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer;
+  profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer | Promise<ToolAnswer>;
   /** The profile route's sign-in: throws its 401 for a missing, malformed, unknown or revoked key; returns the RateLimit-* headers of a free key (none for premium). */
   signIn(req: IncomingMessage): Record<string, string>;
 }

@@ -53,8 +53,9 @@ function toPremiumCarrierId(req: IncomingMessage, accounts: () => AccountStore, 
   return toCarrierId(rawId);
 }
 
-function readProfile(data: PremiumData, id: number): Buffer {
-  const body = data.hot.get(String(id)) ?? data.profiles.get(id);
+/** The profile of carrier `id`, from the profile route's cache or read from its store (RecordStore.read). */
+async function readProfile(data: PremiumData, id: number): Promise<Buffer> {
+  const body = data.hot.get(String(id)) ?? (await data.profiles.read(id));
   if (!body) throw notFound(`no carrier ${id} in this build`);
   return body;
 }
@@ -84,16 +85,16 @@ export function mountPremium<D extends PremiumData>(r: Routes<D>, options: Premi
     const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
     await assertNoInput(req);
     // The state of the request's start: a reload while the summary is generated does not mix builds.
-    const profile = JSON.parse(readProfile(s.data, id).toString('utf8')) as Profile;
+    const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
     sendJson(res, await explain(profile, s.build.manifest.data_version));
   });
 
-  r.get(EXPORT_PATH, (req, res, s) => {
+  r.get(EXPORT_PATH, async (req, res, s) => {
     const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
     const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
-    const body = readProfile(s.data, id);
+    const body = await readProfile(s.data, id);
     const profile = JSON.parse(body.toString('utf8')) as Profile;
-    const text = format === 'json' ? toExportJson(body, profile, s.data.monthly.get(id)) : toExportCsv(profile);
+    const text = format === 'json' ? toExportJson(body, profile, await s.data.monthly.read(id)) : toExportCsv(profile);
     // Fixed within a build, like the profile's: the ETag needs no hashing.
     const payload: Payload = { body: Buffer.from(text), etag: `"${s.build.manifest.data_version}-${id}-${format}"`, type: EXPORT_TYPES[format] };
     sendPayload(req, res, payload, { cacheControl: PREMIUM_CACHE, headers: { 'Content-Disposition': toContentDisposition(id, format) } });

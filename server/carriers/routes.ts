@@ -15,7 +15,7 @@ import { MONTHLY } from '../../pipeline/carriers/monthly.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
 import { mountAgent } from './agent.ts';
-import { authenticate } from './auth.ts';
+import { authenticate, type Account } from './auth.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
@@ -100,9 +100,9 @@ async function searchPayload(data: CarriersData, key: string, toQuery: () => Sea
  * A stored record never changes within a build, so its strong ETag is the build's data version and the
  * record's key: no hashing per request.
  */
-function sendRecord(req: IncomingMessage, res: ServerResponse, body: Buffer, etag: string, headers: Record<string, string>): void {
-  const payload: Payload = { body, etag, type: 'application/json' };
-  sendPayload(req, res, payload, { cacheControl: PRIVATE_CACHE, headers });
+function sendRecord(req: IncomingMessage, res: ServerResponse, answer: ProfileAnswer): void {
+  const payload: Payload = { body: answer.body, etag: answer.etag, type: 'application/json' };
+  sendPayload(req, res, payload, { cacheControl: PRIVATE_CACHE, headers: answer.headers });
 }
 
 export interface ProfileAccess {
@@ -121,25 +121,37 @@ export interface ProfileAnswer {
 
 /**
  * The one way to a profile, for the REST route and the get_carrier_profile tool alike: sign-in (401), the
- * carrier id (400), the carrier (404), then the allowance (429), in that order so a 4xx never counts.
+ * carrier id (400), the carrier (404), then the allowance (429), in that order so a 4xx never counts. A
+ * profile in the route's cache is answered at once; another is read from its store without holding up the
+ * event loop (RecordStore.read), and the allowance is charged once it is read.
  */
-export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer {
+export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer | Promise<ProfileAnswer> {
   const account = authenticate(req, access.accounts());
   let id: number;
-  let body: Buffer | undefined;
   try {
     id = toCarrierId(rawId);
-    body = s.data.hot.get(String(id));
-    if (!body) {
-      body = s.data.profiles.get(id);
-      if (body) s.data.hot.offer(String(id), body);
-    }
-    if (!body) throw notFound(`no carrier ${id} in this build`);
   } catch (err) {
-    // A 400 or 404 counts nothing, but a free key's answer still says what is left.
-    if (err instanceof HttpError && account.plan !== 'premium') Object.assign(err.headers, allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
-    throw err;
+    throw withAllowance(err, account, access);
   }
+  // No function is made per request on this path: it is most of the profile route's traffic.
+  const hot = s.data.hot.get(String(id));
+  return hot ? profileAnswer(req, s, account, id, hot, access) : readProfileAnswer(req, s, account, id, access);
+}
+
+async function readProfileAnswer(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, account: Account, id: number, access: ProfileAccess): Promise<ProfileAnswer> {
+  const body = await s.data.profiles.read(id);
+  if (!body) throw withAllowance(notFound(`no carrier ${id} in this build`), account, access);
+  s.data.hot.offer(String(id), body);
+  return profileAnswer(req, s, account, id, body, access);
+}
+
+/** A 400 or 404 counts nothing, but a free key's answer still says what is left: `err` with RateLimit-*. */
+function withAllowance(err: unknown, account: Account, access: ProfileAccess): unknown {
+  if (err instanceof HttpError && account.plan !== 'premium') Object.assign(err.headers, allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
+  return err;
+}
+
+function profileAnswer(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, account: Account, id: number, body: Buffer, access: ProfileAccess): ProfileAnswer {
   const etag = `"${s.build.manifest.data_version}-${id}"`;
   // A GET or HEAD whose If-None-Match holds this tag is answered 304, without the profile: not counted.
   const unchanged = (req.method === 'GET' || req.method === 'HEAD') && req.headers['if-none-match'] !== undefined && matchesEtag(req.headers['if-none-match'], etag);
@@ -188,8 +200,9 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       });
 
       r.get(`${BASE}/carrier/:carrier_id`, (req, res, s) => {
-        const { body, etag, headers } = lookupProfile(req, s, req.params.carrier_id, access);
-        sendRecord(req, res, body, etag, headers);
+        const answer = lookupProfile(req, s, req.params.carrier_id, access);
+        if (answer instanceof Promise) return answer.then((read) => sendRecord(req, res, read));
+        sendRecord(req, res, answer);
       });
 
       mountPremium<CarriersData>(

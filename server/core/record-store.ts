@@ -3,6 +3,11 @@
 // records never enter the JS heap and start-up does not grow with their size. A store small enough and
 // read often enough (many records per request) can be read into memory in the background after start-up
 // with preload(): lookups then slice a Buffer instead of making a system call each.
+//
+// A store larger than the system's page cache keeps (2.1 M carrier profiles are 6.4 GB) is partly on the
+// disk, and a synchronous read there holds up every request for the disk's latency: read() makes the first
+// read of a page on the thread pool, and only reads of pages it has read before (most likely still in the
+// page cache) synchronously, where the pool's round trip would cost more than the copy.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
@@ -13,11 +18,20 @@ import { DataError, type LoadedBuild } from './build.ts';
 const readAsync = promisify(read);
 /** Bytes per background read of preload(): large enough to be quick, small enough to share the disk. */
 const PRELOAD_CHUNK = 16 * 1024 * 1024;
+/** log2 of the page size read() keeps track of: the system's page (4 KiB on x86-64 and most arm64 Linux). */
+const PAGE_SHIFT = 12;
 
 export class RecordStore {
   /** The whole data file, once preload() has read it. */
   private data: Buffer | undefined;
   private closed = false;
+  /** A bit per page of the data file that read() has read: made on its first use (N / 32 KiB bytes). */
+  private readPages: Int32Array | undefined;
+  /**
+   * Reads on the thread pool not done yet: close() leaves the file open until they are, so a read never
+   * meets a descriptor number that the process has given to another file meanwhile.
+   */
+  private inFlight = 0;
 
   private constructor(
     private fd: number,
@@ -71,6 +85,7 @@ export class RecordStore {
    */
   release(): { fd: number; index: Buffer } {
     if (this.closed) throw new Error('a closed record store cannot be released');
+    if (this.inFlight > 0) throw new Error('a record store cannot be released while it reads');
     this.closed = true;
     const fd = this.fd;
     this.fd = -1;
@@ -102,13 +117,54 @@ export class RecordStore {
     const buf = Buffer.allocUnsafeSlow(size);
     for (let at = 0; at < size; ) {
       if (this.closed) return false;
-      const { bytesRead } = await readAsync(this.fd, buf, at, Math.min(PRELOAD_CHUNK, size - at), at);
+      const bytesRead = await this.readPooled(buf, at, Math.min(PRELOAD_CHUNK, size - at), at);
       if (bytesRead === 0) throw new DataError(`a record store ended at byte ${at} of ${size}: the build is damaged`);
       at += bytesRead;
     }
     if (this.closed) return false;
     this.data = buf;
     return true;
+  }
+
+  /**
+   * The record of `key`, as get() gives it, without holding up the event loop on the disk: a record on a
+   * page this store has not read yet is read on the thread pool; one whose pages it has read is read at
+   * once. The promise is rejected if the store is closed before the read is done.
+   */
+  read(key: number): Promise<Buffer | undefined> {
+    const i = this.indexOf(key);
+    if (i < 0) return Promise.resolve(undefined);
+    const start = this.offsets[i]!;
+    const length = this.offsets[i + 1]! - start;
+    if (this.data) return Promise.resolve(this.data.subarray(start, start + length));
+    if (this.closed) return Promise.reject(new Error('the record store is closed'));
+    const pages = (this.readPages ??= new Int32Array(Math.ceil((this.offsets[this.keys.length]! + 1) / 2 ** (PAGE_SHIFT + 5))));
+    // Page numbers stay below 2^31 for files under 8 TiB: the bitwise operators below are exact.
+    const first = Math.floor(start / 2 ** PAGE_SHIFT);
+    const last = Math.floor((start + Math.max(length, 1) - 1) / 2 ** PAGE_SHIFT);
+    let known = true;
+    for (let p = first; p <= last && known; p++) known = ((pages[p >>> 5]! >>> (p & 31)) & 1) === 1;
+    const buf = Buffer.allocUnsafe(length);
+    if (known) {
+      readSync(this.fd, buf, 0, length, start);
+      return Promise.resolve(buf);
+    }
+    return this.readPooled(buf, 0, length, start).then((bytesRead) => {
+      if (bytesRead !== length) throw new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
+      for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
+      return buf;
+    });
+  }
+
+  /** A positioned read on the thread pool, counted in `inFlight`; the number of bytes read. */
+  private async readPooled(buf: Buffer, at: number, length: number, position: number): Promise<number> {
+    this.inFlight++;
+    try {
+      return (await readAsync(this.fd, buf, at, length, position)).bytesRead;
+    } finally {
+      this.inFlight--;
+      if (this.closed) this.closeFileIfIdle();
+    }
   }
 
   get(key: number): Buffer | undefined {
@@ -156,9 +212,16 @@ export class RecordStore {
     return out;
   }
 
+  /** Closes the data file, once the reads under way on the thread pool are done. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.closeFileIfIdle();
+  }
+
+  private closeFileIfIdle(): void {
+    if (this.inFlight > 0 || this.fd < 0) return;
     if (this.ownsFd) closeSync(this.fd);
+    this.fd = -1;
   }
 }

@@ -75,10 +75,51 @@ describe('record store', () => {
     store.close();
   });
 
+  it('reads a page it has not read yet on the thread pool, and pages it has read at once', async () => {
+    // Records of 1,000 to 9,000 bytes: many cross one or two 4 KiB pages.
+    const records: [number, string][] = Array.from({ length: 60 }, (_, i) => [i * 3 + 1, JSON.stringify({ id: i, pad: 'y'.repeat(1000 + ((i * 977) % 8000)) })]);
+    const dir = await build(records);
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    /** Whether the read was done within a few microtasks, that is, without a round trip to the thread pool. */
+    const settlesAtOnce = async (key: number) => {
+      let done = false;
+      const pending = store.read(key).then((b) => {
+        done = true;
+        return b;
+      });
+      for (let k = 0; k < 5; k++) await Promise.resolve();
+      return { atOnce: done, body: (await pending)?.toString('utf8') };
+    };
+    expect(await settlesAtOnce(records[30]![0])).toEqual({ atOnce: false, body: records[30]![1] });
+    expect(await settlesAtOnce(records[30]![0])).toEqual({ atOnce: true, body: records[30]![1] });
+    // Every record, first and second time, is the same bytes get() reads; a missing key is undefined.
+    for (const [k, body] of records) expect((await store.read(k))?.toString('utf8')).toBe(body);
+    for (const [k, body] of records) expect((await settlesAtOnce(k))).toEqual({ atOnce: true, body });
+    expect(await store.read(2)).toBeUndefined();
+    store.close();
+    await expect(store.read(records[0]![0])).rejects.toThrow(/closed/);
+  });
+
+  it('keeps its file open for a read under way when it is closed, and reads from memory once preloaded', async () => {
+    const records: [number, string][] = Array.from({ length: 20 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'z'.repeat(5000) })]);
+    const dir = await build(records);
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    const under = store.read(7);
+    store.close();
+    // The read was on its way: it gets the record, not a closed (or reused) descriptor's error.
+    expect((await under)?.toString('utf8')).toBe(records[6]![1]);
+    await expect(store.read(8)).rejects.toThrow(/closed/);
+    const loaded = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    expect(await loaded.preload(1024 * 1024)).toBe(true);
+    expect((await loaded.read(20))?.toString('utf8')).toBe(records[19]![1]);
+    loaded.close();
+  });
+
   it('handles an empty store', async () => {
     const store = RecordStore.open(loadBuild(await build([]), 'carriers'), 'store/profiles');
     expect(store.count).toBe(0);
     expect(store.get(1)).toBeUndefined();
+    expect(await store.read(1)).toBeUndefined();
   });
 
   it('refuses keys out of order and a damaged data file', async () => {
