@@ -5,9 +5,10 @@
 // with preload(): lookups then slice a Buffer instead of making a system call each.
 //
 // A store larger than the system's page cache keeps (2.1 M carrier profiles are 6.4 GB) is partly on the
-// disk, and a synchronous read there holds up every request for the disk's latency: read() makes the first
-// read of a page on the thread pool, and only reads of pages it has read before (most likely still in the
-// page cache) synchronously, where the pool's round trip would cost more than the copy.
+// disk, and a synchronous read there holds up every request for the disk's latency. read() reads at once
+// while the reads are quick (the page cache has the pages: a few microseconds, less than the thread pool's
+// round trip), and once a read of a page it had not read before was slow (the disk), reads of such pages go
+// to the thread pool for a while; pages it has read stay read at once, as most likely still cached.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
@@ -21,6 +22,19 @@ const PRELOAD_CHUNK = 16 * 1024 * 1024;
 /** log2 of the page size read() keeps track of: the system's page (4 KiB on x86-64 and most arm64 Linux). */
 const PAGE_SHIFT = 12;
 
+/** When read() takes the thread pool (tests set their own). */
+export interface ReadTiming {
+  /**
+   * A synchronous read of pages not read before that takes longer than this went to the disk, most likely
+   * (from the page cache, a few kilobytes take microseconds); default 0.2 ms.
+   */
+  slowReadMs: number;
+  /** For how long after such a read the reads of pages not read before go to the thread pool; default 10 s. */
+  pooledForMs: number;
+}
+
+const READ_TIMING: ReadTiming = { slowReadMs: 0.2, pooledForMs: 10_000 };
+
 export class RecordStore {
   /** The whole data file, once preload() has read it. */
   private data: Buffer | undefined;
@@ -32,6 +46,9 @@ export class RecordStore {
    * meets a descriptor number that the process has given to another file meanwhile.
    */
   private inFlight = 0;
+  /** Until when (performance.now()) reads of pages not read before go to the thread pool. */
+  private pooledUntil = 0;
+  private timing: ReadTiming = READ_TIMING;
 
   private constructor(
     private fd: number,
@@ -46,7 +63,7 @@ export class RecordStore {
    * The index is verified against checksums.json; the data file (gigabytes at full scale) is checked by size
    * only, so start-up stays fast; the build that wrote it hashed it.
    */
-  static open(build: LoadedBuild, relPath: string): RecordStore {
+  static open(build: LoadedBuild, relPath: string, timing?: Partial<ReadTiming>): RecordStore {
     const idx = build.readBuffer(`${relPath}.idx`);
     const path = build.pathOf(`${relPath}.dat`);
     let fd: number;
@@ -56,7 +73,9 @@ export class RecordStore {
       throw new DataError(`${path} is missing: the build is incomplete`);
     }
     try {
-      return RecordStore.over({ fd, index: idx }, relPath, true, path);
+      const store = RecordStore.over({ fd, index: idx }, relPath, true, path);
+      if (timing) store.timing = { ...READ_TIMING, ...timing };
+      return store;
     } catch (err) {
       closeSync(fd);
       throw err;
@@ -127,9 +146,10 @@ export class RecordStore {
   }
 
   /**
-   * The record of `key`, as get() gives it, without holding up the event loop on the disk: a record on a
-   * page this store has not read yet is read on the thread pool; one whose pages it has read is read at
-   * once. The promise is rejected if the store is closed before the read is done.
+   * The record of `key`, as get() gives it, without holding up the event loop on the disk for more than one
+   * read in a while: a record on pages this store has read is read at once; on a page it has not read, at
+   * once too, unless such a read was slow lately (ReadTiming): then on the thread pool. The promise is
+   * rejected if the store is closed before the read is done.
    */
   read(key: number): Promise<Buffer | undefined> {
     const i = this.indexOf(key);
@@ -147,6 +167,15 @@ export class RecordStore {
     const buf = Buffer.allocUnsafe(length);
     if (known) {
       readSync(this.fd, buf, 0, length, start);
+      return Promise.resolve(buf);
+    }
+    const now = performance.now();
+    if (now >= this.pooledUntil) {
+      const bytesRead = readSync(this.fd, buf, 0, length, start);
+      const done = performance.now();
+      if (done - now > this.timing.slowReadMs) this.pooledUntil = done + this.timing.pooledForMs;
+      if (bytesRead !== length) return Promise.reject(new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`));
+      for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
       return Promise.resolve(buf);
     }
     return this.readPooled(buf, 0, length, start).then((bytesRead) => {

@@ -75,13 +75,12 @@ describe('record store', () => {
     store.close();
   });
 
-  it('reads a page it has not read yet on the thread pool, and pages it has read at once', async () => {
+  it('reads at once while reads are quick; after a slow one, pages not read before go to the thread pool for a while', async () => {
     // Records of 1,000 to 9,000 bytes: many cross one or two 4 KiB pages.
     const records: [number, string][] = Array.from({ length: 60 }, (_, i) => [i * 3 + 1, JSON.stringify({ id: i, pad: 'y'.repeat(1000 + ((i * 977) % 8000)) })]);
     const dir = await build(records);
-    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
     /** Whether the read was done within a few microtasks, that is, without a round trip to the thread pool. */
-    const settlesAtOnce = async (key: number) => {
+    const settlesAtOnce = async (store: RecordStore, key: number) => {
       let done = false;
       const pending = store.read(key).then((b) => {
         done = true;
@@ -90,20 +89,39 @@ describe('record store', () => {
       for (let k = 0; k < 5; k++) await Promise.resolve();
       return { atOnce: done, body: (await pending)?.toString('utf8') };
     };
-    expect(await settlesAtOnce(records[30]![0])).toEqual({ atOnce: false, body: records[30]![1] });
-    expect(await settlesAtOnce(records[30]![0])).toEqual({ atOnce: true, body: records[30]![1] });
-    // Every record, first and second time, is the same bytes get() reads; a missing key is undefined.
-    for (const [k, body] of records) expect((await store.read(k))?.toString('utf8')).toBe(body);
-    for (const [k, body] of records) expect((await settlesAtOnce(k))).toEqual({ atOnce: true, body });
-    expect(await store.read(2)).toBeUndefined();
-    store.close();
-    await expect(store.read(records[0]![0])).rejects.toThrow(/closed/);
+    const [a, b, c] = [records[10]!, records[30]!, records[50]!];
+
+    // Never slow: every read at once, first or not.
+    const quick = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: Infinity });
+    for (const [k, body] of records) expect(await settlesAtOnce(quick, k)).toEqual({ atOnce: true, body });
+    expect(await quick.read(2)).toBeUndefined();
+    quick.close();
+    await expect(quick.read(a[0])).rejects.toThrow(/closed/);
+
+    // Every read slow (a limit below zero): the first read is at once and found slow; the next read of a page
+    // not read before goes to the pool, while the pages already read are still read at once.
+    const slow = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    expect(await settlesAtOnce(slow, a[0])).toEqual({ atOnce: true, body: a[1] });
+    expect(await settlesAtOnce(slow, b[0])).toEqual({ atOnce: false, body: b[1] });
+    expect(await settlesAtOnce(slow, a[0])).toEqual({ atOnce: true, body: a[1] });
+    expect(await settlesAtOnce(slow, b[0])).toEqual({ atOnce: true, body: b[1] });
+    // Same bytes as get(), through the pool and at once.
+    for (const [k, body] of records) expect((await slow.read(k))?.toString('utf8')).toBe(body);
+    for (const [k, body] of records) expect(await settlesAtOnce(slow, k)).toEqual({ atOnce: true, body });
+    slow.close();
+
+    // The pool is taken only for `pooledForMs` after a slow read: with 0, every first read is at once again.
+    const brief = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 0 });
+    for (const [k, body] of [a, b, c]) expect(await settlesAtOnce(brief, k)).toEqual({ atOnce: true, body });
+    brief.close();
   });
 
   it('keeps its file open for a read under way when it is closed, and reads from memory once preloaded', async () => {
     const records: [number, string][] = Array.from({ length: 20 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'z'.repeat(5000) })]);
     const dir = await build(records);
-    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
+    // Reads of pages not read before go to the pool from the second on.
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    expect((await store.read(1))?.toString('utf8')).toBe(records[0]![1]);
     const under = store.read(7);
     store.close();
     // The read was on its way: it gets the record, not a closed (or reused) descriptor's error.
