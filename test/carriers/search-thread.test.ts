@@ -30,7 +30,7 @@ describe('search thread', () => {
   it('answers every query with the bytes searchBody gives on the main thread, whatever order they come back in', async () => {
     const thread = new SearchThread(loadBuild(built.buildDir, 'carriers'));
     try {
-      // All at once: they go over in one batch, and come back one by one.
+      // All at once: they go over in one batch, and come back in one message or a few.
       const bodies = await Promise.all(QUERIES.map(([q, limit]) => thread.body(q, limit)));
       for (const [i, [q, limit]] of QUERIES.entries()) expect(bodies[i]!.toString('utf8'), q).toBe(searchBody(here, q, limit).toString('utf8'));
       // Not every query is empty: the comparison is over real results.
