@@ -7,7 +7,7 @@
 // The main thread reads and verifies the name index files and opens the search record store as at any load
 // (so a damaged build is still refused at start or reload), then hands them over: the files' memory moves
 // to the thread (transferred, not copied) and the store's open file is lent to it. Queries go over in
-// batches, one a turn of the event loop; bodies come back together, each at most 0.25 ms after it is made.
+// batches, one a turn of the event loop; bodies come back together (REPLY_EVERY_MS).
 import { closeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
@@ -75,9 +75,9 @@ interface Job {
 type Reply = { id: number; body: Uint8Array } | { id: number; error: string };
 
 /**
- * The thread sends the bodies it has made at most this long after the first of them: one message for
- * several searches (a message costs each side a few microseconds, about a tenth of a search), at the price
- * of that wait for the first ones.
+ * The thread sends the bodies it has made when its batch is done, or sooner, after a search that ends at
+ * least this long after the first unsent body was made: one message for several searches (a message costs
+ * each side a few microseconds, about a tenth of a search), at the price of a short wait for the first.
  */
 const REPLY_EVERY_MS = 0.25;
 
