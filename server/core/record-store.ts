@@ -148,8 +148,9 @@ export class RecordStore {
   /**
    * The record of `key`, as get() gives it, without holding up the event loop on the disk for more than one
    * read in a while: a record on pages this store has read is read at once; on a page it has not read, at
-   * once too, unless such a read was slow lately (ReadTiming): then on the thread pool. The promise is
-   * rejected if the store is closed before the read is done.
+   * once too, unless such a read was slow lately (ReadTiming): then on the thread pool. A read of a closed
+   * store is rejected; one under way when the store is closed is done first. Never throws: a failed read
+   * is a rejected promise.
    */
   read(key: number): Promise<Buffer | undefined> {
     const i = this.indexOf(key);
@@ -165,17 +166,20 @@ export class RecordStore {
     let known = true;
     for (let p = first; p <= last && known; p++) known = ((pages[p >>> 5]! >>> (p & 31)) & 1) === 1;
     const buf = Buffer.allocUnsafe(length);
-    if (known) {
-      readSync(this.fd, buf, 0, length, start);
-      return Promise.resolve(buf);
-    }
-    const now = performance.now();
-    if (now >= this.pooledUntil) {
-      const bytesRead = readSync(this.fd, buf, 0, length, start);
-      const done = performance.now();
-      if (done - now > this.timing.slowReadMs) this.pooledUntil = done + this.timing.pooledForMs;
+    const now = known ? 0 : performance.now();
+    if (known || now >= this.pooledUntil) {
+      let bytesRead: number;
+      try {
+        bytesRead = readSync(this.fd, buf, 0, length, start);
+      } catch (err) {
+        return Promise.reject(err);
+      }
       if (bytesRead !== length) return Promise.reject(new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`));
-      for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
+      if (!known) {
+        const done = performance.now();
+        if (done - now > this.timing.slowReadMs) this.pooledUntil = done + this.timing.pooledForMs;
+        for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
+      }
       return Promise.resolve(buf);
     }
     return this.readPooled(buf, 0, length, start).then((bytesRead) => {

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, truncateSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,6 +131,21 @@ describe('record store', () => {
     expect(await loaded.preload(1024 * 1024)).toBe(true);
     expect((await loaded.read(20))?.toString('utf8')).toBe(records[19]![1]);
     loaded.close();
+  });
+
+  it('answers a read of a data file cut short after start-up with a rejected promise, at once or on the pool', async () => {
+    const records: [number, string][] = Array.from({ length: 10 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'w'.repeat(6000) })]);
+    const dir = await build(records);
+    const quick = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: Infinity });
+    const pooled = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    expect((await pooled.read(1))?.toString('utf8')).toBe(records[0]![1]);
+    truncateSync(join(dir, 'store/profiles.dat'), 30_000);
+    let reading: Promise<unknown> | undefined;
+    expect(() => (reading = quick.read(9))).not.toThrow();
+    await expect(reading).rejects.toThrow(/damaged/);
+    await expect(pooled.read(10)).rejects.toThrow(/damaged/);
+    quick.close();
+    pooled.close();
   });
 
   it('handles an empty store', async () => {
