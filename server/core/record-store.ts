@@ -207,7 +207,8 @@ export class RecordStore {
     const length = this.offsets[i + 1]! - start;
     if (this.data) return this.data.subarray(start, start + length);
     const buf = Buffer.allocUnsafe(length);
-    readSync(this.fd, buf, 0, length, start);
+    const bytesRead = readSync(this.fd, buf, 0, length, start);
+    if (bytesRead !== length) throw new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
     return buf;
   }
 
