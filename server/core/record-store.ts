@@ -238,7 +238,8 @@ export class RecordStore {
         data.copy(out, at, start, end);
         at += end - start;
       } else {
-        readSync(this.fd, out, at, end - start, start);
+        const bytesRead = readSync(this.fd, out, at, end - start, start);
+        if (bytesRead !== end - start) throw new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
         at += end - start;
       }
     }

@@ -133,7 +133,7 @@ describe('record store', () => {
     loaded.close();
   });
 
-  it('answers a read of a data file cut short after start-up with a rejected promise, at once or on the pool, and get() with an error', async () => {
+  it('answers a read of a data file cut short after start-up with a rejected promise, at once or on the pool, and get() and joinAt() with an error', async () => {
     const records: [number, string][] = Array.from({ length: 10 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'w'.repeat(6000) })]);
     const dir = await build(records);
     const quick = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: Infinity });
@@ -145,6 +145,7 @@ describe('record store', () => {
     await expect(reading).rejects.toThrow(/damaged/);
     await expect(pooled.read(10)).rejects.toThrow(/damaged/);
     expect(() => quick.get(8)).toThrow(/damaged/);
+    expect(() => quick.joinAt([0, 7], '[', ']')).toThrow(/damaged/);
     quick.close();
     pooled.close();
   });
