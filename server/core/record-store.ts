@@ -35,6 +35,16 @@ export interface ReadTiming {
 
 const READ_TIMING: ReadTiming = { slowReadMs: 0.2, pooledForMs: 10_000 };
 
+/** A record the data file no longer holds whole (it was cut short after the store was opened). */
+function shortRead(start: number, bytesRead: number): DataError {
+  return new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
+}
+
+/** Marks pages `first` to `last` as read in a bitset of pages. */
+function markRead(pages: Int32Array, first: number, last: number): void {
+  for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
+}
+
 export class RecordStore {
   /** The whole data file, once preload() has read it. */
   private data: Buffer | undefined;
@@ -174,17 +184,17 @@ export class RecordStore {
       } catch (err) {
         return Promise.reject(err);
       }
-      if (bytesRead !== length) return Promise.reject(new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`));
+      if (bytesRead !== length) return Promise.reject(shortRead(start, bytesRead));
       if (!known) {
         const done = performance.now();
         if (done - now > this.timing.slowReadMs) this.pooledUntil = done + this.timing.pooledForMs;
-        for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
+        markRead(pages, first, last);
       }
       return Promise.resolve(buf);
     }
     return this.readPooled(buf, 0, length, start).then((bytesRead) => {
-      if (bytesRead !== length) throw new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
-      for (let p = first; p <= last; p++) pages[p >>> 5]! |= 1 << (p & 31);
+      if (bytesRead !== length) throw shortRead(start, bytesRead);
+      markRead(pages, first, last);
       return buf;
     });
   }
@@ -208,7 +218,7 @@ export class RecordStore {
     if (this.data) return this.data.subarray(start, start + length);
     const buf = Buffer.allocUnsafe(length);
     const bytesRead = readSync(this.fd, buf, 0, length, start);
-    if (bytesRead !== length) throw new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
+    if (bytesRead !== length) throw shortRead(start, bytesRead);
     return buf;
   }
 
@@ -239,7 +249,7 @@ export class RecordStore {
         at += end - start;
       } else {
         const bytesRead = readSync(this.fd, out, at, end - start, start);
-        if (bytesRead !== end - start) throw new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
+        if (bytesRead !== end - start) throw shortRead(start, bytesRead);
         at += end - start;
       }
     }
