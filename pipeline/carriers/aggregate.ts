@@ -172,7 +172,8 @@ export class Aggregator {
       this.spill = { dir, fds: Array.from({ length: PARTITIONS }, (_, i) => openSync(join(dir, `${i}.tsv`), 'w')), buffers: Array.from({ length: PARTITIONS }, () => '') };
     }
     const severity = row.severity_weight + (row.oos ? row.oos_weight : 0);
-    const line = `${row.unique_id}\t${c}\t${BASIC_INDEX.get(row.basic)!}\t${tw}\t${severity}\t${toDays(row.date)}\n`;
+    // The code is clean text (whitespace collapsed: no tab or line break), '' when the row had none.
+    const line = `${row.unique_id}\t${c}\t${BASIC_INDEX.get(row.basic)!}\t${tw}\t${severity}\t${toDays(row.date)}\t${row.code}\n`;
     const p = hashString(row.unique_id) % PARTITIONS;
     const buffered = this.spill.buffers[p]! + line;
     if (buffered.length >= 1 << 20) {
@@ -197,31 +198,54 @@ export class Aggregator {
     this.spill = undefined;
   }
 
-  /** Groups the spilled violations by inspection and BASIC, applying the severity cap. */
-  async finish(onProgress?: (partition: number) => void): Promise<{ violations: number; groups: number }> {
-    if (!this.spill) return { violations: 0, groups: 0 };
+  /**
+   * Groups the spilled violations by inspection and BASIC, applying the severity cap. A violation code cited
+   * more than once in one inspection (several counts of it, or a row repeated) counts once, with the
+   * highest severity of its rows (methodology file, `severity.rule`); a row without a code cannot be told
+   * apart from others and always counts. `violations` is the violations counted, `repeats` those that
+   * were not.
+   */
+  async finish(onProgress?: (partition: number) => void): Promise<{ violations: number; groups: number; repeats: number }> {
+    if (!this.spill) return { violations: 0, groups: 0, repeats: 0 };
     const { dir, fds, buffers } = this.spill;
     fds.forEach((fd, p) => {
       if (buffers[p]) writeSync(fd, buffers[p]!);
       closeSync(fd);
     });
     let groups = 0;
+    let repeats = 0;
     try {
       for (let p = 0; p < PARTITIONS; p++) {
         const text = await readFile(join(dir, `${p}.tsv`), 'utf8');
         const sums = new Map<string, { k: number; tw: number; severity: number }>();
+        // The severity counted for each code cited in an inspection and BASIC, by `uid\tbasic\tcode`.
+        const cites = new Map<string, number>();
         let start = 0;
         while (start < text.length) {
           const end = text.indexOf('\n', start);
-          const [uid, c, b, tw, sev, days] = text.slice(start, end).split('\t');
+          const [uid, c, b, tw, sevText, days, code] = text.slice(start, end).split('\t');
           start = end + 1;
           const k = Number(c) * B + Number(b);
+          const key = `${uid}\t${b}`;
+          const sev = Number(sevText);
+          if (code) {
+            const cite = `${key}\t${code}`;
+            const counted = cites.get(cite);
+            if (counted !== undefined) {
+              repeats++;
+              if (sev <= counted) continue;
+              // A repeat with a higher severity (out of service where the first was not) replaces it.
+              cites.set(cite, sev);
+              sums.get(key)!.severity += sev - counted;
+              continue;
+            }
+            cites.set(cite, sev);
+          }
           this.violations[k]!++;
           this.lastViolation[k] = Math.max(this.lastViolation[k]!, Number(days));
-          const key = `${uid}\t${b}`;
           const g = sums.get(key);
-          if (g) g.severity += Number(sev);
-          else sums.set(key, { k, tw: Number(tw), severity: Number(sev) });
+          if (g) g.severity += sev;
+          else sums.set(key, { k, tw: Number(tw), severity: sev });
         }
         for (const g of sums.values()) {
           this.withViolations[g.k]!++;
@@ -234,7 +258,7 @@ export class Aggregator {
       await rm(dir, { recursive: true, force: true });
       this.spill = undefined;
     }
-    return { violations: this.spilled, groups };
+    return { violations: this.spilled - repeats, groups, repeats };
   }
 
   /** The aggregate of the carrier at position `c` (materialized on demand, one at a time). */

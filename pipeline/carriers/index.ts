@@ -274,6 +274,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       carriers: unique.length,
       inspections: ctx.accounts.filter((a) => a.kind === 'inspection').reduce((n, a) => n + a.used, 0),
       violations: grouped.violations,
+      violation_cites_repeated: grouped.repeats,
       inspection_basic_groups: grouped.groups,
       crashes: ctx.accounts.filter((a) => a.kind === 'crash').reduce((n, a) => n + a.used, 0),
       crashes_not_preventable: agg.notPreventable,
