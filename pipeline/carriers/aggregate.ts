@@ -217,9 +217,9 @@ export class Aggregator {
     try {
       for (let p = 0; p < PARTITIONS; p++) {
         const text = await readFile(join(dir, `${p}.tsv`), 'utf8');
-        const sums = new Map<string, { k: number; tw: number; severity: number }>();
-        // The severity counted for each code cited in an inspection and BASIC, by `uid\tbasic\tcode`.
-        const cites = new Map<string, number>();
+        // Per inspection and BASIC: the severity sum, and each code cited with the severity counted for it
+        // (a group holds a few codes: a list beats a map of every cite of the partition).
+        const sums = new Map<string, { k: number; tw: number; severity: number; codes: string[]; severities: number[] }>();
         let start = 0;
         while (start < text.length) {
           const end = text.indexOf('\n', start);
@@ -228,24 +228,29 @@ export class Aggregator {
           const k = Number(c) * B + Number(b);
           const key = `${uid}\t${b}`;
           const sev = Number(sevText);
-          if (code) {
-            const cite = `${key}\t${code}`;
-            const counted = cites.get(cite);
-            if (counted !== undefined) {
+          const g = sums.get(key);
+          if (g && code) {
+            const i = g.codes.indexOf(code);
+            if (i >= 0) {
               repeats++;
-              if (sev <= counted) continue;
               // A repeat with a higher severity (out of service where the first was not) replaces it.
-              cites.set(cite, sev);
-              sums.get(key)!.severity += sev - counted;
+              const counted = g.severities[i]!;
+              if (sev > counted) {
+                g.severity += sev - counted;
+                g.severities[i] = sev;
+              }
               continue;
             }
-            cites.set(cite, sev);
           }
           this.violations[k]!++;
           this.lastViolation[k] = Math.max(this.lastViolation[k]!, Number(days));
-          const g = sums.get(key);
-          if (g) g.severity += sev;
-          else sums.set(key, { k, tw: Number(tw), severity: sev });
+          if (g) {
+            g.severity += sev;
+            if (code) {
+              g.codes.push(code);
+              g.severities.push(sev);
+            }
+          } else sums.set(key, { k, tw: Number(tw), severity: sev, codes: code ? [code] : [], severities: code ? [sev] : [] });
         }
         for (const g of sums.values()) {
           this.withViolations[g.k]!++;
