@@ -7,8 +7,9 @@
 // A store larger than the system's page cache keeps (2.1 M carrier profiles are 6.4 GB) is partly on the
 // disk, and a synchronous read there holds up every request for the disk's latency. read() reads at once
 // while the reads are quick (the page cache has the pages: a few microseconds, less than the thread pool's
-// round trip), and once a read of a page it had not read before was slow (the disk), reads of such pages go
-// to the thread pool for a while; pages it has read stay read at once, as most likely still cached.
+// round trip), and once three of the last eight reads of pages it had not read before were slow (the disk),
+// reads of such pages go to the thread pool for a while; pages it has read stay read at once, as most likely
+// still cached.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
@@ -29,15 +30,34 @@ export interface ReadTiming {
    * (from the page cache, a few kilobytes take microseconds); default 0.2 ms.
    */
   slowReadMs: number;
-  /** For how long after such a read the reads of pages not read before go to the thread pool; default 10 s. */
+  /**
+   * How many of the last 8 synchronous reads of pages not read before must have been slow to send such
+   * reads to the pool; default 3. One is not enough: on a busy machine a read of the page cache is now and
+   * then slow too, because the system gave the CPU to another thread meanwhile (at start-up, while the
+   * search thread builds its index, a few in a second). A disk makes most reads of new pages slow.
+   */
+  slowReads: number;
+  /** For how long after that the reads of pages not read before go to the thread pool; default 10 s. */
   pooledForMs: number;
 }
 
-const READ_TIMING: ReadTiming = { slowReadMs: 0.2, pooledForMs: 10_000 };
+const READ_TIMING: ReadTiming = { slowReadMs: 0.2, slowReads: 3, pooledForMs: 10_000 };
 
 /** A record the data file no longer holds whole (it was cut short after the store was opened). */
 function shortRead(start: number, bytesRead: number): DataError {
   return new DataError(`a record store ended inside a record at byte ${start + bytesRead}: the build is damaged`);
+}
+
+/**
+ * The history of the last 8 synchronous reads of new pages (a bit each, 1 for a slow one, newest lowest)
+ * after one more, and whether `slowReads` of them were slow: then reads go to the pool, and the history
+ * starts again.
+ */
+export function nextReadHistory(history: number, slow: boolean, slowReads: number): { history: number; toPool: boolean } {
+  const next = ((history << 1) | (slow ? 1 : 0)) & 0xff;
+  let slowOnes = 0;
+  for (let bits = next; bits !== 0; bits &= bits - 1) slowOnes++;
+  return slowOnes >= slowReads ? { history: 0, toPool: true } : { history: next, toPool: false };
 }
 
 /** Marks pages `first` to `last` as read in a bitset of pages. */
@@ -60,6 +80,8 @@ export class RecordStore {
   private touched = 0;
   /** Until when (performance.now()) reads of pages not read before go to the thread pool. */
   private pooledUntil = 0;
+  /** A bit for each of the last 8 synchronous reads of pages not read before: 1 for a slow one, newest lowest. */
+  private lastReads = 0;
   private timing: ReadTiming = READ_TIMING;
 
   private constructor(
@@ -160,7 +182,7 @@ export class RecordStore {
   /**
    * The record of `key`, as get() gives it, without holding up the event loop on the disk for more than one
    * read in a while: a record on pages this store has read is read at once; on a page it has not read, at
-   * once too, unless such a read was slow lately (ReadTiming): then on the thread pool. A read of a closed
+   * once too, unless such reads were slow lately (ReadTiming): then on the thread pool. A read of a closed
    * store is rejected; one under way when the store is closed is done first. Never throws: a failed read
    * is a rejected promise.
    */
@@ -189,7 +211,7 @@ export class RecordStore {
       if (bytesRead !== length) return Promise.reject(shortRead(start, bytesRead));
       if (!known) {
         const done = performance.now();
-        if (done - now > this.timing.slowReadMs) this.pooledUntil = done + this.timing.pooledForMs;
+        this.countRead(done, done - now > this.timing.slowReadMs);
         markRead(pages, first, last);
       }
       return Promise.resolve(buf);
@@ -199,6 +221,13 @@ export class RecordStore {
       markRead(pages, first, last);
       return buf;
     });
+  }
+
+  /** Counts a synchronous read of new pages that ended at `done`; see ReadTiming.slowReads. */
+  private countRead(done: number, slow: boolean): void {
+    const next = nextReadHistory(this.lastReads, slow, this.timing.slowReads);
+    this.lastReads = next.history;
+    if (next.toPool) this.pooledUntil = done + this.timing.pooledForMs;
   }
 
   /** A positioned read on the thread pool, counted in `inFlight`; the number of bytes read. */

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openRecordStoreWriter } from '../../pipeline/core/record-store.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import { loadBuild } from '../../server/core/build.ts';
-import { RecordStore } from '../../server/core/record-store.ts';
+import { nextReadHistory, RecordStore } from '../../server/core/record-store.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -75,7 +75,7 @@ describe('record store', () => {
     store.close();
   });
 
-  it('reads at once while reads are quick; after a slow one, pages not read before go to the thread pool for a while', async () => {
+  it('reads at once while reads are quick; after slow ones, pages not read before go to the thread pool for a while', async () => {
     // Records of 1,000 to 9,000 bytes: many cross one or two 4 KiB pages.
     const records: [number, string][] = Array.from({ length: 60 }, (_, i) => [i * 3 + 1, JSON.stringify({ id: i, pad: 'y'.repeat(1000 + ((i * 977) % 8000)) })]);
     const dir = await build(records);
@@ -100,7 +100,7 @@ describe('record store', () => {
 
     // Every read slow (a limit below zero): the first read is at once and found slow; the next read of a page
     // not read before goes to the pool, while the pages already read are still read at once.
-    const slow = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    const slow = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 60_000 });
     expect(await settlesAtOnce(slow, a[0])).toEqual({ atOnce: true, body: a[1] });
     expect(await settlesAtOnce(slow, b[0])).toEqual({ atOnce: false, body: b[1] });
     expect(await settlesAtOnce(slow, a[0])).toEqual({ atOnce: true, body: a[1] });
@@ -110,8 +110,16 @@ describe('record store', () => {
     for (const [k, body] of records) expect(await settlesAtOnce(slow, k)).toEqual({ atOnce: true, body });
     slow.close();
 
+    // By default three of the last eight reads of new pages must be slow: the first three are at once, the
+    // fourth goes to the pool.
+    const three = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    const d = records[40]!;
+    for (const [k, body] of [a, b, c]) expect(await settlesAtOnce(three, k)).toEqual({ atOnce: true, body });
+    expect(await settlesAtOnce(three, d[0])).toEqual({ atOnce: false, body: d[1] });
+    three.close();
+
     // The pool is taken only for `pooledForMs` after a slow read: with 0, every first read is at once again.
-    const brief = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 0 });
+    const brief = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 0 });
     for (const [k, body] of [a, b, c]) expect(await settlesAtOnce(brief, k)).toEqual({ atOnce: true, body });
     brief.close();
   });
@@ -120,7 +128,7 @@ describe('record store', () => {
     const records: [number, string][] = Array.from({ length: 20 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'z'.repeat(5000) })]);
     const dir = await build(records);
     // Reads of pages not read before go to the pool from the second on.
-    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 60_000 });
     expect((await store.read(1))?.toString('utf8')).toBe(records[0]![1]);
     const under = store.read(7);
     store.close();
@@ -137,7 +145,7 @@ describe('record store', () => {
     const records: [number, string][] = Array.from({ length: 10 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'w'.repeat(6000) })]);
     const dir = await build(records);
     const quick = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: Infinity });
-    const pooled = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    const pooled = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 60_000 });
     expect((await pooled.read(1))?.toString('utf8')).toBe(records[0]![1]);
     truncateSync(join(dir, 'store/profiles.dat'), 30_000);
     let reading: Promise<unknown> | undefined;
@@ -168,5 +176,34 @@ describe('record store', () => {
     const dir = await build([[1, 'a']]);
     appendFileSync(join(dir, 'store/profiles.dat'), 'junk');
     expect(() => RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles')).toThrow(/wrong size/);
+  });
+});
+
+describe('the history of reads of new pages', () => {
+  /** Feeds the reads (S slow, f fast) and returns the positions (1-based) where reads went to the pool. */
+  const poolAt = (reads: string, slowReads = 3) => {
+    let history = 0;
+    const at: number[] = [];
+    [...reads].forEach((r, i) => {
+      const next = nextReadHistory(history, r === 'S', slowReads);
+      history = next.history;
+      if (next.toPool) at.push(i + 1);
+    });
+    return at;
+  };
+
+  it('sends reads to the pool at the third slow one of the last eight, and starts counting again after', () => {
+    expect(poolAt('SSS')).toEqual([3]);
+    expect(poolAt('SfSffffS')).toEqual([8]);
+    expect(poolAt('SSSSSS')).toEqual([3, 6]);
+    expect(poolAt('S', 1)).toEqual([1]);
+  });
+
+  it('does not add up slow reads more than eight reads apart', () => {
+    expect(poolAt('SffffffffSffffffffS')).toEqual([]);
+    // The first slow read is the ninth read back from the third: out of the window; one read later, in it.
+    expect(poolAt('SffffffSS')).toEqual([]);
+    expect(poolAt('SfffffSS')).toEqual([8]);
+    expect(poolAt('f'.repeat(100))).toEqual([]);
   });
 });
