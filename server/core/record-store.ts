@@ -33,8 +33,8 @@ export interface ReadTiming {
   /**
    * How many of the last 8 synchronous reads of pages not read before must have been slow to send such
    * reads to the pool; default 3. One is not enough: on a busy machine a read of the page cache is now and
-   * then slow too, because the system gave the CPU to another thread meanwhile (at start-up, while the
-   * search thread builds its index, a few in a second). A disk makes most reads of new pages slow.
+   * then slow too, because the system gave the CPU to another thread meanwhile (2 to 5 of 60,000 under
+   * the bench's cold-profile load, with every page cached). A disk makes most reads of new pages slow.
    */
   slowReads: number;
   /** For how long after that the reads of pages not read before go to the thread pool; default 10 s. */
