@@ -82,7 +82,9 @@ export function percentileOf(sorted: Float64Array, p: number): number {
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.paths.length === 0) throw new Error('runLoad: no paths');
   const headers = options.headers;
-  const requests = options.paths.map((path): AutocannonRequest => (headers ? { method: 'GET', path, headers } : { method: 'GET', path }));
+  const requests = options.paths.map(
+    (path): AutocannonRequest => (headers ? { method: 'GET', path, headers } : { method: 'GET', path }),
+  );
   const slices = toSlices(requests, options.connections);
   let client = 0;
   let latencies = new Float64Array(1 << 16);

@@ -34,7 +34,13 @@ export function toBareHeaders(rawHeaders: readonly string[]): string[] {
  * sends (a bearer key), so the bare server answers with the app's exact head and bytes and the comparison
  * stays like for like. The bare server itself ignores request headers.
  */
-export async function captureInto(table: BareTable, port: number, paths: readonly string[], headers: Record<string, string> = {}, concurrency = 4): Promise<number> {
+export async function captureInto(
+  table: BareTable,
+  port: number,
+  paths: readonly string[],
+  headers: Record<string, string> = {},
+  concurrency = 4,
+): Promise<number> {
   let next = 0;
   let captured = 0;
   const worker = async () => {
@@ -42,7 +48,10 @@ export async function captureInto(table: BareTable, port: number, paths: readonl
       const path = paths[next++]!;
       if (table.has(path)) continue;
       const res = await getLocal(port, path, headers);
-      if (res.status !== 200) throw new Error(`capturing ${path} from the app: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+      if (res.status !== 200)
+        throw new Error(
+          `capturing ${path} from the app: status ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`,
+        );
       table.set(path, { body: res.body, headers: toBareHeaders(res.rawHeaders) });
       captured++;
     }

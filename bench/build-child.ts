@@ -13,12 +13,29 @@ async function run(job: BuildJob): Promise<BuildDone> {
     const progress = createProgress(`demo ${job.service} x${job.scale}`);
     progress.stage(`writing inputs to ${job.dir}`);
     await writeDemo(job.service, job.dir, { scale: job.scale, seed: job.seed, onProgress: (m) => progress.tick(m) });
-    return { type: 'done', ms: performance.now() - start, maxRssKb: process.resourceUsage().maxRSS, files: readdirSync(job.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length };
+    return {
+      type: 'done',
+      ms: performance.now() - start,
+      maxRssKb: process.resourceUsage().maxRSS,
+      files: readdirSync(job.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length,
+    };
   }
   const pipeline = PIPELINES[job.service];
   if (!pipeline) throw new Error(`no pipeline for ${job.service}`);
-  const result = await pipeline.build({ input: job.input, outDir: job.outDir, year: job.year, demo: job.demo, progress: createProgress(`build ${job.service}`) });
-  return { type: 'done', ms: performance.now() - start, maxRssKb: process.resourceUsage().maxRSS, counts: result.counts, dataVersion: result.data_version };
+  const result = await pipeline.build({
+    input: job.input,
+    outDir: job.outDir,
+    year: job.year,
+    demo: job.demo,
+    progress: createProgress(`build ${job.service}`),
+  });
+  return {
+    type: 'done',
+    ms: performance.now() - start,
+    maxRssKb: process.resourceUsage().maxRSS,
+    counts: result.counts,
+    dataVersion: result.data_version,
+  };
 }
 
 if (!process.send) throw new Error('bench/build-child.ts is started by bench/run.ts, with an IPC channel');

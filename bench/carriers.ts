@@ -42,7 +42,8 @@ interface RecordIndex {
 /** The keys and offsets of a record store index (layout: pipeline/core/record-store.ts). */
 function readRecordIndex(path: string): RecordIndex {
   const idx = readFileSync(path);
-  if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC) throw new Error(`${path} is not a record store index`);
+  if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC)
+    throw new Error(`${path} is not a record store index`);
   const count = idx.readUInt32LE(8);
   const start = offsetsStart(count);
   if (idx.length !== start + (count + 1) * 8) throw new Error(`${path} has the wrong size for ${count} records`);
@@ -92,7 +93,11 @@ export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): S
   const profiles = readRecordIndex(loadBuild(buildDir, 'carriers').pathOf(`${PROFILES}.idx`));
   if (profiles.keys.length === 0) throw new Error(`${buildDir} holds no carrier profiles to benchmark`);
   const ids = samplePositions(rng.fork('ids'), profiles.keys.length, MAX_IDS).map((i) => profiles.keys[i]!);
-  const coldIds = samplePositions(rng.fork('cold ids'), profiles.keys.length, Math.min(COLD_IDS, profiles.keys.length)).map((i) => profiles.keys[i]!);
+  const coldIds = samplePositions(
+    rng.fork('cold ids'),
+    profiles.keys.length,
+    Math.min(COLD_IDS, profiles.keys.length),
+  ).map((i) => profiles.keys[i]!);
   const records = readSearchRecords(buildDir, rng.fork('names'), SAMPLED_NAMES);
   const repeated = toSearchPaths(records, rng.fork('repeated'), REPEATED_QUERIES, false);
   const distinct = toSearchPaths(records, rng.fork('distinct'), DISTINCT_QUERIES, true);
@@ -138,7 +143,11 @@ function wordsOf(name: string): string[] {
  * `withLimit` varies `limit` too.
  */
 export function toSearchPaths(records: readonly SearchRecord[], rng: Rng, count: number, withLimit: boolean): string[] {
-  const named = records.flatMap((r) => [r.legal_name, r.dba_name ?? ''].filter((name) => wordsOf(name).length > 0).map((name) => ({ record: r, name, words: wordsOf(name) })));
+  const named = records.flatMap((r) =>
+    [r.legal_name, r.dba_name ?? '']
+      .filter((name) => wordsOf(name).length > 0)
+      .map((name) => ({ record: r, name, words: wordsOf(name) })),
+  );
   if (named.length === 0) return [];
   const out = new Set<string>();
   for (let attempt = 0; out.size < count && attempt < count * 20; attempt++) {

@@ -37,7 +37,11 @@ export function startChild(script: string, label: string, nodeFlags: readonly st
   const spawnedAt = performance.now();
   // tsx as a loader (not the tsx CLI, which would put one more process between us and the measured one).
   // The child's stdout goes to our stderr: stdout is kept for the report.
-  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 2, 2, 'ipc'], env: { ...process.env, LOG: 'off' } });
+  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 2, 'ipc'],
+    env: { ...process.env, LOG: 'off' },
+  });
   live.add(proc);
   const inbox: ChildMessage[] = [];
   const waiters = new Set<() => void>();

@@ -26,9 +26,14 @@ export interface ColdBurstResult {
 export const COLD_BURST_TARGET = 'exactly 1 upstream call';
 
 export function formatColdBursts(results: readonly ColdBurstResult[]): string {
-  const rows: (string | number)[][] = [['cold burst', 'source', 'requests', '200s', 'waited for the pull', 'upstream calls', 'ms', 'target', 'result']];
+  const rows: (string | number)[][] = [
+    ['cold burst', 'source', 'requests', '200s', 'waited for the pull', 'upstream calls', 'ms', 'target', 'result'],
+  ];
   for (const r of results) {
-    const missed = [...(r.upstreamCalls === 1 ? [] : [`${r.upstreamCalls} calls`]), ...(r.ok === r.requests ? [] : [`${r.requests - r.ok} not 200`])];
+    const missed = [
+      ...(r.upstreamCalls === 1 ? [] : [`${r.upstreamCalls} calls`]),
+      ...(r.ok === r.requests ? [] : [`${r.requests - r.ok} not 200`]),
+    ];
     rows.push([
       `${r.service} ${r.series}`,
       `${r.source} ${r.frequency}`,

@@ -81,7 +81,8 @@ export function toObservationPaths(entries: readonly RegistryEntry[], rng: Rng, 
   const out = new Set<string>();
   // Every series at least once, then at random.
   for (const e of entries) if (out.size < count) out.add(toObservationPath(e, rng, today));
-  for (let attempt = 0; out.size < count && attempt < count * 20; attempt++) out.add(toObservationPath(rng.pick(entries), rng, today));
+  for (let attempt = 0; out.size < count && attempt < count * 20; attempt++)
+    out.add(toObservationPath(rng.pick(entries), rng, today));
   return rng.shuffle([...out]);
 }
 
@@ -90,11 +91,20 @@ export function toObservationPaths(entries: readonly RegistryEntry[], rng: Rng, 
  * app uses, before any server starts: both servers then read the same cache files, so they answer the same
  * bytes (`cached: true`, one `asOf`), and the bare server's capture does not record a first pull's `cached: false`.
  */
-async function warmObservationCache(buildDir: string, stateDir: string, entries: readonly RegistryEntry[]): Promise<void> {
+async function warmObservationCache(
+  buildDir: string,
+  stateDir: string,
+  entries: readonly RegistryEntry[],
+): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as { demo?: boolean };
   // A live build would pull from the real upstreams: the bench talks to 127.0.0.1 only.
-  if (manifest.demo !== true) throw new Error(`${buildDir} is not a demo build: the economy scenarios serve demo data only`);
-  const { cache } = createObservationStores({ stateDir, env: {}, log: (line) => process.stderr.write(`warming the observation cache: ${JSON.stringify(line)}\n`) })(true);
+  if (manifest.demo !== true)
+    throw new Error(`${buildDir} is not a demo build: the economy scenarios serve demo data only`);
+  const { cache } = createObservationStores({
+    stateDir,
+    env: {},
+    log: (line) => process.stderr.write(`warming the observation cache: ${JSON.stringify(line)}\n`),
+  })(true);
   for (const entry of entries) await cache.get(entry);
 }
 
@@ -141,7 +151,10 @@ async function startCountingUpstream(entries: readonly RegistryEntry[]): Promise
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
       setTimeout(() => {
-        const answer = respondDemo(req.method ?? 'GET', new URL(req.url ?? '/', 'http://127.0.0.1'), body, { now: () => new Date(), entries });
+        const answer = respondDemo(req.method ?? 'GET', new URL(req.url ?? '/', 'http://127.0.0.1'), body, {
+          now: () => new Date(),
+          entries,
+        });
         res.writeHead(answer.status, { 'Content-Type': 'application/json' });
         res.end(answer.body);
       }, UPSTREAM_DELAY_MS);
@@ -168,7 +181,8 @@ function pickBurstSeries(entries: readonly RegistryEntry[], rng: Rng): RegistryE
   return (['STATCAN', 'BOC'] as Source[]).flatMap((source) => {
     const pool = rng.shuffle(entries.filter((e) => e.source === source));
     const picked: RegistryEntry[] = [];
-    for (const e of pool) if (picked.length < BURST_SERIES_PER_SOURCE && !picked.some((p) => p.frequency === e.frequency)) picked.push(e);
+    for (const e of pool)
+      if (picked.length < BURST_SERIES_PER_SOURCE && !picked.some((p) => p.frequency === e.frequency)) picked.push(e);
     for (const e of pool) if (picked.length < BURST_SERIES_PER_SOURCE && !picked.includes(e)) picked.push(e);
     return picked;
   });
@@ -196,7 +210,15 @@ export async function economyColdBursts({ workDir, rng, progress }: ColdBurstInp
   const upstream = await startCountingUpstream(entries);
   const child = startChild(join(ROOT, 'bench', 'server-child.ts'), 'app economy (cold burst)');
   try {
-    const job: ServerJob = { kind: 'app', service: 'economy', dataDir: outDir, stateDir, log: false, capture: [], env: upstream.env };
+    const job: ServerJob = {
+      kind: 'app',
+      service: 'economy',
+      dataDir: outDir,
+      stateDir,
+      log: false,
+      capture: [],
+      env: upstream.env,
+    };
     child.send({ type: 'serve', job });
     const { port } = await child.next('ready', SERVER_START_TIMEOUT_MS);
     const results: ColdBurstResult[] = [];
@@ -208,11 +230,30 @@ export async function economyColdBursts({ workDir, rng, progress }: ColdBurstInp
       const ms = performance.now() - start;
       const calls = upstream.calls() - before;
       const ok = answers.filter((a) => a.status === 200).length;
-      const pulled = answers.filter((a) => a.status === 200 && (JSON.parse(a.body.toString('utf8')) as { cached?: unknown }).cached === false).length;
+      const pulled = answers.filter(
+        (a) => a.status === 200 && (JSON.parse(a.body.toString('utf8')) as { cached?: unknown }).cached === false,
+      ).length;
       const failed = answers.find((a) => a.status !== 200);
-      if (failed) progress.info(`economy cold burst ${entry.id}: a request answered ${failed.status}: ${failed.body.toString('utf8').slice(0, 300)}`);
-      progress.info(`economy cold burst ${entry.id}: ${ok}/${paths.length} answered 200 (${pulled} of them from the pull itself) with ${calls} upstream request(s) in ${Math.round(ms)} ms`);
-      results.push({ service: 'economy', series: entry.id, source: entry.source, frequency: entry.frequency, requests: paths.length, ok, pulled, upstreamCalls: calls, ms, upstreamDelayMs: UPSTREAM_DELAY_MS, met: calls === 1 && ok === paths.length });
+      if (failed)
+        progress.info(
+          `economy cold burst ${entry.id}: a request answered ${failed.status}: ${failed.body.toString('utf8').slice(0, 300)}`,
+        );
+      progress.info(
+        `economy cold burst ${entry.id}: ${ok}/${paths.length} answered 200 (${pulled} of them from the pull itself) with ${calls} upstream request(s) in ${Math.round(ms)} ms`,
+      );
+      results.push({
+        service: 'economy',
+        series: entry.id,
+        source: entry.source,
+        frequency: entry.frequency,
+        requests: paths.length,
+        ok,
+        pulled,
+        upstreamCalls: calls,
+        ms,
+        upstreamDelayMs: UPSTREAM_DELAY_MS,
+        met: calls === 1 && ok === paths.length,
+      });
     }
     return results;
   } finally {

@@ -17,7 +17,23 @@ const REPEATED_QUERIES = 300;
  */
 const DISTINCT_QUERIES = 6000;
 /** Words that match most names and that nobody searches for on their own. */
-const NOISE = new Set(['the', 'and', 'inc', 'ltd', 'limited', 'ltée', 'ltee', 'corp', 'corporation', 'company', 'les', 'des', 'ulc', 'llc', 'co']);
+const NOISE = new Set([
+  'the',
+  'and',
+  'inc',
+  'ltd',
+  'limited',
+  'ltée',
+  'ltee',
+  'corp',
+  'corporation',
+  'company',
+  'les',
+  'des',
+  'ulc',
+  'llc',
+  'co',
+]);
 
 export function facilitiesScenarios({ buildDir, rng }: ScenarioInput): Scenario[] {
   const index = JSON.parse(readFileSync(join(buildDir, 'index', 'search.json'), 'utf8')) as SearchIndexFile;

@@ -10,14 +10,36 @@ export interface Fetched {
   body: Buffer;
 }
 
-export function getLocal(port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Fetched> {
+export function getLocal(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { ...headers, 'accept-encoding': 'identity' }, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'GET',
+        headers: { ...headers, 'accept-encoding': 'identity' },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer in ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end();

@@ -66,4 +66,8 @@ export interface ChildError {
 
 export type ChildMessage = BuildDone | ServerReady | ServerUsage | ChildError;
 
-export type ParentMessage = { type: 'build'; job: BuildJob } | { type: 'serve'; job: ServerJob } | { type: 'usage' } | { type: 'stop' };
+export type ParentMessage =
+  | { type: 'build'; job: BuildJob }
+  | { type: 'serve'; job: ServerJob }
+  | { type: 'usage' }
+  | { type: 'stop' };

@@ -126,11 +126,20 @@ function verdictText(v: { met: boolean; missed?: string[]; smallScale?: SmallSca
 }
 
 /** The build-time target, on the build job's wall time (spawn to done; demo input generation is not part of it). */
-export function checkBuild(wallMs: number, targets: SizeTargets | undefined, scale: number | undefined): Verdict | undefined {
+export function checkBuild(
+  wallMs: number,
+  targets: SizeTargets | undefined,
+  scale: number | undefined,
+): Verdict | undefined {
   if (targets?.maxBuildMs === undefined) return undefined;
   const met = wallMs < targets.maxBuildMs;
   const smallScale = toSmallScale(targets, scale);
-  return { target: `< ${formatDuration(targets.maxBuildMs)}`, met, missed: met ? [] : [`${formatDuration(wallMs)}`], ...(smallScale ? { smallScale } : {}) };
+  return {
+    target: `< ${formatDuration(targets.maxBuildMs)}`,
+    met,
+    missed: met ? [] : [`${formatDuration(wallMs)}`],
+    ...(smallScale ? { smallScale } : {}),
+  };
 }
 
 function formatDuration(ms: number): string {
@@ -173,7 +182,11 @@ export function summarize(runs: readonly RunFigures[]): Summary {
 }
 
 /** Median of app/bare over the rounds both servers ran. */
-export function pairedRatio(app: readonly RunFigures[], bare: readonly RunFigures[], key: 'rps' | 'cpuUsPerReq'): number {
+export function pairedRatio(
+  app: readonly RunFigures[],
+  bare: readonly RunFigures[],
+  key: 'rps' | 'cpuUsPerReq',
+): number {
   const byRound = new Map(bare.map((b) => [b.round, b[key]]));
   return median(app.flatMap((a) => (byRound.has(a.round) ? [a[key] / byRound.get(a.round)!] : [])));
 }
@@ -225,11 +238,46 @@ const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('e
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 export function formatScenarios(results: readonly ScenarioResult[]): string {
-  const rows: (string | number)[][] = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'req/s vs bare', 'CPU vs bare', 'target', 'result']];
+  const rows: (string | number)[][] = [
+    [
+      'scenario',
+      'server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU us/req',
+      'req/s vs bare',
+      'CPU vs bare',
+      'target',
+      'result',
+    ],
+  ];
   for (const r of results) {
     const name = `${r.service} ${r.scenario}`;
-    rows.push([name, 'bare', int(r.bare.rps), fixed(r.bare.p50Ms), fixed(r.bare.p99Ms), fixed(r.bare.cpuUsPerReq, 1), '1.00', '1.00', '', '']);
-    rows.push([name, 'app', int(r.app.rps), fixed(r.app.p50Ms), fixed(r.app.p99Ms), fixed(r.app.cpuUsPerReq, 1), fixed(r.rpsRatio), fixed(r.cpuRatio), r.targetText, verdictText(r)]);
+    rows.push([
+      name,
+      'bare',
+      int(r.bare.rps),
+      fixed(r.bare.p50Ms),
+      fixed(r.bare.p99Ms),
+      fixed(r.bare.cpuUsPerReq, 1),
+      '1.00',
+      '1.00',
+      '',
+      '',
+    ]);
+    rows.push([
+      name,
+      'app',
+      int(r.app.rps),
+      fixed(r.app.p50Ms),
+      fixed(r.app.p99Ms),
+      fixed(r.app.cpuUsPerReq, 1),
+      fixed(r.rpsRatio),
+      fixed(r.cpuRatio),
+      r.targetText,
+      verdictText(r),
+    ]);
   }
   return [formatTable(rows), ...smallScaleNotes(results.map((r) => r.smallScale))].join('\n');
 }
@@ -243,17 +291,33 @@ export function describeOutput(b: BuildFigures): string {
 }
 
 export function formatBuilds(builds: readonly BuildFigures[]): string {
-  const rows: (string | number)[][] = [['build', 'output', 'wall s', 'in-process s', 'peak RSS MB', 'target', 'result']];
+  const rows: (string | number)[][] = [
+    ['build', 'output', 'wall s', 'in-process s', 'peak RSS MB', 'target', 'result'],
+  ];
   for (const b of builds) {
     if ('skipped' in b) {
       rows.push([b.label, b.skipped, '-', '-', '-', '', '']);
       continue;
     }
-    rows.push([b.label, describeOutput(b), fixed(b.wallMs / 1000, 1), fixed(b.jobMs / 1000, 1), fixed(b.peakRssMb, 0), b.target?.target ?? '', b.target ? verdictText(b.target) : '']);
+    rows.push([
+      b.label,
+      describeOutput(b),
+      fixed(b.wallMs / 1000, 1),
+      fixed(b.jobMs / 1000, 1),
+      fixed(b.peakRssMb, 0),
+      b.target?.target ?? '',
+      b.target ? verdictText(b.target) : '',
+    ]);
   }
   const notes = smallScaleNotes(builds.map((b) => ('target' in b ? b.target?.smallScale : undefined)));
   const targeted = builds.some((b) => 'target' in b && b.target);
-  return [formatTable(rows), ...(targeted ? ['  build target: wall time of the build job (spawn to done), without the demo input generation'] : []), ...notes].join('\n');
+  return [
+    formatTable(rows),
+    ...(targeted
+      ? ['  build target: wall time of the build job (spawn to done), without the demo input generation']
+      : []),
+    ...notes,
+  ].join('\n');
 }
 
 /** One server (service and kind) over its rounds: start-up as the median, memory as the worst round. */
@@ -272,7 +336,10 @@ export interface ServerSummary {
   target?: Verdict;
 }
 
-export function summarizeServers(sessions: readonly ServerSession[], targetsOf: (service: string) => { targets?: SizeTargets; scale?: number }): ServerSummary[] {
+export function summarizeServers(
+  sessions: readonly ServerSession[],
+  targetsOf: (service: string) => { targets?: SizeTargets; scale?: number },
+): ServerSummary[] {
   const groups = new Map<string, ServerSession[]>();
   for (const s of sessions) {
     const key = `${s.service} ${s.kind}`;
@@ -300,17 +367,35 @@ export function summarizeServers(sessions: readonly ServerSession[], targetsOf: 
       if (targets.maxRssMb !== undefined) {
         parts.push(`RSS < ${int(targets.maxRssMb)} MB`);
         if (!(summary.rssAtReadyMb < targets.maxRssMb)) missed.push(`RSS after load ${int(summary.rssAtReadyMb)} MB`);
-        if (!(summary.rssAfterTestMb < targets.maxRssMb)) missed.push(`RSS after test ${int(summary.rssAfterTestMb)} MB`);
+        if (!(summary.rssAfterTestMb < targets.maxRssMb))
+          missed.push(`RSS after test ${int(summary.rssAfterTestMb)} MB`);
       }
       const smallScale = toSmallScale(targets, scale);
-      summary.target = { target: parts.join(', '), met: missed.length === 0, missed, ...(smallScale ? { smallScale } : {}) };
+      summary.target = {
+        target: parts.join(', '),
+        met: missed.length === 0,
+        missed,
+        ...(smallScale ? { smallScale } : {}),
+      };
     }
     return summary;
   });
 }
 
 export function formatServers(summaries: readonly ServerSummary[]): string {
-  const rows: (string | number)[][] = [['server', 'data', 'start-up ms', 'load ms', 'RSS after load MB', 'RSS after test MB', 'peak RSS MB', 'target', 'result']];
+  const rows: (string | number)[][] = [
+    [
+      'server',
+      'data',
+      'start-up ms',
+      'load ms',
+      'RSS after load MB',
+      'RSS after test MB',
+      'peak RSS MB',
+      'target',
+      'result',
+    ],
+  ];
   for (const s of summaries) {
     rows.push([
       `${s.service} ${s.kind}`,
@@ -367,7 +452,14 @@ export async function writeResults(
     startups: data.startups,
   };
   // Microsecond precision is noise on this VM; three decimals keep the file readable and diffable.
-  await writeFile(path, JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v), 2) + '\n');
+  await writeFile(
+    path,
+    JSON.stringify(
+      doc,
+      (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v),
+      2,
+    ) + '\n',
+  );
 }
 
 /** `npm start` of one service: spawn to listening, over the rounds. */
@@ -379,7 +471,9 @@ export interface StartupResult extends StartupFigures {
 }
 
 export function formatStartups(startups: readonly StartupResult[]): string {
-  const rows: (string | number)[][] = [['npm start', 'data', 'start-up ms (median)', 'each start ms', 'RSS listening MB', 'target', 'result']];
+  const rows: (string | number)[][] = [
+    ['npm start', 'data', 'start-up ms (median)', 'each start ms', 'RSS listening MB', 'target', 'result'],
+  ];
   for (const s of startups) {
     const met = s.target === undefined ? undefined : s.medianMs < s.target;
     rows.push([
@@ -406,13 +500,28 @@ export function formatStartups(startups: readonly StartupResult[]): string {
  * per unit).
  */
 export function formatGrowth(builds: readonly BuildFigures[]): string {
-  const points = builds.flatMap((b) => ('growth' in b && b.growth && b.scale !== undefined ? [b] : [])).sort((a, b) => a.scale! - b.scale!);
+  const points = builds
+    .flatMap((b) => ('growth' in b && b.growth && b.scale !== undefined ? [b] : []))
+    .sort((a, b) => a.scale! - b.scale!);
   const largest = points.at(-1);
   if (!largest) return '';
   const perUnit = largest.wallMs / largest.scale!;
-  const rows: (string | number)[][] = [['growth', 'scale', 'output', 'wall s', 's per unit', 'vs linear', 'peak RSS MB']];
+  const rows: (string | number)[][] = [
+    ['growth', 'scale', 'output', 'wall s', 's per unit', 'vs linear', 'peak RSS MB'],
+  ];
   for (const b of points) {
-    rows.push([b.service, `x${b.scale}`, describeOutput(b), fixed(b.wallMs / 1000, 1), fixed(b.wallMs / 1000 / b.scale!, 2), fixed(b.wallMs / b.scale! / perUnit, 2), fixed(b.peakRssMb, 0)]);
+    rows.push([
+      b.service,
+      `x${b.scale}`,
+      describeOutput(b),
+      fixed(b.wallMs / 1000, 1),
+      fixed(b.wallMs / 1000 / b.scale!, 2),
+      fixed(b.wallMs / b.scale! / perUnit, 2),
+      fixed(b.peakRssMb, 0),
+    ]);
   }
-  return [formatTable(rows), '  vs linear: seconds per unit of scale over those of the largest build (1.00 = linear growth)'].join('\n');
+  return [
+    formatTable(rows),
+    '  vs linear: seconds per unit of scale over those of the largest build (1.00 = linear growth)',
+  ].join('\n');
 }

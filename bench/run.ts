@@ -99,23 +99,30 @@ function toGrowth(raw: string | undefined, quick: boolean): number[] {
   if (raw === undefined) return quick ? [] : [0.1, 0.25, 0.5];
   if (raw === '' || raw === 'none') return [];
   const fractions = raw.split(',').map(Number);
-  if (fractions.some((f) => !(f > 0 && f < 1))) throw new CliError(`--growth takes fractions between 0 and 1, comma-separated (0.1,0.25,0.5), or none\n\n${USAGE}`);
+  if (fractions.some((f) => !(f > 0 && f < 1)))
+    throw new CliError(`--growth takes fractions between 0 and 1, comma-separated (0.1,0.25,0.5), or none\n\n${USAGE}`);
   return [...new Set(fractions)].sort((a, b) => a - b);
 }
 
 /** The load client asked for, or wrk when it is installed, else autocannon (an npm dev dependency). */
 function toClient(raw: string | undefined): { label: string; load: Settings['load'] } {
-  if (raw !== undefined && raw !== 'wrk' && raw !== 'autocannon') throw new CliError(`--client must be wrk or autocannon\n\n${USAGE}`);
+  if (raw !== undefined && raw !== 'wrk' && raw !== 'autocannon')
+    throw new CliError(`--client must be wrk or autocannon\n\n${USAGE}`);
   const autocannon = { label: `autocannon ${autocannonVersion()}`, load: runLoad };
   if (raw === 'autocannon') return autocannon;
   const version = wrkVersion();
   if (version) return { label: `wrk ${version}, 1 thread`, load: runWrk };
   if (raw === 'wrk') throw new CliError('--client wrk: wrk is not on the PATH (apt-get install wrk)', 1);
-  return { ...autocannon, label: `${autocannon.label} (wrk not found; apt-get install wrk for figures less skewed by the client's own CPU use)` };
+  return {
+    ...autocannon,
+    label: `${autocannon.label} (wrk not found; apt-get install wrk for figures less skewed by the client's own CPU use)`,
+  };
 }
 
 function autocannonVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
@@ -149,10 +156,16 @@ function toSettings(argv: string[]): Settings | undefined {
     if (!ok(n)) throw new CliError(`--${name} ${raw} is not valid\n\n${USAGE}`);
     return n;
   };
-  const durationSec = number('duration', values.duration, values.quick ? 3 : 10, (n) => Number.isInteger(n) && n >= 1 && n <= 600);
+  const durationSec = number(
+    'duration',
+    values.duration,
+    values.quick ? 3 : 10,
+    (n) => Number.isInteger(n) && n >= 1 && n <= 600,
+  );
   const serve = values.serve ?? 'demo';
   if (serve !== 'demo' && serve !== 'real') throw new CliError(`--serve must be demo or real\n\n${USAGE}`);
-  if (values.service && !BENCH_SERVICES[values.service]) throw new CliError(`--service must be one of ${Object.keys(BENCH_SERVICES).join(', ')}`);
+  if (values.service && !BENCH_SERVICES[values.service])
+    throw new CliError(`--service must be one of ${Object.keys(BENCH_SERVICES).join(', ')}`);
   const services = values.service ? [BENCH_SERVICES[values.service]!] : Object.values(BENCH_SERVICES);
   const raw: Record<string, string | undefined> = { scale: values.scale, 'carriers-scale': values['carriers-scale'] };
   const scales: Record<string, number> = {};
@@ -160,7 +173,12 @@ function toSettings(argv: string[]): Settings | undefined {
   for (const svc of services) {
     const given = svc.demo.option ? raw[svc.demo.option] : undefined;
     const quick = values.quick && given === undefined && svc.demo.quick !== undefined;
-    scales[svc.name] = number(svc.demo.option ?? svc.name, given, quick ? svc.demo.quick! : svc.demo.default, (n) => n > 0 && n <= 1000);
+    scales[svc.name] = number(
+      svc.demo.option ?? svc.name,
+      given,
+      quick ? svc.demo.quick! : svc.demo.default,
+      (n) => n > 0 && n <= 1000,
+    );
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
   const client = toClient(values.client);
@@ -186,7 +204,12 @@ function toSettings(argv: string[]): Settings | undefined {
   };
 }
 
-async function runBuildJob(job: BuildJob, label: string, progress: Progress, extra: { scale?: number; svc?: BenchService } = {}): Promise<BuildFigures> {
+async function runBuildJob(
+  job: BuildJob,
+  label: string,
+  progress: Progress,
+  extra: { scale?: number; svc?: BenchService } = {},
+): Promise<BuildFigures> {
   progress.stage(label);
   const child = startChild(join(ROOT, 'bench', 'build-child.ts'), label, BUILD_NODE_FLAGS);
   child.send({ type: 'build', job });
@@ -227,7 +250,13 @@ async function buildAll(svc: BenchService, work: string, settings: Settings, pro
     const label = `${svc.name} real data${svc.realData.year ? ` (${svc.realData.year})` : ''}`;
     if (existsSync(input)) {
       realOut = join(work, 'real');
-      builds.push(await runBuildJob({ mode: 'build', service: svc.name, input, outDir: realOut, year: svc.realData.year }, label, progress));
+      builds.push(
+        await runBuildJob(
+          { mode: 'build', service: svc.name, input, outDir: realOut, year: svc.realData.year },
+          label,
+          progress,
+        ),
+      );
     } else {
       progress.info(`skipped: ../shared/data not found (${input})`);
       builds.push({ label, service: svc.name, skipped: 'skipped: ../shared/data not found' });
@@ -241,13 +270,36 @@ async function buildAll(svc: BenchService, work: string, settings: Settings, pro
     for (const fraction of settings.growth) {
       const at = Math.round(scale * fraction * 100) / 100;
       const dir = join(work, `growth-${at}`);
-      await runBuildJob({ mode: 'demo', service: svc.name, dir: join(dir, 'input'), scale: at }, `${svc.name} demo x${at} inputs`, progress, { scale: at });
-      builds.push({ ...(await runBuildJob({ mode: 'build', service: svc.name, input: join(dir, 'input'), outDir: join(dir, 'out') }, `${svc.name} demo x${at} build`, progress, { scale: at })), growth: true });
+      await runBuildJob(
+        { mode: 'demo', service: svc.name, dir: join(dir, 'input'), scale: at },
+        `${svc.name} demo x${at} inputs`,
+        progress,
+        { scale: at },
+      );
+      builds.push({
+        ...(await runBuildJob(
+          { mode: 'build', service: svc.name, input: join(dir, 'input'), outDir: join(dir, 'out') },
+          `${svc.name} demo x${at} build`,
+          progress,
+          { scale: at },
+        )),
+        growth: true,
+      });
       await rm(dir, { recursive: true, force: true });
     }
   }
-  if (demoInput) builds.push(await runBuildJob({ mode: 'demo', service: svc.name, dir: demoInput, scale }, `${svc.name} demo x${scale} inputs`, progress, { scale }));
-  const demoJob: BuildJob = demoInput ? { mode: 'build', service: svc.name, input: demoInput, outDir: demoOut } : { mode: 'build', service: svc.name, input: '', outDir: demoOut, demo: true };
+  if (demoInput)
+    builds.push(
+      await runBuildJob(
+        { mode: 'demo', service: svc.name, dir: demoInput, scale },
+        `${svc.name} demo x${scale} inputs`,
+        progress,
+        { scale },
+      ),
+    );
+  const demoJob: BuildJob = demoInput
+    ? { mode: 'build', service: svc.name, input: demoInput, outDir: demoOut }
+    : { mode: 'build', service: svc.name, input: '', outDir: demoOut, demo: true };
   const demo = await runBuildJob(demoJob, `${svc.name} demo x${scale} build`, progress, { scale, svc });
   builds.push(settings.growth.length && svc.targets?.maxBuildMs !== undefined ? { ...demo, growth: true } : demo);
   if (settings.served === 'real') {
@@ -283,8 +335,17 @@ async function runSession(
   const label = `${kind} ${svc.name}`;
   const child = startChild(join(ROOT, 'bench', 'server-child.ts'), label);
   try {
-    const capture = scenarios.map((s): CaptureGroup => ({ paths: s.paths, ...(s.headers ? { headers: s.headers } : {}) }));
-    const job: ServerJob = { kind, service: svc.name, dataDir: built.servedDir, stateDir, log: settings.log, capture: kind === 'bare' ? capture : [] };
+    const capture = scenarios.map(
+      (s): CaptureGroup => ({ paths: s.paths, ...(s.headers ? { headers: s.headers } : {}) }),
+    );
+    const job: ServerJob = {
+      kind,
+      service: svc.name,
+      dataDir: built.servedDir,
+      stateDir,
+      log: settings.log,
+      capture: kind === 'bare' ? capture : [],
+    };
     child.send({ type: 'serve', job });
     const ready = await child.next('ready', SERVER_START_TIMEOUT_MS);
     const startupMs = performance.now() - child.spawnedAt - ready.captureMs;
@@ -296,16 +357,25 @@ async function runSession(
     for (const s of scenarios) {
       for (const path of s.paths.slice(0, SAMPLE_PATHS)) {
         const res = await getLocal(ready.port, path, s.headers);
-        if (res.status !== 200) throw new Error(`${label}: GET ${path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+        if (res.status !== 200)
+          throw new Error(`${label}: GET ${path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
         const d = digest(res.body);
         const seen = expected.get(path);
         if (seen === undefined) expected.set(path, d);
-        else if (seen !== d) throw new Error(`${label}: GET ${path} answered other bytes than the other server: the comparison would not be like for like`);
+        else if (seen !== d)
+          throw new Error(
+            `${label}: GET ${path} answered other bytes than the other server: the comparison would not be like for like`,
+          );
       }
     }
 
     for (const [i, s] of scenarios.entries()) {
-      const load = { port: ready.port, paths: s.paths, ...(s.headers ? { headers: s.headers } : {}), connections: settings.connections };
+      const load = {
+        port: ready.port,
+        paths: s.paths,
+        ...(s.headers ? { headers: s.headers } : {}),
+        connections: settings.connections,
+      };
       await settings.load({ ...load, durationSec: settings.warmupSec });
       const before = await usageOf(child);
       const result = await settings.load({ ...load, durationSec: settings.durationSec });
@@ -344,7 +414,10 @@ export async function main(argv: string[]): Promise<void> {
   const busyAtStart = await sampleBusy(1000);
   const cpuAtStart = readCpuTicks();
   const progress = createProgress('bench');
-  if (busyAtStart > 0.1) progress.info(`CPUs ${Math.round(busyAtStart * 100)} % busy before starting: other work on this machine will skew the figures`);
+  if (busyAtStart > 0.1)
+    progress.info(
+      `CPUs ${Math.round(busyAtStart * 100)} % busy before starting: other work on this machine will skew the figures`,
+    );
   assertDiskSpace(settings, progress);
   const work = await mkdtemp(join(tmpdir(), 'shardline-bench-'));
   const cleanup = () => {
@@ -372,8 +445,14 @@ export async function main(argv: string[]): Promise<void> {
       // One STATE_DIR for both servers and every round: the scenarios create their API keys in it.
       const stateDir = join(work, svc.name, 'state');
       await mkdir(stateDir, { recursive: true });
-      const scenarios = await svc.scenarios({ buildDir: join(built.servedDir, svc.name), stateDir, rng: createRng(settings.seed).fork(svc.name) });
-      servedNotes.push(`${built.served.label} (${describeOutput(built.served)}${settings.scaleNotes[svc.name] && built.scale !== undefined ? `; ${settings.scaleNotes[svc.name]}` : ''})`);
+      const scenarios = await svc.scenarios({
+        buildDir: join(built.servedDir, svc.name),
+        stateDir,
+        rng: createRng(settings.seed).fork(svc.name),
+      });
+      servedNotes.push(
+        `${built.served.label} (${describeOutput(built.served)}${settings.scaleNotes[svc.name] && built.scale !== undefined ? `; ${settings.scaleNotes[svc.name]}` : ''})`,
+      );
       const smallScale = toSmallScale(svc.targets, built.scale);
       const mine = scenarios.map(
         (s): ScenarioRuns => ({
@@ -393,14 +472,27 @@ export async function main(argv: string[]): Promise<void> {
         const order: ServerKind[] = round % 2 ? ['bare', 'app'] : ['app', 'bare'];
         for (const kind of order) {
           progress.stage(`round ${round}/${settings.rounds}: ${kind} ${svc.name}`);
-          sessions.push(await runSession(kind, round, svc, built, stateDir, scenarios, mine, expected, settings, progress));
+          sessions.push(
+            await runSession(kind, round, svc, built, stateDir, scenarios, mine, expected, settings, progress),
+          );
         }
       }
       scaleOf.set(svc.name, built.scale);
       progress.stage(`${svc.name}: npm start, spawn to listening`);
-      startups.push({ ...(await measureStartup(svc.name, built.servedDir, stateDir, settings.rounds, (m) => progress.info(m))), data: built.data, target: svc.targets?.maxStartupMs, smallScale: toSmallScale(svc.targets, built.scale) });
+      startups.push({
+        ...(await measureStartup(svc.name, built.servedDir, stateDir, settings.rounds, (m) => progress.info(m))),
+        data: built.data,
+        target: svc.targets?.maxStartupMs,
+        smallScale: toSmallScale(svc.targets, built.scale),
+      });
       if (svc.coldBursts) {
-        coldBursts.push(...(await svc.coldBursts({ workDir: join(work, svc.name), rng: createRng(settings.seed).fork(`${svc.name} cold`), progress })));
+        coldBursts.push(
+          ...(await svc.coldBursts({
+            workDir: join(work, svc.name),
+            rng: createRng(settings.seed).fork(`${svc.name} cold`),
+            progress,
+          })),
+        );
       }
     }
   } finally {
@@ -411,7 +503,10 @@ export async function main(argv: string[]): Promise<void> {
 
   const results = runs.map(toScenarioResult);
   const stolen = stolenShare(cpuAtStart, readCpuTicks());
-  const serverSummaries = summarizeServers(sessions, (service) => ({ targets: BENCH_SERVICES[service]?.targets, scale: scaleOf.get(service) }));
+  const serverSummaries = summarizeServers(sessions, (service) => ({
+    targets: BENCH_SERVICES[service]?.targets,
+    scale: scaleOf.get(service),
+  }));
   await writeResults(settings.out, {
     options: toBenchOptions(settings),
     builds,
@@ -428,7 +523,9 @@ export async function main(argv: string[]): Promise<void> {
 
   const out = [
     `shardline bench, ${startedAt.toISOString()}: node ${process.version}, ${cpus().length} CPUs, ${Math.round(busyAtStart * 100)} % busy before start` +
-      (stolen === undefined ? '' : `, ${Math.round(stolen * 100)} % of the CPU time taken by the hypervisor during the run (steal)`),
+      (stolen === undefined
+        ? ''
+        : `, ${Math.round(stolen * 100)} % of the CPU time taken by the hypervisor during the run (steal)`),
     `served: ${servedNotes.join('; ')}; ${settings.connections} connections; ${settings.rounds} interleaved rounds of ${settings.durationSec} s per server (after ${settings.warmupSec} s warm-up); load client ${settings.client}; medians; app request log ${settings.log ? 'on (to /dev/null)' : 'off'}`,
     '',
     formatScenarios(results),
@@ -440,7 +537,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(builds.some((b) => 'growth' in b && b.growth) ? [formatGrowth(builds), ''] : []),
     formatServers(serverSummaries),
     '  start-up: spawn to listening of the load-test child (node + tsx + createApp), median of the rounds; load: createApp alone; the bare server',
-    '  loads the same build and captures the app\'s response (head and body) to every path it serves, not counted. RSS: once listening, and',
+    "  loads the same build and captures the app's response (head and body) to every path it serves, not counted. RSS: once listening, and",
     '  after all load tests; worst round.',
     '',
     formatStartups(startups),
@@ -451,9 +548,17 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(out.join('\n') + '\n');
   const checked = [
     ...results.map((r) => ({ name: `${r.service} ${r.scenario}`, met: r.met, smallScale: r.smallScale })),
-    ...builds.flatMap((b) => ('target' in b && b.target ? [{ name: b.label, met: b.target.met, smallScale: b.target.smallScale }] : [])),
-    ...serverSummaries.flatMap((s) => (s.target ? [{ name: `${s.service} ${s.kind} RSS`, met: s.target.met, smallScale: s.target.smallScale }] : [])),
-    ...startups.flatMap((s) => (s.target !== undefined ? [{ name: `${s.service} npm start start-up`, met: s.medianMs < s.target, smallScale: s.smallScale }] : [])),
+    ...builds.flatMap((b) =>
+      'target' in b && b.target ? [{ name: b.label, met: b.target.met, smallScale: b.target.smallScale }] : [],
+    ),
+    ...serverSummaries.flatMap((s) =>
+      s.target ? [{ name: `${s.service} ${s.kind} RSS`, met: s.target.met, smallScale: s.target.smallScale }] : [],
+    ),
+    ...startups.flatMap((s) =>
+      s.target !== undefined
+        ? [{ name: `${s.service} npm start start-up`, met: s.medianMs < s.target, smallScale: s.smallScale }]
+        : [],
+    ),
     // Not a size figure: the same at any scale.
     ...coldBursts.map((c) => ({ name: `${c.service} cold burst ${c.series}`, met: c.met, smallScale: undefined })),
   ];
@@ -470,12 +575,16 @@ export async function main(argv: string[]): Promise<void> {
 
 /** Fails before hours of work when the demo builds cannot fit in the temp folder (x700 carriers: ~10 GB). */
 function assertDiskSpace(settings: Settings, progress: Progress): void {
-  const needMb = settings.services.reduce((mb, svc) => mb + (svc.demo.diskMbPerUnit ?? 0) * settings.scales[svc.name]!, 0);
+  const needMb = settings.services.reduce(
+    (mb, svc) => mb + (svc.demo.diskMbPerUnit ?? 0) * settings.scales[svc.name]!,
+    0,
+  );
   if (needMb < 1000) return;
   const fs = statfsSync(tmpdir());
   const freeMb = toMb(fs.bavail * fs.bsize);
   const text = `the demo builds need about ${(needMb / 1024).toFixed(1)} GB in ${tmpdir()}; ${(freeMb / 1024).toFixed(1)} GB free`;
-  if (needMb > freeMb * 0.9) throw new CliError(`${text}: not enough (set TMPDIR to a bigger disk, or use a smaller --carriers-scale)`, 1);
+  if (needMb > freeMb * 0.9)
+    throw new CliError(`${text}: not enough (set TMPDIR to a bigger disk, or use a smaller --carriers-scale)`, 1);
   progress.info(text);
 }
 
@@ -495,13 +604,23 @@ function readCpuTicks(): { steal: number; total: number } | undefined {
  * The share of the CPUs' time stolen between two readings: on a shared VM the same code runs slower and
  * with longer tails while it is high, so the report states it beside the figures.
  */
-export function stolenShare(a: ReturnType<typeof readCpuTicks>, b: ReturnType<typeof readCpuTicks>): number | undefined {
+export function stolenShare(
+  a: ReturnType<typeof readCpuTicks>,
+  b: ReturnType<typeof readCpuTicks>,
+): number | undefined {
   if (!a || !b || b.total <= a.total) return undefined;
   return (b.steal - a.steal) / (b.total - a.total);
 }
 
 async function sampleBusy(ms: number): Promise<number> {
-  const total = () => cpus().reduce((acc, c) => ({ idle: acc.idle + c.times.idle, all: acc.all + c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle }), { idle: 0, all: 0 });
+  const total = () =>
+    cpus().reduce(
+      (acc, c) => ({
+        idle: acc.idle + c.times.idle,
+        all: acc.all + c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle,
+      }),
+      { idle: 0, all: 0 },
+    );
   const a = total();
   await sleep(ms);
   const b = total();
@@ -509,7 +628,18 @@ async function sampleBusy(ms: number): Promise<number> {
 }
 
 function toBenchOptions(s: Settings): BenchOptions {
-  return { durationSec: s.durationSec, warmupSec: s.warmupSec, rounds: s.rounds, connections: s.connections, client: s.client, served: s.served, scales: s.scales, log: s.log, seed: s.seed, growth: s.growth };
+  return {
+    durationSec: s.durationSec,
+    warmupSec: s.warmupSec,
+    rounds: s.rounds,
+    connections: s.connections,
+    client: s.client,
+    served: s.served,
+    scales: s.scales,
+    log: s.log,
+    seed: s.seed,
+    growth: s.growth,
+  };
 }
 
 if (isMain(import.meta.url)) {

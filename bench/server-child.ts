@@ -29,12 +29,15 @@ async function serve(job: ServerJob): Promise<Server> {
   if (!svc) throw new Error(`no server for ${job.service}`);
   const devNull = job.log ? openSync('/dev/null', 'w') : -1;
   const start = performance.now();
-  const app = createApp(svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: { ...process.env, ...job.env } }), {
-    dataDir: job.dataDir,
-    // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
-    log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : null,
-    reloadIntervalMs: 0,
-  });
+  const app = createApp(
+    svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: { ...process.env, ...job.env } }),
+    {
+      dataDir: job.dataDir,
+      // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
+      log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : null,
+      reloadIntervalMs: 0,
+    },
+  );
   const loadMs = performance.now() - start;
   let captureMs = 0;
   let captured = 0;
@@ -66,11 +69,19 @@ process.on('message', (m: ParentMessage) => {
   if (m.type === 'serve') {
     serve(m.job).then(
       (s) => (server = s),
-      (err: Error) => process.send!({ type: 'error', message: err.stack ?? String(err) } satisfies ChildMessage, () => process.exit(1)),
+      (err: Error) =>
+        process.send!({ type: 'error', message: err.stack ?? String(err) } satisfies ChildMessage, () =>
+          process.exit(1),
+        ),
     );
   } else if (m.type === 'usage') {
     const cpu = process.cpuUsage();
-    send({ type: 'usage', cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), maxRssKb: process.resourceUsage().maxRSS });
+    send({
+      type: 'usage',
+      cpuUs: cpu.user + cpu.system,
+      rssBytes: process.memoryUsage.rss(),
+      maxRssKb: process.resourceUsage().maxRSS,
+    });
   } else if (m.type === 'stop') {
     if (server) close(server).finally(() => process.exit(0));
     else process.exit(0);

@@ -103,5 +103,8 @@ export function describeTarget(t: Target): string {
 }
 
 export function meetsTarget(t: Target, figures: { ratio: number; p99Ms: number }): boolean {
-  return (t.minRatio === undefined || figures.ratio >= t.minRatio) && (t.maxP99Ms === undefined || figures.p99Ms < t.maxP99Ms);
+  return (
+    (t.minRatio === undefined || figures.ratio >= t.minRatio) &&
+    (t.maxP99Ms === undefined || figures.p99Ms < t.maxP99Ms)
+  );
 }

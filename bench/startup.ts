@@ -17,11 +17,15 @@ export interface StartupFigures {
 
 function startOnce(service: string, dataDir: string, stateDir: string): Promise<{ ms: number; rssMb: number }> {
   const spawnedAt = performance.now();
-  const proc = spawn(process.execPath, [join(ROOT, 'server', 'start.mjs'), '--service', service, '--port', '0', '--data', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: stateDir },
-  });
+  const proc = spawn(
+    process.execPath,
+    [join(ROOT, 'server', 'start.mjs'), '--service', service, '--port', '0', '--data', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: stateDir },
+    },
+  );
   let err = '';
   proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
   return new Promise((resolve, reject) => {
@@ -54,7 +58,13 @@ function startOnce(service: string, dataDir: string, stateDir: string): Promise<
 }
 
 /** One untimed start (compiles the module if a source changed), then `rounds` timed ones. */
-export async function measureStartup(service: string, dataDir: string, stateDir: string, rounds: number, onProgress: (m: string) => void): Promise<StartupFigures> {
+export async function measureStartup(
+  service: string,
+  dataDir: string,
+  stateDir: string,
+  rounds: number,
+  onProgress: (m: string) => void,
+): Promise<StartupFigures> {
   await startOnce(service, dataDir, stateDir);
   const samples: { ms: number; rssMb: number }[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -62,5 +72,10 @@ export async function measureStartup(service: string, dataDir: string, stateDir:
     onProgress(`${service} npm start ${i + 1}/${rounds}: listening after ${Math.round(samples.at(-1)!.ms)} ms`);
   }
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  return { service, samplesMs: samples.map((s) => s.ms), medianMs: sorted[Math.floor(sorted.length / 2)]!, rssMb: Math.max(...samples.map((s) => s.rssMb)) };
+  return {
+    service,
+    samplesMs: samples.map((s) => s.ms),
+    medianMs: sorted[Math.floor(sorted.length / 2)]!,
+    rssMb: Math.max(...samples.map((s) => s.rssMb)),
+  };
 }

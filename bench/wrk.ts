@@ -102,7 +102,16 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
     const script = join(dir, 'load.lua');
     await writeFile(pathsFile, options.paths.join('\n') + '\n');
     await writeFile(script, wrkScript(pathsFile, options.headers));
-    const args = ['-t1', `-c${options.connections}`, `-d${options.durationSec}s`, '--timeout', '10s', '-s', script, `http://127.0.0.1:${options.port}`];
+    const args = [
+      '-t1',
+      `-c${options.connections}`,
+      `-d${options.durationSec}s`,
+      '--timeout',
+      '10s',
+      '-s',
+      script,
+      `http://127.0.0.1:${options.port}`,
+    ];
     const stdout = await new Promise<string>((resolve, reject) => {
       const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';

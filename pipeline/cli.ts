@@ -27,41 +27,72 @@ Examples:
   npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
 
 export async function main(argv: string[]): Promise<void> {
-  const { values } = parseCli(argv, { service: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' }, year: { type: 'string' }, 'as-of': { type: 'string' }, demo: { type: 'boolean' } }, USAGE);
+  const { values } = parseCli(
+    argv,
+    {
+      service: { type: 'string' },
+      input: { type: 'string' },
+      out: { type: 'string' },
+      year: { type: 'string' },
+      'as-of': { type: 'string' },
+      demo: { type: 'boolean' },
+    },
+    USAGE,
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return;
   }
   const service = values.service;
-  if (!service || !PIPELINES[service]) throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
+  if (!service || !PIPELINES[service])
+    throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
   const pipeline = PIPELINES[service]!;
   const needsInput = pipeline.needsInput ?? true;
   if (needsInput && !values.input) throw new CliError(`--input is required\n\n${USAGE}`);
   // An option another service takes is refused, not ignored: `--year` on a carriers build changes nothing.
-  if (values.year !== undefined && service !== 'facilities') throw new CliError(`--year applies to facilities builds only, not ${service}\n\n${USAGE}`);
-  if (values['as-of'] !== undefined && service !== 'carriers') throw new CliError(`--as-of applies to carriers builds only, not ${service}\n\n${USAGE}`);
+  if (values.year !== undefined && service !== 'facilities')
+    throw new CliError(`--year applies to facilities builds only, not ${service}\n\n${USAGE}`);
+  if (values['as-of'] !== undefined && service !== 'carriers')
+    throw new CliError(`--as-of applies to carriers builds only, not ${service}\n\n${USAGE}`);
   const year = yearOption(values.year);
   const asOf = values['as-of'];
   if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
   const outDir = resolve(values.out ?? (process.env.DATA_DIR || 'dist-data'));
   // Restricted percentiles are decided when the data is built, so the stores, caches and any copy agree.
-  const showRestricted = settingOption(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES));
+  const showRestricted = settingOption(() =>
+    flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES),
+  );
   const progress = createProgress(`build ${service}`);
   let result;
   try {
-    result = await pipeline.build({ input: values.input ? resolve(values.input) : '', outDir, year, asOf, demo: values.demo, showRestricted, progress });
+    result = await pipeline.build({
+      input: values.input ? resolve(values.input) : '',
+      outDir,
+      year,
+      asOf,
+      demo: values.demo,
+      showRestricted,
+      progress,
+    });
   } catch (err) {
     throw new CliError(`build failed, nothing was published: ${(err as Error).message}`, 1);
   }
   const rows: (string | number)[][] = [['input', 'kind', 'rows', 'used', 'dropped']];
   for (const i of result.inputs) {
-    const dropped = Object.entries(i.dropped).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
+    const dropped =
+      Object.entries(i.dropped)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || '-';
     rows.push([i.file, i.kind, i.rows, i.used, dropped]);
   }
-  process.stderr.write(`\n${formatTable(rows)}\n\n${formatTable([['count', 'value'], ...Object.entries(result.counts)])}\n`);
+  process.stderr.write(
+    `\n${formatTable(rows)}\n\n${formatTable([['count', 'value'], ...Object.entries(result.counts)])}\n`,
+  );
   for (const i of result.ignored) process.stderr.write(`ignored: ${i.file} (${i.reason})\n`);
   for (const w of result.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
-  process.stderr.write(`\npublished ${service} ${result.data_version} to ${outDir}/${service} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `\npublished ${service} ${result.data_version} to ${outDir}/${service} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`,
+  );
 }
 
 if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));

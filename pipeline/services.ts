@@ -39,17 +39,36 @@ export interface PipelineService {
   /** False for a service whose inputs live in the repository (economy's registry): --input is optional. */
   needsInput?: boolean;
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
-  demo(dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void }): Promise<{ files: string[]; facts?: object }>;
+  demo(
+    dir: string,
+    options: { seed?: number; scale?: number; onProgress?: (msg: string) => void },
+  ): Promise<{ files: string[]; facts?: object }>;
 }
 
 export const PIPELINES: Record<string, PipelineService> = {
   facilities: {
-    build: (o) => buildFacilities({ input: o.input, outDir: o.outDir, year: o.year, demo: o.demo, progress: o.progress, strict: o.strict }),
+    build: (o) =>
+      buildFacilities({
+        input: o.input,
+        outDir: o.outDir,
+        year: o.year,
+        demo: o.demo,
+        progress: o.progress,
+        strict: o.strict,
+      }),
     demo: writeFacilitiesDemo,
   },
   carriers: {
     build: (o) =>
-      buildCarriers({ input: o.input, outDir: o.outDir, asOf: o.asOf, demo: o.demo, progress: o.progress, showRestricted: o.showRestricted, strict: o.strict }),
+      buildCarriers({
+        input: o.input,
+        outDir: o.outDir,
+        asOf: o.asOf,
+        demo: o.demo,
+        progress: o.progress,
+        showRestricted: o.showRestricted,
+        strict: o.strict,
+      }),
     demo: writeCarriersDemo,
   },
   economy: {
@@ -61,14 +80,18 @@ export const PIPELINES: Record<string, PipelineService> = {
     build: async (o) => {
       const marked = o.input !== '' && existsSync(join(o.input, DEMO_MARKER));
       const given = o.input !== '' && existsSync(join(o.input, 'registry.json'));
-      if (o.input !== '' && !given && !marked) throw new Error(`${o.input} holds no registry.json (the economy build's only input)`);
+      if (o.input !== '' && !given && !marked)
+        throw new Error(`${o.input} holds no registry.json (the economy build's only input)`);
       return buildEconomy({
         outDir: o.outDir,
         demo: (o.demo ?? false) || marked,
         progress: o.progress,
         registryPath: given ? join(o.input, 'registry.json') : undefined,
         // The live archive (server/economy/vintages.ts); a demo build's generated snapshots are not published.
-        vintagesDir: o.stateDir !== undefined && !((o.demo ?? false) || marked) ? join(o.stateDir, 'economy', 'vintages') : undefined,
+        vintagesDir:
+          o.stateDir !== undefined && !((o.demo ?? false) || marked)
+            ? join(o.stateDir, 'economy', 'vintages')
+            : undefined,
       });
     },
     // The economy demo needs no input files: its build is marked demo and the server uses the built-in
@@ -83,7 +106,11 @@ export const PIPELINES: Record<string, PipelineService> = {
 export const SERVICE_NAMES = Object.keys(PIPELINES);
 
 /** Writes a service's demo inputs and the marker that labels every build made from them as demo. */
-export async function writeDemo(service: string, dir: string, options: { seed?: number; scale?: number; onProgress?: (msg: string) => void } = {}): Promise<string[]> {
+export async function writeDemo(
+  service: string,
+  dir: string,
+  options: { seed?: number; scale?: number; onProgress?: (msg: string) => void } = {},
+): Promise<string[]> {
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new Error(`unknown service ${service}`);
   const { files, facts } = await pipeline.demo(dir, options);
@@ -95,9 +122,20 @@ export async function writeDemo(service: string, dir: string, options: { seed?: 
  * The marker that labels builds from `dir` as demo data, carrying the snapshot date the inputs were made for
  * (`facts.asOf`) and anything else worth knowing about how they were made (`extra`).
  */
-export async function writeDemoMarker(service: string, dir: string, info: { seed?: number; scale?: number; facts?: object; extra?: Record<string, unknown> }): Promise<void> {
+export async function writeDemoMarker(
+  service: string,
+  dir: string,
+  info: { seed?: number; scale?: number; facts?: object; extra?: Record<string, unknown> },
+): Promise<void> {
   const { facts } = info;
   const asOf = facts && 'asOf' in facts && typeof facts.asOf === 'string' ? facts.asOf : undefined;
-  const marker = { demo: true, service, seed: info.seed ?? null, scale: info.scale ?? 1, ...(asOf ? { as_of: asOf } : {}), ...info.extra };
+  const marker = {
+    demo: true,
+    service,
+    seed: info.seed ?? null,
+    scale: info.scale ?? 1,
+    ...(asOf ? { as_of: asOf } : {}),
+    ...info.extra,
+  };
   await writeFile(join(dir, DEMO_MARKER), JSON.stringify(marker) + '\n');
 }

@@ -67,26 +67,44 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 function toStartError(name: string, portEnv: string, port: number, host: string, err: unknown): CliError {
   if (err instanceof CliError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new CliError(`cannot serve ${name}: port ${port} on ${host} is in use; choose another with --port (one service) or ${portEnv}`, 1);
-  if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new CliError(`cannot serve ${name} on ${host}:${port}: ${(err as Error).message}`, 1);
+  if (code === 'EADDRINUSE')
+    return new CliError(
+      `cannot serve ${name}: port ${port} on ${host} is in use; choose another with --port (one service) or ${portEnv}`,
+      1,
+    );
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new CliError(`cannot serve ${name} on ${host}:${port}: ${(err as Error).message}`, 1);
   return new CliError(`cannot serve ${name}: ${err instanceof Error ? err.message : String(err)}`, 1);
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const { values } = parseCli(argv, { service: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } }, USAGE);
+  const { values } = parseCli(
+    argv,
+    { service: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } },
+    USAGE,
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return;
   }
   const names = values.service ? [values.service] : Object.keys(SERVICES);
-  for (const n of names) if (!SERVICES[n]) throw new CliError(`--service must be one of ${Object.keys(SERVICES).join(', ')}`);
+  for (const n of names)
+    if (!SERVICES[n]) throw new CliError(`--service must be one of ${Object.keys(SERVICES).join(', ')}`);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (values.port !== undefined && !(/^\d{1,5}$/.test(values.port) && port! <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535`);
-  if (port !== undefined && port !== 0 && names.length > 1) throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
+  if (values.port !== undefined && !(/^\d{1,5}$/.test(values.port) && port! <= 65535))
+    throw new CliError(`--port must be an integer from 0 to 65535`);
+  if (port !== undefined && port !== 0 && names.length > 1)
+    throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   let reloadIntervalMs: number;
   try {
-    reloadIntervalMs = wholeNumberSetting('RELOAD_INTERVAL_MS', process.env.RELOAD_INTERVAL_MS, 5000, 0, 'a whole number of milliseconds (0 = off)');
+    reloadIntervalMs = wholeNumberSetting(
+      'RELOAD_INTERVAL_MS',
+      process.env.RELOAD_INTERVAL_MS,
+      5000,
+      0,
+      'a whole number of milliseconds (0 = off)',
+    );
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
@@ -99,17 +117,22 @@ export async function main(argv: string[]): Promise<void> {
   }
   // LOG: json (the default) or off, in any case; anything else is a typo that would log every request.
   const logSetting = (process.env.LOG ?? '').toLowerCase();
-  if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off') throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
+  if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off')
+    throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
   const log = logSetting === 'off' ? null : jsonLog;
   const ports = new Map<string, number>();
   for (const name of names) {
     const svc = SERVICES[name]!;
     try {
-      ports.set(name, port ?? wholeNumberSetting(svc.portEnv, process.env[svc.portEnv], svc.defaultPort, 0, 'a port from 0 to 65535'));
+      ports.set(
+        name,
+        port ?? wholeNumberSetting(svc.portEnv, process.env[svc.portEnv], svc.defaultPort, 0, 'a port from 0 to 65535'),
+      );
     } catch (err) {
       throw new CliError((err as Error).message, 1);
     }
-    if (ports.get(name)! > 65535) throw new CliError(`${svc.portEnv} must be a port from 0 to 65535, not ${process.env[svc.portEnv]}`, 1);
+    if (ports.get(name)! > 65535)
+      throw new CliError(`${svc.portEnv} must be a port from 0 to 65535, not ${process.env[svc.portEnv]}`, 1);
   }
 
   const running: { app: ServiceApp<unknown>; server: Server }[] = [];
@@ -124,14 +147,23 @@ export async function main(argv: string[]): Promise<void> {
         dataDir,
         log,
         reloadIntervalMs,
-        onReload: (e) => process.stderr.write(e.error ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n` : e.to === e.from ? `[${name}] reloaded ${e.to}: republished with the same data\n` : `[${name}] reloaded ${e.from} → ${e.to}\n`),
+        onReload: (e) =>
+          process.stderr.write(
+            e.error
+              ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n`
+              : e.to === e.from
+                ? `[${name}] reloaded ${e.to}: republished with the same data\n`
+                : `[${name}] reloaded ${e.from} → ${e.to}\n`,
+          ),
       });
       // Requests Node would answer itself (parser errors, no Host, Expect, CONNECT) get a problem body too.
       const server = createServiceServer(app);
       const p = await listen(server, ports.get(name)!, host);
       const m = app.state().build.manifest;
       const shownHost = host.includes(':') ? `[${host}]` : host;
-      process.stdout.write(`${name.padEnd(11)} http://${shownHost}:${p}${app.basePath}  data ${m.data_version}${m.demo ? '  (DEMO DATA: generated, not real)' : ''}\n`);
+      process.stdout.write(
+        `${name.padEnd(11)} http://${shownHost}:${p}${app.basePath}  data ${m.data_version}${m.demo ? '  (DEMO DATA: generated, not real)' : ''}\n`,
+      );
       running.push({ app, server });
     } catch (err) {
       // Nothing is left half-started: the services started so far stop too, and the process exits 1.

@@ -33,16 +33,30 @@ export const SERVICES: Record<string, ServerService> = {
     create: ({ stateDir, env }) => {
       // Opened on first use, so a server that never signs anyone in creates no state; a store already there
       // is opened at start, so one this user cannot write (or a damaged file) stops the server with the reason.
-      let store: AccountStore | undefined = existsSync(join(stateDir, ACCOUNTS_FILE)) ? openSqliteStore(stateDir) : undefined;
+      let store: AccountStore | undefined = existsSync(join(stateDir, ACCOUNTS_FILE))
+        ? openSqliteStore(stateDir)
+        : undefined;
       const accounts = () => (store ??= openSqliteStore(stateDir));
-      return createCarriersService({ accounts, freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS), llm: toLlmConfig(env) });
+      return createCarriersService({
+        accounts,
+        freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS),
+        llm: toLlmConfig(env),
+      });
     },
     defaultPort: 8082,
     portEnv: 'PORT_CARRIERS',
   },
   economy: {
     create: ({ stateDir, env }) =>
-      createEconomyService({ stateDir, env, allowedHosts: env.MCP_ALLOWED_HOSTS ? env.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim()).filter(Boolean) : undefined }),
+      createEconomyService({
+        stateDir,
+        env,
+        allowedHosts: env.MCP_ALLOWED_HOSTS
+          ? env.MCP_ALLOWED_HOSTS.split(',')
+              .map((h) => h.trim())
+              .filter(Boolean)
+          : undefined,
+      }),
     defaultPort: 8083,
     portEnv: 'PORT_ECONOMY',
   },

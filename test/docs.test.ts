@@ -31,7 +31,8 @@ describe('README', () => {
 
   const vars = new Set<string>();
   for (const file of [...sources(join(ROOT, 'server')), ...sources(join(ROOT, 'pipeline'))]) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/process\.env\.([A-Z_]+)|process\.env\[svc\.portEnv\]/g)) if (m[1]) vars.add(m[1]);
+    for (const m of readFileSync(file, 'utf8').matchAll(/process\.env\.([A-Z_]+)|process\.env\[svc\.portEnv\]/g))
+      if (m[1]) vars.add(m[1]);
   }
   for (const svc of Object.values(SERVICES)) vars.add(svc.portEnv);
   it.each([...vars].sort())('documents environment variable %s', (name) => {

@@ -23,7 +23,10 @@ function registeredRoutes(name: string): string[] {
   const def = SERVICES[name]!.create({ stateDir: '/nonexistent', env: {} });
   const out: string[] = [];
   const toTemplate = (p: string) => p.replace(/:(\w+)/g, '{$1}');
-  const recorder: Routes<unknown> = { get: (p) => out.push(`GET ${toTemplate(p)}`), post: (p) => out.push(`POST ${toTemplate(p)}`) };
+  const recorder: Routes<unknown> = {
+    get: (p) => out.push(`GET ${toTemplate(p)}`),
+    post: (p) => out.push(`POST ${toTemplate(p)}`),
+  };
   coreRoutes(recorder, def);
   def.routes(recorder);
   return out.sort();
@@ -77,8 +80,14 @@ describe.each(Object.keys(SERVICES))('%s OpenAPI document', (name) => {
         expect(Object.keys(responses).length, `${method} ${path}`).toBeGreaterThan(0);
         for (const [status, r] of Object.entries(responses)) {
           if (status === '304' || status === '202') expect(r.content, `${method} ${path} ${status}`).toBeUndefined();
-          else for (const [type, media] of Object.entries(r.content ?? {})) expect(media.schema, `${method} ${path} ${status} ${type}`).toBeDefined();
-          if (Number(status) >= 400) expect(Object.keys(r.content ?? {}).some((t) => t.endsWith('json')), `${method} ${path} ${status}`).toBe(true);
+          else
+            for (const [type, media] of Object.entries(r.content ?? {}))
+              expect(media.schema, `${method} ${path} ${status} ${type}`).toBeDefined();
+          if (Number(status) >= 400)
+            expect(
+              Object.keys(r.content ?? {}).some((t) => t.endsWith('json')),
+              `${method} ${path} ${status}`,
+            ).toBe(true);
         }
       }
     }
@@ -96,8 +105,19 @@ describe('query parameters come from the *-query schemas', () => {
     ['economy', '/api/revisions', 'economy/revisions-query'],
   ])('%s GET %s ← %s', (service, path, schemaId) => {
     const doc = DOCUMENTS[service]!(schemas());
-    const query = schemas().schema(schemaId) as { properties: Record<string, { description?: string }>; required?: string[] };
-    const params = ((doc.paths[path]?.get?.parameters ?? []) as { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[]).filter((p) => p.in === 'query');
+    const query = schemas().schema(schemaId) as {
+      properties: Record<string, { description?: string }>;
+      required?: string[];
+    };
+    const params = (
+      (doc.paths[path]?.get?.parameters ?? []) as {
+        name: string;
+        in: string;
+        required: boolean;
+        description?: string;
+        schema: Record<string, unknown>;
+      }[]
+    ).filter((p) => p.in === 'query');
     expect(params.map((p) => p.name).sort()).toEqual(Object.keys(query.properties).sort());
     for (const p of params) {
       const { description, ...schema } = query.properties[p.name]!;
@@ -110,19 +130,36 @@ describe('query parameters come from the *-query schemas', () => {
 
 it("gives a 304 the 200's headers but its body's: a free key's profile 304 lists the RateLimit-* headers", () => {
   const doc = toCarriersOpenApi(schemas());
-  const responses = doc.paths['/api/carrier/{carrier_id}']?.get?.responses as Record<string, { headers?: Record<string, unknown> }>;
-  expect(Object.keys(responses['304']?.headers ?? {}).sort()).toEqual(['Cache-Control', 'ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Data-Version']);
+  const responses = doc.paths['/api/carrier/{carrier_id}']?.get?.responses as Record<
+    string,
+    { headers?: Record<string, unknown> }
+  >;
+  expect(Object.keys(responses['304']?.headers ?? {}).sort()).toEqual([
+    'Cache-Control',
+    'ETag',
+    'RateLimit-Limit',
+    'RateLimit-Remaining',
+    'RateLimit-Reset',
+    'X-Data-Version',
+  ]);
 });
 
 it('describes the bearer scheme on the carriers routes that need a key, and nowhere else', () => {
   const doc = toCarriersOpenApi(schemas());
-  expect(doc.components.securitySchemes).toEqual({ bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
-  const secured = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => op.security).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op.security]));
+  expect(doc.components.securitySchemes).toEqual({
+    bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+  });
+  const secured = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, op]) => op.security)
+      .map(([m, op]) => [`${m.toUpperCase()} ${path}`, op.security]),
+  );
   expect(Object.fromEntries(secured)).toEqual({
     'GET /api/carrier/{carrier_id}': [{ bearer: [] }],
     'POST /api/carrier/{carrier_id}/explain': [{ bearer: [] }],
     'GET /api/carrier/{carrier_id}/export': [{ bearer: [] }],
     'POST /api/mcp': [{}, { bearer: [] }],
   });
-  for (const other of [toFacilitiesOpenApi(schemas()), toEconomyOpenApi(schemas())]) expect(other.components.securitySchemes).toBeUndefined();
+  for (const other of [toFacilitiesOpenApi(schemas()), toEconomyOpenApi(schemas())])
+    expect(other.components.securitySchemes).toBeUndefined();
 });

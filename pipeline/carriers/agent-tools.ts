@@ -30,8 +30,14 @@ function toInputSchema(id: string): Record<string, unknown> {
 }
 
 /** The body of GET /api/mcp (schemas/carriers/agent-tools.schema.json). */
-export function toAgentListing(): { tools: { name: ToolName; description: string; input_schema: Record<string, unknown> }[] } {
+export function toAgentListing(): {
+  tools: { name: ToolName; description: string; input_schema: Record<string, unknown> }[];
+} {
   return {
-    tools: (Object.keys(AGENT_TOOLS) as ToolName[]).map((name) => ({ name, description: AGENT_TOOLS[name].description, input_schema: toInputSchema(AGENT_TOOLS[name].schema) })),
+    tools: (Object.keys(AGENT_TOOLS) as ToolName[]).map((name) => ({
+      name,
+      description: AGENT_TOOLS[name].description,
+      input_schema: toInputSchema(AGENT_TOOLS[name].schema),
+    })),
   };
 }

@@ -10,7 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { indexOfSorted } from '../core/sorted.ts';
 import { MonthlyCounter } from './monthly.ts';
-import { BASICS, type Basic, type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationBasic, type ViolationRow } from './types.ts';
+import {
+  BASICS,
+  type Basic,
+  type CarrierAggregate,
+  type CrashRow,
+  type InspectionRow,
+  type ViolationBasic,
+  type ViolationRow,
+} from './types.ts';
 
 /** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */
 export interface AggregationRules {
@@ -61,11 +69,26 @@ export class CarrierIndex {
   }
 }
 
-export type AddResult = 'used' | 'unknown_carrier' | 'outside_window' | 'no_basic' | 'duplicate_inspection' | 'duplicate_crash';
+export type AddResult =
+  | 'used'
+  | 'unknown_carrier'
+  | 'outside_window'
+  | 'no_basic'
+  | 'duplicate_inspection'
+  | 'duplicate_crash';
 
 export class Aggregator {
   private readonly n: number;
-  private readonly insp = { total: 0, driver: 0, vehicle: 0, hazmat: 0, with_violations: 0, driver_oos: 0, vehicle_oos: 0, hazmat_oos: 0 };
+  private readonly insp = {
+    total: 0,
+    driver: 0,
+    vehicle: 0,
+    hazmat: 0,
+    with_violations: 0,
+    driver_oos: 0,
+    vehicle_oos: 0,
+    hazmat_oos: 0,
+  };
   private readonly inspArrays: Record<keyof typeof this.insp, Uint32Array>;
   private readonly hazmat12m: Uint32Array;
   private readonly crashArrays: { total: Uint32Array; fatal: Uint32Array; injury: Uint32Array; tow_away: Uint32Array };
@@ -90,7 +113,16 @@ export class Aggregator {
   ) {
     this.n = carriers.dots.length;
     const u32 = () => new Uint32Array(this.n);
-    this.inspArrays = { total: u32(), driver: u32(), vehicle: u32(), hazmat: u32(), with_violations: u32(), driver_oos: u32(), vehicle_oos: u32(), hazmat_oos: u32() };
+    this.inspArrays = {
+      total: u32(),
+      driver: u32(),
+      vehicle: u32(),
+      hazmat: u32(),
+      with_violations: u32(),
+      driver_oos: u32(),
+      vehicle_oos: u32(),
+      hazmat_oos: u32(),
+    };
     this.hazmat12m = u32();
     this.crashArrays = { total: u32(), fatal: u32(), injury: u32(), tow_away: u32() };
     this.relevant = new Uint32Array(this.n * B);
@@ -169,7 +201,11 @@ export class Aggregator {
     if (!this.spill) {
       sweepStaleSpills();
       const dir = mkdtempSync(join(tmpdir(), `${SPILL_PREFIX}${process.pid}-`));
-      this.spill = { dir, fds: Array.from({ length: PARTITIONS }, (_, i) => openSync(join(dir, `${i}.tsv`), 'w')), buffers: Array.from({ length: PARTITIONS }, () => '') };
+      this.spill = {
+        dir,
+        fds: Array.from({ length: PARTITIONS }, (_, i) => openSync(join(dir, `${i}.tsv`), 'w')),
+        buffers: Array.from({ length: PARTITIONS }, () => ''),
+      };
     }
     const severity = row.severity_weight + (row.oos ? row.oos_weight : 0);
     // The code is clean text (whitespace collapsed: no tab or line break), '' when the row had none.
@@ -205,7 +241,9 @@ export class Aggregator {
    * apart from others and always counts. `violations` is the violations counted, `repeats` those that
    * were not.
    */
-  async finish(onProgress?: (partition: number) => void): Promise<{ violations: number; groups: number; repeats: number }> {
+  async finish(
+    onProgress?: (partition: number) => void,
+  ): Promise<{ violations: number; groups: number; repeats: number }> {
     if (!this.spill) return { violations: 0, groups: 0, repeats: 0 };
     const { dir, fds, buffers } = this.spill;
     fds.forEach((fd, p) => {
@@ -219,7 +257,10 @@ export class Aggregator {
         const text = await readFile(join(dir, `${p}.tsv`), 'utf8');
         // Per inspection and BASIC: the severity sum, and each code cited with the severity counted for it
         // (a group holds a few codes: a list beats a map of every cite of the partition).
-        const sums = new Map<string, { k: number; tw: number; severity: number; codes: string[]; severities: number[] }>();
+        const sums = new Map<
+          string,
+          { k: number; tw: number; severity: number; codes: string[]; severities: number[] }
+        >();
         let start = 0;
         while (start < text.length) {
           const end = text.indexOf('\n', start);
@@ -250,7 +291,14 @@ export class Aggregator {
               g.codes.push(code);
               g.severities.push(sev);
             }
-          } else sums.set(key, { k, tw: Number(tw), severity: sev, codes: code ? [code] : [], severities: code ? [sev] : [] });
+          } else
+            sums.set(key, {
+              k,
+              tw: Number(tw),
+              severity: sev,
+              codes: code ? [code] : [],
+              severities: code ? [sev] : [],
+            });
         }
         for (const g of sums.values()) {
           this.withViolations[g.k]!++;
@@ -295,7 +343,12 @@ export class Aggregator {
         hazmat_oos: a.hazmat_oos[c]!,
       },
       hazmat_placard_12m: this.hazmat12m[c]!,
-      crashes: { total: this.crashArrays.total[c]!, fatal: this.crashArrays.fatal[c]!, injury: this.crashArrays.injury[c]!, tow_away: this.crashArrays.tow_away[c]! },
+      crashes: {
+        total: this.crashArrays.total[c]!,
+        fatal: this.crashArrays.fatal[c]!,
+        injury: this.crashArrays.injury[c]!,
+        tow_away: this.crashArrays.tow_away[c]!,
+      },
       basics,
       monthly: {},
     };

@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/hash.ts';
-import { assertAllRecognized, assertRowsUsed, describeIgnored, emptyInputWarnings, ignoreCopies, scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import {
+  assertAllRecognized,
+  assertRowsUsed,
+  describeIgnored,
+  emptyInputWarnings,
+  ignoreCopies,
+  scanInputs,
+  type RecognizedFile,
+} from '../core/inputs.ts';
 import { SeenSet } from '../core/seen.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
@@ -82,7 +90,13 @@ async function readInput<T>(
   normalize: Normalizer<T>,
   reference: string,
   use: (row: T) => AddResult,
-  ctx: { progress: Progress; issues: RowIssue[]; issueCounts: Record<string, number>; sources: SourceFile[]; accounts: InputAccount[] },
+  ctx: {
+    progress: Progress;
+    issues: RowIssue[];
+    issueCounts: Record<string, number>;
+    sources: SourceFile[];
+    accounts: InputAccount[];
+  },
 ): Promise<void> {
   ctx.progress.stage(`reading ${f.file} (${CARRIER_INPUTS[f.kind].label})`);
   const dropped: Record<string, number> = {};
@@ -103,10 +117,24 @@ async function readInput<T>(
       if (r === 'used') used++;
       else dropped[r] = (dropped[r] ?? 0) + 1;
     },
-    { onProgress: (p) => ctx.progress.tick(`${f.file}: ${formatCount(p.rows)} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`) },
+    {
+      onProgress: (p) =>
+        ctx.progress.tick(
+          `${f.file}: ${formatCount(p.rows)} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`,
+        ),
+    },
   );
-  for (const i of report.issues) note({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
-  ctx.sources.push({ file: f.file, kind: f.kind, rows: report.records, bytes: report.bytes, sha256: report.sha256, encoding: report.encoding, url: CARRIER_INPUTS[f.kind].url });
+  for (const i of report.issues)
+    note({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
+  ctx.sources.push({
+    file: f.file,
+    kind: f.kind,
+    rows: report.records,
+    bytes: report.bytes,
+    sha256: report.sha256,
+    encoding: report.encoding,
+    url: CARRIER_INPUTS[f.kind].url,
+  });
   ctx.accounts.push({ file: f.file, kind: f.kind, encoding: report.encoding, rows: report.records, used, dropped });
 }
 
@@ -118,7 +146,9 @@ function toRules(asOf: string, m: Methodology): AggregationRules {
   return {
     timeWeight: weigh,
     severityCap: m.severity.inspection_cap,
-    crashSeverity: (row: CrashRow) => (row.fatalities > 0 || row.injuries > 0 ? c.injury_or_fatality : c.tow_away) + (row.hazmat_released ? c.hazmat_release_add_on : 0),
+    crashSeverity: (row: CrashRow) =>
+      (row.fatalities > 0 || row.injuries > 0 ? c.injury_or_fatality : c.tow_away) +
+      (row.hazmat_released ? c.hazmat_release_add_on : 0),
     // Driver inspections are levels 1, 2, 3 and 6; vehicle inspections levels 1, 2, 5 and 6 (reference §B.2).
     isDriverInspection: (level) => level === 1 || level === 2 || level === 3 || level === 6,
     isVehicleInspection: (level) => level === 1 || level === 2 || level === 5 || level === 6,
@@ -138,15 +168,27 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const sink = await openSink({ service: 'carriers', outDir: config.outDir, effects });
   try {
     progress.stage(`scanning ${config.input}`);
-    const scan = await scanInputs(config.input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
+    const scan = await scanInputs(
+      config.input,
+      CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })),
+    );
     const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
     if (config.strict) assertAllRecognized(scan);
     // An SMS file saved twice would count every event twice (the census copy is told row by row below).
     await ignoreCopies(scan, ['inspection', 'violation', 'crash']);
-    if (files('census').length === 0) throw new Error(`no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`);
+    if (files('census').length === 0)
+      throw new Error(
+        `no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`,
+      );
     for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
 
-    const ctx = { progress, issues: [] as RowIssue[], issueCounts: {} as Record<string, number>, sources: [] as SourceFile[], accounts: [] as InputAccount[] };
+    const ctx = {
+      progress,
+      issues: [] as RowIssue[],
+      issueCounts: {} as Record<string, number>,
+      sources: [] as SourceFile[],
+      accounts: [] as InputAccount[],
+    };
 
     // Census: every carrier, sorted by number; a number repeated keeps its first row (files in name order, the
     // sort is stable), and the later row's file is told in its account: used one less, dropped as a duplicate.
@@ -169,7 +211,12 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     }
     // A census without one usable row is a failed download (a header alone, every row malformed): publishing
     // from it would empty the service.
-    if (unique.length === 0) throw new Error(`the census files (${files('census').map((f) => f.file).join(', ')}) have no usable carrier row: a file is empty, cut short or damaged`);
+    if (unique.length === 0)
+      throw new Error(
+        `the census files (${files('census')
+          .map((f) => f.file)
+          .join(', ')}) have no usable carrier row: a file is empty, cut short or damaged`,
+      );
     const dots = Uint32Array.from(unique, (r) => r.dot);
 
     const marker = await effects.readFile(join(config.input, DEMO_MARKER));
@@ -179,7 +226,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     let latestCensus = '';
     for (const r of unique) {
       for (const d of [r.mcs150_date, r.add_date]) {
-        if (d && d > reference) ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
+        if (d && d > reference)
+          ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
         else if (d && d > latestCensus) latestCensus = d;
       }
     }
@@ -193,11 +241,36 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       // a row repeated, in one file or across files, counts once.
       const inspections = new SeenSet();
       const crashes = new SeenSet();
-      for (const f of files('inspection')) await readInput(f, normalizeInspectionRow, reference, (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'), ctx);
-      for (const f of files('violation')) await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
-      for (const f of files('crash')) await readInput(f, normalizeCrashRow, reference, (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'), ctx);
+      for (const f of files('inspection'))
+        await readInput(
+          f,
+          normalizeInspectionRow,
+          reference,
+          (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'),
+          ctx,
+        );
+      for (const f of files('violation'))
+        await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
+      for (const f of files('crash'))
+        await readInput(
+          f,
+          normalizeCrashRow,
+          reference,
+          (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'),
+          ctx,
+        );
       // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
-      assertRowsUsed(ctx.accounts, new Set(['duplicate_carrier', 'duplicate_inspection', 'duplicate_crash', 'outside_window', 'unknown_carrier', 'no_basic']));
+      assertRowsUsed(
+        ctx.accounts,
+        new Set([
+          'duplicate_carrier',
+          'duplicate_inspection',
+          'duplicate_crash',
+          'outside_window',
+          'unknown_carrier',
+          'no_basic',
+        ]),
+      );
       progress.stage('grouping violations by inspection');
       grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
     } finally {
@@ -226,7 +299,9 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       if (!ranked) insufficient++;
       if (i % 50_000 === 0) progress.tick(`measures: ${formatCount(i)} carriers`);
     }
-    const percentiles = Object.fromEntries(BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)])) as Record<Basic, Map<number, number>>;
+    const percentiles = Object.fromEntries(
+      BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)]),
+    ) as Record<Basic, Map<number, number>>;
     const segSizes = new Map<string, number>();
     for (const b of BASICS) countBySeg(items[b], segSizes);
     segSizes.set(INSUFFICIENT_SEG, insufficient);
@@ -249,11 +324,27 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     for (let i = 0; i < unique.length; i++) {
       const c = unique[i]!;
       const aggregate = agg.toAggregate(i);
-      const profile = toProfile({ census: c, agg: aggregate, measures: toMeasures(c, aggregate, m), percentiles: percentilesOf(c.dot), segSizes, dataAsOf: asOf, methodology: m, showRestricted });
+      const profile = toProfile({
+        census: c,
+        agg: aggregate,
+        measures: toMeasures(c, aggregate, m),
+        percentiles: percentilesOf(c.dot),
+        segSizes,
+        dataAsOf: asOf,
+        methodology: m,
+        showRestricted,
+      });
       // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
       if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
       await profiles.add(c.dot, Buffer.from(JSON.stringify(profile)));
-      const record = { carrier_id: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, city: c.city, state: c.state, power_units: c.power_units };
+      const record = {
+        carrier_id: c.dot,
+        legal_name: c.legal_name,
+        dba_name: c.dba_name,
+        city: c.city,
+        state: c.state,
+        power_units: c.power_units,
+      };
       if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
       await results.add(c.dot, Buffer.from(JSON.stringify(record)));
       // Sparse: only carriers with an inspection or crash in the window have a record.
@@ -266,7 +357,12 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     await monthly.close();
 
     progress.stage('name index');
-    const named: NamedCarrier[] = unique.map((c) => ({ dot: c.dot, legal_name: c.legal_name, dba_name: c.dba_name, power_units: c.power_units }));
+    const named: NamedCarrier[] = unique.map((c) => ({
+      dot: c.dot,
+      legal_name: c.legal_name,
+      dba_name: c.dba_name,
+      power_units: c.power_units,
+    }));
     named.sort(compareRank);
     const nameStats = await writeNameIndex(sink, named);
 
@@ -283,7 +379,14 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
     };
     const warnings = emptyInputWarnings(ctx.accounts);
-    const report = { data_as_of: asOf, inputs: ctx.accounts, ignored: scan.ignored, issue_counts: ctx.issueCounts, issues: ctx.issues, warnings };
+    const report = {
+      data_as_of: asOf,
+      inputs: ctx.accounts,
+      ignored: scan.ignored,
+      issue_counts: ctx.issueCounts,
+      issues: ctx.issues,
+      warnings,
+    };
     await sink.writeJson('report.json', report, 'carriers/report');
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas()), 'core/openapi');
     await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
@@ -293,7 +396,13 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       sources: ctx.sources,
       options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
       counts,
-      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/carriers', 'schemas/core', 'schemas/carriers', 'data/carriers']),
+      codeHash: hashTree(ROOT, [
+        'pipeline/core',
+        'pipeline/carriers',
+        'schemas/core',
+        'schemas/carriers',
+        'data/carriers',
+      ]),
       builtAt: now(),
     });
     progress.stage('publishing');

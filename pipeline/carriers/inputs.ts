@@ -113,9 +113,22 @@ const socrata = (id: string): string => `https://data.transportation.gov/api/vie
  * `required`: the build cannot run without the census; the SMS Input files are the monthly run's other
  * three downloads (`url` is the data.transportation.gov export; FMCSA_SMS_DOWNLOADS has the same files).
  */
-export const CARRIER_INPUTS: Record<CarriersInputKind, { columns: ColumnSpec[]; required: boolean; url: string; label: string }> = {
-  census: { columns: CENSUS_COLUMNS, required: true, label: 'SMS Input – Motor Carrier Census', url: socrata('kjg3-diqy') },
-  inspection: { columns: INSPECTION_COLUMNS, required: false, label: 'SMS Input – Inspection', url: socrata('rbkj-cgst') },
+export const CARRIER_INPUTS: Record<
+  CarriersInputKind,
+  { columns: ColumnSpec[]; required: boolean; url: string; label: string }
+> = {
+  census: {
+    columns: CENSUS_COLUMNS,
+    required: true,
+    label: 'SMS Input – Motor Carrier Census',
+    url: socrata('kjg3-diqy'),
+  },
+  inspection: {
+    columns: INSPECTION_COLUMNS,
+    required: false,
+    label: 'SMS Input – Inspection',
+    url: socrata('rbkj-cgst'),
+  },
   violation: { columns: VIOLATION_COLUMNS, required: false, label: 'SMS Input – Violation', url: socrata('8mt8-2mdr') },
   crash: { columns: CRASH_COLUMNS, required: false, label: 'SMS Input – Crash', url: socrata('4wxs-vbns') },
 };

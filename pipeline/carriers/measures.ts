@@ -47,7 +47,8 @@ export function toMileage(census: CensusRow): Mileage | null {
     [census.recent_mileage, census.recent_mileage_year],
     [census.mcs150_mileage, census.mcs150_mileage_year],
   ];
-  for (const [miles, year] of pairs) if (year !== null && year > 0 && miles !== null && miles >= 0) return { miles, year };
+  for (const [miles, year] of pairs)
+    if (year !== null && year > 0 && miles !== null && miles >= 0) return { miles, year };
   return null;
 }
 
@@ -56,10 +57,14 @@ export function toMileage(census: CensusRow): Mileage | null {
  * methodology's average of current, 6- and 18-month-old counts is the current count (power_units.rule);
  * an outlier fleet counts as unknown so that it cannot distort a peer group (outlier_fleets).
  */
-export function toNormalizingPowerUnits(census: CensusRow, m: Methodology = methodology()): { powerUnits: number } | { powerUnits: null; reason: string } {
+export function toNormalizingPowerUnits(
+  census: CensusRow,
+  m: Methodology = methodology(),
+): { powerUnits: number } | { powerUnits: null; reason: string } {
   const outlier = maybeOutlierFleet(census, m);
   if (outlier) return { powerUnits: null, reason: `fleet size not used: ${outlier}` };
-  if (census.power_units === null || census.power_units <= 0) return { powerUnits: null, reason: 'power units unknown' };
+  if (census.power_units === null || census.power_units <= 0)
+    return { powerUnits: null, reason: 'power units unknown' };
   return { powerUnits: census.power_units };
 }
 
@@ -91,7 +96,14 @@ export function toMeasures(census: CensusRow, agg: CarrierAggregate, m: Methodol
     }
     const sufficient = reason === undefined && seg !== null;
     if (!sufficient) reason ??= 'outside every safety event group';
-    out[basic] = { measure, violations, relevant: a.relevant, sufficient, seg, ...(reason === undefined ? {} : { reason }) };
+    out[basic] = {
+      measure,
+      violations,
+      relevant: a.relevant,
+      sufficient,
+      seg,
+      ...(reason === undefined ? {} : { reason }),
+    };
   }
   return out;
 }

@@ -53,24 +53,45 @@ export interface Methodology {
   title: string;
   note: string;
   document: Cited & { title: string; edition: string; url: string };
-  time_weights: Cited & { window_months: number; bands: { max_age_months: number; weight: number }[]; age_rule: string };
+  time_weights: Cited & {
+    window_months: number;
+    bands: { max_age_months: number; weight: number }[];
+    age_rule: string;
+  };
   severity: Cited & { inspection_cap: number; oos_add_on: number; rule: string };
-  crash_severity: Cited & { tow_away: number; injury_or_fatality: number; hazmat_release_add_on: number; exclude_not_preventable: boolean };
+  crash_severity: Cited & {
+    tow_away: number;
+    injury_or_fatality: number;
+    hazmat_release_add_on: number;
+    exclude_not_preventable: boolean;
+  };
   power_units: Cited & { rule: string };
   segments: Cited & { applies_to: Basic[]; combination_share_min: number; default: Segment; default_reason: string };
   utilization_factor: Cited & { vmt: string; formula: string; no_vmt_factor: number; rows: Record<Segment, UfRow[]> };
   basics: Record<Basic, BasicRules>;
   measures: Record<MeasureKind, Cited & { formula: string }>;
-  sufficiency: { no_violations: Cited & { rule: string }; critical_mass: Cited & { months: number; applied: boolean; rule: string } };
+  sufficiency: {
+    no_violations: Cited & { rule: string };
+    critical_mass: Cited & { months: number; applied: boolean; rule: string };
+  };
   percentiles: Cited & { formula: string; decimals: number; single_carrier: number };
   thresholds: Cited & Record<CarrierType, ThresholdRow>;
   carrier_types: Cited & {
     order: CarrierType[];
     order_reason: string;
     passenger: Cited & { census_flag: 'pc_flag'; rule: string };
-    hazmat: Cited & { census_flag: 'hm_flag'; min_placard_inspections_24m: number; min_placard_inspections_12m: number; min_share_of_inspections: number; rule: string };
+    hazmat: Cited & {
+      census_flag: 'hm_flag';
+      min_placard_inspections_24m: number;
+      min_placard_inspections_12m: number;
+      min_share_of_inspections: number;
+      rule: string;
+    };
   };
-  outlier_fleets: Cited & { rules: { id: string; power_units_over: number; drivers_below_share: number | null; reason: string }[]; effect: string };
+  outlier_fleets: Cited & {
+    rules: { id: string; power_units_over: number; drivers_below_share: number | null; reason: string }[];
+    effect: string;
+  };
   public_display: Cited & { restricted_note: string; rule: string };
 }
 
@@ -92,21 +113,27 @@ export function assertMethodology(m: Methodology, where: string): void {
   bands.forEach((b, i) => {
     if (i > 0 && b.max_age_months <= bands[i - 1]!.max_age_months) fail(`/time_weights/bands/${i} is not ascending`);
   });
-  if (bands.at(-1)?.max_age_months !== m.time_weights.window_months) fail('/time_weights: the last band must end at window_months');
+  if (bands.at(-1)?.max_age_months !== m.time_weights.window_months)
+    fail('/time_weights: the last band must end at window_months');
   for (const seg of ['combination', 'straight'] as const) {
     const rows = m.utilization_factor.rows[seg];
     rows.forEach((r, i) => {
       const last = i === rows.length - 1;
-      if (last !== (r.max_vmt_per_pu === null)) fail(`/utilization_factor/rows/${seg}/${i}: only the last row has no upper bound`);
+      if (last !== (r.max_vmt_per_pu === null))
+        fail(`/utilization_factor/rows/${seg}/${i}: only the last row has no upper bound`);
       const prev = rows[i - 1]?.max_vmt_per_pu;
-      if (i > 0 && r.max_vmt_per_pu !== null && prev !== null && prev !== undefined && r.max_vmt_per_pu <= prev) fail(`/utilization_factor/rows/${seg}/${i} is not ascending`);
+      if (i > 0 && r.max_vmt_per_pu !== null && prev !== null && prev !== undefined && r.max_vmt_per_pu <= prev)
+        fail(`/utilization_factor/rows/${seg}/${i} is not ascending`);
     });
   }
   for (const basic of BASICS) {
     const rules = m.basics[basic];
     const at = `/basics/${basic}`;
     const segmented = m.segments.applies_to.includes(basic);
-    if (segmented !== 'combination' in rules.seg.groups) fail(`${at}/seg/groups: segmented BASICs (segments.applies_to) have combination and straight groups, the others one 'all' list`);
+    if (segmented !== 'combination' in rules.seg.groups)
+      fail(
+        `${at}/seg/groups: segmented BASICs (segments.applies_to) have combination and straight groups, the others one 'all' list`,
+      );
     for (const field of ['relevant', 'with_violations'] as const) {
       const used = rules.seg.basis === field || rules.sufficiency[`min_${field}`] !== null;
       if (used && !rules.units[field]) fail(`${at}/units/${field} is needed by the seg basis or a sufficiency minimum`);
@@ -117,11 +144,15 @@ export function assertMethodology(m: Methodology, where: string): void {
         if (last !== (g.max === null)) fail(`${at}/seg/groups/${name}/${i}: only the last group is open-ended`);
         if (g.max !== null && g.max < g.min) fail(`${at}/seg/groups/${name}/${i}: max below min`);
         const prev = groups[i - 1];
-        if (prev && prev.max !== null && g.min !== prev.max + 1) fail(`${at}/seg/groups/${name}/${i}: groups must be contiguous`);
+        if (prev && prev.max !== null && g.min !== prev.max + 1)
+          fail(`${at}/seg/groups/${name}/${i}: groups must be contiguous`);
       });
       // A carrier that meets the minimum on the SEG basis must fall into a group.
       const min = rules.sufficiency[`min_${rules.seg.basis}`];
-      if (min === null || groups[0]!.min > min) fail(`${at}/seg/groups/${name}: the first group must start at or below the sufficiency minimum on ${rules.seg.basis}`);
+      if (min === null || groups[0]!.min > min)
+        fail(
+          `${at}/seg/groups/${name}: the first group must start at or below the sufficiency minimum on ${rules.seg.basis}`,
+        );
     }
   }
 }
@@ -179,13 +210,21 @@ export function timeWeight(eventDate: string, asOf: string, m: Methodology = met
  * Combination when combination units are at least 70 % of power units, else straight (§B.4). The census
  * has no combination/straight split, so without a known share every carrier gets `segments.default`.
  */
-export function segmentOf(_census: CensusRow, combinationShare: number | null = null, m: Methodology = methodology()): Segment {
+export function segmentOf(
+  _census: CensusRow,
+  combinationShare: number | null = null,
+  m: Methodology = methodology(),
+): Segment {
   if (combinationShare === null || !Number.isFinite(combinationShare)) return m.segments.default;
   return combinationShare >= m.segments.combination_share_min ? 'combination' : 'straight';
 }
 
 /** Utilization factor for a segment and VMT per average power unit; null VMT is "no recent VMT" (Tables 3-7/3-8). */
-export function utilizationFactor(segment: Segment, vmtPerPowerUnit: number | null, m: Methodology = methodology()): number {
+export function utilizationFactor(
+  segment: Segment,
+  vmtPerPowerUnit: number | null,
+  m: Methodology = methodology(),
+): number {
   const uf = m.utilization_factor;
   if (vmtPerPowerUnit === null || !Number.isFinite(vmtPerPowerUnit) || vmtPerPowerUnit < 0) return uf.no_vmt_factor;
   const row = uf.rows[segment].find((r) => r.max_vmt_per_pu === null || vmtPerPowerUnit <= r.max_vmt_per_pu)!;
@@ -209,12 +248,22 @@ export function basisCount(basic: Basic, agg: CarrierAggregate, m: Methodology =
 export const toCount = (n: number, noun: Noun) => `${formatCount(n)} ${n === 1 ? noun.one : noun.other}`;
 
 function toRange(g: SegGroup, noun: Noun): string {
-  const text = g.max === null ? `${formatCount(g.min)} or more` : g.max === g.min ? formatCount(g.min) : `${formatCount(g.min)}–${formatCount(g.max)}`;
+  const text =
+    g.max === null
+      ? `${formatCount(g.min)} or more`
+      : g.max === g.min
+        ? formatCount(g.min)
+        : `${formatCount(g.min)}–${formatCount(g.max)}`;
   return `${text} ${g.min === 1 && g.max === 1 ? noun.one : noun.other}`;
 }
 
 /** The safety event group of a carrier with `count` on the BASIC's SEG basis, or null below the first group. */
-export function segOf(basic: Basic, count: number, segment: Segment = 'combination', m: Methodology = methodology()): Seg | null {
+export function segOf(
+  basic: Basic,
+  count: number,
+  segment: Segment = 'combination',
+  m: Methodology = methodology(),
+): Seg | null {
   const rules = m.basics[basic];
   const segmented = 'combination' in rules.seg.groups;
   const groups = 'combination' in rules.seg.groups ? rules.seg.groups[segment] : rules.seg.groups.all;
@@ -244,7 +293,11 @@ const segCache = new WeakMap<Methodology, Map<string, Seg>>();
  * inspections (crashes) or of inspections with violations, then no violation (crash) in the window at all.
  * Undefined when sufficient. Power-unit problems of the normalized BASICs are measures.ts's concern.
  */
-export function maybeInsufficient(basic: Basic, agg: CarrierAggregate, m: Methodology = methodology()): string | undefined {
+export function maybeInsufficient(
+  basic: Basic,
+  agg: CarrierAggregate,
+  m: Methodology = methodology(),
+): string | undefined {
   const rules = m.basics[basic];
   const months = m.time_weights.window_months;
   for (const field of ['relevant', 'with_violations'] as const) {
@@ -252,7 +305,9 @@ export function maybeInsufficient(basic: Basic, agg: CarrierAggregate, m: Method
     const have = agg.basics[basic][field];
     if (min === null || have >= min) continue;
     const unit = rules.units[field]!;
-    return min === 1 ? `no ${unit.one} in ${months} months` : `${toCount(have, unit)} in ${months} months, fewer than the ${min} required`;
+    return min === 1
+      ? `no ${unit.one} in ${months} months`
+      : `${toCount(have, unit)} in ${months} months, fewer than the ${min} required`;
   }
   if (eventCount(basic, agg) === 0) return `no ${rules.units.events.other} in ${months} months`;
   return undefined;
@@ -277,7 +332,10 @@ export function carrierType(census: CensusRow, agg: CarrierAggregate, m: Methodo
   const placard = agg.inspections.hazmat;
   const total = agg.inspections.total;
   const byInspections =
-    placard >= h.min_placard_inspections_24m && agg.hazmat_placard_12m >= h.min_placard_inspections_12m && total > 0 && placard / total >= h.min_share_of_inspections;
+    placard >= h.min_placard_inspections_24m &&
+    agg.hazmat_placard_12m >= h.min_placard_inspections_12m &&
+    total > 0 &&
+    placard / total >= h.min_share_of_inspections;
   return census.hm_flag === true || byInspections ? 'hazmat' : 'general';
 }
 
@@ -286,7 +344,9 @@ export function maybeOutlierFleet(census: CensusRow, m: Methodology = methodolog
   const pu = census.power_units;
   if (pu === null) return undefined;
   const drivers = census.drivers ?? 0;
-  const rule = m.outlier_fleets.rules.find((r) => pu > r.power_units_over && (r.drivers_below_share === null || drivers < r.drivers_below_share * pu));
+  const rule = m.outlier_fleets.rules.find(
+    (r) => pu > r.power_units_over && (r.drivers_below_share === null || drivers < r.drivers_below_share * pu),
+  );
   if (!rule) return undefined;
   return `${formatCount(pu)} power units with ${census.drivers === null ? 'no driver count' : toCount(census.drivers, { one: 'driver', other: 'drivers' })}: ${rule.reason}`;
 }

@@ -24,7 +24,11 @@ export type EventKind = 'inspection' | 'crash';
  * call cost 30 times the arithmetic (7 s for 7 M events).
  */
 export function toMonthNumber(iso: string): number {
-  const year = (iso.charCodeAt(0) - 48) * 1000 + (iso.charCodeAt(1) - 48) * 100 + (iso.charCodeAt(2) - 48) * 10 + (iso.charCodeAt(3) - 48);
+  const year =
+    (iso.charCodeAt(0) - 48) * 1000 +
+    (iso.charCodeAt(1) - 48) * 100 +
+    (iso.charCodeAt(2) - 48) * 10 +
+    (iso.charCodeAt(3) - 48);
   return year * 12 + (iso.charCodeAt(5) - 48) * 10 + (iso.charCodeAt(6) - 48) - 1;
 }
 
@@ -43,7 +47,8 @@ export class MonthlyCounter {
 
   /** `windowFrom`: the first date inside the window; every event added is on or after it. */
   constructor(carriers: number, windowFrom: string) {
-    if (carriers > MAX_CARRIERS) throw new Error(`monthly counts support at most ${MAX_CARRIERS} carriers, not ${carriers}`);
+    if (carriers > MAX_CARRIERS)
+      throw new Error(`monthly counts support at most ${MAX_CARRIERS} carriers, not ${carriers}`);
     this.firstMonth = toMonthNumber(windowFrom);
   }
 
@@ -113,7 +118,8 @@ export function toMonthlyCounts(record: Uint8Array | undefined, from: string, to
   const out: MonthCount[] = [];
   for (let n = first; n <= last; n++) out.push({ month: toMonthLabel(n), inspections: 0, crashes: 0 });
   if (!record) return out;
-  if (record.length % ENTRY_BYTES !== 0) throw new Error(`a monthly record of ${record.length} bytes is not whole ${ENTRY_BYTES}-byte entries`);
+  if (record.length % ENTRY_BYTES !== 0)
+    throw new Error(`a monthly record of ${record.length} bytes is not whole ${ENTRY_BYTES}-byte entries`);
   const view = new DataView(record.buffer, record.byteOffset, record.byteLength);
   for (let at = 0; at < record.length; at += ENTRY_BYTES) {
     const entry = out[view.getUint16(at, true) - first];

@@ -142,7 +142,11 @@ export function commonPrefixes(
             count++;
           }
         }
-        out.push({ prefix: tokens[i]!.subarray(0, depth + 1), count, first: firstRanks(postingOffsets, postings, i, j, top) });
+        out.push({
+          prefix: tokens[i]!.subarray(0, depth + 1),
+          count,
+          first: firstRanks(postingOffsets, postings, i, j, top),
+        });
         visit(i, j, depth + 1);
       }
       i = j;
@@ -178,7 +182,8 @@ export function decodeCommonTop(common: ReadonlyMap<string, number>, top: Uint32
   let at = 0;
   for (const prefix of common.keys()) {
     const n = top[at];
-    if (n === undefined || at + 1 + n > top.length) throw new RangeError('names.common-top is shorter than names.common');
+    if (n === undefined || at + 1 + n > top.length)
+      throw new RangeError('names.common-top is shorter than names.common');
     out.set(prefix, top.subarray(at + 1, at + 1 + n));
     at += 1 + n;
   }
@@ -268,7 +273,14 @@ export async function writeNameIndex(
   for (let t = 0; t < tokens.length; t++) {
     for (let p = postingOffsets[t]!; p < postingOffsets[t + 1]!; p++) forward[fill[all[p]!]!++] = t;
   }
-  const common = commonPrefixes(tokens, postingOffsets, all, ranked.length, options.commonPostings ?? COMMON_POSTINGS, options.commonTop ?? COMMON_TOP);
+  const common = commonPrefixes(
+    tokens,
+    postingOffsets,
+    all,
+    ranked.length,
+    options.commonPostings ?? COMMON_POSTINGS,
+    options.commonTop ?? COMMON_TOP,
+  );
   exact.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const collisions = exactCollisions(exact, ranked);
   await writeFile(sink, 'index/names.tokens', Buffer.concat(tokens, bytes));

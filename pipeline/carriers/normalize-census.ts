@@ -27,9 +27,22 @@ function toCensusFlag(raw: string | undefined): boolean | null | undefined {
   return undefined;
 }
 
-const FLAGS = ['hm_flag', 'pc_flag', 'authorized_for_hire', 'private_passenger_business', 'private_passenger_nonbusiness'] as const;
+const FLAGS = [
+  'hm_flag',
+  'pc_flag',
+  'authorized_for_hire',
+  'private_passenger_business',
+  'private_passenger_nonbusiness',
+] as const;
 /** Counts and miles as written: empty is null, `0` stays 0 (`recent_mileage,recent_mileage_year` = `0,0` means unknown; the profile decides). */
-const COUNTS = ['power_units', 'drivers', 'mcs150_mileage', 'mcs150_mileage_year', 'recent_mileage', 'recent_mileage_year'] as const;
+const COUNTS = [
+  'power_units',
+  'drivers',
+  'mcs150_mileage',
+  'mcs150_mileage_year',
+  'recent_mileage',
+  'recent_mileage_year',
+] as const;
 const DATES = ['mcs150_date', 'add_date'] as const;
 
 /**
@@ -42,12 +55,21 @@ export function normalizeCensusRow(raw: Raw, file: string, record: number, refer
   const dot = toDotNumber(raw.dot);
   const legalName = cleanText(raw.legal_name);
   if (dot === undefined || legalName === null) {
-    const what = dot === undefined ? `DOT number "${raw.dot ?? ''}" is not 1–8 digits` : `DOT ${dot} has an empty legal name`;
+    const what =
+      dot === undefined ? `DOT number "${raw.dot ?? ''}" is not 1–8 digits` : `DOT ${dot} has an empty legal name`;
     return { issues: [issue(file, record, 'invalid_row', `${what}: row dropped`, true)] };
   }
   const issues: RowIssue[] = [];
   const invalid = (key: string, expected: string): void => {
-    issues.push(issue(file, record, 'invalid_value', `DOT ${dot}: ${key} "${raw[key] ?? ''}" is not ${expected}; read as empty`, false));
+    issues.push(
+      issue(
+        file,
+        record,
+        'invalid_value',
+        `DOT ${dot}: ${key} "${raw[key] ?? ''}" is not ${expected}; read as empty`,
+        false,
+      ),
+    );
   };
 
   const op = (raw.carrier_operation ?? '').trim().toUpperCase();

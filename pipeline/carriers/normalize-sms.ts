@@ -57,7 +57,10 @@ const BASIC_NAMES: Record<string, ViolationBasic> = {
 
 /** Our BASIC for an FMCSA BASIC_Desc, any case and punctuation; `undefined` when it names none we rank. */
 export function toBasic(desc: string | undefined): ViolationBasic | undefined {
-  const key = (desc ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const key = (desc ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
   return BASIC_NAMES[key];
 }
 
@@ -88,7 +91,8 @@ function reader(raw: Raw, file: string, record: number, what: () => string) {
     flag(key: string, options: { emptyIsFalse?: boolean } = {}): boolean {
       const v = raw[key];
       const b = toSmsFlag(v);
-      if (b === null && v !== undefined && options.emptyIsFalse !== true) note('missing_value', key, 'is empty; read as false');
+      if (b === null && v !== undefined && options.emptyIsFalse !== true)
+        note('missing_value', key, 'is empty; read as false');
       if (b === undefined) note('invalid_value', key, `"${v ?? ''}" is not a flag; read as false`);
       return b ?? false;
     },
@@ -105,10 +109,17 @@ function keyFields(raw: Raw, reference: string): { dot: number; date: string } |
   return { dot, date };
 }
 
-const dropped = (file: string, record: number, message: string) => ({ issues: [issue(file, record, 'invalid_row', `${message}: row dropped`, true)] });
+const dropped = (file: string, record: number, message: string) => ({
+  issues: [issue(file, record, 'invalid_row', `${message}: row dropped`, true)],
+});
 
 /** SMS Input – Inspection. Levels are the CVSA inspection levels I–VIII. */
-export function normalizeInspectionRow(raw: Raw, file: string, record: number, reference: string): Normalized<InspectionRow> {
+export function normalizeInspectionRow(
+  raw: Raw,
+  file: string,
+  record: number,
+  reference: string,
+): Normalized<InspectionRow> {
   assertIsoDate(reference, 'SMS reference date');
   const uniqueId = cleanText(raw.unique_id);
   if (uniqueId === null) return dropped(file, record, 'empty Unique_ID');
@@ -122,7 +133,8 @@ export function normalizeInspectionRow(raw: Raw, file: string, record: number, r
     level = null;
   }
   const relevant = {} as Record<ViolationBasic, boolean>;
-  for (const [basic, column] of Object.entries(RELEVANCE_COLUMNS) as [ViolationBasic, string][]) relevant[basic] = r.flag(column);
+  for (const [basic, column] of Object.entries(RELEVANCE_COLUMNS) as [ViolationBasic, string][])
+    relevant[basic] = r.flag(column);
 
   return {
     row: {
@@ -145,7 +157,12 @@ export function normalizeInspectionRow(raw: Raw, file: string, record: number, r
  * weight, when absent or unreadable, is the methodology's: 2 for an out-of-service violation, else 0. A
  * violation without a severity weight cannot be measured and is dropped.
  */
-export function normalizeViolationRow(raw: Raw, file: string, record: number, reference: string): Normalized<ViolationRow> {
+export function normalizeViolationRow(
+  raw: Raw,
+  file: string,
+  record: number,
+  reference: string,
+): Normalized<ViolationRow> {
   assertIsoDate(reference, 'SMS reference date');
   const uniqueId = cleanText(raw.unique_id);
   if (uniqueId === null) return dropped(file, record, 'empty Unique_ID');
@@ -161,19 +178,32 @@ export function normalizeViolationRow(raw: Raw, file: string, record: number, re
   if (code === '') r.note('missing_value', 'code', 'is empty');
 
   const basic = toBasic(raw.basic) ?? null;
-  if (basic === null) r.note('unknown_basic', 'BASIC_Desc', `"${raw.basic ?? ''}" names no ranked BASIC; not counted in any BASIC`);
+  if (basic === null)
+    r.note('unknown_basic', 'BASIC_Desc', `"${raw.basic ?? ''}" names no ranked BASIC; not counted in any BASIC`);
   const oos = r.flag('oos');
   let oosWeight = parseNumber(raw.oos_weight);
   if (oosWeight === null || Number.isNaN(oosWeight) || oosWeight < 0) {
     if (raw.oos_weight !== undefined) {
-      const [kind, message] = oosWeight === null ? ['missing_value', 'is empty'] : ['invalid_value', `"${raw.oos_weight}" is not a number ≥ 0`];
+      const [kind, message] =
+        oosWeight === null
+          ? ['missing_value', 'is empty']
+          : ['invalid_value', `"${raw.oos_weight}" is not a number ≥ 0`];
       r.note(kind, 'oos_weight', `${message}; read as ${oos ? 2 : 0} from OOS_Indicator`);
     }
     oosWeight = oos ? 2 : 0;
   }
 
   return {
-    row: { unique_id: uniqueId, ...key, code, basic, oos, severity_weight: severity, oos_weight: oosWeight, group: cleanText(raw.group) },
+    row: {
+      unique_id: uniqueId,
+      ...key,
+      code,
+      basic,
+      oos,
+      severity_weight: severity,
+      oos_weight: oosWeight,
+      group: cleanText(raw.group),
+    },
     issues: r.issues,
   };
 }

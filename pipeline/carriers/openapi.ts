@@ -1,7 +1,18 @@
 // The carriers service's routes as OpenAPI operations (shared/contracts/carriers.md); the build turns them
 // and schemas/ into `api/openapi.json` (pipeline/core/openapi.ts). Every route server/carriers registers
 // must be listed here (test/openapi.test.ts checks it).
-import { COMMON_DESCRIPTION, coreOperations, NO_STORE, problem, PUBLIC_CACHE, toOpenApi, type ApiSpec, type OpenApiDocument, type ParameterSpec, type ResponseSpec } from '../core/openapi.ts';
+import {
+  COMMON_DESCRIPTION,
+  coreOperations,
+  NO_STORE,
+  problem,
+  PUBLIC_CACHE,
+  toOpenApi,
+  type ApiSpec,
+  type OpenApiDocument,
+  type ParameterSpec,
+  type ResponseSpec,
+} from '../core/openapi.ts';
 import type { SchemaRegistry } from '../core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi';
@@ -23,17 +34,33 @@ const signedIn400 = (faults: string) =>
     ['WWW-Authenticate-400'],
   );
 const badCarrierId = (more = '') => signedIn400(`\`carrier_id\` is not a carrier number of 1 to 8 digits${more}`);
-const unauthorized = problem(401, ['unauthorized'], 'No API key, or a malformed, unknown or revoked one.', ['WWW-Authenticate']);
+const unauthorized = problem(401, ['unauthorized'], 'No API key, or a malformed, unknown or revoked one.', [
+  'WWW-Authenticate',
+]);
 const premiumRequired = problem(403, ['premium_required'], 'The key is on the free plan; this route is premium.');
 const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const noCarrier = problem(404, ['not_found'], 'No carrier with this number in the build.');
 /** The profile's 400 and 404 count nothing; to a free key they still say what is left (RateLimit-*). */
 const withAllowance = (r: ResponseSpec): ResponseSpec => ({ ...r, headers: [...(r.headers ?? []), ...RATE_LIMIT] });
-const quotaExhausted = problem(429, ['quota_exhausted'], "The free key's profile lookups for this calendar month (UTC) are used up.", ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+const quotaExhausted = problem(
+  429,
+  ['quota_exhausted'],
+  "The free key's profile lookups for this calendar month (UTC) are used up.",
+  ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+);
 const tooLarge = problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).');
-const notJson = problem(415, ['unsupported_media_type'], 'The request body is not sent as `Content-Type: application/json` (UTF-8).', ['Accept-Post']);
+const notJson = problem(
+  415,
+  ['unsupported_media_type'],
+  'The request body is not sent as `Content-Type: application/json` (UTF-8).',
+  ['Accept-Post'],
+);
 
-const json = (schema: string, description: string, extra: Partial<ResponseSpec> = {}): ResponseSpec => ({ description, content: { 'application/json': schema }, ...extra });
+const json = (schema: string, description: string, extra: Partial<ResponseSpec> = {}): ResponseSpec => ({
+  description,
+  content: { 'application/json': schema },
+  ...extra,
+});
 
 export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
   const spec: ApiSpec = {
@@ -44,10 +71,16 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
       'Search is public. Profiles need an API key (`Authorization: Bearer <key>`, issued with `npm run keys -- create`); a free key has a monthly allowance of profile lookups (RateLimit-* headers), premium keys also reach explain and export.',
       COMMON_DESCRIPTION,
     ].join('\n\n'),
-    bearer: { description: 'An API key issued with `npm run keys -- create --plan free|premium --label TEXT`, sent as `Authorization: Bearer <key>`.' },
+    bearer: {
+      description:
+        'An API key issued with `npm run keys -- create --plan free|premium --label TEXT`, sent as `Authorization: Bearer <key>`.',
+    },
     tags: [
       { name: 'Carriers', description: 'Search, profiles and their premium extras.' },
-      { name: 'Tools', description: 'The same routes as tools with JSON Schema arguments, for programs that call tools.' },
+      {
+        name: 'Tools',
+        description: 'The same routes as tools with JSON Schema arguments, for programs that call tools.',
+      },
       { name: 'Service', description: 'Health, problem types and this reference.' },
       { name: 'Build', description: 'Files of the published build.' },
     ],
@@ -63,7 +96,11 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         query: 'carriers/search-query',
         responses: {
           200: json('carriers/search', 'The matching carriers.', { headers: ['ETag'], cache: PUBLIC_CACHE }),
-          400: problem(400, ['invalid_parameter'], 'A missing, blank or over-long `q`, a `limit` out of 1–100, or a parameter given twice; `errors` lists each.'),
+          400: problem(
+            400,
+            ['invalid_parameter'],
+            'A missing, blank or over-long `q`, a `limit` out of 1–100, or a parameter given twice; `errors` lists each.',
+          ),
         },
       },
       {
@@ -94,7 +131,11 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
           'Premium. A summary for a shipper or broker generated from the profile alone (deterministic template by default), cached per carrier and data version: a second call answers the same summary with `cached: true`.',
         parameters: [CARRIER_ID],
         security: 'bearer',
-        requestBody: { description: 'The route takes no input: no body, or `{}`.', required: false, content: { 'application/json': { type: 'object', maxProperties: 0 } } },
+        requestBody: {
+          description: 'The route takes no input: no body, or `{}`.',
+          required: false,
+          content: { 'application/json': { type: 'object', maxProperties: 0 } },
+        },
         responses: {
           200: json('carriers/explain', 'The summary.', { cache: NO_STORE }),
           400: badCarrierId(', or a body other than `{}`'),
@@ -118,7 +159,10 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         responses: {
           200: {
             description: 'The download, as an attachment `carrier-<id>.json` or `carrier-<id>.csv`.',
-            content: { 'application/json': 'carriers/export', 'text/csv': { type: 'string', description: 'RFC 4180 CSV, UTF-8 (`text/csv; charset=utf-8`).' } },
+            content: {
+              'application/json': 'carriers/export',
+              'text/csv': { type: 'string', description: 'RFC 4180 CSV, UTF-8 (`text/csv; charset=utf-8`).' },
+            },
             headers: ['ETag', 'Content-Disposition'],
             cache: NO_STORE,
           },
@@ -146,10 +190,18 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         description:
           '`search_carrier` is public; `get_carrier_profile` needs the same key as `GET /api/carrier/{carrier_id}` and counts against the same allowance (with the same RateLimit-* headers and errors). `result` is exactly the body the matching REST route returns.',
         security: 'optional',
-        requestBody: { description: 'The tool and its arguments; at most 64 KB.', required: true, content: { 'application/json': 'carriers/agent-call' } },
+        requestBody: {
+          description: 'The tool and its arguments; at most 64 KB.',
+          required: true,
+          content: { 'application/json': 'carriers/agent-call' },
+        },
         responses: {
           200: json('carriers/agent-result', 'The tool and its result.', { headers: [...RATE_LIMIT], cache: NO_STORE }),
-          400: withAllowance(signedIn400('a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`')),
+          400: withAllowance(
+            signedIn400(
+              'a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`',
+            ),
+          ),
           401: unauthorized,
           404: withAllowance(noCarrier),
           413: tooLarge,

@@ -59,7 +59,8 @@ export function rankPercentiles(items: readonly RankItem[], decimals = 1, single
   const measures = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const item = items[i]!;
-    if (!Number.isFinite(item.measure) || item.measure < 0) throw new Error(`carrier ${item.dot}: measure ${item.measure} cannot be ranked`);
+    if (!Number.isFinite(item.measure) || item.measure < 0)
+      throw new Error(`carrier ${item.dot}: measure ${item.measure} cannot be ranked`);
     let s = segIndex.get(item.seg);
     if (s === undefined) segIndex.set(item.seg, (s = segIndex.size));
     segOfItem[i] = s;

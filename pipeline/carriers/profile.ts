@@ -39,9 +39,22 @@ export interface Profile {
   drivers: number | null;
   mileage: Mileage | null;
   peer_group: { id: string; label: string; basis: string; size: number };
-  inspections: { window_months: number; total: number; driver: number; vehicle: number; hazmat: number; with_violations: number };
+  inspections: {
+    window_months: number;
+    total: number;
+    driver: number;
+    vehicle: number;
+    hazmat: number;
+    with_violations: number;
+  };
   crashes: { window_months: number; total: number; fatal: number; injury: number; tow_away: number };
-  rates: { vehicle_oos_rate: number | null; driver_oos_rate: number | null; hazmat_oos_rate: number | null; violations_per_inspection: number | null; crashes_per_power_unit: number | null };
+  rates: {
+    vehicle_oos_rate: number | null;
+    driver_oos_rate: number | null;
+    hazmat_oos_rate: number | null;
+    violations_per_inspection: number | null;
+    crashes_per_power_unit: number | null;
+  };
   categories: Category[];
   percentiles: Record<Basic, number | null>;
   top_risks: [TopRisk, TopRisk, TopRisk];
@@ -63,23 +76,30 @@ export interface ProfileInput {
   showRestricted: boolean;
 }
 
-const ratio = (num: number, den: number | null): number | null => (den === null || den <= 0 ? null : round(num / den, 3));
+const ratio = (num: number, den: number | null): number | null =>
+  den === null || den <= 0 ? null : round(num / den, 3);
 
 /** 71.4 → "71.4th", 1 → "1st", 12 → "12th", 22 → "22nd". */
 export function toOrdinal(n: number): string {
   if (!Number.isInteger(n)) return `${n}th`;
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
 /** The percentiles the profile shows: ranked BASICs only, restricted ones withheld unless showRestricted. */
-export function toVisiblePercentiles(input: Pick<ProfileInput, 'census' | 'measures' | 'percentiles' | 'methodology' | 'showRestricted'>): Record<Basic, number | null> {
+export function toVisiblePercentiles(
+  input: Pick<ProfileInput, 'census' | 'measures' | 'percentiles' | 'methodology' | 'showRestricted'>,
+): Record<Basic, number | null> {
   const out = {} as Record<Basic, number | null>;
   for (const basic of BASICS) {
     const p = input.percentiles[basic] ?? null;
     const sufficient = input.measures[basic].sufficient;
-    if (sufficient !== (p !== null)) throw new Error(`carrier ${input.census.dot}: ${basic} is ${sufficient ? 'ranked without' : 'not ranked but has'} a percentile`);
+    if (sufficient !== (p !== null))
+      throw new Error(
+        `carrier ${input.census.dot}: ${basic} is ${sufficient ? 'ranked without' : 'not ranked but has'} a percentile`,
+      );
     out[basic] = input.methodology.basics[basic].public_percentile || input.showRestricted ? p : null;
   }
   return out;
@@ -100,8 +120,12 @@ function sizeOf(segSizes: ReadonlyMap<string, number>, id: string, dot: number):
 function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopRisk, TopRisk, TopRisk] {
   const { measures, methodology: m } = input;
   const order = (c: Category) => BASICS.indexOf(c.category);
-  const ranked = categories.filter((c) => c.percentile !== null).sort((a, b) => b.percentile! - a.percentile! || order(a) - order(b));
-  const rest = categories.filter((c) => c.percentile === null).sort((a, b) => b.violations - a.violations || order(a) - order(b));
+  const ranked = categories
+    .filter((c) => c.percentile !== null)
+    .sort((a, b) => b.percentile! - a.percentile! || order(a) - order(b));
+  const rest = categories
+    .filter((c) => c.percentile === null)
+    .sort((a, b) => b.violations - a.violations || order(a) - order(b));
   const months = m.time_weights.window_months;
   const risks = [...ranked, ...rest].slice(0, 3).map((c): TopRisk => {
     const measure = measures[c.category];
@@ -117,7 +141,12 @@ function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopR
     }
     const why = measure.sufficient ? m.public_display.restricted_note : measure.reason!;
     const value = c.measure !== null && c.measure > 0 ? ` (measure ${c.measure})` : '';
-    return { category: c.category, label: c.label, percentile: null, reason: `${c.label}: no percentile (${why}); listed by ${m.basics[c.category].units.events.one} count: ${events}${value}` };
+    return {
+      category: c.category,
+      label: c.label,
+      percentile: null,
+      reason: `${c.label}: no percentile (${why}); listed by ${m.basics[c.category].units.events.one} count: ${events}${value}`,
+    };
   });
   return risks as [TopRisk, TopRisk, TopRisk];
 }
@@ -148,7 +177,8 @@ export function toProfile(input: ProfileInput): Profile {
   });
 
   const peerId = toPeerSegId(measures, visible);
-  const peerSeg = peerId === INSUFFICIENT_SEG ? null : BASICS.map((b) => measures[b].seg).find((s) => s?.id === peerId)!;
+  const peerSeg =
+    peerId === INSUFFICIENT_SEG ? null : BASICS.map((b) => measures[b].seg).find((s) => s?.id === peerId)!;
   const window_months = m.time_weights.window_months;
   const violations = BASICS.reduce((n, b) => (b === 'crash_indicator' ? n : n + agg.basics[b].violations), 0);
   const i = agg.inspections;
@@ -171,8 +201,21 @@ export function toProfile(input: ProfileInput): Profile {
         : `Not enough inspections, violations or crashes in ${window_months} months to be ranked in any category whose percentile is shown (data sufficiency rules; ${m.basics.unsafe_driving.sufficiency.source}).`,
       size: sizeOf(input.segSizes, peerId, census.dot),
     },
-    inspections: { window_months, total: i.total, driver: i.driver, vehicle: i.vehicle, hazmat: i.hazmat, with_violations: i.with_violations },
-    crashes: { window_months, total: agg.crashes.total, fatal: agg.crashes.fatal, injury: agg.crashes.injury, tow_away: agg.crashes.tow_away },
+    inspections: {
+      window_months,
+      total: i.total,
+      driver: i.driver,
+      vehicle: i.vehicle,
+      hazmat: i.hazmat,
+      with_violations: i.with_violations,
+    },
+    crashes: {
+      window_months,
+      total: agg.crashes.total,
+      fatal: agg.crashes.fatal,
+      injury: agg.crashes.injury,
+      tow_away: agg.crashes.tow_away,
+    },
     rates: {
       vehicle_oos_rate: ratio(i.vehicle_oos, i.vehicle),
       driver_oos_rate: ratio(i.driver_oos, i.driver),

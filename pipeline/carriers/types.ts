@@ -2,7 +2,15 @@
 // the streaming aggregation produces CarrierAggregate, and the ranking stages turn aggregates into profiles.
 
 /** The seven BASICs in the contract's fixed order. */
-export const BASICS = ['unsafe_driving', 'hos_compliance', 'driver_fitness', 'controlled_substances', 'vehicle_maintenance', 'hazmat', 'crash_indicator'] as const;
+export const BASICS = [
+  'unsafe_driving',
+  'hos_compliance',
+  'driver_fitness',
+  'controlled_substances',
+  'vehicle_maintenance',
+  'hazmat',
+  'crash_indicator',
+] as const;
 export type Basic = (typeof BASICS)[number];
 /** BASICs measured from inspection violations (the crash indicator is measured from crashes). */
 export type ViolationBasic = Exclude<Basic, 'crash_indicator'>;
@@ -83,13 +91,32 @@ export interface CrashRow {
 /** Per-carrier sums over the 24-month window, built while streaming the SMS files. */
 export interface CarrierAggregate {
   dot: number;
-  inspections: { total: number; driver: number; vehicle: number; hazmat: number; with_violations: number; driver_oos: number; vehicle_oos: number; hazmat_oos: number };
+  inspections: {
+    total: number;
+    driver: number;
+    vehicle: number;
+    hazmat: number;
+    with_violations: number;
+    driver_oos: number;
+    vehicle_oos: number;
+    hazmat_oos: number;
+  };
   /** Inspections with a hazmat placard in the last 12 months (HM carrier rule). */
   hazmat_placard_12m: number;
   crashes: { total: number; fatal: number; injury: number; tow_away: number };
   /** Per BASIC: relevant inspections, their time-weight sum, inspections with violations, violation count,
    *  and Σ time weight × min(Σ severity in the inspection, cap). For crash_indicator: crashes and Σ tw × sev. */
-  basics: Record<Basic, { relevant: number; relevant_tw: number; with_violations: number; violations: number; weighted: number; last_violation: string | null }>;
+  basics: Record<
+    Basic,
+    {
+      relevant: number;
+      relevant_tw: number;
+      with_violations: number;
+      violations: number;
+      weighted: number;
+      last_violation: string | null;
+    }
+  >;
   /** Inspection and crash counts by month (YYYY-MM), for export. */
   monthly: Record<string, { inspections: number; crashes: number }>;
 }

@@ -21,7 +21,13 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export function parseCli<O extends Options>(argv: string[], options: O, usage: string, maxPositionals = 0) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n\n${usage}`);
   }
@@ -33,7 +39,10 @@ export function parseCli<O extends Options>(argv: string[], options: O, usage: s
     seen.add(token.name);
   }
   const stray = parsed.positionals.slice(maxPositionals);
-  if (stray.length > 0) throw new CliError(`unexpected argument${stray.length > 1 ? 's' : ''} ${stray.map((a) => JSON.stringify(a)).join(' ')}\n\n${usage}`);
+  if (stray.length > 0)
+    throw new CliError(
+      `unexpected argument${stray.length > 1 ? 's' : ''} ${stray.map((a) => JSON.stringify(a)).join(' ')}\n\n${usage}`,
+    );
   return { values: parsed.values, positionals: parsed.positionals, usage };
 }
 
@@ -41,7 +50,8 @@ export function parseCli<O extends Options>(argv: string[], options: O, usage: s
 export function yearOption(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const year = Number(raw);
-  if (!(/^\d{4}$/.test(raw) && year >= 2004 && year <= 2100)) throw new CliError(`--year must be a year from 2004 to 2100, not ${raw}`);
+  if (!(/^\d{4}$/.test(raw) && year >= 2004 && year <= 2100))
+    throw new CliError(`--year must be a year from 2004 to 2100, not ${raw}`);
   return year;
 }
 

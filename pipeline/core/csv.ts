@@ -10,8 +10,16 @@ import type { FileHandle } from 'node:fs/promises';
 import Papa from 'papaparse';
 
 export type TextEncodingName = 'utf-8' | 'windows-1252';
-export interface ColumnSpec { key: string; names: string[]; required?: boolean }
-export interface CsvIssue { record: number; kind: 'malformed' | 'undecodable'; message: string }
+export interface ColumnSpec {
+  key: string;
+  names: string[];
+  required?: boolean;
+}
+export interface CsvIssue {
+  record: number;
+  kind: 'malformed' | 'undecodable';
+  message: string;
+}
 export interface CsvReport {
   file: string;
   bytes: number;
@@ -33,7 +41,11 @@ export interface CsvReport {
   /** At most 1000 kept; the counts above are exact. */
   issues: CsvIssue[];
 }
-export interface CsvProgress { bytesRead: number; bytes: number; rows: number }
+export interface CsvProgress {
+  bytesRead: number;
+  bytes: number;
+  rows: number;
+}
 export type RecordHandler = (fields: string[], error: string | undefined) => void;
 
 /** Build-stopping problems: unreadable or empty file, no header, missing required column. */
@@ -378,7 +390,14 @@ async function scanFile(
   path: string,
   onRecord: RecordHandler,
   afterChunk: (bytesRead: number, size: number) => boolean | void,
-): Promise<{ bytes: number; sha256: string; encoding: TextEncodingName; bom: boolean; undecodableBytes: number; endsWithLineEnd: boolean }> {
+): Promise<{
+  bytes: number;
+  sha256: string;
+  encoding: TextEncodingName;
+  bom: boolean;
+  undecodableBytes: number;
+  endsWithLineEnd: boolean;
+}> {
   const { handle, size } = await openFile(path);
   const hash = createHash('sha256');
   const decoder = createDecoder();
@@ -405,11 +424,20 @@ async function scanFile(
     parser.end();
   }
   const { encoding, bom, undecodableBytes } = decoder;
-  return { bytes, sha256: hash.digest('hex'), encoding, bom, undecodableBytes, endsWithLineEnd: last === 10 || last === 13 };
+  return {
+    bytes,
+    sha256: hash.digest('hex'),
+    encoding,
+    bom,
+    undecodableBytes,
+    endsWithLineEnd: last === 10 || last === 13,
+  };
 }
 
 /** The header fields, reading only as far as the header's end; encoding is as detected from the bytes read. */
-export async function readHeader(path: string): Promise<{ encoding: TextEncodingName; bom: boolean; fields: string[] }> {
+export async function readHeader(
+  path: string,
+): Promise<{ encoding: TextEncodingName; bom: boolean; fields: string[] }> {
   let first: string[] | undefined;
   const scan = await scanFile(
     path,
@@ -493,7 +521,9 @@ export async function readCsv(
   // A download cut short ends inside a record: the last record is malformed and no line end follows it.
   // That is a damaged file rather than a bad row, and a build from it would silently lose what was cut off.
   if (lastBad !== undefined && lastBad.record === record && !scan.endsWithLineEnd) {
-    throw new CsvError(`${path}: ends in the middle of record ${lastBad.record} (${lastBad.message}): the file looks truncated; download it again`);
+    throw new CsvError(
+      `${path}: ends in the middle of record ${lastBad.record} (${lastBad.message}): the file looks truncated; download it again`,
+    );
   }
   const { fields: header, match } = head;
   onProgress?.({ bytesRead: scan.bytes, bytes: scan.bytes, rows });

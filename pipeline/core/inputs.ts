@@ -28,7 +28,14 @@ async function walk(dir: string): Promise<string[]> {
     else if (e.isFile()) out.push(path);
     // A link to a file is read as the file (a folder of downloads linked from elsewhere); links to folders
     // are not followed, so no cycle is possible.
-    else if (e.isSymbolicLink() && (await stat(path).then((s) => s.isFile(), () => false))) out.push(path);
+    else if (
+      e.isSymbolicLink() &&
+      (await stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      out.push(path);
   }
   return out.sort();
 }
@@ -38,15 +45,21 @@ function toMismatch<K extends string>(fields: string[], kinds: readonly { kind: 
   let best: { kind: K; missing: string[] } | undefined;
   for (const k of kinds) {
     const required = k.columns.filter((c) => c.required === true);
-    const missing = matchColumns(fields, k.columns).missing.map((key) => required.find((c) => c.key === key)?.names[0] ?? key);
-    if (missing.length < required.length && (!best || missing.length < best.missing.length)) best = { kind: k.kind, missing };
+    const missing = matchColumns(fields, k.columns).missing.map(
+      (key) => required.find((c) => c.key === key)?.names[0] ?? key,
+    );
+    if (missing.length < required.length && (!best || missing.length < best.missing.length))
+      best = { kind: k.kind, missing };
   }
   if (!best) return 'header matches no known input';
   return `header matches no known input (closest: ${best.kind}, without the column${best.missing.length === 1 ? '' : 's'} ${best.missing.map((c) => JSON.stringify(c)).join(', ')})`;
 }
 
 /** Recognizes every file below `dir` as the first kind whose required columns its header has. */
-export async function scanInputs<K extends string>(dir: string, kinds: readonly { kind: K; columns: ColumnSpec[] }[]): Promise<InputScan<K>> {
+export async function scanInputs<K extends string>(
+  dir: string,
+  kinds: readonly { kind: K; columns: ColumnSpec[] }[],
+): Promise<InputScan<K>> {
   const scan: InputScan<K> = { recognized: [], ignored: [] };
   let files: string[];
   try {
@@ -84,7 +97,9 @@ export function describeIgnored(scan: InputScan<string>): string {
  */
 export function assertAllRecognized(scan: InputScan<string>): void {
   if (scan.ignored.length > 0) {
-    throw new Error(`every file here was downloaded as an input, but ${scan.ignored.map((i) => `${i.file} (${i.reason})`).join(', ')} is not one: the download is damaged, or the upstream changed its format`);
+    throw new Error(
+      `every file here was downloaded as an input, but ${scan.ignored.map((i) => `${i.file} (${i.reason})`).join(', ')} is not one: the download is damaged, or the upstream changed its format`,
+    );
   }
 }
 
@@ -94,12 +109,21 @@ export function assertAllRecognized(scan: InputScan<string>): void {
  * drop reasons that say nothing is wrong with the file (a duplicate of another file's row, an event outside
  * the window): rows dropped for those are no damage.
  */
-export function assertRowsUsed(accounts: readonly { file: string; rows: number; used: number; dropped: Record<string, number> }[], benign: ReadonlySet<string>): void {
+export function assertRowsUsed(
+  accounts: readonly { file: string; rows: number; used: number; dropped: Record<string, number> }[],
+  benign: ReadonlySet<string>,
+): void {
   for (const a of accounts) {
-    const excused = Object.entries(a.dropped).filter(([k]) => benign.has(k)).reduce((n, [, v]) => n + v, 0);
+    const excused = Object.entries(a.dropped)
+      .filter(([k]) => benign.has(k))
+      .reduce((n, [, v]) => n + v, 0);
     if (a.rows > 0 && a.used === 0 && excused === 0) {
-      const why = Object.entries(a.dropped).map(([k, v]) => `${k} ${v}`).join(', ');
-      throw new Error(`${a.file}: none of its ${a.rows} rows could be used (${why}): the file is damaged, or not the data it looks like`);
+      const why = Object.entries(a.dropped)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      throw new Error(
+        `${a.file}: none of its ${a.rows} rows could be used (${why}): the file is damaged, or not the data it looks like`,
+      );
     }
   }
 }
@@ -110,7 +134,12 @@ export function assertRowsUsed(accounts: readonly { file: string; rows: number; 
  * header line would otherwise remove, say, every carrier's inspections in silence.
  */
 export function emptyInputWarnings(accounts: readonly { file: string; kind: string; rows: number }[]): string[] {
-  return accounts.filter((a) => a.rows === 0).map((a) => `${a.file} (${a.kind}) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again`);
+  return accounts
+    .filter((a) => a.rows === 0)
+    .map(
+      (a) =>
+        `${a.file} (${a.kind}) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again`,
+    );
 }
 
 /** sha256 of a file, streamed. */

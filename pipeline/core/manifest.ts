@@ -31,7 +31,11 @@ export interface Manifest {
  * changes the output (manifest, /healthz, the data version line), so a demo build of some files and a real
  * build of the same files have different versions.
  */
-export function toDataVersion(sources: readonly SourceFile[], options: Record<string, unknown>, codeHash: string): string {
+export function toDataVersion(
+  sources: readonly SourceFile[],
+  options: Record<string, unknown>,
+  codeHash: string,
+): string {
   const inputs = sources.map((s) => s.sha256).sort();
   return sha256(JSON.stringify({ inputs, options, codeHash })).slice(0, 16);
 }
@@ -53,7 +57,11 @@ export function toManifest(args: {
   const sources = [...args.sources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     service: args.service,
-    data_version: toDataVersion(sources, { ...args.options, ...(args.demo ? { demo: true } : {}), ...(args.carried ? { carried: args.carried } : {}) }, args.codeHash),
+    data_version: toDataVersion(
+      sources,
+      { ...args.options, ...(args.demo ? { demo: true } : {}), ...(args.carried ? { carried: args.carried } : {}) },
+      args.codeHash,
+    ),
     built_at: args.builtAt.toISOString(),
     demo: args.demo,
     options: args.options,
@@ -67,6 +75,11 @@ export function toManifest(args: {
  * tree's healthz.json. No build time: the tree is byte-identical for the same inputs and code (the
  * manifest says when it was built).
  */
-export function toHealth(m: Pick<Manifest, 'service' | 'data_version' | 'demo'>): { status: 'ok'; service: string; data_version: string; demo: boolean } {
+export function toHealth(m: Pick<Manifest, 'service' | 'data_version' | 'demo'>): {
+  status: 'ok';
+  service: string;
+  data_version: string;
+  demo: boolean;
+} {
   return { status: 'ok', service: m.service, data_version: m.data_version, demo: m.demo };
 }

@@ -31,17 +31,20 @@ export type SchemaSource = string | Json;
 /** Response headers described once in `components.headers`. */
 export const HEADERS = {
   ETag: {
-    description: 'Strong validator of the body (RFC 9110 §8.8.3), computed once per document. Send it back in `If-None-Match` for a 304.',
+    description:
+      'Strong validator of the body (RFC 9110 §8.8.3), computed once per document. Send it back in `If-None-Match` for a 304.',
     required: true,
     schema: { type: 'string', pattern: '^(W/)?"[^"]*"$' },
   },
   'X-Data-Version': {
-    description: '`data_version` of the build that answered (its manifest.json): a hash of the inputs, options and build code.',
+    description:
+      '`data_version` of the build that answered (its manifest.json): a hash of the inputs, options and build code.',
     required: true,
     schema: { type: 'string' },
   },
   'RateLimit-Limit': {
-    description: 'Free plan only: profile lookups allowed per calendar month (UTC) (draft-ietf-httpapi-ratelimit-headers). Absent for premium keys.',
+    description:
+      'Free plan only: profile lookups allowed per calendar month (UTC) (draft-ietf-httpapi-ratelimit-headers). Absent for premium keys.',
     required: false,
     schema: { type: 'integer', minimum: 0 },
   },
@@ -51,18 +54,25 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   'RateLimit-Reset': {
-    description: 'Free plan only: seconds until the allowance renews, at the first instant of the next UTC month. Absent for premium keys.',
+    description:
+      'Free plan only: seconds until the allowance renews, at the first instant of the next UTC month. Absent for premium keys.',
     required: false,
     schema: { type: 'integer', minimum: 1 },
   },
-  'Retry-After': { description: 'Seconds to wait before asking again (RFC 9110 §10.2.3).', required: true, schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': {
+    description: 'Seconds to wait before asking again (RFC 9110 §10.2.3).',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
   'WWW-Authenticate-400': {
-    description: 'On a 400 `bad_request` for a request that sends `Authorization` more than once: `Bearer error="invalid_request"` (RFC 6750 §3.1). Absent on other 400s.',
+    description:
+      'On a 400 `bad_request` for a request that sends `Authorization` more than once: `Bearer error="invalid_request"` (RFC 6750 §3.1). Absent on other 400s.',
     required: false,
     schema: { type: 'string', pattern: '^Bearer' },
   },
   'WWW-Authenticate': {
-    description: '`Bearer` when no key was sent; `Bearer error="invalid_token"` when the key is malformed, unknown or revoked (RFC 6750 §3).',
+    description:
+      '`Bearer` when no key was sent; `Bearer error="invalid_token"` when the key is malformed, unknown or revoked (RFC 6750 §3).',
     required: true,
     schema: { type: 'string', pattern: '^Bearer' },
   },
@@ -71,8 +81,16 @@ export const HEADERS = {
     required: true,
     schema: { type: 'string', pattern: '^attachment; filename="[^"]+"$' },
   },
-  Allow: { description: 'The methods the path supports (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' } },
-  'Accept-Post': { description: 'The media type the route accepts for a request body.', required: true, schema: { type: 'string' } },
+  Allow: {
+    description: 'The methods the path supports (RFC 9110 §10.2.1).',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Accept-Post': {
+    description: 'The media type the route accepts for a request body.',
+    required: true,
+    schema: { type: 'string' },
+  },
 } satisfies Record<string, Json>;
 
 export type HeaderName = keyof typeof HEADERS;
@@ -152,7 +170,8 @@ function resolveRef(ref: string, fromId: string): { id: string; pointer: string 
   const hash = ref.indexOf('#');
   const base = hash < 0 ? ref : ref.slice(0, hash);
   const pointer = hash < 0 ? '' : ref.slice(hash + 1);
-  if (pointer !== '' && !pointer.startsWith('/')) throw new Error(`${fromId}: $ref ${ref} uses an anchor; only JSON pointers are supported`);
+  if (pointer !== '' && !pointer.startsWith('/'))
+    throw new Error(`${fromId}: $ref ${ref} uses an anchor; only JSON pointers are supported`);
   if (base === '') {
     if (fromId === '') throw new Error(`$ref ${ref} has no schema to point into`);
     return { id: fromId, pointer };
@@ -191,14 +210,20 @@ function atPointer(schema: unknown, pointer: string, where: string): unknown {
   let node = schema;
   for (const raw of pointer.split('/').slice(1)) {
     const part = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (node === null || typeof node !== 'object' || !(part in node)) throw new Error(`${where}: nothing at ${pointer}`);
+    if (node === null || typeof node !== 'object' || !(part in node))
+      throw new Error(`${where}: nothing at ${pointer}`);
     node = (node as Json)[part];
   }
   return node;
 }
 
 /** A problem+json response (server/core/problem.ts) with its status and the codes the route can give. */
-export function problem(status: number, codes: string[], description: string, headers: HeaderName[] = []): ResponseSpec {
+export function problem(
+  status: number,
+  codes: string[],
+  description: string,
+  headers: HeaderName[] = [],
+): ResponseSpec {
   return {
     description,
     headers,
@@ -212,15 +237,24 @@ export function problem(status: number, codes: string[], description: string, he
   };
 }
 
-export const NOT_FOUND_DESCRIPTION = 'No such resource (problem `not_found`). Any path that no route answers gets this canonical 404.';
-export const METHOD_NOT_ALLOWED_DESCRIPTION = 'The path exists but not for this method (problem `method_not_allowed`); `Allow` lists the methods it supports.';
+export const NOT_FOUND_DESCRIPTION =
+  'No such resource (problem `not_found`). Any path that no route answers gets this canonical 404.';
+export const METHOD_NOT_ALLOWED_DESCRIPTION =
+  'The path exists but not for this method (problem `method_not_allowed`); `Allow` lists the methods it supports.';
 
 /**
  * The routes every service has (server/core/app.ts): health, problem pages, this document and the human
  * reference rendered from it, and the build's public files.
  */
-export function coreOperations(options: { openapiPath: string; service: string; report: SchemaSource; registry: SchemaRegistry }): OperationSpec[] {
-  const codes = (atPointer(options.registry.schema('core/problem'), '/properties/code/enum', 'core/problem') as string[]).map((c) => c.replaceAll('_', '-'));
+export function coreOperations(options: {
+  openapiPath: string;
+  service: string;
+  report: SchemaSource;
+  registry: SchemaRegistry;
+}): OperationSpec[] {
+  const codes = (
+    atPointer(options.registry.schema('core/problem'), '/properties/code/enum', 'core/problem') as string[]
+  ).map((c) => c.replaceAll('_', '-'));
   const notFound = problem(404, ['not_found'], NOT_FOUND_DESCRIPTION);
   const staticFile = (name: string, summary: string, schema: SchemaSource): OperationSpec => ({
     method: 'get',
@@ -229,7 +263,9 @@ export function coreOperations(options: { openapiPath: string; service: string; 
     summary,
     tag: 'Build',
     description: 'A file of the published build, served as it is (and uploaded as-is to a CDN).',
-    responses: { 200: { description: summary, content: { 'application/json': schema }, headers: ['ETag'], cache: PUBLIC_CACHE } },
+    responses: {
+      200: { description: summary, content: { 'application/json': schema }, headers: ['ETag'], cache: PUBLIC_CACHE },
+    },
   });
   return [
     {
@@ -239,7 +275,14 @@ export function coreOperations(options: { openapiPath: string; service: string; 
       summary: 'Health and loaded data version',
       tag: 'Service',
       description: 'Answers while the service runs, with the build it serves.',
-      responses: { 200: { description: 'The service is up.', content: { 'application/json': 'core/health' }, headers: ['ETag'], cache: NO_STORE } },
+      responses: {
+        200: {
+          description: 'The service is up.',
+          content: { 'application/json': 'core/health' },
+          headers: ['ETag'],
+          cache: NO_STORE,
+        },
+      },
     },
     {
       method: 'get',
@@ -247,10 +290,24 @@ export function coreOperations(options: { openapiPath: string; service: string; 
       operationId: 'getProblemType',
       summary: 'Explanation of a problem type',
       tag: 'Service',
-      description: 'The `type` of every problem+json error is a relative URI answered here with a short plain-text explanation.',
-      parameters: [{ name: 'type', in: 'path', description: 'The problem type: its `code` with dashes.', required: true, schema: { type: 'string', enum: codes } }],
+      description:
+        'The `type` of every problem+json error is a relative URI answered here with a short plain-text explanation.',
+      parameters: [
+        {
+          name: 'type',
+          in: 'path',
+          description: 'The problem type: its `code` with dashes.',
+          required: true,
+          schema: { type: 'string', enum: codes },
+        },
+      ],
       responses: {
-        200: { description: 'Title and explanation.', content: { 'text/plain': { type: 'string' } }, headers: ['ETag'], cache: PUBLIC_CACHE },
+        200: {
+          description: 'Title and explanation.',
+          content: { 'text/plain': { type: 'string' } },
+          headers: ['ETag'],
+          cache: PUBLIC_CACHE,
+        },
         404: notFound,
       },
     },
@@ -261,7 +318,14 @@ export function coreOperations(options: { openapiPath: string; service: string; 
       summary: 'This OpenAPI document',
       tag: 'Service',
       description: `The OpenAPI ${OPENAPI_VERSION} document of the ${options.service} service, generated at build time from the JSON Schemas in schemas/ and published with the data.`,
-      responses: { 200: { description: 'The OpenAPI document.', content: { 'application/json': { type: 'object', required: ['openapi'] } }, headers: ['ETag'], cache: PUBLIC_CACHE } },
+      responses: {
+        200: {
+          description: 'The OpenAPI document.',
+          content: { 'application/json': { type: 'object', required: ['openapi'] } },
+          headers: ['ETag'],
+          cache: PUBLIC_CACHE,
+        },
+      },
     },
     {
       method: 'get',
@@ -270,7 +334,14 @@ export function coreOperations(options: { openapiPath: string; service: string; 
       summary: 'API reference (HTML)',
       tag: 'Service',
       description: `A human API reference rendered in the browser from ${options.openapiPath}, with no resource from another host.`,
-      responses: { 200: { description: 'A small HTML page that loads the renderer.', content: { 'text/html': { type: 'string' } }, headers: ['ETag'], cache: PUBLIC_CACHE } },
+      responses: {
+        200: {
+          description: 'A small HTML page that loads the renderer.',
+          content: { 'text/html': { type: 'string' } },
+          headers: ['ETag'],
+          cache: PUBLIC_CACHE,
+        },
+      },
     },
     {
       method: 'get',
@@ -278,9 +349,15 @@ export function coreOperations(options: { openapiPath: string; service: string; 
       operationId: 'getDocsScript',
       summary: 'API reference renderer (JavaScript)',
       tag: 'Service',
-      description: 'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with a content hash in the query, so it may be cached for a year.',
+      description:
+        'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with a content hash in the query, so it may be cached for a year.',
       responses: {
-        200: { description: 'The renderer.', content: { 'text/javascript': { type: 'string' } }, headers: ['ETag'], cache: 'public, max-age=31536000, immutable' },
+        200: {
+          description: 'The renderer.',
+          content: { 'text/javascript': { type: 'string' } },
+          headers: ['ETag'],
+          cache: 'public, max-age=31536000, immutable',
+        },
       },
     },
     staticFile('manifest.json', 'The build manifest', 'core/manifest'),
@@ -309,19 +386,22 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
     return rewriteRefs(source, '', reach);
   };
   // A component named `<Header>-<status>` is that header as one status sends it (`WWW-Authenticate-400`).
-  const headerRefs = (names: readonly HeaderName[]): Json => Object.fromEntries(names.map((n) => [n.replace(/-\d{3}$/, ''), { $ref: `#/components/headers/${n}` }]));
+  const headerRefs = (names: readonly HeaderName[]): Json =>
+    Object.fromEntries(names.map((n) => [n.replace(/-\d{3}$/, ''), { $ref: `#/components/headers/${n}` }]));
   const toResponse = (r: ResponseSpec): Json => {
     const headers: Json = { ...headerRefs(['X-Data-Version', ...(r.headers ?? [])]) };
     if (r.cache !== undefined) {
       const values = typeof r.cache === 'string' ? [r.cache] : r.cache;
       headers['Cache-Control'] = {
-        description: values.length === 1 ? `Always \`${values[0]}\`.` : `One of: ${values.map((v) => `\`${v}\``).join(', ')}.`,
+        description:
+          values.length === 1 ? `Always \`${values[0]}\`.` : `One of: ${values.map((v) => `\`${v}\``).join(', ')}.`,
         required: true,
         schema: values.length === 1 ? { type: 'string', const: values[0] } : { type: 'string', enum: values },
       };
     }
     const out: Json = { description: r.description, headers };
-    if (r.content) out.content = Object.fromEntries(Object.entries(r.content).map(([type, s]) => [type, { schema: toSchema(s) }]));
+    if (r.content)
+      out.content = Object.fromEntries(Object.entries(r.content).map(([type, s]) => [type, { schema: toSchema(s) }]));
     return out;
   };
 
@@ -342,7 +422,8 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
     }));
     const templated = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     for (const name of templated) {
-      if (!parameters.some((p) => p.in === 'path' && p.name === name)) throw new Error(`${op.path}: path parameter ${name} is not described`);
+      if (!parameters.some((p) => p.in === 'path' && p.name === name))
+        throw new Error(`${op.path}: path parameter ${name} is not described`);
     }
     if (op.query) {
       const query = registry.schema(op.query) as { properties?: Record<string, Json>; required?: string[] };
@@ -368,7 +449,11 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
       // A 304 carries the 200's headers but those of a body (RFC 9110 §15.4.5): the ETag, and the
       // RateLimit-* of a free key's profile among them.
       const headers = ok.headers.filter((h) => !/^content-/i.test(h));
-      responses['304'] = toResponse({ description: 'Not modified: `If-None-Match` matched the current ETag. No body.', headers, cache: ok.cache });
+      responses['304'] = toResponse({
+        description: 'Not modified: `If-None-Match` matched the current ETag. No body.',
+        headers,
+        cache: ok.cache,
+      });
     }
 
     const operation: Json = { operationId: op.operationId, summary: op.summary, tags: [op.tag] };
@@ -378,7 +463,9 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
       operation.requestBody = {
         description: op.requestBody.description,
         required: op.requestBody.required,
-        content: Object.fromEntries(Object.entries(op.requestBody.content).map(([type, s]) => [type, { schema: toSchema(s) }])),
+        content: Object.fromEntries(
+          Object.entries(op.requestBody.content).map(([type, s]) => [type, { schema: toSchema(s) }]),
+        ),
       };
     }
     if (op.security === 'bearer') operation.security = [{ bearer: [] }];
@@ -409,13 +496,15 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
         name: 'If-None-Match',
         in: 'header',
         required: false,
-        description: 'ETags from earlier responses; a match (weak comparison, RFC 9110 §13.1.2) answers 304 with no body.',
+        description:
+          'ETags from earlier responses; a match (weak comparison, RFC 9110 §13.1.2) answers 304 with no body.',
         schema: { type: 'string' },
       },
     },
     headers: HEADERS,
   };
-  if (spec.bearer) components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer', description: spec.bearer.description } };
+  if (spec.bearer)
+    components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer', description: spec.bearer.description } };
 
   return {
     openapi: OPENAPI_VERSION,

@@ -34,7 +34,8 @@ export async function openRecordStoreWriter(sink: Sink, relPath: string): Promis
       return count;
     },
     async add(key, body) {
-      if (!Number.isInteger(key) || key < 0 || key > 0xffffffff) throw new Error(`record key ${key} is not a 32-bit unsigned integer`);
+      if (!Number.isInteger(key) || key < 0 || key > 0xffffffff)
+        throw new Error(`record key ${key} is not a 32-bit unsigned integer`);
       if (key <= last) throw new Error(`record keys must ascend: ${key} after ${last}`);
       last = key;
       if (count === keys.length) {

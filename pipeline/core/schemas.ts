@@ -46,8 +46,16 @@ export interface SchemaRegistry {
  * suite does (test/core/schemas.test.ts), while the server and the pipeline skip it, which was most of the
  * registry's cost at every start-up (about 90 ms). Strict mode still rejects unknown keywords at compile.
  */
-export function createSchemaRegistry(dir = SCHEMAS_DIR, options: { coerceTypes?: boolean; checkSchemas?: boolean } = {}): SchemaRegistry {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: options.checkSchemas ?? false, coerceTypes: options.coerceTypes ?? false });
+export function createSchemaRegistry(
+  dir = SCHEMAS_DIR,
+  options: { coerceTypes?: boolean; checkSchemas?: boolean } = {},
+): SchemaRegistry {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    validateSchema: options.checkSchemas ?? false,
+    coerceTypes: options.coerceTypes ?? false,
+  });
   // The two formats the schemas use, checked by shape (RFC 3339) without pulling in ajv-formats.
   ajv.addFormat('date', /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/);
   ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);

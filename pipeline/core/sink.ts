@@ -52,7 +52,11 @@ export const fileEffects: SinkEffects = {
   },
   rename: (from, to) => fs.rename(from, to),
   rm: (path) => fs.rm(path, { recursive: true, force: true }),
-  exists: (path) => fs.access(path, fsc.F_OK).then(() => true, () => false),
+  exists: (path) =>
+    fs.access(path, fsc.F_OK).then(
+      () => true,
+      () => false,
+    ),
   list: (dir) => fs.readdir(dir).catch(() => []),
   async openWrite(path) {
     const handle = await fs.open(path, 'w');
@@ -172,10 +176,15 @@ async function liveHolder(lock: string, effects: SinkEffects): Promise<number | 
   return Number.isInteger(holder) && holder > 0 && isAlive(holder) ? holder : undefined;
 }
 
-const lockedBy = (service: string, holder: number, lock: string) => new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
+const lockedBy = (service: string, holder: number, lock: string) =>
+  new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
 
 /** Takes `<outDir>/.<name>.lock` for this process (one left by a killed process is taken over); returns its path. */
-export async function acquireLock(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<string> {
+export async function acquireLock(
+  outDir: string,
+  service: string,
+  effects: SinkEffects = fileEffects,
+): Promise<string> {
   const lock = join(outDir, `.${service}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await effects.createExclusive(lock, String(process.pid))) return lock;
@@ -191,7 +200,11 @@ export async function acquireLock(outDir: string, service: string, effects: Sink
  * its inputs, so a second build stops with the reason instead of after minutes of parsing. The lock itself
  * is still taken by openSink (two builds starting together are told apart there).
  */
-export async function assertNotLocked(outDir: string, service: string, effects: SinkEffects = fileEffects): Promise<void> {
+export async function assertNotLocked(
+  outDir: string,
+  service: string,
+  effects: SinkEffects = fileEffects,
+): Promise<void> {
   const lock = join(outDir, `.${service}.lock`);
   const holder = await liveHolder(lock, effects);
   // This process's own lock (a build it has open) is openSink's to judge.
@@ -367,7 +380,9 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       const byPath = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
       const sorted = [...written].sort(byPath);
       const publicFiles = sorted.filter(([rel]) => !rel.startsWith(PRIVATE_PREFIX));
-      const privateFiles = sorted.filter(([rel]) => rel.startsWith(PRIVATE_PREFIX)).map(([rel, sum]): [string, string] => [rel.slice(PRIVATE_PREFIX.length), sum]);
+      const privateFiles = sorted
+        .filter(([rel]) => rel.startsWith(PRIVATE_PREFIX))
+        .map(([rel, sum]): [string, string] => [rel.slice(PRIVATE_PREFIX.length), sum]);
       const live = join(outDir, service);
       let privateKey: string | undefined;
       if (privateFiles.length > 0) {
@@ -381,7 +396,12 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       registry.assert('core/checksums', checksums, 'checksums.json');
       const checksumsBody = Buffer.from(JSON.stringify(checksums));
       await put('checksums.json', checksumsBody);
-      const full = { ...manifest, files: publicFiles.length, checksums_sha256: sha256(checksumsBody), ...(privateKey ? { private_checksums_sha256: privateKey } : {}) };
+      const full = {
+        ...manifest,
+        files: publicFiles.length,
+        checksums_sha256: sha256(checksumsBody),
+        ...(privateKey ? { private_checksums_sha256: privateKey } : {}),
+      };
       registry.assert('core/manifest', full, 'manifest.json');
       // The manifest is written last: a tree without one is never a finished build.
       await put('manifest.json', Buffer.from(JSON.stringify(full, null, 2) + '\n'));

@@ -9,14 +9,38 @@ const ASCII = /^[\x00-\x7f]*$/;
  * `ØZARK` must find `OZARK` as `ÖZARK` does.
  */
 const UNDECOMPOSED: Record<string, string> = {
-  Ø: 'O', ø: 'o', Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ð: 'D', ð: 'd', Ħ: 'H', ħ: 'h', Ŧ: 'T', ŧ: 't',
-  Æ: 'AE', æ: 'ae', Œ: 'OE', œ: 'oe', Þ: 'TH', þ: 'th', ß: 'ss', ẞ: 'SS', ı: 'i',
+  Ø: 'O',
+  ø: 'o',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ð: 'D',
+  ð: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  Ŧ: 'T',
+  ŧ: 't',
+  Æ: 'AE',
+  æ: 'ae',
+  Œ: 'OE',
+  œ: 'oe',
+  Þ: 'TH',
+  þ: 'th',
+  ß: 'ss',
+  ẞ: 'SS',
+  ı: 'i',
 };
 const UNDECOMPOSED_RE = new RegExp(`[${Object.keys(UNDECOMPOSED).join('')}]`, 'g');
 
 /** NFKD, combining marks removed, and the letters NFKD keeps whole: `Résolu` → `Resolu`, `ﬁ` → `fi`, `Œuvre` → `OEuvre`. */
 export function foldAccents(s: string): string {
-  return ASCII.test(s) ? s : s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(UNDECOMPOSED_RE, (c) => UNDECOMPOSED[c]!);
+  return ASCII.test(s)
+    ? s
+    : s
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .replace(UNDECOMPOSED_RE, (c) => UNDECOMPOSED[c]!);
 }
 
 /**

@@ -33,7 +33,10 @@ export function round(n: number, digits = 6): number {
 /** Trimmed text with inner whitespace collapsed and stray U+FFFD removed; `null` when nothing is left. */
 export function cleanText(raw: string | undefined): string | null {
   if (raw === undefined) return null;
-  const s = raw.replace(/\uFFFD/g, '').replace(/\s+/g, ' ').trim();
+  const s = raw
+    .replace(/\uFFFD/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return s === '' ? null : s;
 }
 

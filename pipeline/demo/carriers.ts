@@ -73,14 +73,48 @@ export interface CarriersDemoFacts {
 
 /** README §3: the 42 census fields in FMCSA_CENSUS1 order (FAX after TELEPHONE); the txt header is upper case. */
 const CENSUS_FIELDS = [
-  'dot_number', 'legal_name', 'dba_name', 'carrier_operation', 'hm_flag', 'pc_flag',
-  'phy_street', 'phy_city', 'phy_state', 'phy_zip', 'phy_country',
-  'mailing_street', 'mailing_city', 'mailing_state', 'mailing_zip', 'mailing_country',
-  'telephone', 'fax', 'email_address', 'mcs150_date', 'mcs150_mileage', 'mcs150_mileage_year', 'add_date',
-  'oic_state', 'nbr_power_unit', 'driver_total', 'recent_mileage', 'recent_mileage_year', 'vmt_source_id',
-  'private_only', 'authorized_for_hire', 'exempt_for_hire', 'private_property', 'private_passenger_business',
-  'private_passenger_nonbusiness', 'migrant', 'us_mail', 'federal_government', 'state_government',
-  'local_government', 'indian_tribe', 'op_other',
+  'dot_number',
+  'legal_name',
+  'dba_name',
+  'carrier_operation',
+  'hm_flag',
+  'pc_flag',
+  'phy_street',
+  'phy_city',
+  'phy_state',
+  'phy_zip',
+  'phy_country',
+  'mailing_street',
+  'mailing_city',
+  'mailing_state',
+  'mailing_zip',
+  'mailing_country',
+  'telephone',
+  'fax',
+  'email_address',
+  'mcs150_date',
+  'mcs150_mileage',
+  'mcs150_mileage_year',
+  'add_date',
+  'oic_state',
+  'nbr_power_unit',
+  'driver_total',
+  'recent_mileage',
+  'recent_mileage_year',
+  'vmt_source_id',
+  'private_only',
+  'authorized_for_hire',
+  'exempt_for_hire',
+  'private_property',
+  'private_passenger_business',
+  'private_passenger_nonbusiness',
+  'migrant',
+  'us_mail',
+  'federal_government',
+  'state_government',
+  'local_government',
+  'indian_tribe',
+  'op_other',
 ] as const;
 type CensusField = (typeof CENSUS_FIELDS)[number];
 /** README §1: the open-data export names the same fields in lower case and moves `fax` to the end. */
@@ -90,29 +124,81 @@ const CENSUS_CSV_HEADER = CENSUS_CSV_FIELDS.join(',') + '\n';
 
 /** README "SMS Input file layouts": SMS Input – Inspection, 39 columns. */
 const INSPECTION_COLUMNS = [
-  'Unique_ID', 'Report_Number', 'Report_State', 'DOT_Number', 'Insp_Date', 'Insp_level_ID', 'County_code_State',
-  'Time_Weight', 'Driver_OOS_Total', 'Vehicle_OOS_Total', 'Total_Hazmat_Sent', 'OOS_Total', 'Hazmat_OOS_Total',
-  'Hazmat_Placard_req', 'Unit_Type_Desc', 'Unit_Make', 'Unit_License', 'Unit_License_State', 'VIN',
-  'Unit_Decal_Number', 'Unit_Type_Desc2', 'Unit_Make2', 'Unit_License2', 'Unit_License_State2', 'VIN2',
-  'Unit_Decal_Number2', 'Unsafe_Insp', 'Fatigued_Insp', 'Dr_Fitness_Insp', 'Subt_Alcohol_Insp', 'Vh_Maint_Insp',
-  'HM_Insp', 'BASIC_Viol', 'Unsafe_Viol', 'Fatigued_Viol', 'Dr_Fitness_Viol', 'Subt_Alcohol_Viol', 'Vh_Maint_Viol',
+  'Unique_ID',
+  'Report_Number',
+  'Report_State',
+  'DOT_Number',
+  'Insp_Date',
+  'Insp_level_ID',
+  'County_code_State',
+  'Time_Weight',
+  'Driver_OOS_Total',
+  'Vehicle_OOS_Total',
+  'Total_Hazmat_Sent',
+  'OOS_Total',
+  'Hazmat_OOS_Total',
+  'Hazmat_Placard_req',
+  'Unit_Type_Desc',
+  'Unit_Make',
+  'Unit_License',
+  'Unit_License_State',
+  'VIN',
+  'Unit_Decal_Number',
+  'Unit_Type_Desc2',
+  'Unit_Make2',
+  'Unit_License2',
+  'Unit_License_State2',
+  'VIN2',
+  'Unit_Decal_Number2',
+  'Unsafe_Insp',
+  'Fatigued_Insp',
+  'Dr_Fitness_Insp',
+  'Subt_Alcohol_Insp',
+  'Vh_Maint_Insp',
+  'HM_Insp',
+  'BASIC_Viol',
+  'Unsafe_Viol',
+  'Fatigued_Viol',
+  'Dr_Fitness_Viol',
+  'Subt_Alcohol_Viol',
+  'Vh_Maint_Viol',
   'HM_Viol',
 ] as const;
 /** README "SMS Input file layouts": SMS Input – Violation, 13 columns. */
 const VIOLATION_COLUMNS = [
-  'Unique_ID', 'Insp_Date', 'DOT_Number', 'Viol_Code', 'BASIC_Desc', 'OOS_Indicator', 'OOS_Weight',
-  'Severity_Weight', 'Time_Weight', 'Total_Severity_Wght', 'Section_Desc', 'Group_Desc', 'Viol_Unit',
+  'Unique_ID',
+  'Insp_Date',
+  'DOT_Number',
+  'Viol_Code',
+  'BASIC_Desc',
+  'OOS_Indicator',
+  'OOS_Weight',
+  'Severity_Weight',
+  'Time_Weight',
+  'Total_Severity_Wght',
+  'Section_Desc',
+  'Group_Desc',
+  'Viol_Unit',
 ] as const;
 /** The SMS Input – Crash columns the carriers build reads (a subset of dataset 4wxs-vbns, README). */
 const CRASH_COLUMNS = [
-  'Report_Number', 'Report_Seq_No', 'DOT_Number', 'Report_Date', 'Report_State', 'Fatalities', 'Injuries',
-  'Tow_Away', 'Hazmat_Released', 'Severity_Weight', 'Time_Weight', 'Not_Preventable',
+  'Report_Number',
+  'Report_Seq_No',
+  'DOT_Number',
+  'Report_Date',
+  'Report_State',
+  'Fatalities',
+  'Injuries',
+  'Tow_Away',
+  'Hazmat_Released',
+  'Severity_Weight',
+  'Time_Weight',
+  'Not_Preventable',
 ] as const;
 
 /** Flags are booleans, written `Y`/`N` in the txt form and `true`/`false` in the CSV form; everything else is
  * text (OP_OTHER too: `N` or free text such as `TOW TRUCK`, README §1). */
 type CensusRecord = Record<CensusField, string | boolean>;
-
 
 function toCensusTxtLine(r: CensusRecord): string {
   let line = '';
@@ -146,7 +232,8 @@ const FIRST_ADD_DATE = '1974-06-01';
 function toDay(iso: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   const day = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS : NaN;
-  if (!m || !Number.isInteger(day) || new Date(day * DAY_MS).toISOString().slice(0, 10) !== iso) throw new Error(`demo: asOf must be an ISO date (YYYY-MM-DD), got ${iso}`);
+  if (!m || !Number.isInteger(day) || new Date(day * DAY_MS).toISOString().slice(0, 10) !== iso)
+    throw new Error(`demo: asOf must be an ISO date (YYYY-MM-DD), got ${iso}`);
   return day;
 }
 
@@ -186,7 +273,14 @@ interface Place {
   weight: number;
 }
 
-const us = (city: string, state: string, zip: string[], area: string[], weight: number): Place => ({ city, state, country: 'US', zip, area, weight });
+const us = (city: string, state: string, zip: string[], area: string[], weight: number): Place => ({
+  city,
+  state,
+  country: 'US',
+  zip,
+  area,
+  weight,
+});
 
 const PLACES: readonly Place[] = [
   us('LOS ANGELES', 'CA', ['900', '900'], ['213', '323'], 5),
@@ -294,44 +388,319 @@ const LEADING_ZERO_PLACE = PLACES.find((p) => p.city === 'EDISON')!;
 const TEXAS_PLACE = PLACES.find((p) => p.city === 'HOUSTON')!;
 
 const STREETS = [
-  'MAIN', 'OAK', 'MAPLE', 'CEDAR', 'PINE', 'ELM', 'WASHINGTON', 'LINCOLN', 'JEFFERSON', 'MARKET', 'RAILROAD',
-  'DEPOT', 'AIRPORT', 'INDUSTRIAL', 'COMMERCE', 'ENTERPRISE', 'RIVER', 'LAKE', 'HILLCREST', 'SUNSET', 'MILL',
-  'CHURCH', 'SCHOOL', 'PARK', 'HIGHLAND', 'VALLEY', 'MEADOW', 'FOREST', 'WILLOW', 'DOGWOOD', 'MAGNOLIA',
-  'COUNTY ROAD 12', 'STATE ROUTE 9', 'FM 1960', 'HIGHWAY 59', 'OLD MILL', 'FREIGHT', 'DISTRIBUTION', 'LOGISTICS',
+  'MAIN',
+  'OAK',
+  'MAPLE',
+  'CEDAR',
+  'PINE',
+  'ELM',
+  'WASHINGTON',
+  'LINCOLN',
+  'JEFFERSON',
+  'MARKET',
+  'RAILROAD',
+  'DEPOT',
+  'AIRPORT',
+  'INDUSTRIAL',
+  'COMMERCE',
+  'ENTERPRISE',
+  'RIVER',
+  'LAKE',
+  'HILLCREST',
+  'SUNSET',
+  'MILL',
+  'CHURCH',
+  'SCHOOL',
+  'PARK',
+  'HIGHLAND',
+  'VALLEY',
+  'MEADOW',
+  'FOREST',
+  'WILLOW',
+  'DOGWOOD',
+  'MAGNOLIA',
+  'COUNTY ROAD 12',
+  'STATE ROUTE 9',
+  'FM 1960',
+  'HIGHWAY 59',
+  'OLD MILL',
+  'FREIGHT',
+  'DISTRIBUTION',
+  'LOGISTICS',
 ];
 const STREET_TYPES = ['ST', 'AVE', 'RD', 'DR', 'BLVD', 'LN', 'PKWY', 'WAY', 'CT', 'HWY', 'PL'];
 const DIRECTIONS = ['N ', 'S ', 'E ', 'W ', '', '', '', '', '', ''];
 
 const FIRST_NAMES = [
-  'JOSE', 'JUAN', 'MARIA', 'JAMES', 'JOHN', 'ROBERT', 'MICHAEL', 'DAVID', 'CARLOS', 'LUIS', 'MIGUEL', 'JESUS',
-  'WILLIAM', 'RICHARD', 'JOSEPH', 'THOMAS', 'CHRISTOPHER', 'DANIEL', 'MOHAMMED', 'ALI', 'GURPREET', 'HARPREET',
-  'SERGEI', 'OLEKSANDR', 'IVAN', 'KWAME', 'TYRONE', 'DARNELL', 'KEVIN', 'BRIAN', 'JASON', 'TERRY', 'RANDY', 'BILLY',
-  'DENNIS', 'LARRY', 'HECTOR', 'RAFAEL', 'FRANCISCO', 'ANTHONY', 'MARK', 'STEVEN', 'PAUL', 'ANDREW', 'JOSHUA',
-  'RYAN', 'LINDA', 'PATRICIA', 'ANGELA', 'ROSA', 'TAMMY', 'DONNA', 'SHAWN', 'ERIC', 'GREGORY', 'JAMAL', 'AMIR',
+  'JOSE',
+  'JUAN',
+  'MARIA',
+  'JAMES',
+  'JOHN',
+  'ROBERT',
+  'MICHAEL',
+  'DAVID',
+  'CARLOS',
+  'LUIS',
+  'MIGUEL',
+  'JESUS',
+  'WILLIAM',
+  'RICHARD',
+  'JOSEPH',
+  'THOMAS',
+  'CHRISTOPHER',
+  'DANIEL',
+  'MOHAMMED',
+  'ALI',
+  'GURPREET',
+  'HARPREET',
+  'SERGEI',
+  'OLEKSANDR',
+  'IVAN',
+  'KWAME',
+  'TYRONE',
+  'DARNELL',
+  'KEVIN',
+  'BRIAN',
+  'JASON',
+  'TERRY',
+  'RANDY',
+  'BILLY',
+  'DENNIS',
+  'LARRY',
+  'HECTOR',
+  'RAFAEL',
+  'FRANCISCO',
+  'ANTHONY',
+  'MARK',
+  'STEVEN',
+  'PAUL',
+  'ANDREW',
+  'JOSHUA',
+  'RYAN',
+  'LINDA',
+  'PATRICIA',
+  'ANGELA',
+  'ROSA',
+  'TAMMY',
+  'DONNA',
+  'SHAWN',
+  'ERIC',
+  'GREGORY',
+  'JAMAL',
+  'AMIR',
 ];
 const LAST_NAMES = [
-  'GARCIA', 'MARTINEZ', 'RODRIGUEZ', 'HERNANDEZ', 'LOPEZ', 'GONZALEZ', 'SMITH', 'JOHNSON', 'WILLIAMS', 'BROWN',
-  'JONES', 'MILLER', 'DAVIS', 'WILSON', 'ANDERSON', 'TAYLOR', 'THOMAS', 'MOORE', 'JACKSON', 'MARTIN', 'LEE',
-  'THOMPSON', 'WHITE', 'HARRIS', 'CLARK', 'LEWIS', 'ROBINSON', 'WALKER', 'YOUNG', 'ALLEN', 'KING', 'WRIGHT', 'SCOTT',
-  'SINGH', 'KAUR', 'NGUYEN', 'TRAN', 'PATEL', 'KOVALENKO', 'PETROV', 'OKAFOR', 'MENDOZA', 'RAMIREZ', 'FLORES',
-  'RIVERA', 'TORRES', 'CRUZ', 'MORALES', 'ORTIZ', 'REYES', 'GUTIERREZ', 'CHAVEZ', 'RAMOS', 'VARGAS', 'CASTILLO',
-  'JIMENEZ', 'MORENO', 'ROMERO', 'HERRERA', 'MEDINA', 'AGUILAR', 'SANCHEZ', 'DIAZ', 'PEREZ', 'BUTLER', 'BAKER',
-  'COOPER', 'MITCHELL', 'CARTER', 'PHILLIPS', 'EVANS', 'TURNER', 'PARKER', 'COLLINS', 'EDWARDS', 'STEWART',
-  'MURPHY', 'COOK', 'ROGERS', 'MORGAN', 'BELL', 'BAILEY', 'HOLT', 'HUGHES', 'PRICE', 'MYERS', 'LONG', 'FOSTER',
-  'DUNCAN', 'HAYES', 'BRYANT', 'WEAVER', 'HOFFMAN', 'SCHMIDT', 'MUELLER', 'NOVAK', 'OLSON', 'LARSON', 'BERG',
+  'GARCIA',
+  'MARTINEZ',
+  'RODRIGUEZ',
+  'HERNANDEZ',
+  'LOPEZ',
+  'GONZALEZ',
+  'SMITH',
+  'JOHNSON',
+  'WILLIAMS',
+  'BROWN',
+  'JONES',
+  'MILLER',
+  'DAVIS',
+  'WILSON',
+  'ANDERSON',
+  'TAYLOR',
+  'THOMAS',
+  'MOORE',
+  'JACKSON',
+  'MARTIN',
+  'LEE',
+  'THOMPSON',
+  'WHITE',
+  'HARRIS',
+  'CLARK',
+  'LEWIS',
+  'ROBINSON',
+  'WALKER',
+  'YOUNG',
+  'ALLEN',
+  'KING',
+  'WRIGHT',
+  'SCOTT',
+  'SINGH',
+  'KAUR',
+  'NGUYEN',
+  'TRAN',
+  'PATEL',
+  'KOVALENKO',
+  'PETROV',
+  'OKAFOR',
+  'MENDOZA',
+  'RAMIREZ',
+  'FLORES',
+  'RIVERA',
+  'TORRES',
+  'CRUZ',
+  'MORALES',
+  'ORTIZ',
+  'REYES',
+  'GUTIERREZ',
+  'CHAVEZ',
+  'RAMOS',
+  'VARGAS',
+  'CASTILLO',
+  'JIMENEZ',
+  'MORENO',
+  'ROMERO',
+  'HERRERA',
+  'MEDINA',
+  'AGUILAR',
+  'SANCHEZ',
+  'DIAZ',
+  'PEREZ',
+  'BUTLER',
+  'BAKER',
+  'COOPER',
+  'MITCHELL',
+  'CARTER',
+  'PHILLIPS',
+  'EVANS',
+  'TURNER',
+  'PARKER',
+  'COLLINS',
+  'EDWARDS',
+  'STEWART',
+  'MURPHY',
+  'COOK',
+  'ROGERS',
+  'MORGAN',
+  'BELL',
+  'BAILEY',
+  'HOLT',
+  'HUGHES',
+  'PRICE',
+  'MYERS',
+  'LONG',
+  'FOSTER',
+  'DUNCAN',
+  'HAYES',
+  'BRYANT',
+  'WEAVER',
+  'HOFFMAN',
+  'SCHMIDT',
+  'MUELLER',
+  'NOVAK',
+  'OLSON',
+  'LARSON',
+  'BERG',
 ];
 const PLACE_WORDS = [
-  'BLUE RIDGE', 'RED RIVER', 'LONE STAR', 'GOLDEN STATE', 'GREAT LAKES', 'ROCKY MOUNTAIN', 'EAGLE', 'FALCON',
-  'PATRIOT', 'LIBERTY', 'SUMMIT', 'PIONEER', 'FRONTIER', 'CROSSROADS', 'PRAIRIE', 'SILVER', 'IRON HORSE', 'SUNBELT',
-  'COASTAL', 'MIDWEST', 'TRI-STATE', 'NORTHERN', 'SOUTHERN', 'HEARTLAND', 'PEACH STATE', 'BAYOU', 'CASCADE', 'MESA',
-  'GRANITE', 'KEYSTONE', 'EMPIRE', 'PACIFIC', 'ATLANTIC', 'GULF COAST', 'BIG SKY', 'TWIN CITIES', 'OZARK',
-  'APPALACHIAN', 'DESERT', 'CANYON', 'SEQUOIA', 'MAGNOLIA', 'CYPRESS', 'HICKORY', 'WILLOW CREEK', 'STONEBRIDGE',
-  'FOX RUN', 'BLACK DIAMOND', 'WHITE OAK', 'NORTH STAR', 'SOUTHWIND', 'THUNDERBIRD', 'ROADRUNNER', 'MUSTANG',
-  'TIMBERLINE', 'HIGH PLAINS', 'RIVERBEND', 'PINNACLE', 'VANGUARD', 'SENTINEL', 'MERIDIAN', 'HORIZON', 'ALLIANCE',
+  'BLUE RIDGE',
+  'RED RIVER',
+  'LONE STAR',
+  'GOLDEN STATE',
+  'GREAT LAKES',
+  'ROCKY MOUNTAIN',
+  'EAGLE',
+  'FALCON',
+  'PATRIOT',
+  'LIBERTY',
+  'SUMMIT',
+  'PIONEER',
+  'FRONTIER',
+  'CROSSROADS',
+  'PRAIRIE',
+  'SILVER',
+  'IRON HORSE',
+  'SUNBELT',
+  'COASTAL',
+  'MIDWEST',
+  'TRI-STATE',
+  'NORTHERN',
+  'SOUTHERN',
+  'HEARTLAND',
+  'PEACH STATE',
+  'BAYOU',
+  'CASCADE',
+  'MESA',
+  'GRANITE',
+  'KEYSTONE',
+  'EMPIRE',
+  'PACIFIC',
+  'ATLANTIC',
+  'GULF COAST',
+  'BIG SKY',
+  'TWIN CITIES',
+  'OZARK',
+  'APPALACHIAN',
+  'DESERT',
+  'CANYON',
+  'SEQUOIA',
+  'MAGNOLIA',
+  'CYPRESS',
+  'HICKORY',
+  'WILLOW CREEK',
+  'STONEBRIDGE',
+  'FOX RUN',
+  'BLACK DIAMOND',
+  'WHITE OAK',
+  'NORTH STAR',
+  'SOUTHWIND',
+  'THUNDERBIRD',
+  'ROADRUNNER',
+  'MUSTANG',
+  'TIMBERLINE',
+  'HIGH PLAINS',
+  'RIVERBEND',
+  'PINNACLE',
+  'VANGUARD',
+  'SENTINEL',
+  'MERIDIAN',
+  'HORIZON',
+  'ALLIANCE',
 ];
-const FREIGHT_WORDS = ['FREIGHT', 'TRUCKING', 'TRANSPORT', 'LOGISTICS', 'EXPRESS', 'CARRIERS', 'HAULING', 'TRANSPORTATION', 'LINES', 'DELIVERY', 'CARTAGE', 'FREIGHTWAYS', 'XPRESS'];
-const PRIVATE_WORDS = ['CONSTRUCTION', 'LANDSCAPING', 'FARMS', 'PLUMBING', 'ELECTRIC', 'ROOFING', 'PAVING', 'CONCRETE', 'SAND & GRAVEL', 'LUMBER', 'DAIRY', 'PRODUCE', 'OILFIELD SERVICES', 'EXCAVATING', 'NURSERY', 'HEATING & AIR', 'SUPPLY', 'BUILDERS'];
-const PASSENGER_WORDS = ['COACH LINES', 'TOURS', 'CHARTER', 'MOTORCOACH', 'SHUTTLE', 'BUS COMPANY', 'TRANSIT', 'TRAVEL'];
+const FREIGHT_WORDS = [
+  'FREIGHT',
+  'TRUCKING',
+  'TRANSPORT',
+  'LOGISTICS',
+  'EXPRESS',
+  'CARRIERS',
+  'HAULING',
+  'TRANSPORTATION',
+  'LINES',
+  'DELIVERY',
+  'CARTAGE',
+  'FREIGHTWAYS',
+  'XPRESS',
+];
+const PRIVATE_WORDS = [
+  'CONSTRUCTION',
+  'LANDSCAPING',
+  'FARMS',
+  'PLUMBING',
+  'ELECTRIC',
+  'ROOFING',
+  'PAVING',
+  'CONCRETE',
+  'SAND & GRAVEL',
+  'LUMBER',
+  'DAIRY',
+  'PRODUCE',
+  'OILFIELD SERVICES',
+  'EXCAVATING',
+  'NURSERY',
+  'HEATING & AIR',
+  'SUPPLY',
+  'BUILDERS',
+];
+const PASSENGER_WORDS = [
+  'COACH LINES',
+  'TOURS',
+  'CHARTER',
+  'MOTORCOACH',
+  'SHUTTLE',
+  'BUS COMPANY',
+  'TRANSIT',
+  'TRAVEL',
+];
 const HAZMAT_WORDS = ['PETROLEUM', 'FUEL', 'PROPANE', 'CHEMICAL', 'TANK LINES', 'ENERGY', 'OIL', 'GAS SERVICE'];
 
 /**
@@ -344,7 +713,40 @@ const HAZMAT_WORDS = ['PETROLEUM', 'FUEL', 'PROPANE', 'CHEMICAL', 'TANK LINES', 
  */
 const TAIL_WORDS = 1_500_000;
 const TAIL_FIRST = 20;
-const TAIL_SYLLABLES = ['BA', 'KE', 'LO', 'MI', 'RU', 'DA', 'NE', 'SO', 'TI', 'VA', 'GRO', 'BEL', 'HAR', 'MOR', 'KIN', 'DRE', 'WAL', 'TON', 'SHA', 'FEL', 'CAR', 'LIN', 'PER', 'QUI', 'ZE', 'YO', 'BRA', 'STE', 'CHU', 'NO', 'RI', 'GA'];
+const TAIL_SYLLABLES = [
+  'BA',
+  'KE',
+  'LO',
+  'MI',
+  'RU',
+  'DA',
+  'NE',
+  'SO',
+  'TI',
+  'VA',
+  'GRO',
+  'BEL',
+  'HAR',
+  'MOR',
+  'KIN',
+  'DRE',
+  'WAL',
+  'TON',
+  'SHA',
+  'FEL',
+  'CAR',
+  'LIN',
+  'PER',
+  'QUI',
+  'ZE',
+  'YO',
+  'BRA',
+  'STE',
+  'CHU',
+  'NO',
+  'RI',
+  'GA',
+];
 const TAIL_ENDINGS = ['', 'SON', 'ER', 'EZ', 'OV', 'TON', 'LEY', 'MAN', 'SKI', 'INI', 'ETTE', 'BURG'];
 
 /** The made-up surname number k (1-based): two or three syllables and an ending, all fixed by k. */
@@ -357,7 +759,11 @@ export function tailWord(k: number): string {
     h = Math.floor(h / TAIL_SYLLABLES.length);
   }
   // The number itself, spelled in the ending and a last syllable, keeps two values of k apart.
-  return word + TAIL_SYLLABLES[Math.floor(k / TAIL_ENDINGS.length) % TAIL_SYLLABLES.length]! + TAIL_ENDINGS[k % TAIL_ENDINGS.length]!;
+  return (
+    word +
+    TAIL_SYLLABLES[Math.floor(k / TAIL_ENDINGS.length) % TAIL_SYLLABLES.length]! +
+    TAIL_ENDINGS[k % TAIL_ENDINGS.length]!
+  );
 }
 
 /** A word for a name slot: from `list` with probability `listShare`, else from the long tail. */
@@ -365,22 +771,73 @@ function nameWord(rng: Rng, list: readonly string[], listShare: number): string 
   const u = rng.next();
   if (u < listShare) return list[Math.floor((u / listShare) * list.length)]!;
   // Log-uniform over [TAIL_FIRST, TAIL_WORDS): the commonest made-up word is as common as a common surname.
-  return tailWord(Math.floor(TAIL_FIRST * Math.exp(((u - listShare) / (1 - listShare)) * Math.log(TAIL_WORDS / TAIL_FIRST))));
+  return tailWord(
+    Math.floor(TAIL_FIRST * Math.exp(((u - listShare) / (1 - listShare)) * Math.log(TAIL_WORDS / TAIL_FIRST))),
+  );
 }
 const firstName = (rng: Rng) => nameWord(rng, FIRST_NAMES, 0.6);
 const lastName = (rng: Rng) => nameWord(rng, LAST_NAMES, 0.3);
 const placeWord = (rng: Rng) => nameWord(rng, PLACE_WORDS, 0.4);
-const SUFFIXES: readonly (readonly [string, number])[] = [['LLC', 55], ['INC', 25], ['CORP', 5], ['CO', 3], ['LTD', 2], ['', 10]];
+const SUFFIXES: readonly (readonly [string, number])[] = [
+  ['LLC', 55],
+  ['INC', 25],
+  ['CORP', 5],
+  ['CO', 3],
+  ['LTD', 2],
+  ['', 10],
+];
 const EMAIL_DOMAINS = ['GMAIL.COM', 'YAHOO.COM', 'HOTMAIL.COM', 'OUTLOOK.COM', 'AOL.COM', 'ICLOUD.COM'];
-const OP_OTHER_TEXT = ['FARM', 'TOW TRUCK', 'SCHOOL BUS CONTRACTOR', 'APPLYING FOR MC', 'CONSTRUCTION', 'OWN EQUIPMENT'];
+const OP_OTHER_TEXT = [
+  'FARM',
+  'TOW TRUCK',
+  'SCHOOL BUS CONTRACTOR',
+  'APPLYING FOR MC',
+  'CONSTRUCTION',
+  'OWN EQUIPMENT',
+];
 
 // Vehicles: make codes as inspection reports abbreviate them, with a plausible VIN manufacturer prefix.
 type Make = readonly [code: string, wmi: string];
-const TRACTOR_MAKES: readonly Make[] = [['FRHT', '1FU'], ['KENW', '1XK'], ['PTRB', '1XP'], ['VOLV', '4V4'], ['INTL', '3HS'], ['MACK', '1M1'], ['WSTR', '5KJ']];
-const STRAIGHT_MAKES: readonly Make[] = [['FRHT', '1FV'], ['INTL', '1HT'], ['ISU', 'JAL'], ['HINO', '5PV'], ['FORD', '1FD'], ['CHEV', '1GB'], ['RAM', '3C7']];
-const BUS_MAKES: readonly Make[] = [['PREV', '2PC'], ['MCI', '1M8'], ['VANH', 'YE2'], ['BLUE', '1BA'], ['THOM', '4UZ'], ['FORD', '1FD']];
-const TRAILER_MAKES: readonly Make[] = [['GDAN', '1GR'], ['UTIL', '1UY'], ['WABS', '1JJ'], ['HYUN', '3H3'], ['STOU', '1DW'], ['FONT', '13N']];
-const TANK_MAKES: readonly Make[] = [['HEIL', '5HT'], ['POLR', '1PM'], ['BRKR', '1B9'], ['TRIN', '4TV']];
+const TRACTOR_MAKES: readonly Make[] = [
+  ['FRHT', '1FU'],
+  ['KENW', '1XK'],
+  ['PTRB', '1XP'],
+  ['VOLV', '4V4'],
+  ['INTL', '3HS'],
+  ['MACK', '1M1'],
+  ['WSTR', '5KJ'],
+];
+const STRAIGHT_MAKES: readonly Make[] = [
+  ['FRHT', '1FV'],
+  ['INTL', '1HT'],
+  ['ISU', 'JAL'],
+  ['HINO', '5PV'],
+  ['FORD', '1FD'],
+  ['CHEV', '1GB'],
+  ['RAM', '3C7'],
+];
+const BUS_MAKES: readonly Make[] = [
+  ['PREV', '2PC'],
+  ['MCI', '1M8'],
+  ['VANH', 'YE2'],
+  ['BLUE', '1BA'],
+  ['THOM', '4UZ'],
+  ['FORD', '1FD'],
+];
+const TRAILER_MAKES: readonly Make[] = [
+  ['GDAN', '1GR'],
+  ['UTIL', '1UY'],
+  ['WABS', '1JJ'],
+  ['HYUN', '3H3'],
+  ['STOU', '1DW'],
+  ['FONT', '13N'],
+];
+const TANK_MAKES: readonly Make[] = [
+  ['HEIL', '5HT'],
+  ['POLR', '1PM'],
+  ['BRKR', '1B9'],
+  ['TRIN', '4TV'],
+];
 const VIN_CHARS = '0123456789ABCDEFGHJKLMNPRSTUVWXYZ';
 const PLATE_LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ';
 
@@ -407,13 +864,27 @@ interface ViolationKind {
   oos: number;
   weight: number;
 }
-const v = (code: string, section: string, group: string, severity: number, oos: number, weight: number): ViolationKind => ({ code, section, group, severity, oos, weight });
+const v = (
+  code: string,
+  section: string,
+  group: string,
+  severity: number,
+  oos: number,
+  weight: number,
+): ViolationKind => ({ code, section, group, severity, oos, weight });
 
 const VIOLATIONS: Record<ViolBasic, readonly ViolationKind[]> = {
   unsafe: [
     v('3922-SLLS2', 'State/Local Laws - Speeding 6-10 miles per hour over the speed limit', 'Speeding 2', 4, 0, 30),
     v('3922-SLLS3', 'State/Local Laws - Speeding 11-14 miles per hour over the speed limit', 'Speeding 3', 7, 0, 14),
-    v('3922-SLLS4', 'State/Local Laws - Speeding 15 or more miles per hour over the speed limit', 'Speeding 4', 10, 0, 6),
+    v(
+      '3922-SLLS4',
+      'State/Local Laws - Speeding 15 or more miles per hour over the speed limit',
+      'Speeding 4',
+      10,
+      0,
+      6,
+    ),
     v('39216', 'Failing to use seat belt while operating CMV', 'Seat Belt', 7, 0, 20),
     v('3922-SLLFC', 'State/Local Laws - Following too close', 'Dangerous Driving', 5, 0, 8),
     v('3922-SLLLC', 'State/Local Laws - Improper lane change', 'Dangerous Driving', 5, 0, 10),
@@ -424,7 +895,14 @@ const VIOLATIONS: Record<ViolBasic, readonly ViolationKind[]> = {
     v('3958A-ELD', 'No record of duty status (ELD Required)', 'Incomplete/Wrong Log', 5, 0.3, 18),
     v('3958E', 'False report of drivers record of duty status', 'False Log', 7, 0.2, 10),
     v('3953A2-PROP', 'Driving beyond 14 hour duty period (Property)', 'Driving Hours', 7, 0.2, 14),
-    v('3953A3-PROP', 'Driving beyond 11 hour driving limit in a 14 hour period (Property)', 'Driving Hours', 7, 0.2, 10),
+    v(
+      '3953A3-PROP',
+      'Driving beyond 11 hour driving limit in a 14 hour period (Property)',
+      'Driving Hours',
+      7,
+      0.2,
+      10,
+    ),
     v('3958F1', "Driver's record of duty status not current", 'Incomplete/Wrong Log', 5, 0.03, 20),
     v('3958K2', "Failing to retain previous 7 days' records of duty status", 'Incomplete/Wrong Log', 5, 0, 10),
     v('39522H4', 'Driver failed to maintain ELD instruction sheet', 'Other Log/Form & Manner', 1, 0, 18),
@@ -469,15 +947,35 @@ const VIOLATION_WEIGHTS = Object.fromEntries(
 ) as unknown as Record<ViolBasic, readonly (readonly [ViolationKind, number])[]>;
 
 /** How often each BASIC's cites turn up among an inspection's violations, when the inspection is relevant to it. */
-const BASIC_SHARE: Record<ViolBasic, number> = { maintenance: 60, hos: 14, unsafe: 9, fitness: 9, substances: 0.25, hazmat: 14 };
+const BASIC_SHARE: Record<ViolBasic, number> = {
+  maintenance: 60,
+  hos: 14,
+  unsafe: 9,
+  fitness: 9,
+  substances: 0.25,
+  hazmat: 14,
+};
 
 /** Inspection levels (CVSA): 1 full, 2 walk-around, 3 driver-only, 4 special, 5 vehicle-only, 6 radioactive. */
 const DRIVER_LEVELS = new Set([1, 2, 3, 6]);
 const VEHICLE_LEVELS = new Set([1, 2, 5, 6]);
 /** Expected violations relative to a level 2 inspection; level 4 is a special study with no BASIC cites. */
 const LEVEL_VIOLATIONS = [0, 1.35, 1, 0.65, 0, 1.2, 0.4];
-const LEVELS: readonly (readonly [number, number])[] = [[1, 27], [2, 33], [3, 35.5], [4, 0.5], [5, 4]];
-const HAZMAT_LEVELS: readonly (readonly [number, number])[] = [[1, 32], [2, 30], [3, 30], [4, 0.5], [5, 6], [6, 1.5]];
+const LEVELS: readonly (readonly [number, number])[] = [
+  [1, 27],
+  [2, 33],
+  [3, 35.5],
+  [4, 0.5],
+  [5, 4],
+];
+const HAZMAT_LEVELS: readonly (readonly [number, number])[] = [
+  [1, 32],
+  [2, 30],
+  [3, 30],
+  [4, 0.5],
+  [5, 6],
+  [6, 1.5],
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Model constants, tuned so scale 700 gives about 7 M inspections, 10 M violations and 150 k crashes.
@@ -496,19 +994,56 @@ const OUTLIER_DRIVERS = 2;
 
 type Kind = 'forhire' | 'private' | 'exempt' | 'passenger' | 'hazmat' | 'government' | 'mail';
 const KINDS: readonly (readonly [Kind, number])[] = [
-  ['forhire', 45], ['private', 38], ['exempt', 4.5], ['passenger', 1.6], ['hazmat', 3.6], ['government', 1.2], ['mail', 0.5],
+  ['forhire', 45],
+  ['private', 38],
+  ['exempt', 4.5],
+  ['passenger', 1.6],
+  ['hazmat', 3.6],
+  ['government', 1.2],
+  ['mail', 0.5],
 ];
 
 /** Share of each kind that runs interstate (carrier_operation A); the sample has A 35 %, B 2 %, C 64 % (README §1). */
-const INTERSTATE_SHARE: Record<Kind, number> = { forhire: 0.6, private: 0.15, exempt: 0.3, passenger: 0.65, hazmat: 0.5, government: 0, mail: 0.7 };
+const INTERSTATE_SHARE: Record<Kind, number> = {
+  forhire: 0.6,
+  private: 0.15,
+  exempt: 0.3,
+  passenger: 0.65,
+  hazmat: 0.5,
+  government: 0,
+  mail: 0.7,
+};
 /** Relative inspection exposure by kind: interstate for-hire trucks pass the most roadside checks. */
-const INSPECTION_RATE: Record<Kind, number> = { forhire: 1.5, private: 0.6, exempt: 0.9, passenger: 1, hazmat: 1.3, government: 0.2, mail: 1.2 };
+const INSPECTION_RATE: Record<Kind, number> = {
+  forhire: 1.5,
+  private: 0.6,
+  exempt: 0.9,
+  passenger: 1,
+  hazmat: 1.3,
+  government: 0.2,
+  mail: 1.2,
+};
 const INTRASTATE_FOR_HIRE_RATE = 0.9;
 
-type Plant = 'leadingZero' | 'bigFleet' | 'passenger' | 'zeroMileage' | 'hazmat' | 'outlier' | 'emptyPowerUnits' | 'clean';
+type Plant =
+  | 'leadingZero'
+  | 'bigFleet'
+  | 'passenger'
+  | 'zeroMileage'
+  | 'hazmat'
+  | 'outlier'
+  | 'emptyPowerUnits'
+  | 'clean';
 /** Where each planted carrier sits, as a fraction of the DOT-ordered list. */
 const PLANTS: readonly (readonly [Plant, number])[] = [
-  ['leadingZero', 0.05], ['bigFleet', 0.12], ['passenger', 0.21], ['zeroMileage', 0.33], ['hazmat', 0.45], ['outlier', 0.58], ['emptyPowerUnits', 0.71], ['clean', 0.84],
+  ['leadingZero', 0.05],
+  ['bigFleet', 0.12],
+  ['passenger', 0.21],
+  ['zeroMileage', 0.33],
+  ['hazmat', 0.45],
+  ['outlier', 0.58],
+  ['emptyPowerUnits', 0.71],
+  ['clean', 0.84],
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -561,7 +1096,8 @@ function toStreet(rng: Rng): string {
   return r < 0.03 ? `${street}, STE ${rng.int(1, 400)}` : r < 0.08 ? `${street} SUITE ${rng.int(100, 900)}` : street;
 }
 
-const person = (rng: Rng) => `${firstName(rng)}${rng.chance(0.3) ? ` ${chars(rng, PLATE_LETTERS, 1)}` : ''} ${lastName(rng)}`;
+const person = (rng: Rng) =>
+  `${firstName(rng)}${rng.chance(0.3) ? ` ${chars(rng, PLATE_LETTERS, 1)}` : ''} ${lastName(rng)}`;
 
 function toLegalName(rng: Rng, kind: Kind, units: number): string {
   const suffix = () => {
@@ -579,14 +1115,17 @@ function toLegalName(rng: Rng, kind: Kind, units: number): string {
     case 'government':
       return rng.chance(0.7) ? `CITY OF ${rng.pick(PLACES).city}` : `${rng.pick(PLACES).city} COUNTY ROAD DEPARTMENT`;
     case 'private':
-      return rng.chance(0.15) ? person(rng) : `${rng.chance(0.6) ? lastName(rng) : placeWord(rng)} ${rng.pick(PRIVATE_WORDS)}${suffix()}`;
+      return rng.chance(0.15)
+        ? person(rng)
+        : `${rng.chance(0.6) ? lastName(rng) : placeWord(rng)} ${rng.pick(PRIVATE_WORDS)}${suffix()}`;
     default: {
       // Owner-operators often file under their own name (README §1 example: a person's name, 1 unit).
       if (units <= 2 && rng.chance(0.35)) return person(rng);
       const r = rng.next();
       if (r < 0.45) return `${placeWord(rng)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
       if (r < 0.65) return `${firstName(rng)} ${lastName(rng)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
-      if (r < 0.8) return `${lastName(rng)} ${rng.pick(['& SONS', 'BROTHERS', 'FAMILY'])} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
+      if (r < 0.8)
+        return `${lastName(rng)} ${rng.pick(['& SONS', 'BROTHERS', 'FAMILY'])} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
       return `${chars(rng, PLATE_LETTERS, 1)} & ${chars(rng, PLATE_LETTERS, 1)} ${rng.pick(FREIGHT_WORDS)}${suffix()}`;
     }
   }
@@ -599,7 +1138,7 @@ function toEmail(rng: Rng, name: string): string {
 
 function toVin(rng: Rng, wmi: string, modelYear: number): string {
   // Position 10 is the model-year code (A = 2010 … Y = 2030, skipping I, O, Q, U, Z; 2001–2009 are digits).
-  const yearCode = modelYear >= 2010 ? 'ABCDEFGHJKLMNPRSTVWXY'[modelYear - 2010] ?? 'Y' : String(modelYear - 2000);
+  const yearCode = modelYear >= 2010 ? ('ABCDEFGHJKLMNPRSTVWXY'[modelYear - 2010] ?? 'Y') : String(modelYear - 2000);
   return `${wmi}${chars(rng, VIN_CHARS, 6)}${yearCode}${chars(rng, VIN_CHARS, 7)}`;
 }
 
@@ -728,11 +1267,18 @@ function timeWeight(w: Timeline, day: number): number {
 
 /** DOT rank → year added: FMCSA assigned numbers in order, so low numbers date from the 1970s (README §1 sees
  * add dates from 01-JUN-74) and half of today's carriers registered after 2010. The last point is asOf. */
-const ADD_DATE_CURVE: readonly (readonly [number, number])[] = [[0, 1974.4], [0.04, 1990], [0.25, 2001], [0.5, 2010], [0.75, 2018]];
+const ADD_DATE_CURVE: readonly (readonly [number, number])[] = [
+  [0, 1974.4],
+  [0.04, 1990],
+  [0.25, 2001],
+  [0.5, 2010],
+  [0.75, 2018],
+];
 
 function toAddDay(w: Timeline, rank: number, rng: Rng): number {
   const last = w.asOfDay - 1;
-  const toDayOf = (year: number) => Math.min(last, Date.UTC(Math.floor(year), 0, 1) / DAY_MS + Math.floor((year % 1) * 365));
+  const toDayOf = (year: number) =>
+    Math.min(last, Date.UTC(Math.floor(year), 0, 1) / DAY_MS + Math.floor((year % 1) * 365));
   const points = [...ADD_DATE_CURVE.map(([r, y]) => [r, toDayOf(y)] as const), [1, last] as const];
   let day = last;
   for (let i = 1; i < points.length; i++) {
@@ -751,8 +1297,11 @@ function toAddDay(w: Timeline, rank: number, rng: Rng): number {
 }
 
 function toCensusRecord(w: Timeline, c: Carrier, rank: number, plant: Plant | undefined, rng: Rng): CensusRecord {
-  const legal = plant === 'outlier' ? `${rng.pick(PLACE_WORDS)} TOWING AND RECOVERY LLC` : toLegalName(rng, c.kind, c.activeFleet);
-  const dba = rng.chance(0.1) ? `${placeWord(rng)} ${rng.pick(c.kind === 'passenger' ? PASSENGER_WORDS : FREIGHT_WORDS)}` : '';
+  const legal =
+    plant === 'outlier' ? `${rng.pick(PLACE_WORDS)} TOWING AND RECOVERY LLC` : toLegalName(rng, c.kind, c.activeFleet);
+  const dba = rng.chance(0.1)
+    ? `${placeWord(rng)} ${rng.pick(c.kind === 'passenger' ? PASSENGER_WORDS : FREIGHT_WORDS)}`
+    : '';
   const street = toStreet(rng);
   const zip = toZip(rng, c.place);
   const mailingElsewhere = rng.chance(0.15);
@@ -783,9 +1332,14 @@ function toCensusRecord(w: Timeline, c: Carrier, rank: number, plant: Plant | un
   const recentYear = w.asOfYear - rng.int(1, 2);
 
   const church = c.kind === 'passenger' && legal.includes('CHURCH');
-  const forHire = c.kind === 'forhire' || c.kind === 'mail' || (c.kind === 'passenger' && !church && rng.chance(0.6)) || (c.kind === 'hazmat' && rng.chance(0.6));
+  const forHire =
+    c.kind === 'forhire' ||
+    c.kind === 'mail' ||
+    (c.kind === 'passenger' && !church && rng.chance(0.6)) ||
+    (c.kind === 'hazmat' && rng.chance(0.6));
   const exempt = c.kind === 'exempt' || (forHire && rng.chance(0.05));
-  const privateProperty = c.kind === 'private' || (c.kind === 'hazmat' && !forHire) || (c.kind === 'forhire' && rng.chance(0.06));
+  const privateProperty =
+    c.kind === 'private' || (c.kind === 'hazmat' && !forHire) || (c.kind === 'forhire' && rng.chance(0.06));
   const passengerBusiness = c.kind === 'passenger' && !forHire && !church;
   const passengerNonBusiness = church;
   const government = c.kind === 'government';
@@ -820,7 +1374,13 @@ function toCensusRecord(w: Timeline, c: Carrier, rank: number, plant: Plant | un
     driver_total: String(c.drivers),
     recent_mileage: recentKnown ? String(miles(units * perUnit * rng.float(0.8, 1.2))) : '0',
     recent_mileage_year: recentKnown ? String(recentYear) : '0',
-    vmt_source_id: recentKnown ? rng.pickWeighted([['1', 85], ['3', 13], ['2', 2]]) : '',
+    vmt_source_id: recentKnown
+      ? rng.pickWeighted([
+          ['1', 85],
+          ['3', 13],
+          ['2', 2],
+        ])
+      : '',
     private_only: !forHire && !exempt && (privateProperty || passengerBusiness || passengerNonBusiness),
     authorized_for_hire: forHire,
     exempt_for_hire: exempt,
@@ -844,9 +1404,11 @@ function toCarrier(dot: number, plant: Plant | undefined, rng: Rng): Carrier {
   if (plant === 'bigFleet') kind = 'forhire';
   if (plant === 'outlier') kind = 'private';
   // The other plants stay ordinary property carriers, so each planted case shows one thing.
-  if (plant !== undefined && plant !== 'passenger' && plant !== 'hazmat' && (kind === 'passenger' || kind === 'hazmat')) kind = 'forhire';
+  if (plant !== undefined && plant !== 'passenger' && plant !== 'hazmat' && (kind === 'passenger' || kind === 'hazmat'))
+    kind = 'forhire';
 
-  const place = plant === 'leadingZero' ? LEADING_ZERO_PLACE : plant === 'outlier' ? TEXAS_PLACE : rng.pickWeighted(PLACE_WEIGHTS);
+  const place =
+    plant === 'leadingZero' ? LEADING_ZERO_PLACE : plant === 'outlier' ? TEXAS_PLACE : rng.pickWeighted(PLACE_WEIGHTS);
   const interstate = place.country !== 'US' || plant === 'bigFleet' || rng.chance(INTERSTATE_SHARE[kind]);
   // B is intrastate hazmat, so hazmat carriers that are not interstate are B (CENSUS_README CARRIER_OPERATION).
   const operation = interstate ? 'A' : kind === 'hazmat' ? 'B' : 'C';
@@ -862,30 +1424,62 @@ function toCarrier(dot: number, plant: Plant | undefined, rng: Rng): Carrier {
     drivers = OUTLIER_DRIVERS;
     fleet = OUTLIER_DRIVERS;
   }
-  return { dot, kind, place, operation, hazmat: kind === 'hazmat', passenger: kind === 'passenger', powerUnits, drivers, activeFleet: fleet };
+  return {
+    dot,
+    kind,
+    place,
+    operation,
+    hazmat: kind === 'hazmat',
+    passenger: kind === 'passenger',
+    powerUnits,
+    drivers,
+    activeFleet: fleet,
+  };
 }
 
 function toVehicle(c: Carrier, rng: Rng, w: Timeline): Vehicle {
   const modelYear = Math.min(w.asOfYear, w.asOfYear - Math.floor(rng.logFloat(1, 25)) + 1);
-  const plate = () => (rng.chance(0.5) ? `${chars(rng, PLATE_LETTERS, 3)}${digits(rng, 4)}` : `${rng.int(1, 9)}${chars(rng, PLATE_LETTERS, 2)}${digits(rng, 4)}`);
-  const plateState = c.place.country === 'US' ? (rng.chance(0.85) ? c.place.state : rng.pick(US_STATES)) : c.place.state;
+  const plate = () =>
+    rng.chance(0.5)
+      ? `${chars(rng, PLATE_LETTERS, 3)}${digits(rng, 4)}`
+      : `${rng.int(1, 9)}${chars(rng, PLATE_LETTERS, 2)}${digits(rng, 4)}`;
+  const plateState =
+    c.place.country === 'US' ? (rng.chance(0.85) ? c.place.state : rng.pick(US_STATES)) : c.place.state;
   let type: string;
   let make: Make;
   if (c.kind === 'passenger') {
-    type = rng.pickWeighted([['MOTORCOACH', 55], ['BUS', 20], ['PASSENGER VAN', 15], ['SCHOOL BUS', 10]]);
+    type = rng.pickWeighted([
+      ['MOTORCOACH', 55],
+      ['BUS', 20],
+      ['PASSENGER VAN', 15],
+      ['SCHOOL BUS', 10],
+    ]);
     make = rng.pick(BUS_MAKES);
   } else if (rng.chance(c.operation === 'A' ? 0.75 : 0.35) || c.kind === 'hazmat') {
     type = 'TRUCK TRACTOR';
     make = rng.pick(TRACTOR_MAKES);
   } else {
-    type = rng.pickWeighted([['STRAIGHT TRUCK', 70], ['PICKUP', 20], ['VAN', 10]]);
+    type = rng.pickWeighted([
+      ['STRAIGHT TRUCK', 70],
+      ['PICKUP', 20],
+      ['VAN', 10],
+    ]);
     make = rng.pick(STRAIGHT_MAKES);
   }
   let trailer = '';
   if (type === 'TRUCK TRACTOR' && rng.chance(0.92)) {
     const [tmake, twmi] = c.kind === 'hazmat' ? rng.pick(TANK_MAKES) : rng.pick(TRAILER_MAKES);
-    const ttype = c.kind === 'hazmat' ? 'SEMI-TRAILER' : rng.pickWeighted([['SEMI-TRAILER', 90], ['FULL TRAILER', 6], ['POLE TRAILER', 4]]);
-    trailer = [ttype, tmake, plate(), plateState, toVin(rng, twmi, Math.max(2001, modelYear - rng.int(0, 6))), ''].join(',');
+    const ttype =
+      c.kind === 'hazmat'
+        ? 'SEMI-TRAILER'
+        : rng.pickWeighted([
+            ['SEMI-TRAILER', 90],
+            ['FULL TRAILER', 6],
+            ['POLE TRAILER', 4],
+          ]);
+    trailer = [ttype, tmake, plate(), plateState, toVin(rng, twmi, Math.max(2001, modelYear - rng.int(0, 6))), ''].join(
+      ',',
+    );
   } else if (type === 'STRAIGHT TRUCK' && rng.chance(0.1)) {
     const [tmake, twmi] = rng.pick(TRAILER_MAKES);
     trailer = ['FULL TRAILER', tmake, plate(), plateState, toVin(rng, twmi, Math.max(2001, modelYear)), ''].join(',');
@@ -919,13 +1513,23 @@ interface Sinks {
 const ORDERED_BASICS: readonly ViolBasic[] = ['unsafe', 'hos', 'fitness', 'substances', 'maintenance', 'hazmat'];
 
 /** The inspection and crash history of one carrier, written as it is drawn. Returns the number of inspections. */
-function writeEvents(w: Timeline, c: Carrier, plant: Plant | undefined, rng: Rng, counters: Counters, sinks: Sinks): number {
+function writeEvents(
+  w: Timeline,
+  c: Carrier,
+  plant: Plant | undefined,
+  rng: Rng,
+  counters: Counters,
+  sinks: Sinks,
+): number {
   // Inspections grow a little slower than fleet size; idle registrations (many one-truck carriers) get none.
   const pActive = plant === 'clean' ? 0 : Math.min(0.97, 0.3 + 0.13 * Math.log(c.activeFleet));
   const active = plant === 'bigFleet' || plant === 'passenger' || plant === 'hazmat' || rng.chance(pActive);
   const rate = c.kind === 'forhire' && c.operation !== 'A' ? INTRASTATE_FOR_HIRE_RATE : INSPECTION_RATE[c.kind];
   // Divided by the chance of being active, so the expected count per carrier does not depend on it.
-  const lambda = active ? (INSPECTIONS_PER_UNIT * (w.months / 24) * c.activeFleet ** INSPECTION_EXPONENT * rate * rng.logFloat(0.4, 2.5)) / Math.max(pActive, 0.3) : 0;
+  const lambda = active
+    ? (INSPECTIONS_PER_UNIT * (w.months / 24) * c.activeFleet ** INSPECTION_EXPONENT * rate * rng.logFloat(0.4, 2.5)) /
+      Math.max(pActive, 0.3)
+    : 0;
   let count = poisson(rng, lambda);
   if ((plant === 'passenger' || plant === 'hazmat') && count < 3) count = 3 + rng.int(0, 3);
   const badness = rng.logFloat(0.35, 2.8) / 1.18;
@@ -955,12 +1559,26 @@ function writeEvents(w: Timeline, c: Carrier, plant: Plant | undefined, rng: Rng
       const driverRel = DRIVER_LEVELS.has(level);
       const vehicleRel = VEHICLE_LEVELS.has(level);
       const hmRel = placard && vehicleRel;
-      const relevant: Record<ViolBasic, boolean> = { unsafe: driverRel, hos: driverRel, fitness: driverRel, substances: driverRel, maintenance: vehicleRel, hazmat: hmRel };
+      const relevant: Record<ViolBasic, boolean> = {
+        unsafe: driverRel,
+        hos: driverRel,
+        fitness: driverRel,
+        substances: driverRel,
+        maintenance: vehicleRel,
+        hazmat: hmRel,
+      };
       const tw = timeWeight(w, day);
       const date = toDdMonYy(day);
       const state = eventState();
 
-      const perBasic: Record<ViolBasic, number> = { unsafe: 0, hos: 0, fitness: 0, substances: 0, maintenance: 0, hazmat: 0 };
+      const perBasic: Record<ViolBasic, number> = {
+        unsafe: 0,
+        hos: 0,
+        fitness: 0,
+        substances: 0,
+        maintenance: 0,
+        hazmat: 0,
+      };
       let driverOos = 0;
       let vehicleOos = 0;
       let hazmatOos = 0;
@@ -975,7 +1593,14 @@ function writeEvents(w: Timeline, c: Carrier, plant: Plant | undefined, rng: Rng
           const kind = rng.pickWeighted(VIOLATION_WEIGHTS[basic]);
           const oos = kind.oos > 0 && rng.chance(Math.min(0.95, kind.oos * badness));
           const oosWeight = oos ? 2 : 0;
-          const unit = basic === 'maintenance' ? (vehicle.trailer !== NO_TRAILER && rng.chance(0.35) ? '2' : '1') : basic === 'hazmat' ? '1' : 'D';
+          const unit =
+            basic === 'maintenance'
+              ? vehicle.trailer !== NO_TRAILER && rng.chance(0.35)
+                ? '2'
+                : '1'
+              : basic === 'hazmat'
+                ? '1'
+                : 'D';
           if (oos) {
             if (basic === 'hazmat') hazmatOos++;
             else if (unit === 'D') driverOos++;
@@ -1000,14 +1625,20 @@ function writeEvents(w: Timeline, c: Carrier, plant: Plant | undefined, rng: Rng
   }
 
   // Crashes track exposure (expected inspections), not the inspections actually drawn.
-  const crashes = poisson(rng, lambda * CRASHES_PER_INSPECTION * rng.logFloat(0.4, 2.5) / 1.15);
+  const crashes = poisson(rng, (lambda * CRASHES_PER_INSPECTION * rng.logFloat(0.4, 2.5)) / 1.15);
   if (crashes > 0) {
     const days: number[] = [];
     for (let i = 0; i < crashes; i++) days.push(w.asOfDay - rng.int(0, windowDays - 1));
     days.sort((a, b) => a - b);
     for (const day of days) {
       const state = eventState();
-      const fatalities = rng.chance(0.04) ? rng.pickWeighted([[1, 85], [2, 12], [3, 3]]) : 0;
+      const fatalities = rng.chance(0.04)
+        ? rng.pickWeighted([
+            [1, 85],
+            [2, 12],
+            [3, 3],
+          ])
+        : 0;
       const injuries = rng.chance(0.32) ? Math.min(9, 1 + poisson(rng, 0.5)) : 0;
       // A crash is reportable for a fatality, an injury taken for treatment, or a tow-away (methodology §B.3).
       const towAway = fatalities === 0 && injuries === 0 ? true : rng.chance(0.6);
@@ -1015,7 +1646,9 @@ function writeEvents(w: Timeline, c: Carrier, plant: Plant | undefined, rng: Rng
       const severity = (fatalities > 0 || injuries > 0 ? 2 : 1) + (released ? 1 : 0);
       const report = `${state}${String(500_000_000 + counters.crashes)}`;
       counters.crashes++;
-      sinks.crashes.push(`${report},1,${c.dot},${toDdMonYy(day)},${state},${fatalities},${injuries},${bool(towAway)},${bool(released)},${severity},${timeWeight(w, day)},${bool(rng.chance(0.03))}\n`);
+      sinks.crashes.push(
+        `${report},1,${c.dot},${toDdMonYy(day)},${state},${fatalities},${injuries},${bool(towAway)},${bool(released)},${severity},${timeWeight(w, day)},${bool(rng.chance(0.03))}\n`,
+      );
     }
   }
   return count;
@@ -1027,7 +1660,10 @@ function writeEvents(w: Timeline, c: Carrier, plant: Plant | undefined, rng: Rng
  * Writes the census and the three SMS Input files into `dir` and returns the paths written (joined to `dir`)
  * and the planted facts. Carriers = round(3000 × scale); scale 700 ≈ 2.1 M carriers, streamed.
  */
-export async function writeCarriersDemo(dir: string, options: CarriersDemoOptions = {}): Promise<{ files: string[]; facts: CarriersDemoFacts }> {
+export async function writeCarriersDemo(
+  dir: string,
+  options: CarriersDemoOptions = {},
+): Promise<{ files: string[]; facts: CarriersDemoFacts }> {
   const seed = options.seed ?? DEFAULT_SEED;
   const scale = options.scale ?? 1;
   const months = options.months ?? DEFAULT_MONTHS;
@@ -1036,10 +1672,14 @@ export async function writeCarriersDemo(dir: string, options: CarriersDemoOption
   const progress = options.onProgress ?? (() => undefined);
   if (!Number.isInteger(seed)) throw new Error(`demo: seed must be an integer, got ${seed}`);
   if (!(scale > 0 && Number.isFinite(scale))) throw new Error(`demo: scale must be a positive number, got ${scale}`);
-  if (!(Number.isInteger(months) && months >= 1 && months <= DEFAULT_MONTHS)) throw new Error(`demo: months must be an integer from 1 to 24, got ${months}`);
+  if (!(Number.isInteger(months) && months >= 1 && months <= DEFAULT_MONTHS))
+    throw new Error(`demo: months must be an integer from 1 to 24, got ${months}`);
   if (form !== 'txt' && form !== 'csv') throw new Error(`demo: censusForm must be 'txt' or 'csv', got ${String(form)}`);
   const n = Math.round(CARRIERS_PER_SCALE * scale);
-  if (n < MIN_CARRIERS) throw new Error(`demo: scale ${scale} gives ${n} carriers; at least ${MIN_CARRIERS} are needed (scale ≥ ${MIN_CARRIERS / CARRIERS_PER_SCALE})`);
+  if (n < MIN_CARRIERS)
+    throw new Error(
+      `demo: scale ${scale} gives ${n} carriers; at least ${MIN_CARRIERS} are needed (scale ≥ ${MIN_CARRIERS / CARRIERS_PER_SCALE})`,
+    );
 
   const asOfDay = toDay(asOf);
   const addFirst = toDay(FIRST_ADD_DATE);
@@ -1097,7 +1737,10 @@ export async function writeCarriersDemo(dir: string, options: CarriersDemoOption
       if (inspections === 0) clean.push(dot);
       if (plant) planted.set(plant, carrier);
       for (const sink of all) if (sink.full) await sink.flush();
-      if ((i + 1) % 100_000 === 0) progress(`carriers: ${(i + 1).toLocaleString('en-US')} of ${n.toLocaleString('en-US')}, ${counters.inspections.toLocaleString('en-US')} inspections`);
+      if ((i + 1) % 100_000 === 0)
+        progress(
+          `carriers: ${(i + 1).toLocaleString('en-US')} of ${n.toLocaleString('en-US')}, ${counters.inspections.toLocaleString('en-US')} inspections`,
+        );
     }
     for (const sink of all) await sink.close();
     progress(

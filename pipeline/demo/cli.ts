@@ -17,17 +17,23 @@ Example:
   npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
 
 export async function main(argv: string[]): Promise<void> {
-  const { values } = parseCli(argv, { out: { type: 'string' }, service: { type: 'string' }, seed: { type: 'string' }, scale: { type: 'string' } }, USAGE);
+  const { values } = parseCli(
+    argv,
+    { out: { type: 'string' }, service: { type: 'string' }, seed: { type: 'string' }, scale: { type: 'string' } },
+    USAGE,
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return;
   }
   const services = values.service ? [values.service] : SERVICE_NAMES;
-  for (const s of services) if (!SERVICE_NAMES.includes(s)) throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
+  for (const s of services)
+    if (!SERVICE_NAMES.includes(s)) throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   const scale = values.scale === undefined ? undefined : Number(values.scale);
   if (seed !== undefined && !Number.isInteger(seed)) throw new CliError('--seed must be an integer');
-  if (scale !== undefined && !(scale > 0 && scale <= 1000)) throw new CliError('--scale must be a number from 0 to 1000');
+  if (scale !== undefined && !(scale > 0 && scale <= 1000))
+    throw new CliError('--scale must be a number from 0 to 1000');
   const out = resolve(values.out ?? 'demo-inputs');
   const progress = createProgress('demo');
   for (const service of services) {
@@ -35,7 +41,9 @@ export async function main(argv: string[]): Promise<void> {
     const files = await writeDemo(service, join(out, service), { seed, scale, onProgress: (m) => progress.tick(m) });
     for (const f of files) progress.info(f);
   }
-  process.stderr.write(`wrote demo inputs for ${services.join(', ')} to ${out} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `wrote demo inputs for ${services.join(', ')} to ${out} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`,
+  );
 }
 
 if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));

@@ -80,7 +80,8 @@ const AR5 = { ch4: 28, n2o: 265, sf6: 23500, hfc134a: 1300, cf4: 6630 } as const
 const AR4 = { ch4: 25, n2o: 298, sf6: 22800, hfc134a: 1430, cf4: 7390 } as const;
 
 const CO2E_FR = 'tonnes CO2e / tonnes éq. CO2';
-const speciesColumns = (species: readonly (readonly [string, number])[]) => species.flatMap(([s]) => [`${s} (tonnes)`, `${s} (${CO2E_FR})`]);
+const speciesColumns = (species: readonly (readonly [string, number])[]) =>
+  species.flatMap(([s]) => [`${s} (tonnes)`, `${s} (${CO2E_FR})`]);
 
 /** README §3.2: 81 bilingual columns. */
 const BY_GAS_COLUMNS = [
@@ -213,11 +214,13 @@ function toNumberText(n: number, digits = 6): string {
 const roundTo = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
-
 /** Windows-1252 bytes for text restricted to ASCII and U+00A0–U+00FF, where cp1252 and Latin-1 agree. */
 function toCp1252(text: string, file: string): Buffer {
   const bad = /[^\x00-\x7f\xa0-\xff]/.exec(text);
-  if (bad) throw new Error(`${file}: character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} has no single-byte form here`);
+  if (bad)
+    throw new Error(
+      `${file}: character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} has no single-byte form here`,
+    );
   return Buffer.from(text, 'latin1');
 }
 
@@ -251,7 +254,15 @@ interface Place {
 
 const ONTARIO_PLACES: readonly Place[] = [
   { name: 'Hamilton', fsa: ['L8L', 'L8H', 'L8E'], lat: 43.26, lon: -79.85, facilities: 6, buildings: 14 },
-  { name: 'Toronto', fsa: ['M1B', 'M9W', 'M8Z', 'M4H'], lat: 43.7, lon: -79.42, facilities: 5, buildings: 60, ewrb: ['TORONTO', 'Toronto (Etobicoke)', 'Toronto (North York)'] },
+  {
+    name: 'Toronto',
+    fsa: ['M1B', 'M9W', 'M8Z', 'M4H'],
+    lat: 43.7,
+    lon: -79.42,
+    facilities: 5,
+    buildings: 60,
+    ewrb: ['TORONTO', 'Toronto (Etobicoke)', 'Toronto (North York)'],
+  },
   { name: 'Mississauga', fsa: ['L5J', 'L5T', 'L4W'], lat: 43.59, lon: -79.64, facilities: 4, buildings: 22 },
   { name: 'Brampton', fsa: ['L6T', 'L6S'], lat: 43.73, lon: -79.76, facilities: 3, buildings: 10 },
   { name: 'Oakville', fsa: ['L6J', 'L6K'], lat: 43.45, lon: -79.68, facilities: 2, buildings: 6 },
@@ -323,7 +334,15 @@ const ONTARIO_PLACES: readonly Place[] = [
   { name: 'Kenora', fsa: ['P9N'], lat: 49.77, lon: -94.49, facilities: 1, buildings: 1 },
   { name: 'Perth', fsa: ['K7H'], lat: 44.9, lon: -76.25, facilities: 1, buildings: 0 },
   { name: 'Elmira', fsa: ['N3B'], lat: 43.6, lon: -80.56, facilities: 1, buildings: 0 },
-  { name: 'St. Thomas', fsa: ['N5P', 'N5R'], lat: 42.78, lon: -81.19, facilities: 1, buildings: 2, federal: ['Saint Thomas'] },
+  {
+    name: 'St. Thomas',
+    fsa: ['N5P', 'N5R'],
+    lat: 42.78,
+    lon: -81.19,
+    facilities: 1,
+    buildings: 2,
+    federal: ['Saint Thomas'],
+  },
 ];
 
 interface Province {
@@ -387,10 +406,16 @@ const NAICS: Record<string, readonly [string, string]> = {
   '322121': ['Paper (except Newsprint) Mills', 'Usines de papier (sauf le papier journal)'],
   '322130': ['Paperboard Mills', 'Usines de carton'],
   '321216': ['Particle Board and Fibreboard Mills', 'Usines de panneaux de particules et de fibres'],
-  '336110': ['Automobile and Light-Duty Motor Vehicle Manufacturing', "Fabrication d'automobiles et de véhicules automobiles légers"],
+  '336110': [
+    'Automobile and Light-Duty Motor Vehicle Manufacturing',
+    "Fabrication d'automobiles et de véhicules automobiles légers",
+  ],
   '311224': ['Oilseed Processing', 'Transformation des graines oléagineuses'],
   '311511': ['Fluid Milk Manufacturing', 'Fabrication de lait de consommation'],
-  '311814': ['Commercial Bakeries and Frozen Bakery Product Manufacturing', 'Boulangeries commerciales et fabrication de produits de boulangerie congelés'],
+  '311814': [
+    'Commercial Bakeries and Frozen Bakery Product Manufacturing',
+    'Boulangeries commerciales et fabrication de produits de boulangerie congelés',
+  ],
   '312120': ['Breweries', 'Brasseries'],
   '311611': ['Animal (except Poultry) Slaughtering', "Abattage d'animaux (sauf les volailles)"],
   '311310': ['Sugar Manufacturing', 'Fabrication de sucre'],
@@ -398,10 +423,16 @@ const NAICS: Record<string, readonly [string, string]> = {
   '562210': ['Waste Treatment and Disposal', 'Traitement et élimination des déchets'],
   '486210': ['Pipeline Transportation of Natural Gas', 'Transport du gaz naturel par gazoduc'],
   '212220': ['Gold and Silver Ore Mining', "Extraction de minerais d'or et d'argent"],
-  '331410': ['Non-Ferrous Metal (except Aluminum) Smelting and Refining', "Fonte et affinage de métaux non ferreux (sauf l'aluminium)"],
+  '331410': [
+    'Non-Ferrous Metal (except Aluminum) Smelting and Refining',
+    "Fonte et affinage de métaux non ferreux (sauf l'aluminium)",
+  ],
   '331313': ['Primary Production of Alumina and Aluminum', "Production primaire d'alumine et d'aluminium"],
   '211142': ['Oil Sands Extraction', 'Extraction de sables bitumineux'],
-  '211110': ['Oil and Gas Extraction (except Oil Sands)', 'Extraction de pétrole et de gaz (sauf les sables bitumineux)'],
+  '211110': [
+    'Oil and Gas Extraction (except Oil Sands)',
+    'Extraction de pétrole et de gaz (sauf les sables bitumineux)',
+  ],
   '622111': ['General (except Paediatric) Hospitals', 'Hôpitaux généraux (sauf pédiatriques)'],
   '611310': ['Universities', 'Universités'],
 };
@@ -425,28 +456,264 @@ interface Sector {
   linear?: boolean;
 }
 
-const NORTH = ['Thunder Bay', 'Terrace Bay', 'Marathon', 'Espanola', 'Kapuskasing', 'Fort Frances', 'Dryden', 'Kenora', 'Iroquois Falls', 'Hearst', 'Timmins'];
+const NORTH = [
+  'Thunder Bay',
+  'Terrace Bay',
+  'Marathon',
+  'Espanola',
+  'Kapuskasing',
+  'Fort Frances',
+  'Dryden',
+  'Kenora',
+  'Iroquois Falls',
+  'Hearst',
+  'Timmins',
+];
 
 const SECTORS: readonly Sector[] = [
-  { key: 'steel', weight: 2, range: [250_000, 3_000_000], ch4: [0.002, 0.006], n2o: [0.001, 0.003], places: ['Hamilton', 'Sault Ste. Marie', 'Nanticoke', 'Cambridge', 'Welland'], patterns: [['{B} Steel Works', '331110'], ['{B} Steel {C} Works', '331110'], ['{B} Foundry', '331511']] },
-  { key: 'cement', weight: 2, range: [300_000, 1_100_000], ch4: [0.0002, 0.001], n2o: [0.001, 0.004], places: ['Bath', 'Picton', 'St. Marys', 'Mississauga', 'Bowmanville', 'Woodstock'], patterns: [['{B} Cement Plant', '327310'], ['{B} Cement Works', '327310']] },
-  { key: 'lime', weight: 1, range: [80_000, 450_000], ch4: [0.0002, 0.001], n2o: [0.001, 0.003], places: ['Ingersoll', 'Guelph', 'Espanola', 'Hamilton', 'Perth'], patterns: [['{B} Lime Plant', '327410'], ['{B} Lime Works', '327410']] },
-  { key: 'refinery', weight: 1, range: [500_000, 2_500_000], ch4: [0.002, 0.005], n2o: [0.001, 0.004], places: ['Sarnia', 'Corunna', 'Nanticoke', 'Mississauga'], patterns: [['{B} Refinery', '324110']] },
-  { key: 'chemical', weight: 4, range: [15_000, 900_000], ch4: [0.001, 0.004], n2o: [0.001, 0.02], places: ['Sarnia', 'Corunna', 'Courtright', 'Maitland', 'Cornwall', 'Elmira', 'Mississauga', 'Brockville'], patterns: [['{B} Chemical Plant', '325110'], ['{B} Chemicals {C} Site', '325110'], ['{B} Polymers Plant', '325210'], ['{B} Hydrogen Plant', '325120']] },
-  { key: 'fertilizer', weight: 1, range: [100_000, 900_000], ch4: [0.001, 0.003], n2o: [0.08, 0.16], places: ['Courtright', 'Maitland', 'Sarnia'], patterns: [['{B} Nitrogen Complex', '325313'], ['{B} Ammonia Plant', '325313']] },
-  { key: 'power', weight: 6, range: [12_000, 1_200_000], ch4: [0.0005, 0.002], n2o: [0.001, 0.004], patterns: [['{B} Generating Station', '221112'], ['{B} Energy Centre', '221112'], ['{B} Cogeneration Facility', '221112'], ['{B} Power Plant', '221112']] },
-  { key: 'district', weight: 1, range: [12_000, 120_000], ch4: [0.0005, 0.002], n2o: [0.001, 0.004], places: ['Toronto', 'Ottawa', 'London', 'Hamilton', 'Kingston', 'Windsor'], patterns: [['{B} District Energy', '221330'], ['{B} Central Heating Plant', '221330']] },
-  { key: 'pulp', weight: 2, range: [40_000, 300_000], ch4: [0.003, 0.01], n2o: [0.005, 0.02], biomass: [3, 8], places: NORTH, patterns: [['{B} Pulp Mill', '322112'], ['{B} Kraft Mill', '322112']] },
-  { key: 'paper', weight: 3, range: [20_000, 200_000], ch4: [0.002, 0.008], n2o: [0.003, 0.01], biomass: [0, 1.5], places: [...NORTH, 'Cornwall', 'Trenton', 'St. Catharines', 'Brantford'], patterns: [['{B} Paper Mill', '322121'], ['{B} Containerboard Mill', '322130'], ['{B} Tissue Mill', '322121']] },
-  { key: 'panels', weight: 1, range: [15_000, 80_000], ch4: [0.003, 0.01], n2o: [0.005, 0.02], biomass: [1, 4], places: NORTH, patterns: [['{B} OSB Mill', '321216'], ['{B} Fibreboard Plant', '321216']] },
-  { key: 'auto', weight: 3, range: [15_000, 130_000], ch4: [0.0005, 0.002], n2o: [0.0005, 0.002], hfc: [0.01, 0.05], places: ['Oakville', 'Brampton', 'Windsor', 'Oshawa', 'Cambridge', 'Woodstock', 'Ingersoll', 'St. Thomas'], patterns: [['{B} Assembly Plant', '336110'], ['{B} Engine Plant', '336110']] },
-  { key: 'food', weight: 6, range: [10_000, 120_000], ch4: [0.0005, 0.004], n2o: [0.0005, 0.003], patterns: [['{B} Foods {C}', '311814'], ['{B} Dairy', '311511'], ['{B} Bakery', '311814'], ['{B} Brewery', '312120'], ['{B} Oilseed Plant', '311224'], ['{B} Meats', '311611'], ['{B} Sugar Refinery', '311310']] },
-  { key: 'greenhouse', weight: 3, range: [10_000, 60_000], ch4: [0.0005, 0.002], n2o: [0.0005, 0.002], places: ['Leamington', 'Kingsville', 'Chatham', 'St. Catharines', 'Niagara Falls'], patterns: [['{B} Greenhouses', '111419'], ['{B} Farms', '111419'], ['{B} Produce', '111419']] },
-  { key: 'landfill', weight: 2, range: [20_000, 250_000], ch4: [0.45, 0.6], n2o: [0.001, 0.004], patterns: [['{B} Landfill', '562210'], ['{B} Landfill Site', '562210'], ['{B} Waste Management Facility', '562210']] },
-  { key: 'compressor', weight: 3, range: [15_000, 200_000], ch4: [0.02, 0.06], n2o: [0.0005, 0.002], patterns: [['{B} Compressor Station', '486210'], ['{B} Gas Storage Facility', '486210']] },
-  { key: 'mining', weight: 2, range: [20_000, 600_000], ch4: [0.0005, 0.002], n2o: [0.001, 0.004], sf6: [0, 0.002], places: ['Sudbury', 'Timmins', 'Port Colborne', 'Marathon', 'Kirkland Lake', 'Red Lake'].filter((p) => ONTARIO_PLACES.some((o) => o.name === p)), patterns: [['{B} Mine', '212220'], ['{B} Mill and Concentrator', '212220'], ['{B} Nickel Refinery', '331410'], ['{B} Smelter', '331410']] },
-  { key: 'glass', weight: 1, range: [20_000, 150_000], ch4: [0.0005, 0.002], n2o: [0.0005, 0.002], patterns: [['{B} Glass Plant', '327214'], ['{B} Container Glass', '327214']] },
-  { key: 'institution', weight: 2, range: [10_000, 70_000], ch4: [0.0005, 0.002], n2o: [0.001, 0.004], places: ['Toronto', 'Ottawa', 'London', 'Hamilton', 'Kingston', 'Kitchener', 'Sudbury', 'Guelph'], patterns: [['{B} General Hospital', '622111'], ['{B} University Central Plant', '611310'], ['{B} College Heating Plant', '611310']] },
+  {
+    key: 'steel',
+    weight: 2,
+    range: [250_000, 3_000_000],
+    ch4: [0.002, 0.006],
+    n2o: [0.001, 0.003],
+    places: ['Hamilton', 'Sault Ste. Marie', 'Nanticoke', 'Cambridge', 'Welland'],
+    patterns: [
+      ['{B} Steel Works', '331110'],
+      ['{B} Steel {C} Works', '331110'],
+      ['{B} Foundry', '331511'],
+    ],
+  },
+  {
+    key: 'cement',
+    weight: 2,
+    range: [300_000, 1_100_000],
+    ch4: [0.0002, 0.001],
+    n2o: [0.001, 0.004],
+    places: ['Bath', 'Picton', 'St. Marys', 'Mississauga', 'Bowmanville', 'Woodstock'],
+    patterns: [
+      ['{B} Cement Plant', '327310'],
+      ['{B} Cement Works', '327310'],
+    ],
+  },
+  {
+    key: 'lime',
+    weight: 1,
+    range: [80_000, 450_000],
+    ch4: [0.0002, 0.001],
+    n2o: [0.001, 0.003],
+    places: ['Ingersoll', 'Guelph', 'Espanola', 'Hamilton', 'Perth'],
+    patterns: [
+      ['{B} Lime Plant', '327410'],
+      ['{B} Lime Works', '327410'],
+    ],
+  },
+  {
+    key: 'refinery',
+    weight: 1,
+    range: [500_000, 2_500_000],
+    ch4: [0.002, 0.005],
+    n2o: [0.001, 0.004],
+    places: ['Sarnia', 'Corunna', 'Nanticoke', 'Mississauga'],
+    patterns: [['{B} Refinery', '324110']],
+  },
+  {
+    key: 'chemical',
+    weight: 4,
+    range: [15_000, 900_000],
+    ch4: [0.001, 0.004],
+    n2o: [0.001, 0.02],
+    places: ['Sarnia', 'Corunna', 'Courtright', 'Maitland', 'Cornwall', 'Elmira', 'Mississauga', 'Brockville'],
+    patterns: [
+      ['{B} Chemical Plant', '325110'],
+      ['{B} Chemicals {C} Site', '325110'],
+      ['{B} Polymers Plant', '325210'],
+      ['{B} Hydrogen Plant', '325120'],
+    ],
+  },
+  {
+    key: 'fertilizer',
+    weight: 1,
+    range: [100_000, 900_000],
+    ch4: [0.001, 0.003],
+    n2o: [0.08, 0.16],
+    places: ['Courtright', 'Maitland', 'Sarnia'],
+    patterns: [
+      ['{B} Nitrogen Complex', '325313'],
+      ['{B} Ammonia Plant', '325313'],
+    ],
+  },
+  {
+    key: 'power',
+    weight: 6,
+    range: [12_000, 1_200_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.001, 0.004],
+    patterns: [
+      ['{B} Generating Station', '221112'],
+      ['{B} Energy Centre', '221112'],
+      ['{B} Cogeneration Facility', '221112'],
+      ['{B} Power Plant', '221112'],
+    ],
+  },
+  {
+    key: 'district',
+    weight: 1,
+    range: [12_000, 120_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.001, 0.004],
+    places: ['Toronto', 'Ottawa', 'London', 'Hamilton', 'Kingston', 'Windsor'],
+    patterns: [
+      ['{B} District Energy', '221330'],
+      ['{B} Central Heating Plant', '221330'],
+    ],
+  },
+  {
+    key: 'pulp',
+    weight: 2,
+    range: [40_000, 300_000],
+    ch4: [0.003, 0.01],
+    n2o: [0.005, 0.02],
+    biomass: [3, 8],
+    places: NORTH,
+    patterns: [
+      ['{B} Pulp Mill', '322112'],
+      ['{B} Kraft Mill', '322112'],
+    ],
+  },
+  {
+    key: 'paper',
+    weight: 3,
+    range: [20_000, 200_000],
+    ch4: [0.002, 0.008],
+    n2o: [0.003, 0.01],
+    biomass: [0, 1.5],
+    places: [...NORTH, 'Cornwall', 'Trenton', 'St. Catharines', 'Brantford'],
+    patterns: [
+      ['{B} Paper Mill', '322121'],
+      ['{B} Containerboard Mill', '322130'],
+      ['{B} Tissue Mill', '322121'],
+    ],
+  },
+  {
+    key: 'panels',
+    weight: 1,
+    range: [15_000, 80_000],
+    ch4: [0.003, 0.01],
+    n2o: [0.005, 0.02],
+    biomass: [1, 4],
+    places: NORTH,
+    patterns: [
+      ['{B} OSB Mill', '321216'],
+      ['{B} Fibreboard Plant', '321216'],
+    ],
+  },
+  {
+    key: 'auto',
+    weight: 3,
+    range: [15_000, 130_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.0005, 0.002],
+    hfc: [0.01, 0.05],
+    places: ['Oakville', 'Brampton', 'Windsor', 'Oshawa', 'Cambridge', 'Woodstock', 'Ingersoll', 'St. Thomas'],
+    patterns: [
+      ['{B} Assembly Plant', '336110'],
+      ['{B} Engine Plant', '336110'],
+    ],
+  },
+  {
+    key: 'food',
+    weight: 6,
+    range: [10_000, 120_000],
+    ch4: [0.0005, 0.004],
+    n2o: [0.0005, 0.003],
+    patterns: [
+      ['{B} Foods {C}', '311814'],
+      ['{B} Dairy', '311511'],
+      ['{B} Bakery', '311814'],
+      ['{B} Brewery', '312120'],
+      ['{B} Oilseed Plant', '311224'],
+      ['{B} Meats', '311611'],
+      ['{B} Sugar Refinery', '311310'],
+    ],
+  },
+  {
+    key: 'greenhouse',
+    weight: 3,
+    range: [10_000, 60_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.0005, 0.002],
+    places: ['Leamington', 'Kingsville', 'Chatham', 'St. Catharines', 'Niagara Falls'],
+    patterns: [
+      ['{B} Greenhouses', '111419'],
+      ['{B} Farms', '111419'],
+      ['{B} Produce', '111419'],
+    ],
+  },
+  {
+    key: 'landfill',
+    weight: 2,
+    range: [20_000, 250_000],
+    ch4: [0.45, 0.6],
+    n2o: [0.001, 0.004],
+    patterns: [
+      ['{B} Landfill', '562210'],
+      ['{B} Landfill Site', '562210'],
+      ['{B} Waste Management Facility', '562210'],
+    ],
+  },
+  {
+    key: 'compressor',
+    weight: 3,
+    range: [15_000, 200_000],
+    ch4: [0.02, 0.06],
+    n2o: [0.0005, 0.002],
+    patterns: [
+      ['{B} Compressor Station', '486210'],
+      ['{B} Gas Storage Facility', '486210'],
+    ],
+  },
+  {
+    key: 'mining',
+    weight: 2,
+    range: [20_000, 600_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.001, 0.004],
+    sf6: [0, 0.002],
+    places: ['Sudbury', 'Timmins', 'Port Colborne', 'Marathon', 'Kirkland Lake', 'Red Lake'].filter((p) =>
+      ONTARIO_PLACES.some((o) => o.name === p),
+    ),
+    patterns: [
+      ['{B} Mine', '212220'],
+      ['{B} Mill and Concentrator', '212220'],
+      ['{B} Nickel Refinery', '331410'],
+      ['{B} Smelter', '331410'],
+    ],
+  },
+  {
+    key: 'glass',
+    weight: 1,
+    range: [20_000, 150_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.0005, 0.002],
+    patterns: [
+      ['{B} Glass Plant', '327214'],
+      ['{B} Container Glass', '327214'],
+    ],
+  },
+  {
+    key: 'institution',
+    weight: 2,
+    range: [10_000, 70_000],
+    ch4: [0.0005, 0.002],
+    n2o: [0.001, 0.004],
+    places: ['Toronto', 'Ottawa', 'London', 'Hamilton', 'Kingston', 'Kitchener', 'Sudbury', 'Guelph'],
+    patterns: [
+      ['{B} General Hospital', '622111'],
+      ['{B} University Central Plant', '611310'],
+      ['{B} College Heating Plant', '611310'],
+    ],
+  },
 ];
 
 /** Sectors of the facilities that stay below the federal threshold (Ontario only). */
@@ -454,30 +721,236 @@ const SMALL_SECTORS = ['greenhouse', 'food', 'institution', 'glass'];
 
 /** Sectors of federal facilities in other provinces. */
 const OTHER_SECTORS: readonly Sector[] = [
-  { key: 'oilsands', weight: 3, range: [800_000, 6_000_000], ch4: [0.01, 0.05], n2o: [0.002, 0.006], patterns: [['{B} Oil Sands Project', '211142'], ['{B} In-Situ Facility', '211142']] },
-  { key: 'gasplant', weight: 3, range: [40_000, 700_000], ch4: [0.02, 0.08], n2o: [0.001, 0.003], patterns: [['{B} Gas Plant', '211110'], ['{B} Battery and Gas Plant', '211110']] },
-  { key: 'aluminum', weight: 1, range: [300_000, 1_500_000], ch4: [0.0002, 0.001], n2o: [0.0002, 0.001], pfc: [0.03, 0.08], sf6: [0.0005, 0.002], patterns: [['Aluminerie {B}', '331313']] },
-  ...SECTORS.filter((s) => ['power', 'pulp', 'cement', 'refinery', 'fertilizer', 'chemical', 'landfill'].includes(s.key)).map((s) => ({ ...s, places: undefined })),
+  {
+    key: 'oilsands',
+    weight: 3,
+    range: [800_000, 6_000_000],
+    ch4: [0.01, 0.05],
+    n2o: [0.002, 0.006],
+    patterns: [
+      ['{B} Oil Sands Project', '211142'],
+      ['{B} In-Situ Facility', '211142'],
+    ],
+  },
+  {
+    key: 'gasplant',
+    weight: 3,
+    range: [40_000, 700_000],
+    ch4: [0.02, 0.08],
+    n2o: [0.001, 0.003],
+    patterns: [
+      ['{B} Gas Plant', '211110'],
+      ['{B} Battery and Gas Plant', '211110'],
+    ],
+  },
+  {
+    key: 'aluminum',
+    weight: 1,
+    range: [300_000, 1_500_000],
+    ch4: [0.0002, 0.001],
+    n2o: [0.0002, 0.001],
+    pfc: [0.03, 0.08],
+    sf6: [0.0005, 0.002],
+    patterns: [['Aluminerie {B}', '331313']],
+  },
+  ...SECTORS.filter((s) =>
+    ['power', 'pulp', 'cement', 'refinery', 'fertilizer', 'chemical', 'landfill'].includes(s.key),
+  ).map((s) => ({ ...s, places: undefined })),
 ];
 
 const BRAND_HEADS = [
-  'Ash', 'Bel', 'Birch', 'Bram', 'Cal', 'Cedar', 'Clay', 'Cold', 'Corn', 'Dal', 'Dor', 'Elm', 'Fair', 'Fern', 'Fox',
-  'Glen', 'Gold', 'Gran', 'Hal', 'Hart', 'Hazel', 'Heron', 'Holly', 'Iron', 'Kel', 'Kings', 'Lake', 'Lang', 'Linden',
-  'Maple', 'Mar', 'Mead', 'Mill', 'Moss', 'Nor', 'Oak', 'Orch', 'Pine', 'Quarry', 'Raven', 'Red', 'River', 'Rock',
-  'Rose', 'Sand', 'Shel', 'Silver', 'Spruce', 'Stone', 'Sum', 'Tam', 'Thorn', 'Val', 'Wal', 'West', 'White', 'Willow',
-  'Win', 'Wolf', 'Yew',
+  'Ash',
+  'Bel',
+  'Birch',
+  'Bram',
+  'Cal',
+  'Cedar',
+  'Clay',
+  'Cold',
+  'Corn',
+  'Dal',
+  'Dor',
+  'Elm',
+  'Fair',
+  'Fern',
+  'Fox',
+  'Glen',
+  'Gold',
+  'Gran',
+  'Hal',
+  'Hart',
+  'Hazel',
+  'Heron',
+  'Holly',
+  'Iron',
+  'Kel',
+  'Kings',
+  'Lake',
+  'Lang',
+  'Linden',
+  'Maple',
+  'Mar',
+  'Mead',
+  'Mill',
+  'Moss',
+  'Nor',
+  'Oak',
+  'Orch',
+  'Pine',
+  'Quarry',
+  'Raven',
+  'Red',
+  'River',
+  'Rock',
+  'Rose',
+  'Sand',
+  'Shel',
+  'Silver',
+  'Spruce',
+  'Stone',
+  'Sum',
+  'Tam',
+  'Thorn',
+  'Val',
+  'Wal',
+  'West',
+  'White',
+  'Willow',
+  'Win',
+  'Wolf',
+  'Yew',
 ];
 const BRAND_TAILS = [
-  'bank', 'bay', 'bourne', 'brook', 'burn', 'by', 'crest', 'croft', 'dale', 'den', 'field', 'ford', 'gate', 'glen',
-  'grove', 'haven', 'holm', 'hurst', 'land', 'ley', 'mere', 'mont', 'more', 'port', 'ridge', 'stead', 'ton', 'vale',
-  'view', 'wick', 'wood', 'worth',
+  'bank',
+  'bay',
+  'bourne',
+  'brook',
+  'burn',
+  'by',
+  'crest',
+  'croft',
+  'dale',
+  'den',
+  'field',
+  'ford',
+  'gate',
+  'glen',
+  'grove',
+  'haven',
+  'holm',
+  'hurst',
+  'land',
+  'ley',
+  'mere',
+  'mont',
+  'more',
+  'port',
+  'ridge',
+  'stead',
+  'ton',
+  'vale',
+  'view',
+  'wick',
+  'wood',
+  'worth',
 ];
-const OWNER_SUFFIXES = ['Inc.', 'Ltd.', 'Limited', 'Corporation', 'Canada Inc.', 'Energy LP', 'Industries Ltd.', 'Holdings Inc.', 'Company', 'Canada ULC'];
-const FIRST_NAMES = ['Alex', 'Brianne', 'Chantal', 'Dev', 'Elena', 'Farid', 'Gord', 'Hélène', 'Ian', 'Jasmin', 'Karan', 'Lise', 'Marc', 'Nadia', 'Owen', 'Priya', 'Quinn', 'Rémi', 'Sofia', 'Tariq', 'Una', 'Vikram', 'Wen', 'Yvette', 'Zoë'];
-const LAST_NAMES = ['Arsenault', 'Bélanger', 'Chen', 'Doucet', 'Evans', 'Fraser', 'Gagnon', 'Hughes', 'Ivanova', 'Jaworski', 'Kowalczyk', 'Lévesque', 'MacLeod', 'Nguyen', "O'Brien", 'Patel', 'Quesnel', 'Roy', 'Singh', 'Tremblay', 'Usman', 'Vachon', 'Wong', 'Yilmaz', 'Côté'];
-const POSITIONS = ['Environmental Manager', 'Plant Manager', 'Director, Environment', 'EHS Coordinator', 'Environmental Specialist', 'Manager, Regulatory Affairs', 'Consultant', 'Operations Superintendent'];
-const STREETS = ['Industrial Road', 'Lakeshore Road', 'River Road', 'Concession 4', 'Mill Street', 'Highway 17 West', 'Dock Street', 'Plant Road', 'Sideroad 10', 'Commerce Drive', 'Boulevard Talbot', 'Station Road'];
-const VERIFIERS = ['Lakeshore Verification Services Inc.', 'Northbridge Assurance Ltd.', 'Maplegate Audit Group', 'Trillium GHG Verification Corp.', 'Boréal Vérification Ltée'];
+const OWNER_SUFFIXES = [
+  'Inc.',
+  'Ltd.',
+  'Limited',
+  'Corporation',
+  'Canada Inc.',
+  'Energy LP',
+  'Industries Ltd.',
+  'Holdings Inc.',
+  'Company',
+  'Canada ULC',
+];
+const FIRST_NAMES = [
+  'Alex',
+  'Brianne',
+  'Chantal',
+  'Dev',
+  'Elena',
+  'Farid',
+  'Gord',
+  'Hélène',
+  'Ian',
+  'Jasmin',
+  'Karan',
+  'Lise',
+  'Marc',
+  'Nadia',
+  'Owen',
+  'Priya',
+  'Quinn',
+  'Rémi',
+  'Sofia',
+  'Tariq',
+  'Una',
+  'Vikram',
+  'Wen',
+  'Yvette',
+  'Zoë',
+];
+const LAST_NAMES = [
+  'Arsenault',
+  'Bélanger',
+  'Chen',
+  'Doucet',
+  'Evans',
+  'Fraser',
+  'Gagnon',
+  'Hughes',
+  'Ivanova',
+  'Jaworski',
+  'Kowalczyk',
+  'Lévesque',
+  'MacLeod',
+  'Nguyen',
+  "O'Brien",
+  'Patel',
+  'Quesnel',
+  'Roy',
+  'Singh',
+  'Tremblay',
+  'Usman',
+  'Vachon',
+  'Wong',
+  'Yilmaz',
+  'Côté',
+];
+const POSITIONS = [
+  'Environmental Manager',
+  'Plant Manager',
+  'Director, Environment',
+  'EHS Coordinator',
+  'Environmental Specialist',
+  'Manager, Regulatory Affairs',
+  'Consultant',
+  'Operations Superintendent',
+];
+const STREETS = [
+  'Industrial Road',
+  'Lakeshore Road',
+  'River Road',
+  'Concession 4',
+  'Mill Street',
+  'Highway 17 West',
+  'Dock Street',
+  'Plant Road',
+  'Sideroad 10',
+  'Commerce Drive',
+  'Boulevard Talbot',
+  'Station Road',
+];
+const VERIFIERS = [
+  'Lakeshore Verification Services Inc.',
+  'Northbridge Assurance Ltd.',
+  'Maplegate Audit Group',
+  'Trillium GHG Verification Corp.',
+  'Boréal Vérification Ltée',
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Model. A site is a physical emitter with yearly gas tonnages; an Ontario or federal facility reports one or more
@@ -721,13 +1194,15 @@ class DemoWorld {
 
   owner(brand: string): string {
     const r = this.rng;
-    if (r.chance(0.08)) return `${brand} ${r.pick(['Group', 'Products', 'Foods', 'Manufacturing'])}, ${r.pick(['Inc.', 'Ltd.', 'LP'])}`;
+    if (r.chance(0.08))
+      return `${brand} ${r.pick(['Group', 'Products', 'Foods', 'Manufacturing'])}, ${r.pick(['Inc.', 'Ltd.', 'LP'])}`;
     return `${brand} ${r.pick(OWNER_SUFFIXES)}`;
   }
 
   postal(fsa: readonly string[]): string {
     const r = this.rng;
-    const letter = () => r.pick(['A', 'B', 'C', 'E', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']);
+    const letter = () =>
+      r.pick(['A', 'B', 'C', 'E', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z']);
     return `${r.pick(fsa)} ${r.int(0, 9)}${letter()}${r.int(0, 9)}`;
   }
 
@@ -735,7 +1210,10 @@ class DemoWorld {
     const r = this.rng;
     const first = r.pick(FIRST_NAMES);
     const last = r.pick(LAST_NAMES);
-    const ascii = (s: string) => stripAccents(s).toLowerCase().replace(/[^a-z]/g, '');
+    const ascii = (s: string) =>
+      stripAccents(s)
+        .toLowerCase()
+        .replace(/[^a-z]/g, '');
     return {
       name: `${first} ${last}`,
       position: r.pick(POSITIONS),
@@ -749,7 +1227,16 @@ class DemoWorld {
     };
   }
 
-  addOntario(p: { key: string; sites: Site[]; start: number; names: Spans<string>; owners: Spans<string>; place: Place; naics: string; city?: string }): OntarioSpec {
+  addOntario(p: {
+    key: string;
+    sites: Site[];
+    start: number;
+    names: Spans<string>;
+    owners: Spans<string>;
+    place: Place;
+    naics: string;
+    city?: string;
+  }): OntarioSpec {
     const r = this.rng;
     const yrs = toProgramYears(p.sites, p.start);
     const city = p.city ?? p.place.name;
@@ -765,9 +1252,17 @@ class DemoWorld {
       owners: p.owners,
       cities: new Map(yrs.map((y) => [y, allUpper || r.chance(0.06) ? city.toUpperCase() : city])),
       naics: p.naics,
-      style: r.pickWeighted<OntarioSpec['style']>([['int', 3], ['dec', 4], ['mixed', 3]]),
+      style: r.pickWeighted<OntarioSpec['style']>([
+        ['int', 3],
+        ['dec', 4],
+        ['mixed', 3],
+      ]),
       biomassBlank: r.pick<OntarioSpec['biomassBlank']>(['empty', 'zero', 'early']),
-      nf3: r.pickWeighted<OntarioSpec['nf3']>([['empty', 15], ['zero', 2], ['early', 3]]),
+      nf3: r.pickWeighted<OntarioSpec['nf3']>([
+        ['empty', 15],
+        ['zero', 2],
+        ['early', 3],
+      ]),
       verifier: r.chance(0.8) ? r.pick(VERIFIERS) : null,
     };
     this.ontario.push(spec);
@@ -798,9 +1293,12 @@ class DemoWorld {
       const c = alt !== undefined && y >= altFrom ? alt : base;
       return upper && y >= 2017 && y <= 2020 ? c.toUpperCase() : c;
     };
-    const domain = `${stripAccents(p.brand).toLowerCase().replace(/[^a-z]/g, '')}.${p.province === 'Quebec' ? 'qc.ca' : r.pick(['ca', 'com'])}`;
+    const domain = `${stripAccents(p.brand)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '')}.${p.province === 'Quebec' ? 'qc.ca' : r.pick(['ca', 'com'])}`;
     // Head-office contacts are common: the contact's city is then not the facility's.
-    const contactPlace = p.province === 'Ontario' && r.chance(0.3) ? toPlace(r.pick(['Toronto', 'Mississauga', 'Oakville'])) : p.place;
+    const contactPlace =
+      p.province === 'Ontario' && r.chance(0.3) ? toPlace(r.pick(['Toronto', 'Mississauga', 'Oakville'])) : p.place;
     const first = r.chance(0.35) ? null : this.contact(p.province, contactPlace, domain);
     const changeYear = r.int(2008, 2022);
     const second = r.chance(0.5) ? this.contact(p.province, contactPlace, domain) : r.chance(0.3) ? null : first;
@@ -822,10 +1320,19 @@ class DemoWorld {
       legal: p.legal,
       trade: [[FIRST_FEDERAL_YEAR, r.chance(0.7) ? p.brand : '']],
       address: `${r.int(1, 9990)} ${r.pick(STREETS)}`,
-      postal: r.chance(0.1) ? [[FIRST_FEDERAL_YEAR, postal.toLowerCase()], [2018, postal]] : [[FIRST_FEDERAL_YEAR, postal]],
+      postal: r.chance(0.1)
+        ? [
+            [FIRST_FEDERAL_YEAR, postal.toLowerCase()],
+            [2018, postal],
+          ]
+        : [[FIRST_FEDERAL_YEAR, postal]],
       lat: p.linear ? '' : toNumberText(p.place.lat + r.float(-0.06, 0.06), 4),
       lon: p.linear ? '' : toNumberText(p.place.lon + r.float(-0.06, 0.06), 4),
-      npri: r.pickWeighted([[String(r.int(1000, 32000)), 7], ['0', 1.5], ['', 1.5]]),
+      npri: r.pickWeighted([
+        [String(r.int(1000, 32000)), 7],
+        ['0', 1.5],
+        ['', 1.5],
+      ]),
       businessNumber: r.chance(0.03) ? '123456789' : String(r.int(100_000_000, 899_999_999)),
       duns: r.chance(0.4) ? '0' : String(r.int(200_000_000, 259_999_999)),
       contacts: [
@@ -856,16 +1363,31 @@ class DemoWorld {
       const [pattern, naics] = r.pick(sector.patterns);
       const name = pattern.replace('{B}', brand).replace('{C}', place.name);
       const owner = this.owner(brand);
-      const mode = r.pickWeighted([['same', 45], ['upper', 20], ['punct', 15], ['prefix', 20]] as const);
-      const punct = name.includes(' and ') ? name.replace(' and ', ' & ') : name.endsWith(` ${place.name}`) ? `${name.slice(0, -place.name.length - 1)} - ${place.name}` : undefined;
+      const mode = r.pickWeighted([
+        ['same', 45],
+        ['upper', 20],
+        ['punct', 15],
+        ['prefix', 20],
+      ] as const);
+      const punct = name.includes(' and ')
+        ? name.replace(' and ', ' & ')
+        : name.endsWith(` ${place.name}`)
+          ? `${name.slice(0, -place.name.length - 1)} - ${place.name}`
+          : undefined;
       const fedNames: Spans<string> =
         mode === 'same'
           ? [[FIRST_FEDERAL_YEAR, name]]
           : mode === 'punct' && punct
             ? [[FIRST_FEDERAL_YEAR, punct]]
             : mode === 'prefix'
-              ? [[FIRST_FEDERAL_YEAR, `${owner} - ${name}`], [2012, name]]
-              : [[FIRST_FEDERAL_YEAR, name.toUpperCase()], [FEDERAL_THRESHOLD_DROP, name]];
+              ? [
+                  [FIRST_FEDERAL_YEAR, `${owner} - ${name}`],
+                  [2012, name],
+                ]
+              : [
+                  [FIRST_FEDERAL_YEAR, name.toUpperCase()],
+                  [FEDERAL_THRESHOLD_DROP, name],
+                ];
       const names = [name, ...fedNames.map(([, n]) => n)];
       const cities = [place.name, ...(place.federal ?? [])];
       if (!this.guard.fits(key, names, cities)) continue;
@@ -877,9 +1399,32 @@ class DemoWorld {
       const site = toSite(r, sector, { base, skip: years(FIRST_FEDERAL_YEAR, opened - 1) });
       const onStart = base >= 25_000 ? (r.chance(0.9) ? FIRST_ONTARIO_YEAR : 2015) : r.chance(0.5) ? 2015 : 2019;
       const fedStart = base >= 50_000 ? FIRST_FEDERAL_YEAR : FEDERAL_THRESHOLD_DROP;
-      const owners: Spans<string> = r.chance(0.2) ? [[FIRST_ONTARIO_YEAR, owner], [r.int(2012, 2023), this.owner(this.brand(0))]] : [[FIRST_ONTARIO_YEAR, owner]];
-      const on = this.addOntario({ key, sites: [site], start: onStart, names: [[FIRST_ONTARIO_YEAR, name]], owners, place, naics });
-      const fed = this.addFederal({ key, sites: [site], start: fedStart, names: fedNames, legal: owners, brand, province: 'Ontario', place, naics });
+      const owners: Spans<string> = r.chance(0.2)
+        ? [
+            [FIRST_ONTARIO_YEAR, owner],
+            [r.int(2012, 2023), this.owner(this.brand(0))],
+          ]
+        : [[FIRST_ONTARIO_YEAR, owner]];
+      const on = this.addOntario({
+        key,
+        sites: [site],
+        start: onStart,
+        names: [[FIRST_ONTARIO_YEAR, name]],
+        owners,
+        place,
+        naics,
+      });
+      const fed = this.addFederal({
+        key,
+        sites: [site],
+        start: fedStart,
+        names: fedNames,
+        legal: owners,
+        brand,
+        province: 'Ontario',
+        place,
+        naics,
+      });
       return { on, fed };
     }
     throw new Error(`demo: no free facility name left in ${place.name}`);
@@ -906,21 +1451,37 @@ class DemoWorld {
       const [pattern, naics] = r.pick(sector.patterns);
       let name = pattern.replace('{B}', brand).replace('{C}', place.name);
       if (linear) name = `${brand} Pipeline, ${r.pick(['Northern Ontario', 'Eastern Ontario', 'Ontario'])} Section`;
-      if (province?.name === 'Quebec' && r.chance(0.5)) name = `${r.pick(['Usine', 'Centrale', 'Papetière', 'Complexe'])} ${brand}`;
+      if (province?.name === 'Quebec' && r.chance(0.5))
+        name = `${r.pick(['Usine', 'Centrale', 'Papetière', 'Complexe'])} ${brand}`;
       // Outside Ontario a name need only be unique: the build links Ontario rows alone, and comparing every
       // name in a city with every other would make an all-Canada file quadratic to invent.
       const guarded = province ? [] : [place.name];
       if (!this.guard.fits(key, [name], guarded)) continue;
       this.guard.add(key, [name], guarded);
       this.claimBrand(brand);
-      const owner = province?.name === 'Quebec' && r.chance(0.5) ? `${brand} ${r.pick(['Ltée', 'Énergie Inc.', 'Société en commandite'])}` : this.owner(brand);
+      const owner =
+        province?.name === 'Quebec' && r.chance(0.5)
+          ? `${brand} ${r.pick(['Ltée', 'Énergie Inc.', 'Société en commandite'])}`
+          : this.owner(brand);
       if (kind === 'ontario') {
         const site = toSite(r, sector, { base: r.logFloat(3_000, 8_000) });
-        return this.addOntario({ key, sites: [site], start: r.chance(0.5) ? 2015 : 2019, names: [[FIRST_ONTARIO_YEAR, name]], owners: [[FIRST_ONTARIO_YEAR, owner]], place: place as Place, naics });
+        return this.addOntario({
+          key,
+          sites: [site],
+          start: r.chance(0.5) ? 2015 : 2019,
+          names: [[FIRST_ONTARIO_YEAR, name]],
+          owners: [[FIRST_ONTARIO_YEAR, owner]],
+          place: place as Place,
+          naics,
+        });
       }
       const base = r.logFloat(Math.max(sector.range[0], 12_000), sector.range[1]);
       // `opened`: no emissions before that year (the same draws are made either way).
-      const site = toSite(r, sector, opened === undefined ? { base } : { base, skip: years(FIRST_FEDERAL_YEAR, opened - 1) });
+      const site = toSite(
+        r,
+        sector,
+        opened === undefined ? { base } : { base, skip: years(FIRST_FEDERAL_YEAR, opened - 1) },
+      );
       return this.addFederal({
         key,
         sites: [site],
@@ -970,11 +1531,24 @@ function toPlantedPair(w: DemoWorld, p: PlantInput): SpecPair {
   const key = w.key('planted');
   const onNames = p.onNames ?? [[FIRST_ONTARIO_YEAR, p.name]];
   const fedNames = p.fedNames ?? [[FIRST_FEDERAL_YEAR, p.name]];
-  w.guard.add(key, [...onNames, ...fedNames].map(([, n]) => n), [place.name, p.onCity ?? place.name, p.fedCity ?? place.name]);
+  w.guard.add(
+    key,
+    [...onNames, ...fedNames].map(([, n]) => n),
+    [place.name, p.onCity ?? place.name, p.fedCity ?? place.name],
+  );
   for (const b of p.brands) w.claimBrand(b);
   const site = toSite(w.rng, sector, { base: p.base, ...p.site });
   const naics = p.naics ?? sector.patterns[0]![1];
-  const on = w.addOntario({ key, sites: [site], start: p.onStart ?? FIRST_ONTARIO_YEAR, names: onNames, owners: p.owners, place, naics, city: p.onCity });
+  const on = w.addOntario({
+    key,
+    sites: [site],
+    start: p.onStart ?? FIRST_ONTARIO_YEAR,
+    names: onNames,
+    owners: p.owners,
+    place,
+    naics,
+    city: p.onCity,
+  });
   const fed = w.addFederal({
     key,
     sites: [site],
@@ -1014,9 +1588,19 @@ function plantEdgeCases(w: DemoWorld): Plants {
     sector: 'steel',
     place: 'Hamilton',
     name: oldName,
-    onNames: [[FIRST_ONTARIO_YEAR, oldName], [RENAME_YEAR, newName]],
-    fedNames: [[FIRST_FEDERAL_YEAR, oldName.toUpperCase()], [FIRST_ONTARIO_YEAR, oldName], [RENAME_YEAR, newName]],
-    owners: [[FIRST_ONTARIO_YEAR, 'Wentmore Steel Corporation'], [RENAME_YEAR, 'Ironvale Metals Inc.']],
+    onNames: [
+      [FIRST_ONTARIO_YEAR, oldName],
+      [RENAME_YEAR, newName],
+    ],
+    fedNames: [
+      [FIRST_FEDERAL_YEAR, oldName.toUpperCase()],
+      [FIRST_ONTARIO_YEAR, oldName],
+      [RENAME_YEAR, newName],
+    ],
+    owners: [
+      [FIRST_ONTARIO_YEAR, 'Wentmore Steel Corporation'],
+      [RENAME_YEAR, 'Ironvale Metals Inc.'],
+    ],
     brands: ['Wentmore', 'Ironvale'],
     base: 1_600_000,
   });
@@ -1032,9 +1616,40 @@ function plantEdgeCases(w: DemoWorld): Plants {
     const millSite = toSite(r, toSector('paper'), { base: 160_000, bio: 1.2 });
     const centreSite = toSite(r, toSector('power'), { base: 35_000 });
     const owners: Spans<string> = [[FIRST_ONTARIO_YEAR, 'Raisin River Paper Ltd.']];
-    const ontario = w.addOntario({ key, sites: [millSite, centreSite], start: FIRST_ONTARIO_YEAR, names: [[FIRST_ONTARIO_YEAR, centre], [2015, mill]], owners, place, naics: '322121' });
-    const a = w.addFederal({ key, sites: [millSite], start: FIRST_FEDERAL_YEAR, names: [[FIRST_FEDERAL_YEAR, mill]], legal: owners, brand: 'Raisin River', province: 'Ontario', place, naics: '322121' });
-    const b = w.addFederal({ key, sites: [centreSite], start: FEDERAL_THRESHOLD_DROP, names: [[FIRST_FEDERAL_YEAR, centre]], legal: owners, brand: 'Raisin River', province: 'Ontario', place, naics: '221112' });
+    const ontario = w.addOntario({
+      key,
+      sites: [millSite, centreSite],
+      start: FIRST_ONTARIO_YEAR,
+      names: [
+        [FIRST_ONTARIO_YEAR, centre],
+        [2015, mill],
+      ],
+      owners,
+      place,
+      naics: '322121',
+    });
+    const a = w.addFederal({
+      key,
+      sites: [millSite],
+      start: FIRST_FEDERAL_YEAR,
+      names: [[FIRST_FEDERAL_YEAR, mill]],
+      legal: owners,
+      brand: 'Raisin River',
+      province: 'Ontario',
+      place,
+      naics: '322121',
+    });
+    const b = w.addFederal({
+      key,
+      sites: [centreSite],
+      start: FEDERAL_THRESHOLD_DROP,
+      names: [[FIRST_FEDERAL_YEAR, centre]],
+      legal: owners,
+      brand: 'Raisin River',
+      province: 'Ontario',
+      place,
+      naics: '221112',
+    });
     return { on: ontario, fed: [a, b] as [FederalSpec, FederalSpec] };
   })();
 
@@ -1049,9 +1664,38 @@ function plantEdgeCases(w: DemoWorld): Plants {
     const a = toSite(r, toSector('chemical'), { base: 140_000 });
     const b = toSite(r, toSector('chemical'), { base: 90_000 });
     const owners: Spans<string> = [[FIRST_ONTARIO_YEAR, 'Clearwater Chemicals Inc.']];
-    const o1 = w.addOntario({ key, sites: [a], start: FIRST_ONTARIO_YEAR, names: [[FIRST_ONTARIO_YEAR, polymer]], owners, place, naics: '325210' });
-    const o2 = w.addOntario({ key, sites: [b], start: FIRST_ONTARIO_YEAR, names: [[FIRST_ONTARIO_YEAR, solvents]], owners, place, naics: '325110' });
-    const fed = w.addFederal({ key, sites: [a, b], start: FIRST_FEDERAL_YEAR, names: [[FIRST_FEDERAL_YEAR, polymer], [FEDERAL_THRESHOLD_DROP, solvents]], legal: owners, brand: 'Clearwater', province: 'Ontario', place, naics: '325210' });
+    const o1 = w.addOntario({
+      key,
+      sites: [a],
+      start: FIRST_ONTARIO_YEAR,
+      names: [[FIRST_ONTARIO_YEAR, polymer]],
+      owners,
+      place,
+      naics: '325210',
+    });
+    const o2 = w.addOntario({
+      key,
+      sites: [b],
+      start: FIRST_ONTARIO_YEAR,
+      names: [[FIRST_ONTARIO_YEAR, solvents]],
+      owners,
+      place,
+      naics: '325110',
+    });
+    const fed = w.addFederal({
+      key,
+      sites: [a, b],
+      start: FIRST_FEDERAL_YEAR,
+      names: [
+        [FIRST_FEDERAL_YEAR, polymer],
+        [FEDERAL_THRESHOLD_DROP, solvents],
+      ],
+      legal: owners,
+      brand: 'Clearwater',
+      province: 'Ontario',
+      place,
+      naics: '325210',
+    });
     return { on: [o1, o2] as [OntarioSpec, OntarioSpec], fed };
   })();
 
@@ -1067,8 +1711,26 @@ function plantEdgeCases(w: DemoWorld): Plants {
     w.claimBrand('Silver Birch');
     const sector = toSector('compressor');
     const owners: Spans<string> = [[FIRST_ONTARIO_YEAR, 'Silver Birch Gas Transmission Ltd.']];
-    const ontario = w.addOntario({ key: onKey, sites: [toSite(r, sector, { base: 30_000 })], start: FIRST_ONTARIO_YEAR, names: [[FIRST_ONTARIO_YEAR, name]], owners, place: onPlace, naics: '486210' });
-    const fed = w.addFederal({ key: fedKey, sites: [toSite(r, sector, { base: 70_000 })], start: FIRST_FEDERAL_YEAR, names: [[FIRST_FEDERAL_YEAR, name]], legal: owners, brand: 'Silver Birch', province: 'Ontario', place: fedPlace, naics: '486210' });
+    const ontario = w.addOntario({
+      key: onKey,
+      sites: [toSite(r, sector, { base: 30_000 })],
+      start: FIRST_ONTARIO_YEAR,
+      names: [[FIRST_ONTARIO_YEAR, name]],
+      owners,
+      place: onPlace,
+      naics: '486210',
+    });
+    const fed = w.addFederal({
+      key: fedKey,
+      sites: [toSite(r, sector, { base: 70_000 })],
+      start: FIRST_FEDERAL_YEAR,
+      names: [[FIRST_FEDERAL_YEAR, name]],
+      legal: owners,
+      brand: 'Silver Birch',
+      province: 'Ontario',
+      place: fedPlace,
+      naics: '486210',
+    });
     return { on: ontario, fed, name, ontarioCity: onPlace.name, federalCity: fedPlace.name };
   })();
 
@@ -1084,12 +1746,38 @@ function plantEdgeCases(w: DemoWorld): Plants {
     w.claimBrand('Lakeport');
     const sector = toSector('cement');
     const owners: Spans<string> = [[FIRST_ONTARIO_YEAR, 'Lakeport Cement Inc.']];
-    const ontario = w.addOntario({ key: onKey, sites: [toSite(r, sector, { base: 420_000 })], start: FIRST_ONTARIO_YEAR, names: [[FIRST_ONTARIO_YEAR, ontarioName]], owners, place, naics: '327310' });
-    const fed = w.addFederal({ key: fedKey, sites: [toSite(r, sector, { base: 450_000 })], start: FIRST_FEDERAL_YEAR, names: [[FIRST_FEDERAL_YEAR, federalName]], legal: owners, brand: 'Lakeport', province: 'Ontario', place, naics: '327310' });
+    const ontario = w.addOntario({
+      key: onKey,
+      sites: [toSite(r, sector, { base: 420_000 })],
+      start: FIRST_ONTARIO_YEAR,
+      names: [[FIRST_ONTARIO_YEAR, ontarioName]],
+      owners,
+      place,
+      naics: '327310',
+    });
+    const fed = w.addFederal({
+      key: fedKey,
+      sites: [toSite(r, sector, { base: 450_000 })],
+      start: FIRST_FEDERAL_YEAR,
+      names: [[FIRST_FEDERAL_YEAR, federalName]],
+      legal: owners,
+      brand: 'Lakeport',
+      province: 'Ontario',
+      place,
+      naics: '327310',
+    });
     return { on: ontario, fed, ontarioName, federalName, city: place.name };
   })();
 
-  const pulp = toPlantedPair(w, { sector: 'pulp', place: 'Marathon', name: 'Black Spruce Kraft Mill', owners: [[FIRST_ONTARIO_YEAR, 'Black Spruce Pulp Inc.']], brands: ['Black Spruce'], base: 150_000, site: { bio: 6 } });
+  const pulp = toPlantedPair(w, {
+    sector: 'pulp',
+    place: 'Marathon',
+    name: 'Black Spruce Kraft Mill',
+    owners: [[FIRST_ONTARIO_YEAR, 'Black Spruce Pulp Inc.']],
+    brands: ['Black Spruce'],
+    base: 150_000,
+    site: { bio: 6 },
+  });
   const bioPower = toPlantedPair(w, {
     sector: 'power',
     naics: '221119',
@@ -1101,13 +1789,44 @@ function plantEdgeCases(w: DemoWorld): Plants {
     site: { bio: 11 },
     fedStart: FEDERAL_THRESHOLD_DROP,
   });
-  const methane = toPlantedPair(w, { sector: 'landfill', place: 'Ottawa', name: 'Cedar Hollow Landfill', owners: [[FIRST_ONTARIO_YEAR, 'Cedar Hollow Waste Services Inc.']], brands: ['Cedar Hollow'], base: 110_000, site: { ch4: 0.55 } });
-  const yoyJump = toPlantedPair(w, { sector: 'power', place: 'Windsor', name: 'Amberley Energy Centre', owners: [[FIRST_ONTARIO_YEAR, 'Amberley Generation LP']], brands: ['Amberley'], base: 160_000, site: { jump: [LAST_YEAR, 2.1] } });
-  const disagreement = toPlantedPair(w, { sector: 'chemical', place: 'Maitland', name: 'Glenmore Chemical Works', owners: [[FIRST_ONTARIO_YEAR, 'Glenmore Chemicals Ltd.']], brands: ['Glenmore'], base: 95_000 });
+  const methane = toPlantedPair(w, {
+    sector: 'landfill',
+    place: 'Ottawa',
+    name: 'Cedar Hollow Landfill',
+    owners: [[FIRST_ONTARIO_YEAR, 'Cedar Hollow Waste Services Inc.']],
+    brands: ['Cedar Hollow'],
+    base: 110_000,
+    site: { ch4: 0.55 },
+  });
+  const yoyJump = toPlantedPair(w, {
+    sector: 'power',
+    place: 'Windsor',
+    name: 'Amberley Energy Centre',
+    owners: [[FIRST_ONTARIO_YEAR, 'Amberley Generation LP']],
+    brands: ['Amberley'],
+    base: 160_000,
+    site: { jump: [LAST_YEAR, 2.1] },
+  });
+  const disagreement = toPlantedPair(w, {
+    sector: 'chemical',
+    place: 'Maitland',
+    name: 'Glenmore Chemical Works',
+    owners: [[FIRST_ONTARIO_YEAR, 'Glenmore Chemicals Ltd.']],
+    brands: ['Glenmore'],
+    base: 95_000,
+  });
   // A revised federal report: 20 % below what Ontario published for 2024.
   disagreement.fed.factor.set(LAST_YEAR, 0.8);
   const idle = [2013, 2014, 2015];
-  const missing = toPlantedPair(w, { sector: 'paper', place: 'Trenton', name: 'Fallbrook Paper Mill', owners: [[FIRST_ONTARIO_YEAR, 'Fallbrook Fine Papers Ltd.']], brands: ['Fallbrook'], base: 85_000, site: { bio: 0.5, skip: idle } });
+  const missing = toPlantedPair(w, {
+    sector: 'paper',
+    place: 'Trenton',
+    name: 'Fallbrook Paper Mill',
+    owners: [[FIRST_ONTARIO_YEAR, 'Fallbrook Fine Papers Ltd.']],
+    brands: ['Fallbrook'],
+    base: 85_000,
+    site: { bio: 0.5, skip: idle },
+  });
 
   const accent = toPlantedPair(w, {
     sector: 'food',
@@ -1131,7 +1850,15 @@ function plantEdgeCases(w: DemoWorld): Plants {
     brands: ['Marlow'],
     base: 30_000,
   });
-  const saintCity = toPlantedPair(w, { sector: 'cement', place: 'St. Marys', name: 'Wildwood Cement Works', owners: [[FIRST_ONTARIO_YEAR, 'Wildwood Cement Company']], brands: ['Wildwood'], base: 500_000, fedCity: 'Saint Marys' });
+  const saintCity = toPlantedPair(w, {
+    sector: 'cement',
+    place: 'St. Marys',
+    name: 'Wildwood Cement Works',
+    owners: [[FIRST_ONTARIO_YEAR, 'Wildwood Cement Company']],
+    brands: ['Wildwood'],
+    base: 500_000,
+    fedCity: 'Saint Marys',
+  });
   const borough = toPlantedPair(w, {
     sector: 'food',
     naics: '311814',
@@ -1264,9 +1991,12 @@ function toDemoWorld(seed: number, scale: number, otherProvinceShare?: number): 
   // Other provinces: about 10 % of the by-gas rows, or the share asked for (the real file: about 80 %).
   const ontarioFederalRows = w.federal.reduce((n, f) => n + f.years.length, 0);
   const enough =
-    otherProvinceShare === undefined ? (rows: number) => rows * 9 >= ontarioFederalRows : (rows: number) => rows >= (ontarioFederalRows * otherProvinceShare) / (1 - otherProvinceShare);
+    otherProvinceShare === undefined
+      ? (rows: number) => rows * 9 >= ontarioFederalRows
+      : (rows: number) => rows >= (ontarioFederalRows * otherProvinceShare) / (1 - otherProvinceShare);
   let otherRows = 0;
-  while (!enough(otherRows)) otherRows += w.addSingle('other', openings?.int(FIRST_FEDERAL_YEAR + 1, LAST_YEAR - 1)).years.length;
+  while (!enough(otherRows))
+    otherRows += w.addSingle('other', openings?.int(FIRST_FEDERAL_YEAR + 1, LAST_YEAR - 1)).years.length;
 
   // Ids: early reporters first (README §4: smaller emitters that joined later carry higher ids).
   const ids = root.fork('ids');
@@ -1291,8 +2021,13 @@ function toDemoWorld(seed: number, scale: number, otherProvinceShare?: number): 
   const emptyCity = take('empty city', (p) => p.on.years.includes(2016));
   emptyCity.on.cities.set(2016, '');
   const undecodable = take('undecodable byte', (p) => p.fed.years.includes(2019));
-  undecodable.fed.contactOverride.set(2019, { ...(at(undecodable.fed.contacts, 2019) ?? w.contact('Ontario', toPlace('Hawkesbury'), 'moulin.ca')), address: MARKED_ADDRESS });
-  const indicatorOnly = Array.from({ length: indicatorOnlyCount }, () => take('indicator only', (p) => [2022, 2023, 2024].every((y) => p.fed.years.includes(y))));
+  undecodable.fed.contactOverride.set(2019, {
+    ...(at(undecodable.fed.contacts, 2019) ?? w.contact('Ontario', toPlace('Hawkesbury'), 'moulin.ca')),
+    address: MARKED_ADDRESS,
+  });
+  const indicatorOnly = Array.from({ length: indicatorOnlyCount }, () =>
+    take('indicator only', (p) => [2022, 2023, 2024].every((y) => p.fed.years.includes(y))),
+  );
   for (const p of indicatorOnly) p.fed.byGasGaps.add(INDICATOR_YEAR);
 
   return {
@@ -1313,7 +2048,8 @@ function toDemoWorld(seed: number, scale: number, otherProvinceShare?: number): 
 // ---------------------------------------------------------------------------------------------------------------
 // Rendering.
 
-const byNumericId = <T extends { id: string }>(a: T, b: T) => Number(a.id.replace(/\D/g, '')) - Number(b.id.replace(/\D/g, ''));
+const byNumericId = <T extends { id: string }>(a: T, b: T) =>
+  Number(a.id.replace(/\D/g, '')) - Number(b.id.replace(/\D/g, ''));
 
 /** One registry row (README §1): AR4 CO2e per gas, total with biomass CO2, reporting amount without it. */
 function toOntarioFields(spec: OntarioSpec, year: number, rng: Rng, co2Factor = 1): string[] {
@@ -1322,7 +2058,8 @@ function toOntarioFields(spec: OntarioSpec, year: number, rng: Rng, co2Factor = 
   const int = spec.style === 'int' || (spec.style === 'mixed' && year < 2015);
   const fmt = (v: number) => (int ? String(Math.round(v)) : toNumberText(v, 6));
   // Empty and 0 both mean none (README §1); which one depends on the facility and the year.
-  const none = (mode: 'empty' | 'zero' | 'early', from: number) => (mode === 'zero' || (mode === 'early' && year >= from) ? '0' : '');
+  const none = (mode: 'empty' | 'zero' | 'early', from: number) =>
+    mode === 'zero' || (mode === 'early' && year >= from) ? '0' : '';
   const co2 = fmt(g.co2 * co2Factor);
   const bio = g.bio > 0 ? (int ? String(Math.round(g.bio)) : toNumberText(g.bio, 2)) : none(spec.biomassBlank, 2015);
   const ch4 = fmt(g.ch4 * AR4.ch4);
@@ -1336,7 +2073,9 @@ function toOntarioFields(spec: OntarioSpec, year: number, rng: Rng, co2Factor = 
   const total = Math.round(fossil + value(bio));
   const reporting = Math.round(fossil);
   const verified = year >= 2015 && spec.verifier !== null && rng.chance(0.6);
-  const verification = verified ? String(rng.chance(0.85) ? reporting : Math.round(reporting * rng.float(0.98, 1.02))) : '';
+  const verification = verified
+    ? String(rng.chance(0.85) ? reporting : Math.round(reporting * rng.float(0.98, 1.02)))
+    : '';
   const name = at(spec.names, year);
   return [
     String(year),
@@ -1360,7 +2099,10 @@ function toOntarioFields(spec: OntarioSpec, year: number, rng: Rng, co2Factor = 
   ];
 }
 
-function toOntarioFile(d: DemoWorldResult, rng: Rng): { bytes: Buffer; rows: number; ids: Set<string>; conflictingTotals: [number, number] } {
+function toOntarioFile(
+  d: DemoWorldResult,
+  rng: Rng,
+): { bytes: Buffer; rows: number; ids: Set<string>; conflictingTotals: [number, number] } {
   const rows: { year: number; id: number; fields: string[]; line: string; spec: OntarioSpec }[] = [];
   for (const spec of [...d.w.ontario].sort(byNumericId)) {
     for (const year of spec.years) {
@@ -1382,7 +2124,8 @@ function toOntarioFile(d: DemoWorldResult, rng: Rng): { bytes: Buffer; rows: num
       conflictingTotals = [Number(r.fields[14]), Number(fields[14])];
     }
   }
-  if (!conflictingTotals || conflictingTotals[0] === conflictingTotals[1]) throw new Error('demo: the conflicting duplicate does not conflict');
+  if (!conflictingTotals || conflictingTotals[0] === conflictingTotals[1])
+    throw new Error('demo: the conflicting duplicate does not conflict');
   return {
     bytes: toCp1252(lines.map((l) => l + '\r\n').join(''), ONTARIO_FILE),
     rows: lines.length - 1,
@@ -1403,7 +2146,13 @@ function toFederalGases(spec: FederalSpec, year: number) {
   const hfc = t(g.hfc);
   const pfc = t(g.pfc);
   const sf6 = t(g.sf6);
-  const e = { ch4: roundTo(ch4 * AR5.ch4, 6), n2o: roundTo(n2o * AR5.n2o, 6), hfc: roundTo(hfc * AR5.hfc134a, 6), pfc: roundTo(pfc * AR5.cf4, 6), sf6: roundTo(sf6 * AR5.sf6, 6) };
+  const e = {
+    ch4: roundTo(ch4 * AR5.ch4, 6),
+    n2o: roundTo(n2o * AR5.n2o, 6),
+    hfc: roundTo(hfc * AR5.hfc134a, 6),
+    pfc: roundTo(pfc * AR5.cf4, 6),
+    sf6: roundTo(sf6 * AR5.sf6, 6),
+  };
   // Published totals equal the sum of the printed CO2e columns to the last digit (README §3.1).
   const total = roundTo(co2 + e.ch4 + e.n2o + e.hfc + e.pfc + e.sf6, 6);
   return { co2, ch4, n2o, hfc, pfc, sf6, e, total };
@@ -1414,7 +2163,9 @@ function toByGasFields(spec: FederalSpec, year: number): string[] {
   const g = toFederalGases(spec, year);
   const [en, fr] = NAICS[spec.naics] ?? ['', ''];
   const c = spec.contactOverride.get(year) ?? at(spec.contacts, year);
-  const contact = c ? [c.name, c.position, c.phone, c.extension, c.email, c.address, c.city, c.province, c.postal] : Array<string>(9).fill('');
+  const contact = c
+    ? [c.name, c.position, c.phone, c.extension, c.email, c.address, c.city, c.province, c.postal]
+    : Array<string>(9).fill('');
   const fields = [
     spec.id,
     String(year),
@@ -1448,7 +2199,8 @@ function toByGasFields(spec: FederalSpec, year: number): string[] {
     n(g.total),
     ...at(spec.methods, year).map((applies) => (applies ? APPLICABLE : NOT_APPLICABLE)),
   ];
-  if (fields.length !== BY_GAS_COLUMNS.length) throw new Error(`demo: ${fields.length} by-gas fields for ${BY_GAS_COLUMNS.length} columns`);
+  if (fields.length !== BY_GAS_COLUMNS.length)
+    throw new Error(`demo: ${fields.length} by-gas fields for ${BY_GAS_COLUMNS.length} columns`);
   return fields;
 }
 
@@ -1456,7 +2208,8 @@ function toByGasFile(d: DemoWorldResult): { bytes: Buffer; rows: number; outside
   const rows: { year: number; id: number; line: string; spec: FederalSpec }[] = [];
   for (const spec of d.w.federal) {
     for (const year of spec.years) {
-      if (!spec.byGasGaps.has(year)) rows.push({ year, id: Number(spec.id.slice(1)), line: toCsvLine(toByGasFields(spec, year)), spec });
+      if (!spec.byGasGaps.has(year))
+        rows.push({ year, id: Number(spec.id.slice(1)), line: toCsvLine(toByGasFields(spec, year)), spec });
     }
   }
   // README §3.3: reference year descending, then GHGRP id ascending.
@@ -1464,11 +2217,17 @@ function toByGasFile(d: DemoWorldResult): { bytes: Buffer; rows: number; outside
   const text = [toCsvLine(BY_GAS_COLUMNS), ...rows.map((r) => r.line)].map((l) => l + '\r\n').join('');
   const body = Buffer.from(text, 'utf8');
   const at0 = body.indexOf(MARK.charCodeAt(0));
-  if (at0 < 0 || body.indexOf(MARK.charCodeAt(0), at0 + 1) >= 0) throw new Error('demo: expected exactly one marked byte in the by-gas file');
+  if (at0 < 0 || body.indexOf(MARK.charCodeAt(0), at0 + 1) >= 0)
+    throw new Error('demo: expected exactly one marked byte in the by-gas file');
   // The one byte no decoder can read: a stray 0xFF where an accented letter was.
   body[at0] = 0xff;
   const ontario = rows.filter((r) => r.spec.province === 'Ontario');
-  return { bytes: Buffer.concat([UTF8_BOM, body]), rows: rows.length, outside: rows.length - ontario.length, ontarioIds: new Set(ontario.map((r) => r.spec.id)) };
+  return {
+    bytes: Buffer.concat([UTF8_BOM, body]),
+    rows: rows.length,
+    outside: rows.length - ontario.length,
+    ontarioIds: new Set(ontario.map((r) => r.spec.id)),
+  };
 }
 
 /** Kilotonnes with 2 decimals and a plain space between thousands (`4 111.48`, README §3.4). */
@@ -1477,7 +2236,12 @@ function toKtText(tonnes: number): string {
   return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')}.${decimals!}`;
 }
 
-function toIndicatorFile(d: DemoWorldResult): { bytes: Buffer; rows: number; outside: number; ontarioIds: Set<string> } {
+function toIndicatorFile(d: DemoWorldResult): {
+  bytes: Buffer;
+  rows: number;
+  outside: number;
+  ontarioIds: Set<string>;
+} {
   const specs = d.w.federal.filter((s) => s.years.includes(INDICATOR_YEAR)).sort(byNumericId);
   const lines = specs.map((spec) => {
     const digits = spec.id.slice(1);
@@ -1506,7 +2270,12 @@ function toIndicatorFile(d: DemoWorldResult): { bytes: Buffer; rows: number; out
   });
   const text = [toCsvLine(INDICATOR_COLUMNS), ...lines].map((l) => l + '\n').join('');
   const ontario = specs.filter((s) => s.province === 'Ontario');
-  return { bytes: toCp1252(text, INDICATOR_FILE), rows: specs.length, outside: specs.length - ontario.length, ontarioIds: new Set(ontario.map((s) => s.id)) };
+  return {
+    bytes: toCp1252(text, INDICATOR_FILE),
+    rows: specs.length,
+    outside: specs.length - ontario.length,
+    ontarioIds: new Set(ontario.map((s) => s.id)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1572,7 +2341,9 @@ function toEwrbFile(rng: Rng, scale: number, rows?: number): { bytes: Buffer; ro
     const waterMissing = rng.chance(0.06);
     const tiny = () => `${toNumberText(rng.float(1, 9.9), 5)}E-05`;
     const sci = scientific.has(i);
-    const others = rng.chance(0.35) ? `${type.name}, ${rng.pick(SECONDARY_TYPES.filter((t) => t !== type.name))}` : type.name;
+    const others = rng.chance(0.35)
+      ? `${type.name}, ${rng.pick(SECONDARY_TYPES.filter((t) => t !== type.name))}`
+      : type.name;
     const idText = String(id);
     if (i === damaged) replacementId = idText;
     lines.push(
@@ -1607,9 +2378,15 @@ function toEwrbFile(rng: Rng, scale: number, rows?: number): { bytes: Buffer; ro
         toNumberText(ghg / FT2_PER_M2, 1),
         rng.chance(0.3) ? String(rng.int(1, 100)) : NOT_AVAILABLE,
         rng.chance(0.1) ? rng.pick(['2024', '2024, 2023', '2024, 2023, 2022']) : NOT_AVAILABLE,
-        rng.pickWeighted([['Yes', 70], ['No', 29], ['Oui', 1]]),
+        rng.pickWeighted([
+          ['Yes', 70],
+          ['No', 29],
+          ['Oui', 1],
+        ]),
         // Data year 2024, checked during the 2025 reporting season.
-        rng.chance(0.85) ? `2025-${String(rng.int(4, 10)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}` : NOT_AVAILABLE,
+        rng.chance(0.85)
+          ? `2025-${String(rng.int(4, 10)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`
+          : NOT_AVAILABLE,
       ]),
     );
   }
@@ -1646,8 +2423,10 @@ export async function writeFacilitiesDemo(
   const { otherProvinceShare, ewrbRows } = options;
   if (!Number.isInteger(seed)) throw new Error(`demo: seed must be an integer, got ${seed}`);
   if (!(scale > 0 && Number.isFinite(scale))) throw new Error(`demo: scale must be a positive number, got ${scale}`);
-  if (otherProvinceShare !== undefined && !(otherProvinceShare >= 0 && otherProvinceShare <= 0.95)) throw new Error(`demo: otherProvinceShare must be from 0 to 0.95, got ${otherProvinceShare}`);
-  if (ewrbRows !== undefined && !(Number.isInteger(ewrbRows) && ewrbRows >= 20)) throw new Error(`demo: ewrbRows must be an integer of at least 20, got ${ewrbRows}`);
+  if (otherProvinceShare !== undefined && !(otherProvinceShare >= 0 && otherProvinceShare <= 0.95))
+    throw new Error(`demo: otherProvinceShare must be from 0 to 0.95, got ${otherProvinceShare}`);
+  if (ewrbRows !== undefined && !(Number.isInteger(ewrbRows) && ewrbRows >= 20))
+    throw new Error(`demo: ewrbRows must be an integer of at least 20, got ${ewrbRows}`);
   const progress = options.onProgress ?? (() => undefined);
 
   progress('inventing facilities');
@@ -1688,19 +2467,38 @@ export async function writeFacilitiesDemo(
     renamed: { ...toLink(p.renamed), oldName: p.renamed.oldName, newName: p.renamed.newName, year: RENAME_YEAR },
     splitFederal: { ontario: p.splitFederal.on.id, federal: [p.splitFederal.fed[0].id, p.splitFederal.fed[1].id] },
     sharedFederal: { ontario: [p.sharedFederal.on[0].id, p.sharedFederal.on[1].id], federal: p.sharedFederal.fed.id },
-    nearMissOtherCity: { ...toLink(p.nearMissOtherCity), name: p.nearMissOtherCity.name, ontarioCity: p.nearMissOtherCity.ontarioCity, federalCity: p.nearMissOtherCity.federalCity },
-    nearMissSimilarName: { ...toLink(p.nearMissSimilarName), ontarioName: p.nearMissSimilarName.ontarioName, federalName: p.nearMissSimilarName.federalName, city: p.nearMissSimilarName.city },
+    nearMissOtherCity: {
+      ...toLink(p.nearMissOtherCity),
+      name: p.nearMissOtherCity.name,
+      ontarioCity: p.nearMissOtherCity.ontarioCity,
+      federalCity: p.nearMissOtherCity.federalCity,
+    },
+    nearMissSimilarName: {
+      ...toLink(p.nearMissSimilarName),
+      ontarioName: p.nearMissSimilarName.ontarioName,
+      federalName: p.nearMissSimilarName.federalName,
+      city: p.nearMissSimilarName.city,
+    },
     biomass: p.biomass.map((b) => ({ ...toLink(b), kind: b.kind })),
     methane: toLink(p.methane),
     yoyJump: toLink(p.yoyJump),
     disagreement: toLink(p.disagreement),
     missingYears: { ...toLink(p.missingYears), years: p.missingYears.years },
-    variants: { accent: toLink(p.variants.accent), ampersand: toLink(p.variants.ampersand), saintCity: toLink(p.variants.saintCity), borough: toLink(p.variants.borough) },
+    variants: {
+      accent: toLink(p.variants.accent),
+      ampersand: toLink(p.variants.ampersand),
+      saintCity: toLink(p.variants.saintCity),
+      borough: toLink(p.variants.borough),
+    },
     ontarioOnly: d.ontarioOnly.map((s) => s.id).sort(),
     federalOnly: d.federalOnly.map((s) => s.id).sort(),
     indicatorOnly: d.rows.indicatorOnly.map(toLink),
     duplicate: { ontario: d.rows.duplicate.on.id, year: d.rows.duplicate.year },
-    conflictingDuplicate: { ontario: d.rows.conflicting.on.id, year: d.rows.conflicting.year, totals: ontario.conflictingTotals },
+    conflictingDuplicate: {
+      ontario: d.rows.conflicting.on.id,
+      year: d.rows.conflicting.year,
+      totals: ontario.conflictingTotals,
+    },
     emptyCity: { ontario: d.rows.emptyCity.on.id, year: d.rows.emptyCity.year },
     undecodable: { federal: d.rows.undecodable.fed.id, year: d.rows.undecodable.year },
     ewrbReplacementCharId: ewrb.replacementId,

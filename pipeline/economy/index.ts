@@ -9,7 +9,15 @@ import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../core/schemas.ts';
 import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
-import { loadRegistry, REGISTRY_FILE, REGISTRY_PATH, sortById, toCategories, toSeriesDetail, toSeriesRecord } from './registry.ts';
+import {
+  loadRegistry,
+  REGISTRY_FILE,
+  REGISTRY_PATH,
+  sortById,
+  toCategories,
+  toSeriesDetail,
+  toSeriesRecord,
+} from './registry.ts';
 import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
 import { CATEGORIES, type RegistryEntry } from './types.ts';
@@ -45,12 +53,19 @@ export interface EconomyBuildSummary {
   elapsedMs: number;
 }
 
-type Evidence = { recorded: string[]; documentation?: string[]; archived?: { repository: string; path: string; commit: string }[]; note: string };
+type Evidence = {
+  recorded: string[];
+  documentation?: string[];
+  archived?: { repository: string; path: string; commit: string }[];
+  note: string;
+};
 /** The registry file may carry `evidence` (how the identifiers were checked) beside the RegistryEntry fields. */
 type ReviewedEntry = RegistryEntry & { evidence?: Evidence };
 
 /** Backed by a recorded response, an archived one or an official page. */
-const isVerified = (e: ReviewedEntry) => !!e.evidence && (e.evidence.recorded.length > 0 || !!e.evidence.documentation?.length || !!e.evidence.archived?.length);
+const isVerified = (e: ReviewedEntry) =>
+  !!e.evidence &&
+  (e.evidence.recorded.length > 0 || !!e.evidence.documentation?.length || !!e.evidence.archived?.length);
 
 export interface EconomyReport {
   registry: { file: string; sha256: string; series: number };
@@ -61,7 +76,11 @@ export interface EconomyReport {
   issues: { id: string; kind: 'stale_verification' | 'unreadable_snapshot'; message: string }[];
 }
 
-function countBy(entries: readonly RegistryEntry[], key: (e: RegistryEntry) => string, keys: readonly string[] = []): Record<string, number> {
+function countBy(
+  entries: readonly RegistryEntry[],
+  key: (e: RegistryEntry) => string,
+  keys: readonly string[] = [],
+): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(keys.map((k) => [k, 0]));
   for (const e of entries) out[key(e)] = (out[key(e)] ?? 0) + 1;
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -72,7 +91,11 @@ function toDayBefore(now: Date, days: number): string {
   return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function toReport(entries: readonly ReviewedEntry[], registry: { file: string; sha256: string }, builtAt: Date): EconomyReport {
+export function toReport(
+  entries: readonly ReviewedEntry[],
+  registry: { file: string; sha256: string },
+  builtAt: Date,
+): EconomyReport {
   const sorted = sortById(entries);
   const cutoff = toDayBefore(builtAt, STALE_AFTER_DAYS);
   return {
@@ -83,7 +106,11 @@ export function toReport(entries: readonly ReviewedEntry[], registry: { file: st
     unverified: sorted.filter((e) => !isVerified(e)).map((e) => e.id),
     issues: sorted
       .filter((e) => e.lastVerified < cutoff)
-      .map((e) => ({ id: e.id, kind: 'stale_verification' as const, message: `${e.id}: identifiers last verified ${e.lastVerified}, more than ${STALE_AFTER_DAYS} days before the build` })),
+      .map((e) => ({
+        id: e.id,
+        kind: 'stale_verification' as const,
+        message: `${e.id}: identifiers last verified ${e.lastVerified}, more than ${STALE_AFTER_DAYS} days before the build`,
+      })),
   };
 }
 
@@ -117,15 +144,26 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toEconomyOpenApi(schemas()), 'core/openapi');
 
     const sources: SourceFile[] = [
-      { file: registryFile, kind: 'registry', rows: entries.length, bytes: registry.bytes, sha256: registry.sha256, url: `repository:${REGISTRY_FILE}` },
+      {
+        file: registryFile,
+        kind: 'registry',
+        rows: entries.length,
+        bytes: registry.bytes,
+        sha256: registry.sha256,
+        url: `repository:${REGISTRY_FILE}`,
+      },
     ];
     let snapshots: number | undefined;
     if (config.vintagesDir !== undefined) {
       progress.stage(`publishing the snapshots in ${config.vintagesDir}`);
-      const vintages = await publishVintages(sink, config.vintagesDir, entries, schemas(), (id, n) => progress.tick(`${id}: ${n} snapshot${n === 1 ? '' : 's'}`));
+      const vintages = await publishVintages(sink, config.vintagesDir, entries, schemas(), (id, n) =>
+        progress.tick(`${id}: ${n} snapshot${n === 1 ? '' : 's'}`),
+      );
       sources.push(vintages.source);
       snapshots = vintages.snapshots;
-      report.issues = [...report.issues, ...vintages.issues].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+      report.issues = [...report.issues, ...vintages.issues].sort((a, b) =>
+        a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0,
+      );
     }
     // The report goes out last: the snapshots' findings are among its issues.
     await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');

@@ -1,7 +1,16 @@
 // The economy service's routes as OpenAPI operations (shared/contracts/economy.md); the build turns them and
 // schemas/ into `api/openapi.json` (pipeline/core/openapi.ts). Every route server/economy registers must be
 // listed here (test/openapi.test.ts checks it).
-import { COMMON_DESCRIPTION, coreOperations, problem, PUBLIC_CACHE, toOpenApi, type ApiSpec, type OpenApiDocument, type ResponseSpec } from '../core/openapi.ts';
+import {
+  COMMON_DESCRIPTION,
+  coreOperations,
+  problem,
+  PUBLIC_CACHE,
+  toOpenApi,
+  type ApiSpec,
+  type OpenApiDocument,
+  type ResponseSpec,
+} from '../core/openapi.ts';
 import type { SchemaRegistry } from '../core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi';
@@ -16,7 +25,8 @@ const document = (schema: string, description: string, cache: string | string[] 
   headers: ['ETag'],
   cache,
 });
-const badParameters = (what: string) => problem(400, ['invalid_parameter'], `${what}; \`errors\` lists every bad parameter.`);
+const badParameters = (what: string) =>
+  problem(400, ['invalid_parameter'], `${what}; \`errors\` lists every bad parameter.`);
 const unknownSeries = (more = '') => problem(404, ['not_found'], `The series id is not in the registry${more}.`);
 
 /** A JSON-RPC 2.0 message, as far as this document describes the MCP endpoint. */
@@ -24,20 +34,33 @@ const JSON_RPC_REQUEST = {
   type: 'object',
   description: 'A JSON-RPC 2.0 request or notification (or a batch of them, for 2025-era clients).',
   required: ['jsonrpc', 'method'],
-  properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } },
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer'] },
+    method: { type: 'string' },
+    params: { type: 'object' },
+  },
 };
 const JSON_RPC_RESPONSE = {
   type: 'object',
-  description: 'A JSON-RPC 2.0 response: `result`, or `error` with a code (-32700 parse error, -32601 unknown method, -32602 bad params, -32000 rejected request).',
+  description:
+    'A JSON-RPC 2.0 response: `result`, or `error` with a code (-32700 parse error, -32601 unknown method, -32602 bad params, -32000 rejected request).',
   required: ['jsonrpc'],
   properties: {
     jsonrpc: { const: '2.0' },
     id: { type: ['string', 'integer', 'null'] },
     result: { type: 'object' },
-    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
   },
 };
-const rpcError = (description: string): ResponseSpec => ({ description, content: { 'application/json': JSON_RPC_RESPONSE } });
+const rpcError = (description: string): ResponseSpec => ({
+  description,
+  content: { 'application/json': JSON_RPC_RESPONSE },
+});
 
 export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
   const spec: ApiSpec = {
@@ -61,7 +84,8 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
         operationId: 'listSeries',
         summary: 'List or search series',
         tag: 'Series',
-        description: 'Every series by id; with `q`, ranked: exact id, then id prefix, then title words, then description words (ties by id).',
+        description:
+          'Every series by id; with `q`, ranked: exact id, then id prefix, then title words, then description words (ties by id).',
         query: 'economy/series-query',
         responses: {
           200: document('economy/series-list', 'The series list records.'),
@@ -75,7 +99,14 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'One series',
         tag: 'Series',
         description: 'The list record plus `vectorIds`, `unitsDetail`, `lastVerified`, `scalar_factor` and `upstream`.',
-        parameters: [{ name: 'id', in: 'path', description: 'Series id: upper case letters, digits and underscores; anything else is a 404.', schema: 'economy/registry#/$defs/id' }],
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            description: 'Series id: upper case letters, digits and underscores; anything else is a 404.',
+            schema: 'economy/registry#/$defs/id',
+          },
+        ],
         responses: {
           200: document('economy/series-detail', 'The series detail.'),
           404: unknownSeries(),
@@ -100,10 +131,16 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
           'Pulled from the upstream at most once per series per 24 hours (`cached` says whether this answer needed a pull; `asOf` is the time of the pull). When a pull fails and a copy is cached, the copy is served with `stale: true`. With `vintage`, the observations as they were in that day’s snapshot. Missing upstream values are left out, never 0.',
         query: 'economy/observations-query',
         responses: {
-          200: document('economy/observations', 'The observations, oldest first.', [PUBLIC_CACHE, STALE_CACHE, SNAPSHOT_CACHE]),
+          200: document('economy/observations', 'The observations, oldest first.', [
+            PUBLIC_CACHE,
+            STALE_CACHE,
+            SNAPSHOT_CACHE,
+          ]),
           400: badParameters('A missing `series`, a malformed or impossible date, or `from` after `to`'),
           404: unknownSeries(', or there is no snapshot of the `vintage` day'),
-          503: problem(503, ['upstream_unavailable'], 'The upstream could not be reached and nothing is cached yet.', ['Retry-After']),
+          503: problem(503, ['upstream_unavailable'], 'The upstream could not be reached and nothing is cached yet.', [
+            'Retry-After',
+          ]),
         },
       },
       {
@@ -112,7 +149,8 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
         operationId: 'listVintages',
         summary: 'Snapshot days of a series',
         tag: 'Observations',
-        description: 'The days on which a snapshot was archived, ascending; each is readable with `/api/observations?vintage=`.',
+        description:
+          'The days on which a snapshot was archived, ascending; each is readable with `/api/observations?vintage=`.',
         query: 'economy/vintages-query',
         responses: {
           200: document('economy/vintages', 'The snapshot days.'),
@@ -126,7 +164,8 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
         operationId: 'getRevisions',
         summary: 'Revisions between two vintages',
         tag: 'Observations',
-        description: 'The values that changed, appeared or disappeared between the snapshots of days `from` and `to`. No Canadian upstream offers this view.',
+        description:
+          'The values that changed, appeared or disappeared between the snapshots of days `from` and `to`. No Canadian upstream offers this view.',
         query: 'economy/revisions-query',
         responses: {
           200: document('economy/revisions', 'The differences.', [PUBLIC_CACHE, SNAPSHOT_CACHE]),
@@ -142,10 +181,15 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
         tag: 'MCP',
         description:
           'Model Context Protocol over streamable HTTP with no sessions: 2025-era clients (`initialize`, then `tools/list`, `tools/call`) and 2026-07-28 clients (`server/discover`, per-request `_meta`, `MCP-Protocol-Version`). Tools: `search_series` (`query`), `get_observations` (`series`, optional `from`, `to`), `list_categories`; each result carries its JSON as `structuredContent` and as one text item, with provenance. `Host` and `Origin` must name an allowed host (MCP_ALLOWED_HOSTS). Send `Accept: application/json, text/event-stream`.',
-        requestBody: { description: 'A JSON-RPC 2.0 message; at most 64 KB.', required: true, content: { 'application/json': JSON_RPC_REQUEST } },
+        requestBody: {
+          description: 'A JSON-RPC 2.0 message; at most 64 KB.',
+          required: true,
+          content: { 'application/json': JSON_RPC_REQUEST },
+        },
         responses: {
           200: {
-            description: 'The JSON-RPC response: one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it.',
+            description:
+              'The JSON-RPC response: one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it.',
             content: { 'application/json': JSON_RPC_RESPONSE, 'text/event-stream': { type: 'string' } },
           },
           202: { description: 'A notification was accepted; no body.' },
@@ -157,7 +201,12 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
           415: rpcError('The body is not sent as `Content-Type: application/json`.'),
         },
       },
-      ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'economy', report: 'economy/registry#/$defs/buildReport', registry }),
+      ...coreOperations({
+        openapiPath: OPENAPI_PATH,
+        service: 'economy',
+        report: 'economy/registry#/$defs/buildReport',
+        registry,
+      }),
     ],
   };
   return toOpenApi(spec, registry);

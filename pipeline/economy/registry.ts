@@ -6,7 +6,14 @@ import { isValidIsoDate } from '../core/dates.ts';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from '../core/hash.ts';
 import { schemas } from '../core/schemas.ts';
-import { CATEGORIES, type CategorySlug, type RegistryEntry, type SeriesDetail, type SeriesRecord, type Source } from './types.ts';
+import {
+  CATEGORIES,
+  type CategorySlug,
+  type RegistryEntry,
+  type SeriesDetail,
+  type SeriesRecord,
+  type Source,
+} from './types.ts';
 
 export const REGISTRY_PATH = fileURLToPath(new URL('../../data/economy/registry.json', import.meta.url));
 /** The registry's path as the manifest and report name it. */
@@ -43,7 +50,8 @@ export function assertRegistry(entries: readonly RegistryEntry[], where: string)
   for (const e of entries) {
     if (seen.has(e.id)) throw new Error(`${where}: series id ${e.id} appears more than once`);
     seen.add(e.id);
-    if (!isValidIsoDate(e.lastVerified)) throw new Error(`${where}: series ${e.id} has lastVerified ${e.lastVerified}, which is not a calendar day`);
+    if (!isValidIsoDate(e.lastVerified))
+      throw new Error(`${where}: series ${e.id} has lastVerified ${e.lastVerified}, which is not a calendar day`);
     if (e.scalarFactorCode !== 0 && SCALE_WORD.test(e.units)) {
       throw new Error(
         `${where}: series ${e.id} has scalarFactorCode ${e.scalarFactorCode}, so its values are served multiplied out, but its units say "${e.units}": label the units served`,
@@ -124,7 +132,12 @@ export const MAX_EXAMPLES = 3;
 export function toCategories(entries: readonly RegistryEntry[]): Category[] {
   return (Object.keys(CATEGORIES) as CategorySlug[]).map((slug) => {
     const members = entries.filter((e) => e.category === slug);
-    return { slug, name: CATEGORIES[slug], seriesCount: members.length, examples: members.slice(0, MAX_EXAMPLES).map((e) => e.title) };
+    return {
+      slug,
+      name: CATEGORIES[slug],
+      seriesCount: members.length,
+      examples: members.slice(0, MAX_EXAMPLES).map((e) => e.title),
+    };
   });
 }
 

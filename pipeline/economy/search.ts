@@ -33,7 +33,12 @@ export function toSearchIndex(records: readonly SeriesRecord[]): SearchIndexFile
     this.field('description');
     for (const r of series) {
       // `CPI_ALL_ITEMS` is indexed as the words `cpi all items`.
-      this.add({ ref: r.id, id: toSearchWords(r.id).join(' '), title: toSearchWords(r.title).join(' '), description: toSearchWords(r.description).join(' ') });
+      this.add({
+        ref: r.id,
+        id: toSearchWords(r.id).join(' '),
+        title: toSearchWords(r.title).join(' '),
+        description: toSearchWords(r.description).join(' '),
+      });
     }
   });
   return { series, lunr: index.toJSON() };
@@ -102,11 +107,16 @@ export function rankSeries(query: string, search: SeriesSearch): SeriesRecord[] 
   };
 
   if (search.byId.has(key)) place(0, key);
-  for (let i = lowerBound(search.ids, key); i < search.ids.length && search.ids[i]!.startsWith(key); i++) place(1, search.ids[i]!);
+  for (let i = lowerBound(search.ids, key); i < search.ids.length && search.ids[i]!.startsWith(key); i++)
+    place(1, search.ids[i]!);
 
   const hits = search.index.query((q) => {
     for (const word of words) {
-      q.term(word, { wildcard: lunr.Query.wildcard.TRAILING, presence: lunr.Query.presence.REQUIRED, usePipeline: false });
+      q.term(word, {
+        wildcard: lunr.Query.wildcard.TRAILING,
+        presence: lunr.Query.presence.REQUIRED,
+        usePipeline: false,
+      });
     }
   });
   for (const id of hits.map((h) => h.ref)) {

@@ -16,7 +16,9 @@ export type CategorySlug = keyof typeof CATEGORIES;
 export type Source = 'STATCAN' | 'BOC';
 export type Frequency = 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annual';
 
-export type Upstream = { kind: 'statcan-wds'; tableId: string; vectorIds: number[] } | { kind: 'boc-valet'; seriesNames: string[] };
+export type Upstream =
+  | { kind: 'statcan-wds'; tableId: string; vectorIds: number[] }
+  | { kind: 'boc-valet'; seriesNames: string[] };
 
 /** One entry of data/economy/registry.json. */
 export interface RegistryEntry {

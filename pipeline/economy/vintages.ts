@@ -60,7 +60,12 @@ async function daysOf(dir: string): Promise<string[]> {
  * Pure: the published document of one archived snapshot (as server/economy/vintages.ts writes it), or why
  * it is not one, worded to follow "the snapshot of <day>".
  */
-export function toSnapshotDocument(text: string, series: string, day: string, registry: SchemaRegistry): SnapshotDocument | string {
+export function toSnapshotDocument(
+  text: string,
+  series: string,
+  day: string,
+  registry: SchemaRegistry,
+): SnapshotDocument | string {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -73,12 +78,19 @@ export function toSnapshotDocument(text: string, series: string, day: string, re
   if (s.vintage !== day) return `names the vintage ${JSON.stringify(s.vintage)}, not the day of its file name`;
   const doc = { series, observations: s.observations, source: s.source, cached: true, asOf: s.asOf };
   const validate = registry.get('economy/observations');
-  if (!validate(doc)) return `is not a snapshot: ${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message ?? ''}`.trim();
+  if (!validate(doc))
+    return `is not a snapshot: ${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message ?? ''}`.trim();
   return doc as SnapshotDocument;
 }
 
 /** Writes the archive `dir` (STATE_DIR/economy/vintages) of the registry's series into the build. */
-export async function publishVintages(sink: Sink, dir: string, entries: readonly RegistryEntry[], registry: SchemaRegistry, onSeries?: (id: string, n: number) => void): Promise<PublishedVintages> {
+export async function publishVintages(
+  sink: Sink,
+  dir: string,
+  entries: readonly RegistryEntry[],
+  registry: SchemaRegistry,
+  onSeries?: (id: string, n: number) => void,
+): Promise<PublishedVintages> {
   const hash = createHash('sha256');
   const issues: VintageIssue[] = [];
   let snapshots = 0;
@@ -92,12 +104,20 @@ export async function publishVintages(sink: Sink, dir: string, entries: readonly
       try {
         text = await readFile(file, 'utf8');
       } catch (err) {
-        issues.push({ id, kind: 'unreadable_snapshot', message: `${id}: the snapshot of ${day} cannot be read (${(err as Error).message}); not published` });
+        issues.push({
+          id,
+          kind: 'unreadable_snapshot',
+          message: `${id}: the snapshot of ${day} cannot be read (${(err as Error).message}); not published`,
+        });
         continue;
       }
       const doc = toSnapshotDocument(text, id, day, registry);
       if (typeof doc === 'string') {
-        issues.push({ id, kind: 'unreadable_snapshot', message: `${id}: the snapshot of ${day} ${doc}; not published` });
+        issues.push({
+          id,
+          kind: 'unreadable_snapshot',
+          message: `${id}: the snapshot of ${day} ${doc}; not published`,
+        });
         continue;
       }
       await sink.writeJson(`api/vintages/${id}/${day}.json`, doc, 'economy/observations');
@@ -112,6 +132,13 @@ export async function publishVintages(sink: Sink, dir: string, entries: readonly
   return {
     snapshots,
     issues,
-    source: { file: 'STATE_DIR/economy/vintages', kind: 'vintages', rows: snapshots, bytes, sha256: hash.digest('hex'), url: 'state:economy/vintages (the server\'s daily snapshots)' },
+    source: {
+      file: 'STATE_DIR/economy/vintages',
+      kind: 'vintages',
+      rows: snapshots,
+      bytes,
+      sha256: hash.digest('hex'),
+      url: "state:economy/vintages (the server's daily snapshots)",
+    },
   };
 }

@@ -24,7 +24,10 @@ export const toSpineId = (n: number) => `ONF-${String(n).padStart(6, '0')}`;
 const numberOf = (id: string) => Number(id.slice(4));
 export const isSpineId = (s: string) => /^ONF-\d{6}$/.test(s);
 
-const sourceKeys = (c: Component) => [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)];
+const sourceKeys = (c: Component) => [
+  ...c.ontario.map((id) => `ontario:${id}`),
+  ...c.federal.map((id) => `federal:${id}`),
+];
 
 /**
  * Components must come in a deterministic order (link.ts sorts them). Where a facility's source ids carry
@@ -34,7 +37,13 @@ const sourceKeys = (c: Component) => [...c.ontario.map((id) => `ontario:${id}`),
 export function assignSpineIds(components: readonly Component[], previous: IdMap = EMPTY_ID_MAP): IdAssignment {
   const used = new Set<string>();
   const ids: (string | undefined)[] = components.map((c) => {
-    const candidates = [...new Set(sourceKeys(c).map((k) => previous.sources[k]).filter((x): x is string => !!x))].sort();
+    const candidates = [
+      ...new Set(
+        sourceKeys(c)
+          .map((k) => previous.sources[k])
+          .filter((x): x is string => !!x),
+      ),
+    ].sort();
     const keep = candidates.find((id) => !used.has(id));
     if (keep) used.add(keep);
     return keep;

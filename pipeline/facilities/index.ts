@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree, sha256 } from '../core/hash.ts';
-import { assertAllRecognized, assertRowsUsed, describeIgnored, emptyInputWarnings, scanInputs, type RecognizedFile } from '../core/inputs.ts';
+import {
+  assertAllRecognized,
+  assertRowsUsed,
+  describeIgnored,
+  emptyInputWarnings,
+  scanInputs,
+  type RecognizedFile,
+} from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
@@ -17,7 +24,12 @@ import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
 import { INPUTS, KINDS, type FacilitiesInputKind } from './inputs.ts';
 import { linkFacilities } from './link.ts';
 import { normalizeCity } from './normalize-names.ts';
-import { normalizeBuildingRow, normalizeByGasRow, normalizeIndicatorRow, normalizeOntarioRow } from './normalize-rows.ts';
+import {
+  normalizeBuildingRow,
+  normalizeByGasRow,
+  normalizeIndicatorRow,
+  normalizeOntarioRow,
+} from './normalize-rows.ts';
 import { OPENAPI_PATH, toFacilitiesOpenApi } from './openapi.ts';
 import { toBaseRecord, toDelta } from './records.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
@@ -90,11 +102,31 @@ async function readInput<T>(
       }
       if (out.row) sink.rows.push(out.row);
     },
-    { onProgress: (p) => progress.tick(`${f.file}: ${p.rows.toLocaleString('en-CA')} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`) },
+    {
+      onProgress: (p) =>
+        progress.tick(
+          `${f.file}: ${p.rows.toLocaleString('en-CA')} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`,
+        ),
+    },
   );
-  for (const i of report.issues) sink.issues.push({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
+  for (const i of report.issues)
+    sink.issues.push({
+      file: f.file,
+      record: i.record,
+      kind: i.kind,
+      message: i.message,
+      dropped: i.kind === 'malformed',
+    });
   if (report.malformed) dropped.malformed = report.malformed;
-  sink.sources.push({ file: f.file, kind: f.kind, rows: report.records, bytes: report.bytes, sha256: report.sha256, encoding: report.bom ? `${report.encoding} (BOM)` : report.encoding, url: INPUTS[f.kind].url });
+  sink.sources.push({
+    file: f.file,
+    kind: f.kind,
+    rows: report.records,
+    bytes: report.bytes,
+    sha256: report.sha256,
+    encoding: report.bom ? `${report.encoding} (BOM)` : report.encoding,
+    url: INPUTS[f.kind].url,
+  });
   sink.accounts.push({
     file: f.file,
     kind: f.kind,
@@ -110,7 +142,14 @@ async function readInput<T>(
 }
 
 /** Rows repeated for one key: exact repeats and conflicting ones are both dropped (the first row wins) and reported. */
-function dropDuplicates<T extends { file: string; record: number }>(rows: T[], key: (r: T) => string, same: (a: T, b: T) => boolean, label: (r: T) => string, issues: RowIssue[], accounts: InputAccount[]): T[] {
+function dropDuplicates<T extends { file: string; record: number }>(
+  rows: T[],
+  key: (r: T) => string,
+  same: (a: T, b: T) => boolean,
+  label: (r: T) => string,
+  issues: RowIssue[],
+  accounts: InputAccount[],
+): T[] {
   const first = new Map<string, T>();
   const kept: T[] = [];
   for (const r of rows) {
@@ -146,7 +185,9 @@ function parseIdMap(bytes: Buffer, file: string): IdMap {
   try {
     return JSON.parse(bytes.toString('utf8')) as IdMap;
   } catch (err) {
-    throw new Error(`${file} is not readable JSON (${(err as Error).message}): the published ids cannot be carried over`);
+    throw new Error(
+      `${file} is not readable JSON (${(err as Error).message}): the published ids cannot be carried over`,
+    );
   }
 }
 
@@ -160,14 +201,21 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
   const sink = await openSink({ service: 'facilities', outDir: config.outDir, effects });
   try {
     progress.stage(`scanning ${config.input}`);
-    const scan = await scanInputs(config.input, KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })));
+    const scan = await scanInputs(
+      config.input,
+      KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })),
+    );
     const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);
     if (config.strict) assertAllRecognized(scan);
     if (files('ontario_ghg').length === 0) {
-      throw new Error(`no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)${describeIgnored(scan)}`);
+      throw new Error(
+        `no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)${describeIgnored(scan)}`,
+      );
     }
     if (files('ghgrp_by_gas').length + files('ghgrp_indicator').length === 0) {
-      throw new Error(`no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)${describeIgnored(scan)}`);
+      throw new Error(
+        `no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)${describeIgnored(scan)}`,
+      );
     }
     for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
 
@@ -185,25 +233,65 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     // A required input without one usable row is a failed download (a header alone, every row malformed):
     // publishing from it would drop every facility it holds.
     const noRows = (label: string, kinds: FacilitiesInputKind[]) =>
-      new Error(`${label} (${kinds.flatMap(files).map((f) => f.file).join(', ')}) have no usable row: a file is empty, cut short or damaged`);
+      new Error(
+        `${label} (${kinds
+          .flatMap(files)
+          .map((f) => f.file)
+          .join(', ')}) have no usable row: a file is empty, cut short or damaged`,
+      );
     if (on.rows.length === 0) throw noRows('the Ontario GHG registry files', ['ontario_ghg']);
-    if (byGas.rows.length + indicator.rows.length === 0) throw noRows('the federal GHGRP files', ['ghgrp_by_gas', 'ghgrp_indicator']);
+    if (byGas.rows.length + indicator.rows.length === 0)
+      throw noRows('the federal GHGRP files', ['ghgrp_by_gas', 'ghgrp_indicator']);
 
     progress.stage('normalizing');
-    const ontarioRows = dropDuplicates(on.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `Ontario GHG ID ${r.id} ${r.year}`, issues, accounts);
-    const byGasRows = dropDuplicates(byGas.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
-    const indicatorRows = dropDuplicates(indicator.rows, (r) => `${r.year}|${r.id}`, sameValues, (r) => `${r.id} ${r.year}`, issues, accounts);
+    const ontarioRows = dropDuplicates(
+      on.rows,
+      (r) => `${r.year}|${r.id}`,
+      sameValues,
+      (r) => `Ontario GHG ID ${r.id} ${r.year}`,
+      issues,
+      accounts,
+    );
+    const byGasRows = dropDuplicates(
+      byGas.rows,
+      (r) => `${r.year}|${r.id}`,
+      sameValues,
+      (r) => `${r.id} ${r.year}`,
+      issues,
+      accounts,
+    );
+    const indicatorRows = dropDuplicates(
+      indicator.rows,
+      (r) => `${r.year}|${r.id}`,
+      sameValues,
+      (r) => `${r.id} ${r.year}`,
+      issues,
+      accounts,
+    );
     // The two federal sources merge by id and year: the emissions-by-gas figure is the more precise one.
     const precise = new Set(byGasRows.map((r) => `${r.year}|${r.id}`));
     const federalRows = [
       ...byGasRows,
       ...indicatorRows.map((r) => {
         if (!precise.has(`${r.year}|${r.id}`)) return r;
-        issues.push({ file: r.file, record: r.record, kind: 'merged', message: `${r.id} ${r.year}: total taken from the emissions-by-gas file; this row's name and city still link`, dropped: false });
+        issues.push({
+          file: r.file,
+          record: r.record,
+          kind: 'merged',
+          message: `${r.id} ${r.year}: total taken from the emissions-by-gas file; this row's name and city still link`,
+          dropped: false,
+        });
         return { ...r, total: null };
       }),
     ];
-    const buildingRows = dropDuplicates(ewrb.rows, (r) => r.id, sameValues, (r) => `EWRB_ID ${r.id}`, issues, accounts);
+    const buildingRows = dropDuplicates(
+      ewrb.rows,
+      (r) => r.id,
+      sameValues,
+      (r) => `EWRB_ID ${r.id}`,
+      issues,
+      accounts,
+    );
     assertRowsUsed(accounts, new Set(['duplicate', 'conflicting_duplicate']));
 
     progress.stage('linking');
@@ -243,11 +331,21 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     const warnings: string[] = emptyInputWarnings(accounts);
     if (!records.some((r) => r.totals.ontario !== null || r.totals.federal !== null)) {
       const years = [...new Set([...ontarioRows, ...federalRows].map((r) => r.year))].sort((a, b) => a - b);
-      const span = years.length ? `the inputs have ${years.length === 1 ? years[0] : `${years[0]}–${years.at(-1)}`}` : 'the inputs have no years';
-      warnings.push(`no facility has a figure for the comparison year ${year} (${span}): every total and delta, the top emitters and the agreement stats are empty; build with --year`);
+      const span = years.length
+        ? `the inputs have ${years.length === 1 ? years[0] : `${years[0]}–${years.at(-1)}`}`
+        : 'the inputs have no years';
+      warnings.push(
+        `no facility has a figure for the comparison year ${year} (${span}): every total and delta, the top emitters and the agreement stats are empty; build with --year`,
+      );
     }
 
-    const spineOf = new Map(link.components.flatMap((c, i) => [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)].map((k) => [k, ids.ids[i]!] as const)));
+    const spineOf = new Map(
+      link.components.flatMap((c, i) =>
+        [...c.ontario.map((id) => `ontario:${id}`), ...c.federal.map((id) => `federal:${id}`)].map(
+          (k) => [k, ids.ids[i]!] as const,
+        ),
+      ),
+    );
     const demo = config.demo ?? false;
     const markerDemo = (await effects.exists(join(config.input, DEMO_MARKER))) || demo;
     const report = {
@@ -258,8 +356,16 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
         .map((c, i) => ({ spine_id: ids.ids[i]!, ontario: c.ontario, federal: c.federal, evidence: c.evidence }))
         .filter((g) => g.ontario.length > 1 || g.federal.length > 1)
         .sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1)),
-      near_misses: link.nearMisses.map((m) => ({ ...m, ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${m.federal_id}`)! })),
-      refused_links: link.refused.map((r) => ({ ...r, ontario_spine_id: spineOf.get(`ontario:${r.ontario_id}`)!, federal_spine_id: spineOf.get(`federal:${r.federal_id}`)! })),
+      near_misses: link.nearMisses.map((m) => ({
+        ...m,
+        ontario_spine_id: spineOf.get(`ontario:${m.ontario_id}`)!,
+        federal_spine_id: spineOf.get(`federal:${m.federal_id}`)!,
+      })),
+      refused_links: link.refused.map((r) => ({
+        ...r,
+        ontario_spine_id: spineOf.get(`ontario:${r.ontario_id}`)!,
+        federal_spine_id: spineOf.get(`federal:${r.federal_id}`)!,
+      })),
       ids: { carried: ids.carried, issued: ids.issued, retired: ids.retired },
       issues,
       warnings,
@@ -306,7 +412,16 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     });
     progress.stage('publishing');
     await sink.publish(manifest);
-    return { service: 'facilities', data_version: manifest.data_version, outDir: config.outDir, counts, inputs: accounts, ignored: scan.ignored, warnings, elapsedMs: progress.elapsedMs() };
+    return {
+      service: 'facilities',
+      data_version: manifest.data_version,
+      outDir: config.outDir,
+      counts,
+      inputs: accounts,
+      ignored: scan.ignored,
+      warnings,
+      elapsedMs: progress.elapsedMs(),
+    };
   } catch (err) {
     await sink.abort();
     throw err;

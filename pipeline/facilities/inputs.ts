@@ -63,7 +63,10 @@ export const EWRB_COLUMNS: ColumnSpec[] = [
   opt('checkDate', 'Data_Qual_Date'),
 ];
 
-export const INPUTS: Record<FacilitiesInputKind, { columns: ColumnSpec[]; required: boolean; url: string; label: string }> = {
+export const INPUTS: Record<
+  FacilitiesInputKind,
+  { columns: ColumnSpec[]; required: boolean; url: string; label: string }
+> = {
   ontario_ghg: {
     columns: ONTARIO_COLUMNS,
     required: true,

@@ -71,10 +71,13 @@ interface Pair {
   years: Set<number>;
 }
 
-const byNumber = (a: string, b: string) => a.replace(/\D/g, '').length - b.replace(/\D/g, '').length || (a < b ? -1 : a > b ? 1 : 0);
+const byNumber = (a: string, b: string) =>
+  a.replace(/\D/g, '').length - b.replace(/\D/g, '').length || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Distinct normalized (name, city) pairs per id with their years, keeping the first raw spelling for reports. */
-function pairsById(rows: readonly { id: string; year: number; name: string; city: string | null }[]): Map<string, Map<string, Pair>> {
+function pairsById(
+  rows: readonly { id: string; year: number; name: string; city: string | null }[],
+): Map<string, Map<string, Pair>> {
   const out = new Map<string, Map<string, Pair>>();
   for (const r of rows) {
     let pairs = out.get(r.id);
@@ -142,7 +145,10 @@ class UnionFind {
 export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: readonly FederalRow[]): LinkResult {
   const ontario = pairsById(ontarioRows);
   const federal = pairsById(federalRows);
-  const years = new Map([...[...yearsById(ontarioRows)].map(([id, y]) => [`o:${id}`, y] as const), ...[...yearsById(federalRows)].map(([id, y]) => [`f:${id}`, y] as const)]);
+  const years = new Map([
+    ...[...yearsById(ontarioRows)].map(([id, y]) => [`o:${id}`, y] as const),
+    ...[...yearsById(federalRows)].map(([id, y]) => [`f:${id}`, y] as const),
+  ]);
   const uf = new UnionFind();
   // The members of each group by its root, to check the guard before a union.
   const members = new Map<string, { ontario: string[]; federal: string[] }>();
@@ -174,9 +180,13 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
   const links: { o: string; f: string; key: string; gap: number }[] = [];
   for (const [key, e] of byKey) {
     if (e.on.size === 0 || e.fed.size === 0) continue;
-    for (const o of e.on) for (const f of e.fed) links.push({ o, f, key, gap: gapBetween(ontario.get(o)!.get(key)!.years, federal.get(f)!.get(key)!.years) });
+    for (const o of e.on)
+      for (const f of e.fed)
+        links.push({ o, f, key, gap: gapBetween(ontario.get(o)!.get(key)!.years, federal.get(f)!.get(key)!.years) });
   }
-  links.sort((a, b) => a.gap - b.gap || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || byNumber(a.o, b.o) || byNumber(a.f, b.f));
+  links.sort(
+    (a, b) => a.gap - b.gap || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || byNumber(a.o, b.o) || byNumber(a.f, b.f),
+  );
 
   const refused: RefusedLink[] = [];
   for (const link of links) {
@@ -191,7 +201,11 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
     const fedYear = onYear === undefined ? undefined : sharedYear(fedIds, years);
     if (onYear !== undefined && fedYear !== undefined) {
       const e = byKey.get(link.key)!;
-      const list = (ids: string[]) => ids.map((x) => x.slice(2)).sort(byNumber).join(', ');
+      const list = (ids: string[]) =>
+        ids
+          .map((x) => x.slice(2))
+          .sort(byNumber)
+          .join(', ');
       refused.push({
         ontario_id: link.o,
         federal_id: link.f,
@@ -254,7 +268,14 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
     if ([...pairs.values()].some((p) => federalNames.has(p.name))) nameMatched++;
     if (groupOf(`o:${id}`).federal.length > 0) anchored++;
   }
-  return { components, nearMisses, refused, linkableOntario: linkable, nameMatchedOntario: nameMatched, anchoredOntario: anchored };
+  return {
+    components,
+    nearMisses,
+    refused,
+    linkableOntario: linkable,
+    nameMatchedOntario: nameMatched,
+    anchoredOntario: anchored,
+  };
 }
 
 /** First-build order of spine ids: by lowest Ontario id (numerically), then lowest federal id. */
@@ -269,7 +290,15 @@ export function compareComponents(a: Component, b: Component): number {
   return fa === fb ? 0 : byNumber(fa, fb);
 }
 
-function toNearMiss(kind: NearMissKind, oid: string, o: Pair, fid: string, f: Pair, similarity: number, reason: string): NearMiss {
+function toNearMiss(
+  kind: NearMissKind,
+  oid: string,
+  o: Pair,
+  fid: string,
+  f: Pair,
+  similarity: number,
+  reason: string,
+): NearMiss {
   return {
     kind,
     ontario_id: oid,
@@ -306,7 +335,17 @@ function findNearMisses(
     for (const o of pairs.values()) {
       for (const { id: fid, p: f } of fedByName.get(o.name) ?? []) {
         if (f.city === o.city || linked(oid, fid)) continue;
-        keep(toNearMiss('same_name_other_city', oid, o, fid, f, 1, `same normalized name "${o.name}" but city "${o.city}" ≠ "${f.city}"`));
+        keep(
+          toNearMiss(
+            'same_name_other_city',
+            oid,
+            o,
+            fid,
+            f,
+            1,
+            `same normalized name "${o.name}" but city "${o.city}" ≠ "${f.city}"`,
+          ),
+        );
       }
       for (const { id: fid, p: f } of fedByCity.get(o.city) ?? []) {
         if (f.name === o.name || maxSimilarity(o.name, f.name) < SIMILAR_NAME_THRESHOLD || linked(oid, fid)) continue;
@@ -318,6 +357,9 @@ function findNearMisses(
     }
   }
   return [...best.values()].sort(
-    (a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) || byNumber(a.ontario_id, b.ontario_id) || byNumber(a.federal_id, b.federal_id),
+    (a, b) =>
+      (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) ||
+      byNumber(a.ontario_id, b.ontario_id) ||
+      byNumber(a.federal_id, b.federal_id),
   );
 }

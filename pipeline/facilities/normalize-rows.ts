@@ -13,7 +13,13 @@ function year(raw: string | undefined): number | null {
 }
 
 /** Numeric fields: invalid text becomes null with an issue; the row is kept. */
-function numbers<K extends string>(raw: Raw, keys: readonly K[], file: string, record: number, issues: RowIssue[]): Record<K, number | null> {
+function numbers<K extends string>(
+  raw: Raw,
+  keys: readonly K[],
+  file: string,
+  record: number,
+  issues: RowIssue[],
+): Record<K, number | null> {
   const out = {} as Record<K, number | null>;
   for (const key of keys) {
     const n = parseNumber(raw[key]);
@@ -36,11 +42,25 @@ export function normalizeOntarioRow(raw: Raw, file: string, record: number): Nor
   const id = cleanText(raw.id);
   const name = cleanText(raw.name);
   if (y === null || !id || !/^\d+$/.test(id) || !name) {
-    const what = y === null ? `year "${raw.year ?? ''}"` : !id || !/^\d+$/.test(id) ? `Ontario GHG ID "${raw.id ?? ''}"` : 'empty facility name';
+    const what =
+      y === null
+        ? `year "${raw.year ?? ''}"`
+        : !id || !/^\d+$/.test(id)
+          ? `Ontario GHG ID "${raw.id ?? ''}"`
+          : 'empty facility name';
     return { issues: [issue(file, record, 'invalid_row', `${what}: row dropped`, true)] };
   }
   const city = cleanText(raw.city);
-  if (!city) issues.push(issue(file, record, 'missing_city', `Ontario GHG ID ${id} (${y}) has no city; it cannot anchor by name and city that year`, false));
+  if (!city)
+    issues.push(
+      issue(
+        file,
+        record,
+        'missing_city',
+        `Ontario GHG ID ${id} (${y}) has no city; it cannot anchor by name and city that year`,
+        false,
+      ),
+    );
   const n = numbers(raw, ['co2', 'biomass', 'ch4', 'total', 'reporting'] as const, file, record, issues);
   return { row: { file, record, year: y, id, name, city, naics: naicsOf(raw.naics), ...n }, issues };
 }
@@ -51,15 +71,34 @@ const isOntario = (province: string | null) => province !== null && /^ontario$/i
 export function normalizeByGasRow(raw: Raw, file: string, record: number): Normalized<FederalRow> {
   const issues: RowIssue[] = [];
   const province = cleanText(raw.province);
-  if (!isOntario(province)) return { issues: [issue(file, record, 'outside_ontario', `province ${province ?? '(empty)'}`, true)] };
+  if (!isOntario(province))
+    return { issues: [issue(file, record, 'outside_ontario', `province ${province ?? '(empty)'}`, true)] };
   const y = year(raw.year);
   const id = cleanText(raw.id)?.toUpperCase();
   const name = cleanText(raw.name);
   if (y === null || !id || !/^G\d+$/.test(id) || !name) {
-    return { issues: [issue(file, record, 'invalid_row', `GHGRP id "${raw.id ?? ''}", year "${raw.year ?? ''}": row dropped`, true)] };
+    return {
+      issues: [
+        issue(file, record, 'invalid_row', `GHGRP id "${raw.id ?? ''}", year "${raw.year ?? ''}": row dropped`, true),
+      ],
+    };
   }
   const n = numbers(raw, ['ch4', 'total'] as const, file, record, issues);
-  return { row: { file, record, source: 'by_gas', id, year: y, name, city: cleanText(raw.city), province: province!, naics: naicsOf(raw.naics), ...n }, issues };
+  return {
+    row: {
+      file,
+      record,
+      source: 'by_gas',
+      id,
+      year: y,
+      name,
+      city: cleanText(raw.city),
+      province: province!,
+      naics: naicsOf(raw.naics),
+      ...n,
+    },
+    issues,
+  };
 }
 
 /**
@@ -69,12 +108,23 @@ export function normalizeByGasRow(raw: Raw, file: string, record: number): Norma
 export function normalizeIndicatorRow(raw: Raw, file: string, record: number): Normalized<FederalRow> {
   const issues: RowIssue[] = [];
   const province = cleanText(raw.province);
-  if (!isOntario(province)) return { issues: [issue(file, record, 'outside_ontario', `province ${province ?? '(empty)'}`, true)] };
+  if (!isOntario(province))
+    return { issues: [issue(file, record, 'outside_ontario', `province ${province ?? '(empty)'}`, true)] };
   const y = year(raw.year);
   const digits = cleanText(raw.id)?.replace(/^G/i, '');
   const name = cleanText(raw.name);
   if (y === null || !digits || !/^\d+$/.test(digits) || !name) {
-    return { issues: [issue(file, record, 'invalid_row', `facility id "${raw.id ?? ''}", year "${raw.year ?? ''}": row dropped`, true)] };
+    return {
+      issues: [
+        issue(
+          file,
+          record,
+          'invalid_row',
+          `facility id "${raw.id ?? ''}", year "${raw.year ?? ''}": row dropped`,
+          true,
+        ),
+      ],
+    };
   }
   const { total } = numbers(raw, ['total'] as const, file, record, issues);
   const units = (raw.units ?? '').toLowerCase();
@@ -82,13 +132,27 @@ export function normalizeIndicatorRow(raw: Raw, file: string, record: number): N
   if (total !== null) {
     if (units.includes('kilotonne') || /\bkt\b/.test(units)) tonnes = Math.round(total * 1000 * 1000) / 1000;
     else if (!/\btonnes?\b/.test(units)) {
-      issues.push(issue(file, record, 'invalid_value', `unknown units "${raw.units ?? ''}"; total read as empty`, false));
+      issues.push(
+        issue(file, record, 'invalid_value', `unknown units "${raw.units ?? ''}"; total read as empty`, false),
+      );
       tonnes = null;
     }
   }
   const naics = /[?&]CPV=(\d{6})/.exec(raw.naicsLink ?? '')?.[1] ?? null;
   return {
-    row: { file, record, source: 'indicator', id: `G${digits}`, year: y, name, city: cleanText(raw.city), province: province!, naics, ch4: null, total: tonnes },
+    row: {
+      file,
+      record,
+      source: 'indicator',
+      id: `G${digits}`,
+      year: y,
+      name,
+      city: cleanText(raw.city),
+      province: province!,
+      naics,
+      ch4: null,
+      total: tonnes,
+    },
     issues,
   };
 }
@@ -99,7 +163,11 @@ export function normalizeBuildingRow(raw: Raw, file: string, record: number): No
   const id = cleanText(raw.id);
   const city = cleanText(raw.city);
   if (!id || !/^\d+$/.test(id) || !city) {
-    return { issues: [issue(file, record, 'invalid_row', `EWRB_ID "${raw.id ?? ''}", city "${raw.city ?? ''}": row dropped`, true)] };
+    return {
+      issues: [
+        issue(file, record, 'invalid_row', `EWRB_ID "${raw.id ?? ''}", city "${raw.city ?? ''}": row dropped`, true),
+      ],
+    };
   }
   const n = numbers(raw, ['siteEui', 'ghgIntensity', 'water'] as const, file, record, issues);
   const checkYear = /^(\d{4})-\d{2}-\d{2}$/.exec(cleanText(raw.checkDate) ?? '')?.[1];

@@ -1,7 +1,16 @@
 // The facilities service's routes as OpenAPI operations (shared/contracts/facilities.md); the build turns
 // them and schemas/ into `api/v1/openapi.json` (pipeline/core/openapi.ts). Every route server/facilities
 // registers must be listed here (test/openapi.test.ts checks it).
-import { COMMON_DESCRIPTION, coreOperations, problem, PUBLIC_CACHE, toOpenApi, type ApiSpec, type OpenApiDocument, type ResponseSpec } from '../core/openapi.ts';
+import {
+  COMMON_DESCRIPTION,
+  coreOperations,
+  problem,
+  PUBLIC_CACHE,
+  toOpenApi,
+  type ApiSpec,
+  type OpenApiDocument,
+  type ResponseSpec,
+} from '../core/openapi.ts';
 import type { SchemaRegistry } from '../core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -54,11 +63,23 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
         operationId: 'getFacility',
         summary: 'One facility',
         tag: 'Facilities',
-        description: 'The full record: names and ids from both programs, totals, delta, yearly series, EWRB buildings of its city, methane and anomaly flags with their reasons.',
-        parameters: [{ name: 'id', in: 'path', description: 'A spine id, `ONF-` and 6 digits; anything else is a 404.', schema: 'facilities/record#/$defs/spine_id' }],
+        description:
+          'The full record: names and ids from both programs, totals, delta, yearly series, EWRB buildings of its city, methane and anomaly flags with their reasons.',
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            description: 'A spine id, `ONF-` and 6 digits; anything else is a 404.',
+            schema: 'facilities/record#/$defs/spine_id',
+          },
+        ],
         responses: {
           200: document('facilities/record', 'The facility record.'),
-          404: problem(404, ['not_found'], 'No facility with this id, or an id that is not a spine id (malformed ones too).'),
+          404: problem(
+            404,
+            ['not_found'],
+            'No facility with this id, or an id that is not a spine id (malformed ones too).',
+          ),
         },
       },
       {
@@ -72,7 +93,11 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
         query: 'facilities/search-query',
         responses: {
           200: document('facilities/search', 'The matching facilities.'),
-          400: problem(400, ['invalid_parameter'], 'A bad parameter value (a `limit` out of 1–200, an unknown `tier` or `program`, a `q` over 200 characters, a parameter given twice); `errors` lists each.'),
+          400: problem(
+            400,
+            ['invalid_parameter'],
+            'A bad parameter value (a `limit` out of 1–200, an unknown `tier` or `program`, a `q` over 200 characters, a parameter given twice); `errors` lists each.',
+          ),
         },
       },
       ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'facilities', report: 'facilities/report', registry }),

@@ -45,7 +45,10 @@ export function toAdjustedOntario(row: Pick<OntarioRow, 'total' | 'biomass'>): n
 }
 
 /** Sums per year; a year with no value at all stays null (null is not zero). */
-function sumByYear<T extends { year: number }>(rows: readonly T[], value: (r: T) => number | null): Map<number, number | null> {
+function sumByYear<T extends { year: number }>(
+  rows: readonly T[],
+  value: (r: T) => number | null,
+): Map<number, number | null> {
   const out = new Map<number, number | null>();
   for (const r of rows) {
     const v = value(r);
@@ -68,7 +71,9 @@ function newest<T extends { year: number }>(rows: readonly T[]): T[] {
 
 /** The display city: the newest spelling with lower-case letters, else the newest one in title case. */
 function displayCity(rows: readonly { year: number; city: string | null }[]): string | null {
-  const cities = newest(rows).map((r) => r.city).filter((c): c is string => !!c);
+  const cities = newest(rows)
+    .map((r) => r.city)
+    .filter((c): c is string => !!c);
   return cities.find((c) => /\p{Ll}/u.test(c)) ?? (cities[0] ? toTitleCase(cities[0]) : null);
 }
 
@@ -87,7 +92,12 @@ export interface RecordInput {
 }
 
 export function toBaseRecord({ spineId, component, ontario, federal, year }: RecordInput): BaseRecord {
-  const program: Program = component.ontario.length && component.federal.length ? 'both' : component.ontario.length ? 'ontario_only' : 'federal_only';
+  const program: Program =
+    component.ontario.length && component.federal.length
+      ? 'both'
+      : component.ontario.length
+        ? 'ontario_only'
+        : 'federal_only';
   const onByYear = sumByYear(ontario, toAdjustedOntario);
   const fedByYear = sumByYear(federal, (r) => r.total);
   const years = [...new Set([...onByYear.keys(), ...fedByYear.keys()])].sort((a, b) => a - b);

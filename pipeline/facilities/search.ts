@@ -73,11 +73,14 @@ export class NameMatcher {
 
   /** `order`: every spine id of the index, in the order matches are returned (ranking order). */
   constructor(index: lunr.Index, order: readonly string[]) {
-    const inverted = (index as unknown as { invertedIndex: Record<string, Record<string, Record<string, object>>> }).invertedIndex;
+    const inverted = (index as unknown as { invertedIndex: Record<string, Record<string, Record<string, object>>> })
+      .invertedIndex;
     const position = new Map(order.map((id, i) => [id, i]));
     this.order = order;
     this.words = Object.keys(inverted).sort();
-    this.docs = this.words.map((w) => Int32Array.from(Object.keys(inverted[w]!.names ?? {}), (ref) => position.get(ref)!));
+    this.docs = this.words.map((w) =>
+      Int32Array.from(Object.keys(inverted[w]!.names ?? {}), (ref) => position.get(ref)!),
+    );
     this.marks = new Int32Array(order.length);
   }
 
@@ -123,7 +126,8 @@ export class NameMatcher {
       if (!any) return new Int32Array(0);
     }
     const done = base + unique.length;
-    if (candidates.length * 16 < marks.length) return Int32Array.from(candidates.filter((d) => marks[d] === done)).sort();
+    if (candidates.length * 16 < marks.length)
+      return Int32Array.from(candidates.filter((d) => marks[d] === done)).sort();
     // Many candidates: one pass over the marks finds them in order, cheaper than sorting them.
     let n = 0;
     for (let d = 0; d < marks.length; d++) if (marks[d] === done) n++;
@@ -142,7 +146,11 @@ export class NameMatcher {
 export function matchNames(index: lunr.Index, terms: readonly string[]): Set<string> {
   const hits = index.query((query) => {
     for (const term of terms) {
-      query.term(term, { wildcard: lunr.Query.wildcard.TRAILING, presence: lunr.Query.presence.REQUIRED, usePipeline: false });
+      query.term(term, {
+        wildcard: lunr.Query.wildcard.TRAILING,
+        presence: lunr.Query.presence.REQUIRED,
+        usePipeline: false,
+      });
     }
   });
   return new Set(hits.map((h) => h.ref));
@@ -158,7 +166,17 @@ export function toSearchResponse(matches: readonly SearchDoc[], limit: number): 
   return {
     total: matches.length,
     limit,
-    results: matches.slice(0, limit).map(({ spine_id, name, city, tier, program, totals, emissions }) => ({ spine_id, name, city, tier, program, totals, emissions })),
+    results: matches
+      .slice(0, limit)
+      .map(({ spine_id, name, city, tier, program, totals, emissions }) => ({
+        spine_id,
+        name,
+        city,
+        tier,
+        program,
+        totals,
+        emissions,
+      })),
   };
 }
 

@@ -13,9 +13,24 @@ export interface FunnelStage {
 
 export interface Stats {
   year: number;
-  match: { facilities: number; anchored: number; unmatched: number; both: number; ontario_only: number; federal_only: number; anchored_rate: number };
+  match: {
+    facilities: number;
+    anchored: number;
+    unmatched: number;
+    both: number;
+    ontario_only: number;
+    federal_only: number;
+    anchored_rate: number;
+  };
   funnel: FunnelStage[];
-  top_emitters: { rank: number; spine_id: string; name: string; city: string | null; emissions: number; program: Program }[];
+  top_emitters: {
+    rank: number;
+    spine_id: string;
+    name: string;
+    city: string | null;
+    emissions: number;
+    program: Program;
+  }[];
   agreement: {
     year: number;
     compared: number;
@@ -53,26 +68,77 @@ export function toStats({ year, records, link, ontarioRows, federalRows, federal
   const count = (p: (r: BaseRecord) => boolean) => records.filter(p).length;
   const anchored = count((r) => r.tier === 'anchored');
   const ontarioIds = link.components.reduce((n, c) => n + c.ontario.length, 0);
-  const otherCity = new Set(link.nearMisses.filter((m) => m.kind === 'same_name_other_city').map((m) => m.ontario_id)).size;
-  const similar = new Set(link.nearMisses.filter((m) => m.kind === 'similar_name_same_city').map((m) => m.ontario_id)).size;
+  const otherCity = new Set(link.nearMisses.filter((m) => m.kind === 'same_name_other_city').map((m) => m.ontario_id))
+    .size;
+  const similar = new Set(link.nearMisses.filter((m) => m.kind === 'similar_name_same_city').map((m) => m.ontario_id))
+    .size;
   const funnel: FunnelStage[] = [
-    { stage: 'ontario_rows', count: ontarioRows, description: 'facility-year rows used from the Ontario registry', narrowing: false },
+    {
+      stage: 'ontario_rows',
+      count: ontarioRows,
+      description: 'facility-year rows used from the Ontario registry',
+      narrowing: false,
+    },
     { stage: 'ontario_facilities', count: ontarioIds, description: 'distinct Ontario GHG IDs', narrowing: true },
-    { stage: 'ontario_linkable', count: link.linkableOntario, description: 'Ontario IDs with a facility name and a city in at least one year', narrowing: true },
-    { stage: 'ontario_name_match', count: link.nameMatchedOntario, description: 'Ontario IDs whose normalized name equals a federal facility name in some city', narrowing: true },
-    { stage: 'ontario_anchored', count: link.anchoredOntario, description: 'Ontario IDs whose normalized name and city equal a federal pair in some year', narrowing: true },
-    { stage: 'rejected_same_name_other_city', count: otherCity, description: 'Ontario IDs with a federal facility of the same name in another city only (near-miss, not linked; see report.json)', narrowing: false },
-    { stage: 'rejected_similar_name_same_city', count: similar, description: 'Ontario IDs with a similar (≥ 0.85) but not identical federal name in the same city (near-miss, not linked; see report.json)', narrowing: false },
-    { stage: 'federal_rows', count: federalRows, description: 'federal facility-year rows in Ontario used (emissions by gas and indicator table)', narrowing: false },
+    {
+      stage: 'ontario_linkable',
+      count: link.linkableOntario,
+      description: 'Ontario IDs with a facility name and a city in at least one year',
+      narrowing: true,
+    },
+    {
+      stage: 'ontario_name_match',
+      count: link.nameMatchedOntario,
+      description: 'Ontario IDs whose normalized name equals a federal facility name in some city',
+      narrowing: true,
+    },
+    {
+      stage: 'ontario_anchored',
+      count: link.anchoredOntario,
+      description: 'Ontario IDs whose normalized name and city equal a federal pair in some year',
+      narrowing: true,
+    },
+    {
+      stage: 'rejected_same_name_other_city',
+      count: otherCity,
+      description:
+        'Ontario IDs with a federal facility of the same name in another city only (near-miss, not linked; see report.json)',
+      narrowing: false,
+    },
+    {
+      stage: 'rejected_similar_name_same_city',
+      count: similar,
+      description:
+        'Ontario IDs with a similar (≥ 0.85) but not identical federal name in the same city (near-miss, not linked; see report.json)',
+      narrowing: false,
+    },
+    {
+      stage: 'federal_rows',
+      count: federalRows,
+      description: 'federal facility-year rows in Ontario used (emissions by gas and indicator table)',
+      narrowing: false,
+    },
     { stage: 'federal_facilities', count: federalIds, description: 'distinct GHGRP IDs in Ontario', narrowing: false },
-    { stage: 'anchored', count: anchored, description: 'anchored facilities: one spine record per linked group of Ontario and federal IDs', narrowing: true },
+    {
+      stage: 'anchored',
+      count: anchored,
+      description: 'anchored facilities: one spine record per linked group of Ontario and federal IDs',
+      narrowing: true,
+    },
   ];
 
   const top_emitters = [...records]
     .filter((r) => toEmissions(r.totals) !== null)
     .sort(compareByEmissions)
     .slice(0, 30)
-    .map((r, i) => ({ rank: i + 1, spine_id: r.spine_id, name: r.name, city: r.city, emissions: toEmissions(r.totals)!, program: r.program }));
+    .map((r, i) => ({
+      rank: i + 1,
+      spine_id: r.spine_id,
+      name: r.name,
+      city: r.city,
+      emissions: toEmissions(r.totals)!,
+      program: r.program,
+    }));
 
   const compared = records.filter((r) => r.delta !== null) as (BaseRecord & { delta: Delta })[];
   const abs = compared.map((r) => Math.abs(r.delta.pct));

@@ -2,7 +2,13 @@
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
 import { createProgress, formatTable } from '../core/progress.ts';
-import { generate, GENERATE_SERVICES, type GeneratedFile, type GenerateService, type GenerateSummary } from './index.ts';
+import {
+  generate,
+  GENERATE_SERVICES,
+  type GeneratedFile,
+  type GenerateService,
+  type GenerateSummary,
+} from './index.ts';
 import { CARRIERS_FULL, ECONOMY_FULL_FACTOR, FACILITIES_FULL_FACTOR, parseScale } from './sizes.ts';
 
 const USAGE = `Write inputs at a chosen fraction of full size, in the exact upstream file formats (generated data:
@@ -28,10 +34,16 @@ Examples:
   npm run generate -- --service economy --scale full --out /tmp/gen && npm run build -- --service economy --input /tmp/gen/economy`;
 
 /** One summary row per file; the economy's many upstream answers are grouped by folder. */
-export function toSummaryRows(files: readonly GeneratedFile[]): { file: string; files: number; rows: number; bytes: number }[] {
+export function toSummaryRows(
+  files: readonly GeneratedFile[],
+): { file: string; files: number; rows: number; bytes: number }[] {
   const groups = new Map<string, { file: string; files: number; rows: number; bytes: number }>();
   for (const f of files) {
-    const key = f.file.startsWith('upstream/wds/') ? f.file.replace(/[^/]+$/, '*.json') : f.file.startsWith('upstream/valet/') ? 'upstream/valet/observations/*/json' : f.file;
+    const key = f.file.startsWith('upstream/wds/')
+      ? f.file.replace(/[^/]+$/, '*.json')
+      : f.file.startsWith('upstream/valet/')
+        ? 'upstream/valet/observations/*/json'
+        : f.file;
     const g = groups.get(key) ?? { file: key, files: 0, rows: 0, bytes: 0 };
     g.files++;
     g.rows += f.rows;
@@ -42,16 +54,31 @@ export function toSummaryRows(files: readonly GeneratedFile[]): { file: string; 
 }
 
 export async function main(argv: string[]): Promise<GenerateSummary[] | undefined> {
-  const { values } = parseCli(argv, { service: { type: 'string' }, scale: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values } = parseCli(
+    argv,
+    {
+      service: { type: 'string' },
+      scale: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE,
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return undefined;
   }
   const names: readonly string[] = GENERATE_SERVICES;
-  if (!values.service || (values.service !== 'all' && !names.includes(values.service))) throw new CliError(`--service must be one of ${[...names, 'all'].join(', ')}\n\n${USAGE}`);
-  if (values.scale === undefined) throw new CliError(`--scale is required: full, or a fraction of full size such as 0.1\n\n${USAGE}`);
+  if (!values.service || (values.service !== 'all' && !names.includes(values.service)))
+    throw new CliError(`--service must be one of ${[...names, 'all'].join(', ')}\n\n${USAGE}`);
+  if (values.scale === undefined)
+    throw new CliError(`--scale is required: full, or a fraction of full size such as 0.1\n\n${USAGE}`);
   const scale = parseScale(values.scale);
-  if (scale === undefined) throw new CliError(`--scale must be full or a number above 0 and at most 10 (a fraction of full size), not ${values.scale}`);
+  if (scale === undefined)
+    throw new CliError(
+      `--scale must be full or a number above 0 and at most 10 (a fraction of full size), not ${values.scale}`,
+    );
   if (!values.out) throw new CliError(`--out is required\n\n${USAGE}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new CliError('--seed must be an integer');
@@ -71,12 +98,26 @@ export async function main(argv: string[]): Promise<GenerateSummary[] | undefine
     }
     summaries.push(summary);
     const rows = toSummaryRows(summary.files);
-    const table = [['file', 'files', 'rows', 'bytes'], ...rows.map((r) => [r.file, r.files, r.rows.toLocaleString('en-US'), r.bytes.toLocaleString('en-US')])];
+    const table = [
+      ['file', 'files', 'rows', 'bytes'],
+      ...rows.map((r) => [r.file, r.files, r.rows.toLocaleString('en-US'), r.bytes.toLocaleString('en-US')]),
+    ];
     const total = rows.reduce((sum, r) => sum + r.bytes, 0);
-    process.stderr.write(`\n${formatTable(table)}\n${service}: ${(total / 1e6).toFixed(1)} MB in ${summary.seconds.toFixed(1)} s\n\n`);
+    process.stderr.write(
+      `\n${formatTable(table)}\n${service}: ${(total / 1e6).toFixed(1)} MB in ${summary.seconds.toFixed(1)} s\n\n`,
+    );
   }
-  if (values.json) process.stdout.write(JSON.stringify(summaries.map((s) => ({ ...s, files: toSummaryRows(s.files) })), null, 2) + '\n');
-  process.stderr.write(`generated ${services.join(', ')} at ${scale} × full in ${out} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`);
+  if (values.json)
+    process.stdout.write(
+      JSON.stringify(
+        summaries.map((s) => ({ ...s, files: toSummaryRows(s.files) })),
+        null,
+        2,
+      ) + '\n',
+    );
+  process.stderr.write(
+    `generated ${services.join(', ')} at ${scale} × full in ${out} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`,
+  );
   return summaries;
 }
 

@@ -12,11 +12,18 @@ export interface GeneratedResponse {
 }
 
 type Envelope = { status: string; object: Record<string, unknown> & { vectorDataPoint?: unknown[] } };
-type ValetBody = { terms?: unknown; seriesDetail?: Record<string, unknown>; observations: ({ d: string } & Record<string, unknown>)[] };
+type ValetBody = {
+  terms?: unknown;
+  seriesDetail?: Record<string, unknown>;
+  observations: ({ d: string } & Record<string, unknown>)[];
+};
 
 const json = (status: number, doc: unknown): GeneratedResponse => ({ status, body: JSON.stringify(doc) });
 /** WDS's item for a vector it does not know (getCodeSets wdsResponseStatus 4). */
-const invalidVector = (vectorId: unknown) => ({ status: 'FAILED', object: { responseStatusCode: 4, productId: 0, coordinate: '.........', vectorId: Number(vectorId) || null } });
+const invalidVector = (vectorId: unknown) => ({
+  status: 'FAILED',
+  object: { responseStatusCode: 4, productId: 0, coordinate: '.........', vectorId: Number(vectorId) || null },
+});
 
 /** Reads and parses generated files once each. */
 function createFileCache(dir: string) {
@@ -44,10 +51,13 @@ function parseRequests(body: string | undefined): { vectorId?: unknown; latestN?
 }
 
 /** `vectorId` as a file name: a positive integer, else undefined (no path ever comes from the request). */
-const toVectorFile = (v: unknown): string | undefined => (Number.isSafeInteger(Number(v)) && Number(v) > 0 ? String(Number(v)) : undefined);
+const toVectorFile = (v: unknown): string | undefined =>
+  Number.isSafeInteger(Number(v)) && Number(v) > 0 ? String(Number(v)) : undefined;
 
 /** Answers one request from the generated folder `dir` (the one holding `upstream/`). */
-export function createGeneratedResponder(dir: string): (method: string, url: URL, body: string | undefined) => Promise<GeneratedResponse> {
+export function createGeneratedResponder(
+  dir: string,
+): (method: string, url: URL, body: string | undefined) => Promise<GeneratedResponse> {
   const load = createFileCache(join(dir, 'upstream'));
   return async (method, url, body) => {
     const path = url.pathname;
@@ -68,7 +78,13 @@ export function createGeneratedResponder(dir: string): (method: string, url: URL
         const n = Number(r.latestN);
         const points = item.object.vectorDataPoint;
         // The files hold the whole series (latestN 6000); a smaller latestN keeps the latest periods.
-        if (wds === 'getDataFromVectorsAndLatestNPeriods' && Array.isArray(points) && Number.isInteger(n) && n >= 1 && n < points.length) {
+        if (
+          wds === 'getDataFromVectorsAndLatestNPeriods' &&
+          Array.isArray(points) &&
+          Number.isInteger(n) &&
+          n >= 1 &&
+          n < points.length
+        ) {
           items.push({ ...item, object: { ...item.object, vectorDataPoint: points.slice(points.length - n) } });
         } else items.push(item);
       }
@@ -84,9 +100,12 @@ export function createGeneratedResponder(dir: string): (method: string, url: URL
       const seriesDetail: Record<string, unknown> = {};
       let terms: unknown;
       for (const name of names) {
-        const doc = /^[A-Za-z0-9_.]+$/.test(name) ? ((await load(`valet/observations/${name}/json`)) as ValetBody | undefined) : undefined;
+        const doc = /^[A-Za-z0-9_.]+$/.test(name)
+          ? ((await load(`valet/observations/${name}/json`)) as ValetBody | undefined)
+          : undefined;
         // Valet's own answer to an unknown series name.
-        if (!doc) return json(404, { message: `Series ${name} not found.`, docs: 'https://www.bankofcanada.ca/valet/docs' });
+        if (!doc)
+          return json(404, { message: `Series ${name} not found.`, docs: 'https://www.bankofcanada.ca/valet/docs' });
         terms ??= doc.terms;
         Object.assign(seriesDetail, doc.seriesDetail);
         for (const row of doc.observations) {

@@ -85,10 +85,23 @@ export async function writeEconomyInputs(
   let done = 0;
   for (const entry of entries) {
     for (const vectorId of entry.vectorIds) {
-      const data = respondDemo('POST', new URL(`${DEMO_STATCAN_URL}/getDataFromVectorsAndLatestNPeriods`), JSON.stringify([{ vectorId, latestN: LATEST_N }]), demo);
-      const info = respondDemo('POST', new URL(`${DEMO_STATCAN_URL}/getSeriesInfoFromVector`), JSON.stringify([{ vectorId }]), demo);
-      if (data.status !== 200 || info.status !== 200) throw new Error(`generate: the demo upstream has no answer for v${vectorId}`);
-      const points = (JSON.parse(data.body) as { object?: { vectorDataPoint?: unknown[] } }[])[0]?.object?.vectorDataPoint?.length ?? 0;
+      const data = respondDemo(
+        'POST',
+        new URL(`${DEMO_STATCAN_URL}/getDataFromVectorsAndLatestNPeriods`),
+        JSON.stringify([{ vectorId, latestN: LATEST_N }]),
+        demo,
+      );
+      const info = respondDemo(
+        'POST',
+        new URL(`${DEMO_STATCAN_URL}/getSeriesInfoFromVector`),
+        JSON.stringify([{ vectorId }]),
+        demo,
+      );
+      if (data.status !== 200 || info.status !== 200)
+        throw new Error(`generate: the demo upstream has no answer for v${vectorId}`);
+      const points =
+        (JSON.parse(data.body) as { object?: { vectorDataPoint?: unknown[] } }[])[0]?.object?.vectorDataPoint?.length ??
+        0;
       const d = await put(dir, `upstream/wds/getDataFromVectorsAndLatestNPeriods/${vectorId}.json`, data.body);
       const s = await put(dir, `upstream/wds/getSeriesInfoFromVector/${vectorId}.json`, info.body);
       files.push({ file: d.file, rows: points, bytes: d.bytes }, { file: s.file, rows: 1, bytes: s.bytes });

@@ -43,7 +43,11 @@ async function withBytes(dir: string, rows: Record<string, number>): Promise<Gen
 }
 
 /** Writes `service`'s inputs at `options.scale` × full size into `dir` and says what it wrote. */
-export async function generate(service: GenerateService, dir: string, options: GenerateOptions): Promise<GenerateSummary> {
+export async function generate(
+  service: GenerateService,
+  dir: string,
+  options: GenerateOptions,
+): Promise<GenerateSummary> {
   const started = performance.now();
   const files = await writeInputs(service, dir, options);
   return { service, dir, scale: options.scale, files, seconds: Math.round((performance.now() - started) / 100) / 10 };
@@ -51,7 +55,8 @@ export async function generate(service: GenerateService, dir: string, options: G
 
 async function writeInputs(service: GenerateService, dir: string, options: GenerateOptions): Promise<GeneratedFile[]> {
   const { scale, seed, onProgress } = options;
-  if (!(scale > 0 && Number.isFinite(scale))) throw new Error(`generate: scale must be a positive number, got ${scale}`);
+  if (!(scale > 0 && Number.isFinite(scale)))
+    throw new Error(`generate: scale must be a positive number, got ${scale}`);
   const extra = { generate_scale: scale };
   switch (service) {
     case 'carriers': {
@@ -67,7 +72,13 @@ async function writeInputs(service: GenerateService, dir: string, options: Gener
     }
     case 'facilities': {
       const o = toFacilitiesOptions(scale);
-      const { facts } = await writeFacilitiesDemo(dir, { seed, scale: o.scale, otherProvinceShare: o.otherProvinceShare, ewrbRows: o.ewrbRows, onProgress });
+      const { facts } = await writeFacilitiesDemo(dir, {
+        seed,
+        scale: o.scale,
+        otherProvinceShare: o.otherProvinceShare,
+        ewrbRows: o.ewrbRows,
+        onProgress,
+      });
       await writeDemoMarker(service, dir, { seed, scale: o.scale, facts, extra });
       return withBytes(dir, {
         [ONTARIO_FILE]: facts.ontarioRows,

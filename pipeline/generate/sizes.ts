@@ -8,7 +8,12 @@
  * that its scale 700 gives these totals (counted at 210,000 carriers: 0.70 M inspections, 1.02 M violations,
  * 14.6 k crashes, i.e. 6.99 M / 10.2 M / 146 k at full size).
  */
-export const CARRIERS_FULL = { carriers: 2_100_000, inspections: 7_000_000, violations: 10_000_000, crashes: 150_000 } as const;
+export const CARRIERS_FULL = {
+  carriers: 2_100_000,
+  inspections: 7_000_000,
+  violations: 10_000_000,
+  crashes: 150_000,
+} as const;
 export const CARRIERS_DEMO_SCALE_AT_FULL = 700;
 
 /**
@@ -16,7 +21,12 @@ export const CARRIERS_DEMO_SCALE_AT_FULL = 700;
  * the federal GHGRP emissions-by-gas file about 18,771 rows (all provinces), the ECCC indicator table 1,732
  * rows (all provinces), EWRB 3,491 buildings.
  */
-export const FACILITIES_REAL = { ontarioRows: 2_557, byGasRows: 18_771, indicatorRows: 1_732, ewrbRows: 3_491 } as const;
+export const FACILITIES_REAL = {
+  ontarioRows: 2_557,
+  byGasRows: 18_771,
+  indicatorRows: 1_732,
+  ewrbRows: 3_491,
+} as const;
 export const FACILITIES_FULL_FACTOR = 10;
 /**
  * The demo generator's scale whose Ontario file has 10 × 2,557 rows: it writes about 1,490 registry rows per

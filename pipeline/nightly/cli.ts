@@ -35,8 +35,15 @@ Examples:
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A whole-number setting of the nightly job (decimal digits as written), its fallback when unset. */
-function toNumberEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const what = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+function toNumberEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const what =
+    max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
   return settingOption(() => wholeNumberSetting(name, env[name], fallback, min, what, max));
 }
 
@@ -66,9 +73,16 @@ function checkFolder(option: string, dir: string): void {
 
 /** The summary table: one row per service. */
 export function formatSummary(outcomes: readonly ServiceOutcome[]): string {
-  const rows: (string | number)[][] = [['service', 'downloaded', 'unchanged', 'failed', 'build', 'data_version', 'seconds']];
+  const rows: (string | number)[][] = [
+    ['service', 'downloaded', 'unchanged', 'failed', 'build', 'data_version', 'seconds'],
+  ];
   for (const o of outcomes) {
-    const version = o.data_version === null ? '-' : o.build === 'published' ? `${o.data_version}${o.same_version ? ' (same)' : ''}` : `${o.data_version} (kept)`;
+    const version =
+      o.data_version === null
+        ? '-'
+        : o.build === 'published'
+          ? `${o.data_version}${o.same_version ? ' (same)' : ''}`
+          : `${o.data_version} (kept)`;
     rows.push([o.service, o.downloaded, o.unchanged, o.failed, o.build, version, o.seconds.toFixed(1)]);
   }
   const lines = [formatTable(rows)];
@@ -79,23 +93,36 @@ export function formatSummary(outcomes: readonly ServiceOutcome[]): string {
   return lines.join('\n');
 }
 
-export async function main(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env, overrides: Partial<NightlyConfig> = {}): Promise<ServiceOutcome[] | undefined> {
-  const { values } = parseCli(argv, { service: { type: 'string' }, out: { type: 'string' }, downloads: { type: 'string' }, year: { type: 'string' } }, USAGE);
+export async function main(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  overrides: Partial<NightlyConfig> = {},
+): Promise<ServiceOutcome[] | undefined> {
+  const { values } = parseCli(
+    argv,
+    { service: { type: 'string' }, out: { type: 'string' }, downloads: { type: 'string' }, year: { type: 'string' } },
+    USAGE,
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return undefined;
   }
   const service = values.service;
-  if (!service || (service !== 'all' && !SERVICE_NAMES.includes(service))) throw new CliError(`--service must be all or one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
+  if (!service || (service !== 'all' && !SERVICE_NAMES.includes(service)))
+    throw new CliError(`--service must be all or one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
   const year = yearOption(values.year);
-  if (year !== undefined && service !== 'all' && service !== 'facilities') throw new CliError(`--year applies to the facilities build only, not ${service}\n\n${USAGE}`);
+  if (year !== undefined && service !== 'all' && service !== 'facilities')
+    throw new CliError(`--year applies to the facilities build only, not ${service}\n\n${USAGE}`);
   const outDir = resolve(values.out ?? (env.DATA_DIR || 'dist-data'));
   const downloadsDir = resolve(values.downloads ?? join(stateDirOf(env), 'downloads'));
   checkFolder('--out', outDir);
   checkFolder('--downloads', downloadsDir);
   // Raw upstream files in the data folder would sit in the served tree (and a CDN upload) until the
   // publish moved them away with it.
-  if (isInsideFolder(downloadsDir, outDir)) throw new CliError(`--downloads ${downloadsDir} is inside the data folder ${outDir}: a publish would move it away and a CDN upload would publish it; keep downloads outside it`);
+  if (isInsideFolder(downloadsDir, outDir))
+    throw new CliError(
+      `--downloads ${downloadsDir} is inside the data folder ${outDir}: a publish would move it away and a CDN upload would publish it; keep downloads outside it`,
+    );
   const stateDir = stateDirOf(env);
   try {
     prepareStateDir(stateDir, outDir);
@@ -130,7 +157,10 @@ export async function main(argv: string[], env: Readonly<Record<string, string |
   if (failed.length > 0) {
     const kept = failed.filter((o) => o.data_version !== null).map((o) => o.service);
     const none = failed.filter((o) => o.data_version === null).map((o) => o.service);
-    const parts = [...(kept.length ? [`${kept.join(', ')} not published; what was published before is still served`] : []), ...(none.length ? [`${none.join(', ')} not published, and nothing was published before`] : [])];
+    const parts = [
+      ...(kept.length ? [`${kept.join(', ')} not published; what was published before is still served`] : []),
+      ...(none.length ? [`${none.join(', ')} not published, and nothing was published before`] : []),
+    ];
     throw new CliError(`nightly: ${parts.join('; ')}`, 1);
   }
   return outcomes;

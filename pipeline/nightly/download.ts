@@ -64,7 +64,8 @@ async function removeStale(dir: string, files: readonly UpstreamFile[], state: D
   for (const name of await readdir(dir)) {
     // Also what a killed run left: partial downloads, unpacked halves, state being written.
     const leftover = /^\..*\.(?:download|part-\d+|unpack-\d+|tmp-\d+)$/.test(name);
-    if (leftover || (!name.startsWith('.') && !keep.has(name))) await rm(join(dir, name), { recursive: true, force: true });
+    if (leftover || (!name.startsWith('.') && !keep.has(name)))
+      await rm(join(dir, name), { recursive: true, force: true });
   }
   for (const name of Object.keys(state.files)) if (!files.some((f) => f.name === name)) delete state.files[name];
 }
@@ -88,7 +89,12 @@ async function readHead(path: string, size = 4): Promise<Buffer> {
   }
 }
 
-async function fetchOne(file: UpstreamFile, dir: string, previous: FileState | undefined, options: FetchFilesOptions): Promise<{ outcome: FileOutcome; state?: FileState }> {
+async function fetchOne(
+  file: UpstreamFile,
+  dir: string,
+  previous: FileState | undefined,
+  options: FetchFilesOptions,
+): Promise<{ outcome: FileOutcome; state?: FileState }> {
   const stem = stemOf(file.name);
   const plain = join(dir, file.name);
   const folder = join(dir, stem);
@@ -98,7 +104,11 @@ async function fetchOne(file: UpstreamFile, dir: string, previous: FileState | u
   const now = (options.now ?? (() => new Date()))().toISOString();
   try {
     const r = await downloadFile(file.url, hidden, { ...options, previous: present ? previous.validators : undefined });
-    if (r.status === 'unchanged') return { outcome: { file, status: 'unchanged', bytes: r.bytes }, state: { ...previous!, validators: r.validators } };
+    if (r.status === 'unchanged')
+      return {
+        outcome: { file, status: 'unchanged', bytes: r.bytes },
+        state: { ...previous!, validators: r.validators },
+      };
     let state: FileState;
     const head = await readHead(hidden, 512);
     // A portal down for maintenance often answers 200 with a web page; kept, it would replace the last good
@@ -106,7 +116,9 @@ async function fetchOne(file: UpstreamFile, dir: string, previous: FileState | u
     // nor a zip begins with `<`, nor is empty.
     if (head.length === 0) throw new Error(`${file.url}: answered an empty body`);
     if (/^(\ufeff)?\s*</.test(head.toString('utf8'))) {
-      throw new Error(`${file.url}: answered a web page (${JSON.stringify(head.toString('utf8').trim().slice(0, 40))}…), not a data file`);
+      throw new Error(
+        `${file.url}: answered a web page (${JSON.stringify(head.toString('utf8').trim().slice(0, 40))}…), not a data file`,
+      );
     }
     if (isZipHeader(head)) {
       const unpack = join(dir, `.${stem}.unpack-${process.pid}`);
@@ -116,7 +128,14 @@ async function fetchOne(file: UpstreamFile, dir: string, previous: FileState | u
         const entries = await extractZip(hidden, unpack);
         if (entries.length === 0) throw new Error('the archive holds no file');
         await replaceDir(unpack, folder);
-        state = { url: file.url, zip: true, unpacked: entries.map((e) => `${stem}/${e.file}`), validators: r.validators, bytes: r.bytes, updated_at: now };
+        state = {
+          url: file.url,
+          zip: true,
+          unpacked: entries.map((e) => `${stem}/${e.file}`),
+          validators: r.validators,
+          bytes: r.bytes,
+          updated_at: now,
+        };
       } catch (err) {
         await rm(unpack, { recursive: true, force: true });
         throw new Error(`${file.url}: not a readable zip archive: ${(err as Error).message}`);
@@ -140,7 +159,11 @@ async function fetchOne(file: UpstreamFile, dir: string, previous: FileState | u
  * Brings `dir` up to date with `files` (all at once). A failed file leaves what an earlier night fetched in
  * place; the state keeps its old validators, so the next night asks again.
  */
-export async function fetchFiles(dir: string, files: readonly UpstreamFile[], options: FetchFilesOptions): Promise<FileOutcome[]> {
+export async function fetchFiles(
+  dir: string,
+  files: readonly UpstreamFile[],
+  options: FetchFilesOptions,
+): Promise<FileOutcome[]> {
   await mkdir(dir, { recursive: true });
   const state = await readDownloadState(dir);
   await removeStale(dir, files, state);

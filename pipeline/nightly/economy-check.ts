@@ -56,7 +56,10 @@ async function withRetries<T>(what: () => Promise<T>, o: EconomyCheckOptions): P
   }
 }
 
-export async function checkEconomyRegistry(entries: readonly RegistryEntry[], o: EconomyCheckOptions): Promise<EconomyCheckResult> {
+export async function checkEconomyRegistry(
+  entries: readonly RegistryEntry[],
+  o: EconomyCheckOptions,
+): Promise<EconomyCheckResult> {
   const statcan = createStatcanClient({ baseUrl: o.statcanUrl, fetch: o.fetch, timeoutMs: o.timeoutMs });
   const valet = createValetClient({ baseUrl: o.valetUrl, fetch: o.fetch, timeoutMs: o.timeoutMs });
   const failed: EconomyCheckResult['failed'] = [];
@@ -84,7 +87,8 @@ export async function checkEconomyRegistry(entries: readonly RegistryEntry[], o:
       else if (!item.ok) fail(e.id, `v${v}`, item.message);
       else {
         const code = item.object.scalarFactorCode;
-        if (code !== null && code !== undefined && Number(code) !== e.scalarFactorCode) fail(e.id, `v${v}`, `WDS scalarFactorCode ${code}, the registry says ${e.scalarFactorCode}`);
+        if (code !== null && code !== undefined && Number(code) !== e.scalarFactorCode)
+          fail(e.id, `v${v}`, `WDS scalarFactorCode ${code}, the registry says ${e.scalarFactorCode}`);
         if (Number(item.object.terminated) === 1) notes.push(`${e.id}: v${v} is terminated upstream`);
       }
     }
@@ -95,7 +99,8 @@ export async function checkEconomyRegistry(entries: readonly RegistryEntry[], o:
   const known = new Map<string, true | Error>();
   const ask = async (batch: string[]) => {
     const body = await withRetries(() => valet.getObservations(batch, { startDate: o.today }), o);
-    for (const n of batch) known.set(n, !body.seriesDetail || n in body.seriesDetail ? true : new Error('missing from the answer'));
+    for (const n of batch)
+      known.set(n, !body.seriesDetail || n in body.seriesDetail ? true : new Error('missing from the answer'));
   };
   for (const batch of chunks(names, VALET_BATCH)) {
     try {

@@ -65,12 +65,19 @@ function toRetryAfterMs(header: string | null): number | undefined {
 }
 
 /** One attempt: answer, stream to `tmp`, check, hash. Never touches `dest`. */
-async function attempt(url: string, tmp: string, options: DownloadOptions): Promise<{ status: 304 } | { status: 200; bytes: number; sha256: string; validators: Validators }> {
+async function attempt(
+  url: string,
+  tmp: string,
+  options: DownloadOptions,
+): Promise<{ status: 304 } | { status: 200; bytes: number; sha256: string; validators: Validators }> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new DownloadError(`no data for ${options.timeoutMs} ms`, true)), options.timeoutMs);
+    timer = setTimeout(
+      () => controller.abort(new DownloadError(`no data for ${options.timeoutMs} ms`, true)),
+      options.timeoutMs,
+    );
   };
   // No content coding: fetch inflates a gzip body without telling a stream cut at a flush point from a
   // whole one, and the Content-Length check then has nothing to go by. An answer coded all the same is
@@ -99,7 +106,10 @@ async function attempt(url: string, tmp: string, options: DownloadOptions): Prom
     const coding = res.headers.get('content-encoding');
     if (coding && coding.trim().toLowerCase() !== 'identity') {
       await res.body.cancel().catch(() => undefined);
-      throw new DownloadError(`the answer is ${coding}-coded though none was asked for (Accept-Encoding: identity), so whether it is whole cannot be checked`, false);
+      throw new DownloadError(
+        `the answer is ${coding}-coded though none was asked for (Accept-Encoding: identity), so whether it is whole cannot be checked`,
+        false,
+      );
     }
     const expected = Number(res.headers.get('content-length') ?? NaN);
     const hash = createHash('sha256');
@@ -117,10 +127,12 @@ async function attempt(url: string, tmp: string, options: DownloadOptions): Prom
     } catch (err) {
       const e = toDownloadError(err, controller.signal);
       // A connection dropped mid-body: say how far it got.
-      if (!controller.signal.aborted && Number.isFinite(expected)) throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes (${e.message})`, true);
+      if (!controller.signal.aborted && Number.isFinite(expected))
+        throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes (${e.message})`, true);
       throw e;
     }
-    if (Number.isFinite(expected) && bytes !== expected) throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes`, true);
+    if (Number.isFinite(expected) && bytes !== expected)
+      throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes`, true);
     if (bytes === 0) throw new DownloadError('the body is empty', true);
     const validators: Validators = { sha256: hash.digest('hex') };
     const etag = res.headers.get('etag');
@@ -157,7 +169,8 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
     }
     try {
       const r = await attempt(url, tmp, options);
-      if (r.status === 304) return { status: 'unchanged', bytes: 0, attempts: n + 1, validators: options.previous ?? {} };
+      if (r.status === 304)
+        return { status: 'unchanged', bytes: 0, attempts: n + 1, validators: options.previous ?? {} };
       if (options.previous?.sha256 === r.sha256) {
         await rm(tmp, { force: true });
         return { status: 'unchanged', bytes: r.bytes, attempts: n + 1, validators: r.validators };

@@ -55,7 +55,9 @@ export interface ServiceOutcome {
 
 async function readDataVersion(outDir: string, service: string): Promise<string | null> {
   try {
-    const manifest = JSON.parse(await readFile(join(outDir, service, 'manifest.json'), 'utf8')) as { data_version?: unknown };
+    const manifest = JSON.parse(await readFile(join(outDir, service, 'manifest.json'), 'utf8')) as {
+      data_version?: unknown;
+    };
     return typeof manifest.data_version === 'string' ? manifest.data_version : null;
   } catch {
     return null;
@@ -65,17 +67,36 @@ async function readDataVersion(outDir: string, service: string): Promise<string 
 /** One line per distinct reason: a batch that timed out is one line, not one per series. */
 export function toGroupedFailures(failed: readonly { id: string; upstreamId: string; message: string }[]): string[] {
   const byMessage = new Map<string, string[]>();
-  for (const f of failed) byMessage.set(f.message, [...(byMessage.get(f.message) ?? []), f.id === f.upstreamId ? f.id : `${f.id} (${f.upstreamId})`]);
+  for (const f of failed)
+    byMessage.set(f.message, [
+      ...(byMessage.get(f.message) ?? []),
+      f.id === f.upstreamId ? f.id : `${f.id} (${f.upstreamId})`,
+    ]);
   return [...byMessage].map(([message, ids]) => {
     const shown = ids.length > 4 ? `${ids.slice(0, 4).join(', ')} and ${ids.length - 4} more` : ids.join(', ');
     return `${shown}: ${message}`;
   });
 }
 
-async function runService(service: string, config: NightlyConfig, log: (line: string) => void): Promise<ServiceOutcome> {
+async function runService(
+  service: string,
+  config: NightlyConfig,
+  log: (line: string) => void,
+): Promise<ServiceOutcome> {
   const started = performance.now();
   const before = await readDataVersion(config.outDir, service);
-  const out: ServiceOutcome = { service, downloaded: 0, unchanged: 0, failed: 0, build: 'not built', data_version: before, same_version: true, seconds: 0, errors: [], notes: [] };
+  const out: ServiceOutcome = {
+    service,
+    downloaded: 0,
+    unchanged: 0,
+    failed: 0,
+    build: 'not built',
+    data_version: before,
+    same_version: true,
+    seconds: 0,
+    errors: [],
+    notes: [],
+  };
   const pipeline = PIPELINES[service];
   const input = join(config.downloadsDir, service);
   try {
@@ -83,7 +104,9 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
     if (service === 'economy') {
       const now = (config.now ?? (() => new Date()))();
       const { entries } = loadRegistry();
-      log(`[nightly] economy: checking ${entries.length} series against ${toStatcanBaseUrl(config.env)} and ${toValetBaseUrl(config.env)}`);
+      log(
+        `[nightly] economy: checking ${entries.length} series against ${toStatcanBaseUrl(config.env)} and ${toValetBaseUrl(config.env)}`,
+      );
       const check = await checkEconomyRegistry(entries, {
         statcanUrl: toStatcanBaseUrl(config.env),
         valetUrl: toValetBaseUrl(config.env),
@@ -109,16 +132,21 @@ async function runService(service: string, config: NightlyConfig, log: (line: st
         fetch: config.fetch,
         sleep: config.sleep,
         now: config.now,
-        onRetry: (n, err, delay) => log(`[nightly] ${service}: retry ${n} of ${config.retries} in ${delay} ms (${err.message})`),
+        onRetry: (n, err, delay) =>
+          log(`[nightly] ${service}: retry ${n} of ${config.retries} in ${delay} ms (${err.message})`),
       });
       for (const r of results) {
         out[r.status]++;
-        log(`[nightly] ${service}: ${r.file.name} ${r.status}${r.status === 'downloaded' ? ` (${r.bytes.toLocaleString('en-US')} bytes)` : ''}`);
+        log(
+          `[nightly] ${service}: ${r.file.name} ${r.status}${r.status === 'downloaded' ? ` (${r.bytes.toLocaleString('en-US')} bytes)` : ''}`,
+        );
         if (r.error) out.errors.push(`${r.file.name} (${r.file.env}): ${r.error}`);
       }
     }
     if (out.failed > 0) {
-      log(`[nightly] ${service}: not built, ${before === null ? 'and none was published before' : 'the published build stays'}`);
+      log(
+        `[nightly] ${service}: not built, ${before === null ? 'and none was published before' : 'the published build stays'}`,
+      );
       return out;
     }
     const progress = (config.buildProgress ?? ((s: string) => createProgress(`build ${s}`)))(service);

@@ -34,26 +34,30 @@ const FACILITIES: readonly UpstreamSource[] = [
     env: 'ONTARIO_GHG_URL',
     stem: 'ontario_ghg',
     label: 'Ontario GHG registry',
-    defaultUrl: 'https://data.ontario.ca/dataset/greenhouse-gas-emissions-reporting-by-facility/resource/0996bfd9-ed27-4f78-8ed1-9e024185f10a/download',
+    defaultUrl:
+      'https://data.ontario.ca/dataset/greenhouse-gas-emissions-reporting-by-facility/resource/0996bfd9-ed27-4f78-8ed1-9e024185f10a/download',
     list: true,
   },
   {
     env: 'GHGRP_BY_GAS_URL',
     stem: 'ghgrp_by_gas',
     label: 'Federal GHGRP emissions by gas',
-    defaultUrl: 'https://data-donnees.az.ec.gc.ca/data/substances/monitor/greenhouse-gas-reporting-program-ghgrp-facility-greenhouse-gas-ghg-data/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv',
+    defaultUrl:
+      'https://data-donnees.az.ec.gc.ca/data/substances/monitor/greenhouse-gas-reporting-program-ghgrp-facility-greenhouse-gas-ghg-data/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv',
   },
   {
     env: 'GHGRP_INDICATOR_URL',
     stem: 'ghgrp_indicator',
     label: 'ECCC large facilities indicator table',
-    defaultUrl: 'https://indicators-map.canada.ca/CSVs/en/Greenhouse%20gas%20emissions%20from%20large%20facilities%20-%202024.csv',
+    defaultUrl:
+      'https://indicators-map.canada.ca/CSVs/en/Greenhouse%20gas%20emissions%20from%20large%20facilities%20-%202024.csv',
   },
   {
     env: 'EWRB_URL',
     stem: 'ewrb',
     label: 'Ontario EWRB building data',
-    defaultUrl: 'https://data.ontario.ca/dataset/energy-and-water-usage-of-large-buildings-in-ontario/resource/aeb34aef-5029-4b65-8093-c86ad682b037/download',
+    defaultUrl:
+      'https://data.ontario.ca/dataset/energy-and-water-usage-of-large-buildings-in-ontario/resource/aeb34aef-5029-4b65-8093-c86ad682b037/download',
   },
 ];
 
@@ -63,9 +67,24 @@ const FACILITIES: readonly UpstreamSource[] = [
  * zip archives under monthly names (FMCSA_CENSUS1_2026Oct.zip); point a variable at one and it is unpacked.
  */
 const CARRIERS: readonly UpstreamSource[] = [
-  { env: 'FMCSA_CENSUS_URL', stem: 'census', label: CARRIER_INPUTS.census.label, defaultUrl: CARRIER_INPUTS.census.url },
-  { env: 'FMCSA_INSPECTION_URL', stem: 'inspection', label: CARRIER_INPUTS.inspection.label, defaultUrl: CARRIER_INPUTS.inspection.url },
-  { env: 'FMCSA_VIOLATION_URL', stem: 'violation', label: CARRIER_INPUTS.violation.label, defaultUrl: CARRIER_INPUTS.violation.url },
+  {
+    env: 'FMCSA_CENSUS_URL',
+    stem: 'census',
+    label: CARRIER_INPUTS.census.label,
+    defaultUrl: CARRIER_INPUTS.census.url,
+  },
+  {
+    env: 'FMCSA_INSPECTION_URL',
+    stem: 'inspection',
+    label: CARRIER_INPUTS.inspection.label,
+    defaultUrl: CARRIER_INPUTS.inspection.url,
+  },
+  {
+    env: 'FMCSA_VIOLATION_URL',
+    stem: 'violation',
+    label: CARRIER_INPUTS.violation.label,
+    defaultUrl: CARRIER_INPUTS.violation.url,
+  },
   { env: 'FMCSA_CRASH_URL', stem: 'crash', label: CARRIER_INPUTS.crash.label, defaultUrl: CARRIER_INPUTS.crash.url },
 ];
 
@@ -77,14 +96,19 @@ export const NIGHTLY_SOURCES: Readonly<Record<string, readonly UpstreamSource[]>
 };
 
 /** The files to fetch for a service under `env`: defaults, overrides, lists; empty variables skip. */
-export function toUpstreamFiles(service: string, env: Readonly<Record<string, string | undefined>>): { files: UpstreamFile[]; skipped: string[] } {
+export function toUpstreamFiles(
+  service: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { files: UpstreamFile[]; skipped: string[] } {
   const files: UpstreamFile[] = [];
   const skipped: string[] = [];
   for (const s of NIGHTLY_SOURCES[service] ?? []) {
     const value = env[s.env] ?? s.defaultUrl;
     const urls = (s.list ? value.split(/\s+/) : [value.trim()]).filter((u) => u !== '');
     if (urls.length === 0) skipped.push(s.env);
-    urls.forEach((url, i) => files.push({ env: s.env, name: `${s.stem}${i === 0 ? '' : `-${i + 1}`}.csv`, label: s.label, url }));
+    urls.forEach((url, i) =>
+      files.push({ env: s.env, name: `${s.stem}${i === 0 ? '' : `-${i + 1}`}.csv`, label: s.label, url }),
+    );
   }
   return { files, skipped };
 }

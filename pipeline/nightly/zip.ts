@@ -71,26 +71,30 @@ export async function readZipEntries(path: string): Promise<ZipEntry[]> {
       }
     }
     if (eocd < 0) throw new ZipError('not a zip archive (no end of central directory record)');
-    if (tail.readUInt16LE(eocd + 4) !== 0 || tail.readUInt16LE(eocd + 6) !== 0) throw new ZipError('multi-disk archives are not supported');
+    if (tail.readUInt16LE(eocd + 4) !== 0 || tail.readUInt16LE(eocd + 6) !== 0)
+      throw new ZipError('multi-disk archives are not supported');
     let count = tail.readUInt16LE(eocd + 10);
     let cdSize = tail.readUInt32LE(eocd + 12);
     let cdOffset = tail.readUInt32LE(eocd + 16);
     if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
       const locatorAt = tailStart + eocd - 20;
       const locator = locatorAt >= 0 ? await readAt(handle, locatorAt, 20) : undefined;
-      if (!locator || locator.readUInt32LE(0) !== ZIP64_LOCATOR) throw new ZipError('ZIP64 end of central directory locator missing');
+      if (!locator || locator.readUInt32LE(0) !== ZIP64_LOCATOR)
+        throw new ZipError('ZIP64 end of central directory locator missing');
       const end = await readAt(handle, readUInt64(locator, 8), 56);
       if (end.readUInt32LE(0) !== ZIP64_END) throw new ZipError('ZIP64 end of central directory record missing');
       count = readUInt64(end, 32);
       cdSize = readUInt64(end, 40);
       cdOffset = readUInt64(end, 48);
     }
-    if (cdSize > MAX_CENTRAL_DIR || cdOffset + cdSize > fileSize) throw new ZipError('the central directory lies outside the archive');
+    if (cdSize > MAX_CENTRAL_DIR || cdOffset + cdSize > fileSize)
+      throw new ZipError('the central directory lies outside the archive');
     const cd = await readAt(handle, cdOffset, cdSize);
     const entries: ZipEntry[] = [];
     let at = 0;
     for (let n = 0; n < count; n++) {
-      if (at + 46 > cd.length || cd.readUInt32LE(at) !== CENTRAL_HEADER) throw new ZipError(`central directory entry ${n + 1} is damaged`);
+      if (at + 46 > cd.length || cd.readUInt32LE(at) !== CENTRAL_HEADER)
+        throw new ZipError(`central directory entry ${n + 1} is damaged`);
       const flags = cd.readUInt16LE(at + 8);
       const nameLength = cd.readUInt16LE(at + 28);
       const extraLength = cd.readUInt16LE(at + 30);
@@ -120,7 +124,15 @@ export async function readZipEntries(path: string): Promise<ZipEntry[]> {
         }
         e += 4 + len;
       }
-      entries.push({ name, method: cd.readUInt16LE(at + 10), flags, crc32: cd.readUInt32LE(at + 16), compressedSize, size, localHeaderOffset });
+      entries.push({
+        name,
+        method: cd.readUInt16LE(at + 10),
+        flags,
+        crc32: cd.readUInt32LE(at + 16),
+        compressedSize,
+        size,
+        localHeaderOffset,
+      });
       at += 46 + nameLength + extraLength + commentLength;
     }
     return entries;
@@ -154,7 +166,8 @@ export async function extractZip(zipPath: string, destDir: string): Promise<{ fi
       if (seen.has(file)) throw new ZipError(`two entries are both named ${file}`);
       seen.add(file);
       if (entry.flags & 0x1) throw new ZipError(`${entry.name} is encrypted`);
-      if (entry.method !== 0 && entry.method !== 8) throw new ZipError(`${entry.name} uses compression method ${entry.method} (only stored and deflate are read)`);
+      if (entry.method !== 0 && entry.method !== 8)
+        throw new ZipError(`${entry.name} uses compression method ${entry.method} (only stored and deflate are read)`);
       const local = await readAt(handle, entry.localHeaderOffset, 30);
       if (local.readUInt32LE(0) !== LOCAL_HEADER) throw new ZipError(`${entry.name}: local header missing`);
       const dataStart = entry.localHeaderOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
@@ -163,7 +176,8 @@ export async function extractZip(zipPath: string, destDir: string): Promise<{ fi
       const check = new Transform({
         transform(chunk: Buffer, _enc, done) {
           bytes += chunk.length;
-          if (bytes > entry.size) return done(new ZipError(`${entry.name} holds more than the ${entry.size} bytes its directory entry says`));
+          if (bytes > entry.size)
+            return done(new ZipError(`${entry.name} holds more than the ${entry.size} bytes its directory entry says`));
           crc = crc32(chunk, crc);
           done(null, chunk);
         },
@@ -177,8 +191,10 @@ export async function extractZip(zipPath: string, destDir: string): Promise<{ fi
         const source = createReadStream(zipPath, { start: dataStart, end: dataStart + entry.compressedSize - 1 });
         await pipeline([source, ...stages, createWriteStream(target)]);
       }
-      if (bytes !== entry.size) throw new ZipError(`${entry.name}: ${bytes} bytes where the directory says ${entry.size}`);
-      if (crc >>> 0 !== entry.crc32 >>> 0) throw new ZipError(`${entry.name}: CRC-32 mismatch (the archive is damaged)`);
+      if (bytes !== entry.size)
+        throw new ZipError(`${entry.name}: ${bytes} bytes where the directory says ${entry.size}`);
+      if (crc >>> 0 !== entry.crc32 >>> 0)
+        throw new ZipError(`${entry.name}: CRC-32 mismatch (the archive is damaged)`);
       written.push({ file, bytes });
     }
   } finally {

@@ -50,7 +50,12 @@ interface Tool<D> {
   /** `$id` of the arguments schema in schemas/carriers/. */
   schema: string;
   description: string;
-  run(deps: AgentDeps<D>, req: IncomingMessage, state: ServiceState<D>, args: Record<string, unknown>): ToolAnswer | Promise<ToolAnswer>;
+  run(
+    deps: AgentDeps<D>,
+    req: IncomingMessage,
+    state: ServiceState<D>,
+    args: Record<string, unknown>,
+  ): ToolAnswer | Promise<ToolAnswer>;
 }
 
 function toolsOf<D>(): Record<ToolName, Tool<D>> {
@@ -75,8 +80,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The tool and its validated arguments, or a 400 listing every fault of the call at once: an unknown tool
  * (with the known ones), `args` that is not an object, unknown fields, and each bad argument.
  */
-function toCall<D>(tools: Record<string, Tool<D>>, body: unknown): { name: string; tool: Tool<D>; args: Record<string, unknown> } {
-  if (!isObject(body)) throw invalidParameters([{ parameter: 'body', message: 'must be a JSON object: {"tool": "...", "args": {...}}' }]);
+function toCall<D>(
+  tools: Record<string, Tool<D>>,
+  body: unknown,
+): { name: string; tool: Tool<D>; args: Record<string, unknown> } {
+  if (!isObject(body))
+    throw invalidParameters([{ parameter: 'body', message: 'must be a JSON object: {"tool": "...", "args": {...}}' }]);
   const errors: ParameterError[] = [];
   const known = Object.keys(tools);
   for (const field of Object.keys(body)) {
@@ -84,10 +93,12 @@ function toCall<D>(tools: Record<string, Tool<D>>, body: unknown): { name: strin
   }
   const name = body.tool;
   const tool = typeof name === 'string' && Object.hasOwn(tools, name) ? tools[name] : undefined;
-  if (name === undefined) errors.push({ parameter: 'tool', message: `is required; the tools are: ${known.join(', ')}` });
+  if (name === undefined)
+    errors.push({ parameter: 'tool', message: `is required; the tools are: ${known.join(', ')}` });
   else if (!tool) errors.push({ parameter: 'tool', message: `must be one of: ${known.join(', ')}` });
   const args = body.args;
-  if (args === undefined) errors.push({ parameter: 'args', message: 'is required (an object, {} when the tool takes none)' });
+  if (args === undefined)
+    errors.push({ parameter: 'args', message: 'is required (an object, {} when the tool takes none)' });
   else if (!isObject(args)) errors.push({ parameter: 'args', message: 'must be an object' });
   else if (tool) {
     const validate = schemas().get(tool.schema);
@@ -99,7 +110,11 @@ function toCall<D>(tools: Record<string, Tool<D>>, body: unknown): { name: strin
 
 /** `{"tool":…,"result":…}` with the REST body spliced in as stored. */
 function sendResult(res: ServerResponse, name: string, answer: ToolAnswer): void {
-  const body = Buffer.concat([Buffer.from(`{"tool":${JSON.stringify(name)},"result":`), Buffer.from(answer.body), Buffer.from('}')]);
+  const body = Buffer.concat([
+    Buffer.from(`{"tool":${JSON.stringify(name)},"result":`),
+    Buffer.from(answer.body),
+    Buffer.from('}'),
+  ]);
   res.statusCode = 200;
   for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
   // A tool result is an answer to this one request (a profile is per key): never stored by a cache.

@@ -15,7 +15,9 @@ const CHALLENGE = 'Bearer';
 const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 
 function unauthorized(detail: string, keyGiven: boolean): HttpError {
-  return new HttpError(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': keyGiven ? INVALID_TOKEN_CHALLENGE : CHALLENGE });
+  return new HttpError(401, 'unauthorized', detail, undefined, {
+    'WWW-Authenticate': keyGiven ? INVALID_TOKEN_CHALLENGE : CHALLENGE,
+  });
 }
 
 const MISSING = 'this route needs an API key in the header Authorization: Bearer <key>';
@@ -30,7 +32,10 @@ const MISSING = 'this route needs an API key in the header Authorization: Bearer
 const signedIn = new WeakMap<object, { header: string; epoch: number; account: Account }>();
 
 /** The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
-export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: object | null; rawHeaders?: string[] }, store: AccountStore): Account {
+export function authenticate(
+  req: Pick<IncomingMessage, 'headers'> & { socket?: object | null; rawHeaders?: string[] },
+  store: AccountStore,
+): Account {
   const raw = req.headers.authorization;
   // No key, no look-up: the store is not touched for a request that cannot sign in.
   if (raw === undefined) throw unauthorized(MISSING, false);
@@ -38,7 +43,9 @@ export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: 
   // who reads it, so two are refused (RFC 6750 §3.1, invalid_request: a request that "uses more than one
   // method for including an access token").
   if (repeatsHeader(req.rawHeaders, 'authorization')) {
-    throw new HttpError(400, 'bad_request', 'send one Authorization header; this request has several', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_request"' });
+    throw new HttpError(400, 'bad_request', 'send one Authorization header; this request has several', undefined, {
+      'WWW-Authenticate': 'Bearer error="invalid_request"',
+    });
   }
   const socket = req.socket ?? undefined;
   // Read before the look-up: a change after it moves the epoch on, and the next request looks up again.
@@ -64,5 +71,10 @@ export function authenticate(req: Pick<IncomingMessage, 'headers'> & { socket?: 
 
 /** 403 `premium_required` unless the account is on the premium plan. */
 export function requirePremium(account: Account): void {
-  if (account.plan !== 'premium') throw new HttpError(403, 'premium_required', 'this route is part of the premium plan; the key given is on the free plan');
+  if (account.plan !== 'premium')
+    throw new HttpError(
+      403,
+      'premium_required',
+      'this route is part of the premium plan; the key given is on the free plan',
+    );
 }

@@ -33,11 +33,16 @@ function toWho(p: Profile): string {
   const i = p.inspections;
   const c = p.crashes;
   const oos = [
-    p.rates.vehicle_oos_rate === null ? null : `vehicles put out of service in ${percent(p.rates.vehicle_oos_rate)} of vehicle inspections`,
+    p.rates.vehicle_oos_rate === null
+      ? null
+      : `vehicles put out of service in ${percent(p.rates.vehicle_oos_rate)} of vehicle inspections`,
     p.rates.driver_oos_rate === null ? null : `drivers in ${percent(p.rates.driver_oos_rate)} of driver inspections`,
   ].filter((s): s is string => s !== null);
   const inspections = `${count(i.total, 'roadside inspection')} (${formatCount(i.with_violations)} with violations${oos.length ? `; ${toList(oos)}` : ''})`;
-  const crashes = c.total === 0 ? 'no reported crash' : `${count(c.total, 'reported crash', 'reported crashes')} (${formatCount(c.fatal)} fatal, ${formatCount(c.injury)} with injuries, ${formatCount(c.tow_away)} with a vehicle towed away)`;
+  const crashes =
+    c.total === 0
+      ? 'no reported crash'
+      : `${count(c.total, 'reported crash', 'reported crashes')} (${formatCount(c.fatal)} fatal, ${formatCount(c.injury)} with injuries, ${formatCount(c.tow_away)} with a vehicle towed away)`;
   return (
     `${name}, USDOT ${p.carrier_id}, is a motor carrier ${toWhere(p)}. Its census record reports ${toList(fleet)}. ` +
     `In the ${i.window_months} months to ${p.data_as_of} it had ${inspections} and ${crashes}.`
@@ -69,7 +74,8 @@ function toPeers(p: Profile): string {
 function toRisks(p: Profile): string {
   const lines = p.top_risks.map((r, i) => {
     const c = p.categories.find((x) => x.category === r.category);
-    const measure = c && c.measure !== null && !r.reason.includes('(measure ') ? `; measure ${round(c.measure, 2)}` : '';
+    const measure =
+      c && c.measure !== null && !r.reason.includes('(measure ') ? `; measure ${round(c.measure, 2)}` : '';
     return `${i + 1}. ${r.reason}${measure}.`;
   });
   return [`Its three top risks:`, ...lines].join('\n');
@@ -81,9 +87,20 @@ function toCaveats(p: Profile, m: Methodology): string {
       `they are not FMCSA's published values, and neither they nor the counts are a safety rating.`,
   ];
   const withheld = p.categories.filter((c) => c.percentile_note !== undefined);
-  const restrictedShown = p.categories.filter((c) => !m.basics[c.category].public_percentile && c.percentile_note === undefined);
-  if (withheld.length) out.push(`FMCSA publishes no ${toList(withheld.map((c) => c.label), 'or')} percentiles, so none are given here.`);
-  if (restrictedShown.length) out.push(`The ${toList(restrictedShown.map((c) => c.label))} figures are shown although FMCSA publishes no percentiles for them.`);
+  const restrictedShown = p.categories.filter(
+    (c) => !m.basics[c.category].public_percentile && c.percentile_note === undefined,
+  );
+  if (withheld.length)
+    out.push(
+      `FMCSA publishes no ${toList(
+        withheld.map((c) => c.label),
+        'or',
+      )} percentiles, so none are given here.`,
+    );
+  if (restrictedShown.length)
+    out.push(
+      `The ${toList(restrictedShown.map((c) => c.label))} figures are shown although FMCSA publishes no percentiles for them.`,
+    );
   const unranked = p.categories.filter((c) => !c.sufficient_data);
   out.push(
     unranked.length

@@ -37,22 +37,36 @@ const toAnswer = (e: ExplainEntry, cached: boolean): ExplainAnswer => ({
   cached,
 });
 
-export function createExplainer(options: ExplainerOptions): (profile: Profile, dataVersion: string) => Promise<ExplainAnswer> {
+export function createExplainer(
+  options: ExplainerOptions,
+): (profile: Profile, dataVersion: string) => Promise<ExplainAnswer> {
   const inFlight = new Map<string, Promise<ExplainEntry>>();
 
-  const generate = async (profile: Profile, dataVersion: string): Promise<{ entry: ExplainEntry; inserted: boolean }> => {
+  const generate = async (
+    profile: Profile,
+    dataVersion: string,
+  ): Promise<{ entry: ExplainEntry; inserted: boolean }> => {
     const draft = toExplanation(profile);
     let summary = draft;
     let generator = TEMPLATE_GENERATOR;
     if (options.llm) {
       const answer = await requestLlmSummary(options.llm, profile, draft, options.stop);
-      if (answer instanceof Error) options.warn(`explain: the LLM backend failed for carrier ${profile.carrier_id} (${answer.message}); answered with ${TEMPLATE_GENERATOR}`);
+      if (answer instanceof Error)
+        options.warn(
+          `explain: the LLM backend failed for carrier ${profile.carrier_id} (${answer.message}); answered with ${TEMPLATE_GENERATOR}`,
+        );
       else {
         summary = answer;
         generator = toLlmGenerator(options.llm.model);
       }
     }
-    const entry = { carrier_id: profile.carrier_id, data_version: dataVersion, summary, generator, generated_at: options.now().toISOString() };
+    const entry = {
+      carrier_id: profile.carrier_id,
+      data_version: dataVersion,
+      summary,
+      generator,
+      generated_at: options.now().toISOString(),
+    };
     return options.accounts().explainPut(entry);
   };
 

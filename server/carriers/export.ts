@@ -27,7 +27,18 @@ export function toExportJson(profileBody: Buffer, profile: Profile, monthlyRecor
   return `{"profile":${profileBody.toString('utf8')},"monthly":${JSON.stringify(monthly)}}`;
 }
 
-export const CSV_COLUMNS = ['carrier_id', 'legal_name', 'category', 'measure', 'percentile', 'threshold', 'alert', 'violations', 'peer_group', 'data_as_of'] as const;
+export const CSV_COLUMNS = [
+  'carrier_id',
+  'legal_name',
+  'category',
+  'measure',
+  'percentile',
+  'threshold',
+  'alert',
+  'violations',
+  'peer_group',
+  'data_as_of',
+] as const;
 
 /**
  * Text fields that a spreadsheet would read as a formula: those beginning with `=`, `+`, `-`, `@`, a tab or
@@ -44,6 +55,17 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * quote doubled (rules 5-7), null is an empty field, formula-like text starts with an apostrophe.
  */
 export function toExportCsv(profile: Profile): string {
-  const rows = profile.categories.map((c) => [profile.carrier_id, profile.legal_name, c.category, c.measure, c.percentile, c.threshold, c.alert, c.violations, c.peer_group, profile.data_as_of]);
+  const rows = profile.categories.map((c) => [
+    profile.carrier_id,
+    profile.legal_name,
+    c.category,
+    c.measure,
+    c.percentile,
+    c.threshold,
+    c.alert,
+    c.violations,
+    c.peer_group,
+    profile.data_as_of,
+  ]);
   return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: '\r\n', escapeFormulae: FORMULA_START })}\r\n`;
 }

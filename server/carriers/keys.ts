@@ -6,7 +6,15 @@ import { ConfigError } from '../core/config-error.ts';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareStateDir, stateDirOf } from '../core/state-dir.ts';
-import { KEY_ID_PATTERN, KEY_PATTERN, PLANS, openSqliteStore, type AccountStore, type KeyInfo, type Plan } from '../core/store.ts';
+import {
+  KEY_ID_PATTERN,
+  KEY_PATTERN,
+  PLANS,
+  openSqliteStore,
+  type AccountStore,
+  type KeyInfo,
+  type Plan,
+} from '../core/store.ts';
 
 const USAGE = `Issue, list and revoke API keys for the carriers service.
 
@@ -53,9 +61,21 @@ function isPlan(s: string | undefined): s is Plan {
 }
 
 function toTable(keys: KeyInfo[]): string {
-  const rows = [['id', 'plan', 'label', 'created_at', 'revoked'], ...keys.map((k) => [k.id, k.plan, k.label, k.created_at, k.revoked ? 'yes' : 'no'])];
+  const rows = [
+    ['id', 'plan', 'label', 'created_at', 'revoked'],
+    ...keys.map((k) => [k.id, k.plan, k.label, k.created_at, k.revoked ? 'yes' : 'no']),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export interface KeysIo {
@@ -99,7 +119,12 @@ function openStore(io: KeysIo): AccountStore {
 }
 
 export async function main(argv: string[], io: KeysIo = processIo()): Promise<void> {
-  const { values, positionals } = parseCli(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, USAGE, Infinity);
+  const { values, positionals } = parseCli(
+    argv,
+    { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+    Infinity,
+  );
   if (values.help) {
     io.stdout(USAGE + '\n');
     return;
@@ -110,7 +135,12 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     io.stdout(USAGE + '\n');
     return;
   }
-  if (!isCommand(command)) throw usageError(command === undefined ? 'a command is required: create, list or revoke' : `unknown command ${JSON.stringify(command)}`);
+  if (!isCommand(command))
+    throw usageError(
+      command === undefined
+        ? 'a command is required: create, list or revoke'
+        : `unknown command ${JSON.stringify(command)}`,
+    );
   const extra = Object.keys(values).filter((k) => !ALLOWED[command].includes(k));
   if (extra.length > 0) throw usageError(`${command} does not take ${extra.map((k) => `--${k}`).join(', ')}`);
 
@@ -125,13 +155,17 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     // that were not UTF-8.
     if (label.includes('\uFFFD')) throw usageError('--label is not valid UTF-8');
     if ([...label].length > MAX_LABEL || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(label)) {
-      throw usageError(`--label must be one line of at most ${MAX_LABEL} characters, without control or formatting characters`);
+      throw usageError(
+        `--label must be one line of at most ${MAX_LABEL} characters, without control or formatting characters`,
+      );
     }
     const store = openStore(io);
     try {
       const created = store.createKey(values.plan, label, io.now());
       io.stdout(values.json ? JSON.stringify(created, null, 2) + '\n' : created.key + '\n');
-      io.stderr(`created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`);
+      io.stderr(
+        `created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`,
+      );
     } finally {
       store.close();
     }
@@ -158,7 +192,8 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
   try {
     // Revoking again keeps the first revocation's time and succeeds (a script may retry), but says so.
     const before = KEY_ID_PATTERN.test(id) ? store.listKeys().find((k) => k.id === id) : undefined;
-    if (!before || !store.revokeKey(id, io.now())) throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
+    if (!before || !store.revokeKey(id, io.now()))
+      throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
     io.stdout(before.revoked ? `${id} was already revoked\n` : `revoked ${id}\n`);
   } finally {
     store.close();

@@ -37,20 +37,27 @@ export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig 
   } catch {
     throw new ConfigError(`EXPLAIN_LLM_URL must be an http(s) URL, not ${url}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`EXPLAIN_LLM_URL must be an http(s) URL, not ${url}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`EXPLAIN_LLM_URL must be an http(s) URL, not ${url}`);
   const model = env.EXPLAIN_LLM_MODEL?.trim();
   if (!model) throw new ConfigError('EXPLAIN_LLM_MODEL must name the model when EXPLAIN_LLM_URL is set');
   const rawTimeout = env.EXPLAIN_LLM_TIMEOUT_MS?.trim();
-  const timeoutMs = wholeNumberSetting('EXPLAIN_LLM_TIMEOUT_MS', rawTimeout, DEFAULT_LLM_TIMEOUT_MS, 1, 'a whole number of milliseconds ≥ 1');
+  const timeoutMs = wholeNumberSetting(
+    'EXPLAIN_LLM_TIMEOUT_MS',
+    rawTimeout,
+    DEFAULT_LLM_TIMEOUT_MS,
+    1,
+    'a whole number of milliseconds ≥ 1',
+  );
   const key = env.EXPLAIN_LLM_KEY?.trim();
   return { url, model, timeoutMs, ...(key ? { key } : {}) };
 }
 
 const INSTRUCTIONS =
-  'You explain a US motor carrier\'s safety record to a shipper or broker in plain language. Use only the facts in the profile ' +
+  "You explain a US motor carrier's safety record to a shipper or broker in plain language. Use only the facts in the profile " +
   'and the draft given; never invent figures. Write four short paragraphs: who the carrier is; how it compares with its peer group; ' +
   'its three top risks, each with its figures; and what the figures do not say (the percentiles are recomputed from FMCSA public data, ' +
-  'not FMCSA\'s published values; FMCSA publishes no Crash Indicator or Hazardous Materials percentiles; categories with too little data ' +
+  "not FMCSA's published values; FMCSA publishes no Crash Indicator or Hazardous Materials percentiles; categories with too little data " +
   'are not ranked). Plain text, no headings, no markdown.';
 
 /** The chat completions request body for one profile; `draft` is the template's summary. */
@@ -73,7 +80,8 @@ export function toLlmSummary(body: unknown): string | Error {
   if (typeof content !== 'string') return new Error('the first choice has no message content');
   const summary = content.trim();
   if (summary === '') return new Error('the message content is empty');
-  if (summary.length > MAX_SUMMARY_CHARS) return new Error(`the message content is longer than ${MAX_SUMMARY_CHARS} characters`);
+  if (summary.length > MAX_SUMMARY_CHARS)
+    return new Error(`the message content is longer than ${MAX_SUMMARY_CHARS} characters`);
   return summary;
 }
 
@@ -119,12 +127,17 @@ function isGrounded(stated: number, known: readonly number[]): boolean {
  */
 export function checkLlmSummary(summary: string, profile: Profile, draft: string): Error | undefined {
   if (/<\/?[a-z!][^>]*>/i.test(summary)) return new Error('the summary has markup; plain text was asked for');
-  if (/^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|__[^_\n]+__|^\s*[-*+]\s+\S/m.test(summary)) return new Error('the summary has Markdown; plain text was asked for');
+  if (/^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|__[^_\n]+__|^\s*[-*+]\s+\S/m.test(summary))
+    return new Error('the summary has Markdown; plain text was asked for');
   const stated = figuresIn(summary);
-  if (stated.length === 0) return new Error('the summary states no figures; the top risks with their figures were asked for');
+  if (stated.length === 0)
+    return new Error('the summary states no figures; the top risks with their figures were asked for');
   const known = [...numbersOf(profile), ...figuresIn(draft)];
   const invented = [...new Set(stated.filter((n) => !isGrounded(n, known)))];
-  if (invented.length > 0) return new Error(`the summary states figures far from every figure of the profile and the draft: ${invented.slice(0, 5).join(', ')}`);
+  if (invented.length > 0)
+    return new Error(
+      `the summary states figures far from every figure of the profile and the draft: ${invented.slice(0, 5).join(', ')}`,
+    );
   return undefined;
 }
 
@@ -133,14 +146,23 @@ export function checkLlmSummary(summary: string, profile: Profile, draft: string
  * fails in any way within `timeoutMs`, or `stop` aborts first; the time-out covers the whole exchange,
  * body included.
  */
-export async function requestLlmSummary(config: LlmConfig, profile: Profile, draft: string, stop?: AbortSignal): Promise<string | Error> {
+export async function requestLlmSummary(
+  config: LlmConfig,
+  profile: Profile,
+  draft: string,
+  stop?: AbortSignal,
+): Promise<string | Error> {
   const timeout = AbortSignal.timeout(config.timeoutMs);
   // `stop`: the server is shutting down, and the request waiting for this must be answered before it exits.
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   try {
     const res = await fetch(config.url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}),
+      },
       body: JSON.stringify(toLlmRequest(config, profile, draft)),
       signal,
       redirect: 'error',

@@ -48,7 +48,12 @@ interface ExportQuery {
 }
 
 /** Sign-in (401), plan (403), then the carrier id (400): the checks before anything is read. */
-function toPremiumCarrierId(req: IncomingMessage, accounts: () => AccountStore, rawId: string | undefined, toCarrierId: (raw: string | undefined) => number): number {
+function toPremiumCarrierId(
+  req: IncomingMessage,
+  accounts: () => AccountStore,
+  rawId: string | undefined,
+  toCarrierId: (raw: string | undefined) => number,
+): number {
   requirePremium(authenticate(req, accounts()));
   return toCarrierId(rawId);
 }
@@ -62,7 +67,10 @@ async function readProfile(data: PremiumData, id: number): Promise<Buffer> {
 
 /** The explain route takes no input: an empty body or `{}` (whitespace around it allowed); anything else is a 400. */
 async function assertNoInput(req: IncomingMessage): Promise<void> {
-  const text = (await readBody(req, MAX_JSON_BODY_BYTES)).toString('utf8').replace(/^\uFEFF/, '').trim();
+  const text = (await readBody(req, MAX_JSON_BODY_BYTES))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trim();
   if (text === '' || /^\{\s*\}$/.test(text)) return;
   throw invalidParameters([{ parameter: 'body', message: 'must be empty or {}: the route takes no input' }]);
 }
@@ -78,7 +86,11 @@ function sendJson(res: ServerResponse, doc: unknown): void {
 }
 
 /** Registers both routes; `toCarrierId` is the service's own carrier-id check, so every route says the same. */
-export function mountPremium<D extends PremiumData>(r: Routes<D>, options: PremiumOptions, toCarrierId: (raw: string | undefined) => number): void {
+export function mountPremium<D extends PremiumData>(
+  r: Routes<D>,
+  options: PremiumOptions,
+  toCarrierId: (raw: string | undefined) => number,
+): void {
   const explain = createExplainer(options);
 
   r.post(EXPLAIN_PATH, async (req, res, s) => {
@@ -96,7 +108,14 @@ export function mountPremium<D extends PremiumData>(r: Routes<D>, options: Premi
     const profile = JSON.parse(body.toString('utf8')) as Profile;
     const text = format === 'json' ? toExportJson(body, profile, await s.data.monthly.read(id)) : toExportCsv(profile);
     // Fixed within a build, like the profile's: the ETag needs no hashing.
-    const payload: Payload = { body: Buffer.from(text), etag: `"${s.build.manifest.data_version}-${id}-${format}"`, type: EXPORT_TYPES[format] };
-    sendPayload(req, res, payload, { cacheControl: PREMIUM_CACHE, headers: { 'Content-Disposition': toContentDisposition(id, format) } });
+    const payload: Payload = {
+      body: Buffer.from(text),
+      etag: `"${s.build.manifest.data_version}-${id}-${format}"`,
+      type: EXPORT_TYPES[format],
+    };
+    sendPayload(req, res, payload, {
+      cacheControl: PREMIUM_CACHE,
+      headers: { 'Content-Disposition': toContentDisposition(id, format) },
+    });
   });
 }

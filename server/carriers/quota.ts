@@ -26,15 +26,25 @@ export function secondsToNextMonth(now: Date): number {
 }
 
 function rateLimitHeaders(limit: number, remaining: number, reset: number): Record<string, string> {
-  return { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) };
+  return {
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(remaining),
+    'RateLimit-Reset': String(reset),
+  };
 }
 
 /** 429 `quota_exhausted`, with the RateLimit-* headers and Retry-After until the month renews. */
 function exhausted(limit: number, reset: number, headers: Record<string, string>): HttpError {
-  return new HttpError(429, 'quota_exhausted', `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`, undefined, {
-    ...headers,
-    'Retry-After': String(reset),
-  });
+  return new HttpError(
+    429,
+    'quota_exhausted',
+    `the free plan allows ${limit} profile lookups per calendar month (UTC); the allowance renews in ${reset} s`,
+    undefined,
+    {
+      ...headers,
+      'Retry-After': String(reset),
+    },
+  );
 }
 
 /**
@@ -43,7 +53,12 @@ function exhausted(limit: number, reset: number, headers: Record<string, string>
  * up. A lookup that then fails with a 4xx must call `refundProfileLookup` with the result, so that only
  * successes count.
  */
-export function chargeProfileLookup(store: AccountStore, account: Account, clock: () => Date, limit: number): ProfileCharge {
+export function chargeProfileLookup(
+  store: AccountStore,
+  account: Account,
+  clock: () => Date,
+  limit: number,
+): ProfileCharge {
   if (account.plan === 'premium') return { headers: {} };
   // The clock is read only here: a premium lookup has no month to count in.
   const now = clock();
@@ -58,7 +73,12 @@ export function chargeProfileLookup(store: AccountStore, account: Account, clock
 }
 
 /** What is left this month, and its RateLimit-* headers, for a free account. */
-function allowanceOf(store: AccountStore, account: Account, clock: () => Date, limit: number): { remaining: number; reset: number; headers: Record<string, string> } {
+function allowanceOf(
+  store: AccountStore,
+  account: Account,
+  clock: () => Date,
+  limit: number,
+): { remaining: number; reset: number; headers: Record<string, string> } {
   const now = clock();
   const reset = secondsToNextMonth(now);
   const remaining = Math.max(0, limit - store.usage(account.id, toMonth(now)));
@@ -69,7 +89,12 @@ function allowanceOf(store: AccountStore, account: Account, clock: () => Date, l
  * For a conditional request the client's copy answers (304): nothing is counted, as GitHub does not count
  * a 304 against its rate limit, but a used-up allowance is still 429, and the headers say what is left.
  */
-export function peekProfileLookup(store: AccountStore, account: Account, clock: () => Date, limit: number): ProfileCharge {
+export function peekProfileLookup(
+  store: AccountStore,
+  account: Account,
+  clock: () => Date,
+  limit: number,
+): ProfileCharge {
   if (account.plan === 'premium') return { headers: {} };
   const { remaining, reset, headers } = allowanceOf(store, account, clock, limit);
   if (remaining === 0) {
@@ -83,7 +108,12 @@ export function peekProfileLookup(store: AccountStore, account: Account, clock: 
  * the profile route): as GitHub does, every response to a rate-limited client says where it stands.
  * Empty for premium.
  */
-export function allowanceHeaders(store: AccountStore, account: Account, clock: () => Date, limit: number): Record<string, string> {
+export function allowanceHeaders(
+  store: AccountStore,
+  account: Account,
+  clock: () => Date,
+  limit: number,
+): Record<string, string> {
   return account.plan === 'premium' ? {} : allowanceOf(store, account, clock, limit).headers;
 }
 

@@ -30,7 +30,6 @@ const PUBLIC_CACHE = 'public, max-age=300';
 /** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
 export const PROFILE_CACHE = 20_000;
 
-
 export interface CarriersData {
   build: LoadedBuild;
   profiles: RecordStore;
@@ -90,7 +89,12 @@ async function searchPayload(data: CarriersData, key: string, toQuery: () => Sea
     const { q, limit } = toQuery();
     // A body is a function of the build and the query: that pair names it (its strong ETag), which spares
     // hashing every new body of up to 100 results.
-    payload = toPayload(await data.search.body(q, limit ?? SEARCH_LIMIT), 'application/json', false, `${data.build.manifest.data_version}\0${key}`);
+    payload = toPayload(
+      await data.search.body(q, limit ?? SEARCH_LIMIT),
+      'application/json',
+      false,
+      `${data.build.manifest.data_version}\0${key}`,
+    );
     data.searches.offer(key, payload);
   }
   return payload;
@@ -125,7 +129,12 @@ export interface ProfileAnswer {
  * profile in the route's cache is answered at once; another is read from its store without holding up the
  * event loop (RecordStore.read), and the allowance is charged once it is read.
  */
-export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, rawId: string | undefined, access: ProfileAccess): ProfileAnswer | Promise<ProfileAnswer> {
+export function lookupProfile(
+  req: Pick<IncomingMessage, 'headers' | 'method'>,
+  s: ServiceState<CarriersData>,
+  rawId: string | undefined,
+  access: ProfileAccess,
+): ProfileAnswer | Promise<ProfileAnswer> {
   const account = authenticate(req, access.accounts());
   let id: number;
   try {
@@ -138,7 +147,13 @@ export function lookupProfile(req: Pick<IncomingMessage, 'headers' | 'method'>, 
   return hot ? profileAnswer(req, s, account, id, hot, access) : readProfileAnswer(req, s, account, id, access);
 }
 
-async function readProfileAnswer(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, account: Account, id: number, access: ProfileAccess): Promise<ProfileAnswer> {
+async function readProfileAnswer(
+  req: Pick<IncomingMessage, 'headers' | 'method'>,
+  s: ServiceState<CarriersData>,
+  account: Account,
+  id: number,
+  access: ProfileAccess,
+): Promise<ProfileAnswer> {
   const body = await s.data.profiles.read(id);
   if (!body) throw withAllowance(notFound(`no carrier ${id} in this build`), account, access);
   s.data.hot.offer(String(id), body);
@@ -147,20 +162,40 @@ async function readProfileAnswer(req: Pick<IncomingMessage, 'headers' | 'method'
 
 /** A 400 or 404 counts nothing, but a free key's answer still says what is left: `err` with RateLimit-*. */
 function withAllowance(err: unknown, account: Account, access: ProfileAccess): unknown {
-  if (err instanceof HttpError && account.plan !== 'premium') Object.assign(err.headers, allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
+  if (err instanceof HttpError && account.plan !== 'premium')
+    Object.assign(err.headers, allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
   return err;
 }
 
-function profileAnswer(req: Pick<IncomingMessage, 'headers' | 'method'>, s: ServiceState<CarriersData>, account: Account, id: number, body: Buffer, access: ProfileAccess): ProfileAnswer {
+function profileAnswer(
+  req: Pick<IncomingMessage, 'headers' | 'method'>,
+  s: ServiceState<CarriersData>,
+  account: Account,
+  id: number,
+  body: Buffer,
+  access: ProfileAccess,
+): ProfileAnswer {
   const etag = `"${s.build.manifest.data_version}-${id}"`;
   // A GET or HEAD whose If-None-Match holds this tag is answered 304, without the profile: not counted.
-  const unchanged = (req.method === 'GET' || req.method === 'HEAD') && req.headers['if-none-match'] !== undefined && matchesEtag(req.headers['if-none-match'], etag);
-  const charge = (unchanged ? peekProfileLookup : chargeProfileLookup)(access.accounts(), account, access.now, access.freeLookups);
+  const unchanged =
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    req.headers['if-none-match'] !== undefined &&
+    matchesEtag(req.headers['if-none-match'], etag);
+  const charge = (unchanged ? peekProfileLookup : chargeProfileLookup)(
+    access.accounts(),
+    account,
+    access.now,
+    access.freeLookups,
+  );
   return { id, body, etag, headers: charge.headers };
 }
 
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {
-  const access: ProfileAccess = { accounts: options.accounts, freeLookups: options.freeLookups, now: options.now ?? (() => new Date()) };
+  const access: ProfileAccess = {
+    accounts: options.accounts,
+    freeLookups: options.freeLookups,
+    now: options.now ?? (() => new Date()),
+  };
   // Aborted on shutdown: an explain waiting on the LLM backend answers with the template before the exit.
   const closing = new AbortController();
   return {
@@ -195,7 +230,9 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
     },
     routes(r) {
       r.get(`${BASE}/search`, async (req, res, s) => {
-        const payload = await searchPayload(s.data, req.search, () => parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) => checkSearchText(input.q)));
+        const payload = await searchPayload(s.data, req.search, () =>
+          parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) => checkSearchText(input.q)),
+        );
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 
@@ -207,7 +244,13 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
 
       mountPremium<CarriersData>(
         r,
-        { accounts: options.accounts, llm: options.llm, now: access.now, warn: options.warn ?? ((m) => process.stderr.write(`[carriers] ${m}\n`)), stop: closing.signal },
+        {
+          accounts: options.accounts,
+          llm: options.llm,
+          now: access.now,
+          warn: options.warn ?? ((m) => process.stderr.write(`[carriers] ${m}\n`)),
+          stop: closing.signal,
+        },
         toCarrierId,
       );
 
@@ -217,10 +260,14 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         search: async (s, q, limit) => {
           const errors = checkSearchText(q, 'args.query');
           if (errors.length) throw invalidParameters(errors);
-          return { body: (await searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit }))).body, headers: {} };
+          return {
+            body: (await searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit }))).body,
+            headers: {},
+          };
         },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
-        signIn: (req) => allowanceHeaders(access.accounts(), authenticate(req, access.accounts()), access.now, access.freeLookups),
+        signIn: (req) =>
+          allowanceHeaders(access.accounts(), authenticate(req, access.accounts()), access.now, access.freeLookups),
       });
     },
   };

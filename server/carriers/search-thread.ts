@@ -83,7 +83,9 @@ const REPLY_EVERY_MS = 0.25;
 
 /** `buf`'s bytes in an ArrayBuffer of their own, which can be transferred (a small Buffer shares Node's pool). */
 function ownBytes(buf: Buffer): Uint8Array {
-  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? new Uint8Array(buf.buffer, 0, buf.byteLength) : new Uint8Array(buf);
+  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength
+    ? new Uint8Array(buf.buffer, 0, buf.byteLength)
+    : new Uint8Array(buf);
 }
 
 /** The thread's side: builds the index over what it was handed, then answers each batch of queries. */
@@ -91,7 +93,12 @@ export function serveSearches(): void {
   const port = parentPort;
   if (!port) throw new Error('serveSearches runs on a worker thread');
   const given = workerData as Handover;
-  const files = new Map(Object.entries(given.files).map(([path, bytes]) => [path, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]));
+  const files = new Map(
+    Object.entries(given.files).map(([path, bytes]) => [
+      path,
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    ]),
+  );
   const names = new NameIndex({
     checksums: Object.fromEntries([...files.keys()].map((path) => [path, ''])),
     readBuffer(path) {
@@ -101,9 +108,15 @@ export function serveSearches(): void {
     },
   });
   const { fd, index } = given.results;
-  const results = RecordStore.over({ fd, index: Buffer.from(index.buffer, index.byteOffset, index.byteLength) }, SEARCH_RECORDS, false);
+  const results = RecordStore.over(
+    { fd, index: Buffer.from(index.buffer, index.byteOffset, index.byteLength) },
+    SEARCH_RECORDS,
+    false,
+  );
   // In the background: until it is done, searches read their records from the disk.
-  results.preload(SEARCH_RECORDS_IN_MEMORY).catch((err: Error) => process.stderr.write(`[carriers] search records stay on disk: ${err.message}\n`));
+  results
+    .preload(SEARCH_RECORDS_IN_MEMORY)
+    .catch((err: Error) => process.stderr.write(`[carriers] search records stay on disk: ${err.message}\n`));
   const data: SearchData = { names, results };
   port.on('message', (jobs: Job[]) => {
     let replies: Reply[] = [];
@@ -141,7 +154,9 @@ function threadCode(): { code: string; entry: string; tsx?: string } {
     return { entry, code: 'import(require("node:worker_threads").workerData.entry).then((m) => m.serveSearches())' };
   }
   // tsx's ES module API (its CommonJS one cannot load ES modules in a worker).
-  const tsx = `file://${createRequire(self).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')}`;
+  const tsx = `file://${createRequire(self)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs')}`;
   return {
     entry: self,
     tsx,
@@ -206,13 +221,16 @@ export class SearchThread {
         if (!waiting) continue;
         this.pending.delete(reply.id);
         ids.delete(reply.id);
-        if ('body' in reply) waiting.resolve(Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
+        if ('body' in reply)
+          waiting.resolve(Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
         else waiting.reject(new SearchThreadError(reply.error));
       }
       if (this.closing) this.stopIfIdle();
     });
     // 'error' (an uncaught exception in the thread) is followed by 'exit'.
-    thread.on('error', (err) => process.stderr.write(`[carriers] the search thread failed: ${err.stack ?? err.message}\n`));
+    thread.on('error', (err) =>
+      process.stderr.write(`[carriers] the search thread failed: ${err.stack ?? err.message}\n`),
+    );
     thread.on('exit', () => {
       closeSync(lent.fd);
       if (this.worker === worker) this.worker = undefined;

@@ -15,7 +15,6 @@ import { decodeCommon, decodeCommonTop, fnv1a, nameKeyOf } from '../../pipeline/
 import { indexOfSorted } from '../../pipeline/core/sorted.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 
-
 export interface SearchHit {
   total: number;
   /** carrier_ids in result order. */
@@ -179,26 +178,37 @@ export class NameIndex {
    * which bitsets are ANDed and from which a prefix driver is read through its bitset, the range size from
    * which a range is dense, and the SIMD kernel.
    */
-  constructor(build: Pick<LoadedBuild, 'checksums' | 'readBuffer'>, options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {}) {
+  constructor(
+    build: Pick<LoadedBuild, 'checksums' | 'readBuffer'>,
+    options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {},
+  ) {
     this.tokens = build.readBuffer('index/names.tokens');
     this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
     this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));
     this.postings = u32View(build.readBuffer('index/names.postings'));
     this.rankDots = u32View(build.readBuffer('index/names.rank-dots'));
-    this.rankRecords = 'index/names.rank-records' in build.checksums ? u32View(build.readBuffer('index/names.rank-records')) : undefined;
+    this.rankRecords =
+      'index/names.rank-records' in build.checksums ? u32View(build.readBuffer('index/names.rank-records')) : undefined;
     this.exact = u32View(build.readBuffer('index/names.exact'));
-    this.collisions = 'index/names.exact-collisions' in build.checksums ? u32View(build.readBuffer('index/names.exact-collisions')) : undefined;
+    this.collisions =
+      'index/names.exact-collisions' in build.checksums
+        ? u32View(build.readBuffer('index/names.exact-collisions'))
+        : undefined;
     this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
     this.forward = u32View(build.readBuffer('index/names.forward'));
     this.common = decodeCommon(build.readBuffer('index/names.common'));
-    this.commonTop = 'index/names.common-top' in build.checksums ? decodeCommonTop(this.common, u32View(build.readBuffer('index/names.common-top'))) : undefined;
+    this.commonTop =
+      'index/names.common-top' in build.checksums
+        ? decodeCommonTop(this.common, u32View(build.readBuffer('index/names.common-top')))
+        : undefined;
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
     this.bitsets = new Lru(Math.max(1, this.bitsetCap >> 1), (bits) => this.dropped.push(bits));
     this.denseBitsets = new Lru(this.bitsetCap, (bits) => this.dropped.push(bits));
     // Room in the kernel's memory for every bitset the caches hold, and some dropped ones waiting for reuse.
-    this.kernel = options.simd === false ? undefined : createBitsetKernel(this.words, this.bitsetCap + (this.bitsetCap >> 1) + 8);
+    this.kernel =
+      options.simd === false ? undefined : createBitsetKernel(this.words, this.bitsetCap + (this.bitsetCap >> 1) + 8);
     this.andAt = options.andAt ?? Math.ceil(this.rankDots.length / (this.kernel ? AND_SHARE.simd : AND_SHARE.js));
     this.bitsetDriverAt = options.bitsetDriverAt ?? Math.ceil(this.rankDots.length / BITSET_DRIVER_SHARE);
     this.denseAt = options.denseAt ?? Math.ceil(this.rankDots.length / DENSE_SHARE);
@@ -322,7 +332,10 @@ export class NameIndex {
   private candidates(ranges: readonly WordRange[], want: number): { total: number; ranks: number[] } {
     const driver = ranges[0]!;
     if (ranges.length > 1 && this.bitsetCap > 0 && driver.size >= this.andAt) {
-      return this.intersect(ranges.map((r) => this.bitsetOf(r, true)!), want);
+      return this.intersect(
+        ranges.map((r) => this.bitsetOf(r, true)!),
+        want,
+      );
     }
     const from = this.postingOffsets[driver.lo]!;
     const to = this.postingOffsets[driver.hi]!;
@@ -411,7 +424,11 @@ export class NameIndex {
       for (let k = 2; k < sets.length; k++) total = this.kernel.andInto(sets[k]!);
       const bits = this.kernel.result;
       // The AND of common words is often sparse: blocks without a bit are skipped in the kernel.
-      for (let block = this.kernel.nextSet(0); block < bits.length && ranks.length < want; block = this.kernel.nextSet(block + 4)) {
+      for (
+        let block = this.kernel.nextSet(0);
+        block < bits.length && ranks.length < want;
+        block = this.kernel.nextSet(block + 4)
+      ) {
         for (let w = block, end = Math.min(block + 4, bits.length); w < end; w++) {
           let x = bits[w]!;
           while (x !== 0 && ranks.length < want) {

@@ -114,7 +114,8 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       stampVersion(res, state.build.manifest.data_version);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
       // the build's private/ folder, which holds signed-in data for the routes alone.
-      if (isPrivatePath(req.path)) return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
+      if (isPrivatePath(req.path))
+        return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
       statics(req, res, (err) => onError(err, req, res));
     },
   });
@@ -124,7 +125,13 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     ? (req: RouteRequest, res: ServerResponse) => {
         const start = performance.now();
         res.on('finish', () => {
-          log({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - start) * 100) / 100, service: def.name });
+          log({
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            ms: Math.round((performance.now() - start) * 100) / 100,
+            service: def.name,
+          });
         });
       }
     : undefined;
@@ -151,7 +158,13 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
         const h = known.get(req.method) ?? (req.method === 'HEAD' ? known.get('GET') : undefined);
         if (!h) {
           const allow = [...known.keys()].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
-          throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}`, undefined, { Allow: allow });
+          throw new HttpError(
+            405,
+            'method_not_allowed',
+            `${req.method} is not allowed on ${req.path}; use ${allow}`,
+            undefined,
+            { Allow: allow },
+          );
         }
         return h(req, res, state);
       });
@@ -200,7 +213,12 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     basePath: def.basePath,
     handler: (req, res) => {
       // Rare requests first: a full URL as the target, no Host, an Expect header.
-      if (req.url?.charCodeAt(0) !== SLASH || req.headers.host === undefined || req.headers.expect !== undefined || repeatsHeader(req.rawHeaders, 'host')) {
+      if (
+        req.url?.charCodeAt(0) !== SLASH ||
+        req.headers.host === undefined ||
+        req.headers.expect !== undefined ||
+        repeatsHeader(req.rawHeaders, 'host')
+      ) {
         const refusal = admit(req);
         if (refusal) {
           stampVersion(res, state.build.manifest.data_version);
@@ -235,7 +253,10 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
 export function coreRoutes<D>(routes: Routes<D>, def: Pick<ServiceDefinition<D>, 'name' | 'openapi'>): void {
   routes.get('/healthz', (req, res, s) => sendPayload(req, res, s.health, { cacheControl: 'no-store' }));
   const problemPages = new Map(
-    (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [problemType(code), toPayload(`${PROBLEMS[code].title}\n\n${PROBLEMS[code].explanation}\n`, 'text/plain; charset=utf-8', false)]),
+    (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [
+      problemType(code),
+      toPayload(`${PROBLEMS[code].title}\n\n${PROBLEMS[code].explanation}\n`, 'text/plain; charset=utf-8', false),
+    ]),
   );
   routes.get('/problems/:type', (req, res) => {
     const page = problemPages.get(`/problems/${req.params.type}`);
@@ -274,10 +295,15 @@ function admit(req: IncomingMessage): HttpError | undefined {
   if (req.headers.host === undefined && req.httpVersion === '1.1') {
     return new HttpError(400, 'bad_request', 'an HTTP/1.1 request must have a Host header (RFC 9112 §3.2)');
   }
-  if (repeatsHeader(req.rawHeaders, 'host')) return new HttpError(400, 'bad_request', 'send one Host header (RFC 9112 §3.2); this request has several');
+  if (repeatsHeader(req.rawHeaders, 'host'))
+    return new HttpError(400, 'bad_request', 'send one Host header (RFC 9112 §3.2); this request has several');
   const expect = req.headers.expect;
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
-    return new HttpError(417, 'expectation_failed', `the server cannot meet the expectation ${JSON.stringify(expect)}; only 100-continue is defined`);
+    return new HttpError(
+      417,
+      'expectation_failed',
+      `the server cannot meet the expectation ${JSON.stringify(expect)}; only 100-continue is defined`,
+    );
   }
   return undefined;
 }
@@ -329,7 +355,10 @@ const PARAM_ROUTE = /^([^:*]*\/):([A-Za-z_][A-Za-z0-9_]*)$/;
 function addDirect<D>(params: Map<string, DirectParamRoute<D>>, path: string, methods: Map<string, Handler<D>>): void {
   if (!path.includes(':') && !path.includes('*')) {
     const parent = path.slice(0, path.lastIndexOf('/') + 1);
-    if (params.has(parent)) throw new Error(`route ${path} is registered after ${parent}:${params.get(parent)!.name}, which would answer it: register it first`);
+    if (params.has(parent))
+      throw new Error(
+        `route ${path} is registered after ${parent}:${params.get(parent)!.name}, which would answer it: register it first`,
+      );
     return;
   }
   const m = PARAM_ROUTE.exec(path);

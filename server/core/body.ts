@@ -12,7 +12,9 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 export const JSON_TYPE = 'application/json';
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, 'payload_too_large', `the request body must not exceed ${limit} bytes`, undefined, { Connection: 'close' });
+  return new HttpError(413, 'payload_too_large', `the request body must not exceed ${limit} bytes`, undefined, {
+    Connection: 'close',
+  });
 }
 
 /**
@@ -52,7 +54,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       cleanup();
       reject(err);
     };
-    const onAborted = () => onError(new HttpError(400, 'invalid_parameter', 'the request body ended before it was complete'));
+    const onAborted = () =>
+      onError(new HttpError(400, 'invalid_parameter', 'the request body ended before it was complete'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
@@ -68,7 +71,10 @@ export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const [type = '', ...params] = header.split(';').map((s) => s.trim().toLowerCase());
   if (type !== JSON_TYPE && !/^application\/[a-z0-9!#$&^_.+-]+\+json$/.test(type)) return false;
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/^"|"$/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/^"|"$/g, '');
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
@@ -81,18 +87,29 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_JSON_BODY_B
   const type = req.headers['content-type'];
   if (!isJsonContentType(type)) {
     const given = type ? `Content-Type ${type.split(';')[0]!.trim()}` : 'no Content-Type';
-    throw new HttpError(415, 'unsupported_media_type', `the request body must be JSON sent as Content-Type: ${JSON_TYPE}; the request has ${given}`, undefined, {
-      'Accept-Post': JSON_TYPE,
-    });
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      `the request body must be JSON sent as Content-Type: ${JSON_TYPE}; the request has ${given}`,
+      undefined,
+      {
+        'Accept-Post': JSON_TYPE,
+      },
+    );
   }
   const body = await readBody(req, limit);
   // Bytes that are not UTF-8 would be decoded as U+FFFD and the request answered as something else
   // (`caf\xe9` searched as `caf?`): refused instead.
-  if (!isUtf8(body)) throw new HttpError(400, 'invalid_parameter', 'the request body is not valid UTF-8 (RFC 8259 §8.1)', [{ parameter: 'body', message: 'is not valid UTF-8' }]);
+  if (!isUtf8(body))
+    throw new HttpError(400, 'invalid_parameter', 'the request body is not valid UTF-8 (RFC 8259 §8.1)', [
+      { parameter: 'body', message: 'is not valid UTF-8' },
+    ]);
   try {
     // A leading byte order mark may be ignored (RFC 8259 §8.1); JSON.parse would refuse it.
     return JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new HttpError(400, 'invalid_parameter', `the request body is not valid JSON: ${(err as Error).message}`, [{ parameter: 'body', message: 'is not valid JSON' }]);
+    throw new HttpError(400, 'invalid_parameter', `the request body is not valid JSON: ${(err as Error).message}`, [
+      { parameter: 'body', message: 'is not valid JSON' },
+    ]);
   }
 }

@@ -46,7 +46,8 @@ function readVerified(dir: string, relPath: string, checksums: Record<string, st
   } catch {
     throw new DataError(`${join(dir, relPath)} is missing: the build is incomplete; rebuild it`);
   }
-  if (hex(buf) !== expected) throw new DataError(`${join(dir, relPath)} does not match checksums.json: the build is damaged; rebuild it`);
+  if (hex(buf) !== expected)
+    throw new DataError(`${join(dir, relPath)} does not match checksums.json: the build is damaged; rebuild it`);
   return buf;
 }
 
@@ -57,12 +58,16 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not valid JSON';
-    throw new DataError(`${join(dir, 'manifest.json')} ${reason}: build the data first (npm run build -- --service ${service} --input DIR)`);
+    throw new DataError(
+      `${join(dir, 'manifest.json')} ${reason}: build the data first (npm run build -- --service ${service} --input DIR)`,
+    );
   }
   try {
     schemas().assert('core/manifest', manifest, 'manifest.json');
   } catch (err) {
-    throw new DataError(err instanceof SchemaError ? `${join(dir, 'manifest.json')} is damaged:\n${err.message}` : String(err));
+    throw new DataError(
+      err instanceof SchemaError ? `${join(dir, 'manifest.json')} is damaged:\n${err.message}` : String(err),
+    );
   }
   if (manifest.service !== service) throw new DataError(`${dir} holds a ${manifest.service} build, not ${service}`);
   let checksumsBody: Buffer;
@@ -71,7 +76,8 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
   } catch {
     throw new DataError(`${join(dir, 'checksums.json')} is missing: the build is incomplete`);
   }
-  if (hex(checksumsBody) !== manifest.checksums_sha256) throw new DataError(`${join(dir, 'checksums.json')} does not match the manifest: the build is damaged`);
+  if (hex(checksumsBody) !== manifest.checksums_sha256)
+    throw new DataError(`${join(dir, 'checksums.json')} does not match the manifest: the build is damaged`);
   const checksums = (JSON.parse(checksumsBody.toString('utf8')) as { files: Record<string, string> }).files;
 
   // A build before the private folder kept its private files in the tree, listed in checksums.json.
@@ -85,7 +91,8 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     } catch {
       throw new DataError(`${path} is missing: the build's private files are not beside it; rebuild it`);
     }
-    if (hex(body) !== manifest.private_checksums_sha256) throw new DataError(`${path} does not match the manifest: the build is damaged`);
+    if (hex(body) !== manifest.private_checksums_sha256)
+      throw new DataError(`${path} does not match the manifest: the build is damaged`);
     privateSums = (JSON.parse(body.toString('utf8')) as { files: Record<string, string> }).files;
   }
   const isPrivate = (relPath: string) => privateDir !== undefined && relPath.startsWith(PRIVATE_PREFIX);

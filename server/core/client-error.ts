@@ -10,8 +10,16 @@ import { HttpError, toProblem, type ProblemCode } from './problem.ts';
 type ParserError = Error & { code?: string; reason?: string };
 
 const BY_NODE_CODE: Record<string, [number, ProblemCode, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'the request line and headers together are larger than the server accepts (16 KiB)'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'payload_too_large', 'the chunk extensions of the request body are larger than the server accepts'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'headers_too_large',
+    'the request line and headers together are larger than the server accepts (16 KiB)',
+  ],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [
+    413,
+    'payload_too_large',
+    'the chunk extensions of the request body are larger than the server accepts',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request was not received in time'],
 };
 

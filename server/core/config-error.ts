@@ -5,7 +5,14 @@ export class ConfigError extends Error {}
  * A whole-number setting, `fallback` when unset or empty. Decimal digits as written: Number() would also
  * read 0x10, 1e1 and ' 7'. Otherwise a ConfigError: "<name> must be <what>, not <raw>".
  */
-export function wholeNumberSetting(name: string, raw: string | undefined, fallback: number, min: number, what: string, max = Number.MAX_SAFE_INTEGER): number {
+export function wholeNumberSetting(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  what: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (raw === undefined || raw === '') return fallback;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be ${what}, not ${raw}`);
@@ -36,6 +43,7 @@ export function urlSetting(name: string, raw: string): URL {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`${name} must be an http:// or https:// address, not ${raw}`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(`${name} must be an http:// or https:// address, not ${raw}`);
   return url;
 }

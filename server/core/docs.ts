@@ -26,8 +26,17 @@ const brotli = promisify(zlib.brotliCompress);
 
 async function loadBundle(): Promise<Payload> {
   const body = await readFile(scalarBundleFile());
-  const [gz, br] = await Promise.all([gzip(body, { level: 6 }), brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })]);
-  return { body, gz, br, etag: etagOf(createHash('sha256').update(body).digest('hex')), type: 'text/javascript; charset=utf-8' };
+  const [gz, br] = await Promise.all([
+    gzip(body, { level: 6 }),
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  ]);
+  return {
+    body,
+    gz,
+    br,
+    etag: etagOf(createHash('sha256').update(body).digest('hex')),
+    type: 'text/javascript; charset=utf-8',
+  };
 }
 
 let bundle: Promise<Payload> | undefined;
@@ -46,7 +55,13 @@ function scalarBundle(): Promise<Payload> {
   return bundle;
 }
 
-const escapeHtml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+const escapeHtml = (s: string) =>
+  s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 
 /**
  * The page: the document's URL and the renderer's settings as data attributes (no inline script), then the
@@ -95,8 +110,14 @@ export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string)
   });
   let page: Payload | undefined;
   r.get(DOCS_PATH, async (req, res) => {
-    page ??= toPayload(toDocsPage(service, openapiPath, (await scalarBundle()).etag), 'text/html; charset=utf-8', false);
+    page ??= toPayload(
+      toDocsPage(service, openapiPath, (await scalarBundle()).etag),
+      'text/html; charset=utf-8',
+      false,
+    );
     sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
   });
-  r.get(DOCS_SCRIPT_PATH, async (req, res) => sendPayload(req, res, await scalarBundle(), { cacheControl: BUNDLE_CACHE }));
+  r.get(DOCS_SCRIPT_PATH, async (req, res) =>
+    sendPayload(req, res, await scalarBundle(), { cacheControl: BUNDLE_CACHE }),
+  );
 }

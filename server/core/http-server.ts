@@ -26,7 +26,10 @@ export interface ServiceServerOptions {
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-export function createServiceServer(app: Pick<ServiceApp<unknown>, 'handler' | 'state'>, options: ServiceServerOptions = {}): Server {
+export function createServiceServer(
+  app: Pick<ServiceApp<unknown>, 'handler' | 'state'>,
+  options: ServiceServerOptions = {},
+): Server {
   const requestTimeout = options.requestTimeout ?? REQUEST_TIMEOUT_MS;
   const server = createServer(
     {
@@ -42,7 +45,13 @@ export function createServiceServer(app: Pick<ServiceApp<unknown>, 'handler' | '
   server.on('checkExpectation', app.handler);
   server.on('clientError', (err, socket) => answerClientError(err, socket, version()));
   server.on('connect', (req, socket: Duplex) => {
-    const refusal = new HttpError(405, 'method_not_allowed', `CONNECT is not allowed on ${req.url ?? ''}: this server is not a proxy`, undefined, { Allow: 'GET, HEAD' });
+    const refusal = new HttpError(
+      405,
+      'method_not_allowed',
+      `CONNECT is not allowed on ${req.url ?? ''}: this server is not a proxy`,
+      undefined,
+      { Allow: 'GET, HEAD' },
+    );
     socket.end(toRawProblem(refusal, version()));
   });
   server.keepAliveTimeout = options.keepAliveTimeout ?? 5000;

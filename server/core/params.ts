@@ -86,7 +86,11 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
           ? String((e.params as { additionalProperty: string }).additionalProperty)
           : (e.instancePath.split('/')[1] ?? '');
     const parameter = prefix + name;
-    if (!out.has(parameter)) out.set(parameter, { parameter, message: e.keyword === 'additionalProperties' ? 'is not a known parameter' : toMessage(e) });
+    if (!out.has(parameter))
+      out.set(parameter, {
+        parameter,
+        message: e.keyword === 'additionalProperties' ? 'is not a known parameter' : toMessage(e),
+      });
   }
   return [...out.values()];
 }
@@ -106,7 +110,10 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
     const value = query[name];
     if (value === undefined) continue;
     if (query[MALFORMED]?.has(name)) {
-      errors.push({ parameter: name, message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8' });
+      errors.push({
+        parameter: name,
+        message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8',
+      });
       continue;
     }
     if (Array.isArray(value)) {
@@ -126,9 +133,15 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
     input[name] = value;
   }
   const validate = registry.get(schemaId);
-  if (!validate(input)) errors.push(...toParameterErrors(validate.errors ?? []).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
+  if (!validate(input))
+    errors.push(
+      ...toParameterErrors(validate.errors ?? []).filter((e) => !errors.some((x) => x.parameter === e.parameter)),
+    );
   // The route's own checks, of what a schema cannot say, reported with the rest (each parameter once).
   if (check) errors.push(...check(input as Partial<T>).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
-  if (errors.length) throw invalidParameters(errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)));
+  if (errors.length)
+    throw invalidParameters(
+      errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)),
+    );
   return input as T;
 }

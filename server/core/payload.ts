@@ -49,9 +49,18 @@ function hex32(x: number): string {
  * hashes the body, or `identity` when given: a short string that names this exact body (for a response
  * computed from the build and a canonical query, the data version and the query), see identityTag.
  */
-export function toPayload(body: string | Buffer, type = 'application/json', compress = true, identity?: string): Payload {
+export function toPayload(
+  body: string | Buffer,
+  type = 'application/json',
+  compress = true,
+  identity?: string,
+): Payload {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
-  const payload: Payload = { body: buf, etag: identity === undefined ? etagOf(hash('sha256', buf, 'hex')) : identityTag(identity), type };
+  const payload: Payload = {
+    body: buf,
+    etag: identity === undefined ? etagOf(hash('sha256', buf, 'hex')) : identityTag(identity),
+    type,
+  };
   if (compress && buf.length > 1400) {
     payload.gz = zlib.gzipSync(buf, { level: 6 });
     payload.br = zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });

@@ -53,7 +53,11 @@ function shortRead(start: number, bytesRead: number): DataError {
  * after one more, and whether `slowReads` of them were slow: then reads go to the pool, and the history
  * starts again.
  */
-export function nextReadHistory(history: number, slow: boolean, slowReads: number): { history: number; toPool: boolean } {
+export function nextReadHistory(
+  history: number,
+  slow: boolean,
+  slowReads: number,
+): { history: number; toPool: boolean } {
   const next = ((history << 1) | (slow ? 1 : 0)) & 0xff;
   let slowOnes = 0;
   for (let bits = next; bits !== 0; bits &= bits - 1) slowOnes++;
@@ -122,13 +126,16 @@ export class RecordStore {
    */
   static over(parts: { fd: number; index: Buffer }, name: string, owned = true, dataPath = `${name}.dat`): RecordStore {
     const idx = parts.index;
-    if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC) throw new DataError(`${name}.idx is not a record store index`);
+    if (idx.length < 16 || idx.toString('latin1', 0, 8) !== RECORD_STORE_MAGIC)
+      throw new DataError(`${name}.idx is not a record store index`);
     const count = idx.readUInt32LE(8);
     const start = offsetsStart(count);
-    if (idx.length !== start + (count + 1) * 8) throw new DataError(`${name}.idx has the wrong size for ${count} records`);
+    if (idx.length !== start + (count + 1) * 8)
+      throw new DataError(`${name}.idx has the wrong size for ${count} records`);
     const keys = u32View(idx, 16, count);
     const offsets = f64View(idx, start, count + 1);
-    if (fstatSync(parts.fd).size !== offsets[count]) throw new DataError(`${dataPath} has the wrong size: the build is damaged`);
+    if (fstatSync(parts.fd).size !== offsets[count])
+      throw new DataError(`${dataPath} has the wrong size: the build is damaged`);
     return new RecordStore(parts.fd, idx, keys, offsets, owned);
   }
 
@@ -193,7 +200,9 @@ export class RecordStore {
     const length = this.offsets[i + 1]! - start;
     if (this.data) return Promise.resolve(this.data.subarray(start, start + length));
     if (this.closed) return Promise.reject(new Error('the record store is closed'));
-    const pages = (this.readPages ??= new Int32Array(Math.ceil((this.offsets[this.keys.length]! + 1) / 2 ** (PAGE_SHIFT + 5))));
+    const pages = (this.readPages ??= new Int32Array(
+      Math.ceil((this.offsets[this.keys.length]! + 1) / 2 ** (PAGE_SHIFT + 5)),
+    ));
     // Page numbers stay below 2^31 for files under 8 TiB: the bitwise operators below are exact.
     const first = Math.floor(start / 2 ** PAGE_SHIFT);
     const last = Math.floor((start + Math.max(length, 1) - 1) / 2 ** PAGE_SHIFT);

@@ -35,7 +35,9 @@ export function isInsideFolder(child: string, parent: string): boolean {
 /** Makes `stateDir` ready (see above), or throws an Error that says what is wrong with it. */
 export function prepareStateDir(stateDir: string, dataDir: string): void {
   if (isInsideFolder(stateDir, dataDir)) {
-    throw new Error(`STATE_DIR ${stateDir} is inside the data folder ${dataDir}: a rebuild would move it away and a CDN upload would publish it; set STATE_DIR to a folder outside it`);
+    throw new Error(
+      `STATE_DIR ${stateDir} is inside the data folder ${dataDir}: a rebuild would move it away and a CDN upload would publish it; set STATE_DIR to a folder outside it`,
+    );
   }
   let isFolder = false;
   try {

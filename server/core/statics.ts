@@ -17,7 +17,17 @@
 //   sibling, and answers an unsatisfiable one with a bare 416; the whole file is small enough);
 // - a file a publish replaced after the listing never goes out under the listed headers (see below).
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFileSync, statSync, type ReadStream, type Stats } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  type ReadStream,
+  type Stats,
+} from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import sirv from 'sirv';
@@ -37,7 +47,8 @@ interface Listed {
 }
 
 /** The type a file's name gives: JSON documents, and the binary indexes (carriers' name index). */
-const typeOf = (rel: string) => (rel.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream');
+const typeOf = (rel: string) =>
+  rel.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream';
 
 /** Every file under `dir` (relative paths with `/`), skipping dot files as sirv does (`dotfiles: false`). */
 function listFiles(dir: string, sub = ''): string[] {
@@ -70,12 +81,20 @@ function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>
   const sums: Record<string, string> = { ...build.checksums, 'checksums.json': build.manifest.checksums_sha256 };
   for (const rel of all) {
     let sum = sums[rel];
-    if (sum === undefined && rel === 'manifest.json') sum = createHash('sha256').update(readFileSync(join(dir, rel))).digest('hex');
+    if (sum === undefined && rel === 'manifest.json')
+      sum = createHash('sha256')
+        .update(readFileSync(join(dir, rel)))
+        .digest('hex');
     if (sum === undefined || rel.startsWith(PRIVATE_PREFIX)) continue;
     const abs = join(dir, rel);
     const stat = statSync(abs);
     stats.set(abs, stat);
-    if (rel !== 'manifest.json' && !build.verified.has(rel) && stat.size <= VERIFY_MAX_BYTES && createHash('sha256').update(readFileSync(abs)).digest('hex') !== sum) {
+    if (
+      rel !== 'manifest.json' &&
+      !build.verified.has(rel) &&
+      stat.size <= VERIFY_MAX_BYTES &&
+      createHash('sha256').update(readFileSync(abs)).digest('hex') !== sum
+    ) {
       throw new DataError(`${abs} does not match checksums.json: the build is damaged; rebuild it`);
     }
     if ((rel.endsWith('.gz') || rel.endsWith('.br')) && all.has(rel.slice(0, -3))) continue;
@@ -140,7 +159,15 @@ export function staticHandler(root: string, build: LoadedBuild) {
     // sirv is handed only listed files: whatever else the folder holds is not the build's.
     if (!file) return notFound();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return fail(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; use GET, HEAD`, undefined, { Allow: 'GET, HEAD' }));
+      return fail(
+        new HttpError(
+          405,
+          'method_not_allowed',
+          `${req.method} is not allowed on ${req.path}; use GET, HEAD`,
+          undefined,
+          { Allow: 'GET, HEAD' },
+        ),
+      );
     }
     delete req.headers.range;
     // sirv takes the coding it is told: the one the weights pick, or none.
@@ -183,7 +210,8 @@ function guardReplaced(res: ServerResponse, dir: string, stats: ReadonlyMap<stri
     const fallBack = () => {
       stream.unpipe(res);
       stream.destroy();
-      if (Number.isFinite(announced) && listed) sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
+      if (Number.isFinite(announced) && listed)
+        sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
       else res.destroy();
     };
     // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,

@@ -189,11 +189,16 @@ export function openSqliteStore(stateDir: string): AccountStore {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(join(stateDir, ACCOUNTS_FILE));
 
-  const insertKey = db.prepare<[string, string, Plan, string, string]>('INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?, ?, ?, ?, ?)');
-  const selectKeys = db.prepare<[], { id: string; plan: Plan; label: string; created_at: string; revoked_at: string | null }>(
-    'SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id',
+  const insertKey = db.prepare<[string, string, Plan, string, string]>(
+    'INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?, ?, ?, ?, ?)',
   );
-  const updateRevoked = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?');
+  const selectKeys = db.prepare<
+    [],
+    { id: string; plan: Plan; label: string; created_at: string; revoked_at: string | null }
+  >('SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id');
+  const updateRevoked = db.prepare<[string, string]>(
+    'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?',
+  );
   const selectByHash = db.prepare<[string], { id: string; key_hash: string; plan: Plan; revoked_at: string | null }>(
     'SELECT id, key_hash, plan, revoked_at FROM api_keys WHERE key_hash = ?',
   );
@@ -230,9 +235,15 @@ export function openSqliteStore(stateDir: string): AccountStore {
     if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
     return { id: row.id, plan: row.plan, revoked: row.revoked_at !== null };
   };
-  const selectUsed = db.prepare<[string, string], { used: number }>('SELECT used FROM usage WHERE key_id = ? AND month = ?');
-  const upsertUsed = db.prepare<[string, string]>('INSERT INTO usage (key_id, month, used) VALUES (?, ?, 1) ON CONFLICT (key_id, month) DO UPDATE SET used = used + 1');
-  const decrementUsed = db.prepare<[string, string]>('UPDATE usage SET used = used - 1 WHERE key_id = ? AND month = ? AND used > 0');
+  const selectUsed = db.prepare<[string, string], { used: number }>(
+    'SELECT used FROM usage WHERE key_id = ? AND month = ?',
+  );
+  const upsertUsed = db.prepare<[string, string]>(
+    'INSERT INTO usage (key_id, month, used) VALUES (?, ?, 1) ON CONFLICT (key_id, month) DO UPDATE SET used = used + 1',
+  );
+  const decrementUsed = db.prepare<[string, string]>(
+    'UPDATE usage SET used = used - 1 WHERE key_id = ? AND month = ? AND used > 0',
+  );
   const selectExplain = db.prepare<[number, string], ExplainEntry>(
     'SELECT carrier_id, data_version, summary, generator, generated_at FROM explain_cache WHERE carrier_id = ? AND data_version = ?',
   );
@@ -245,16 +256,22 @@ export function openSqliteStore(stateDir: string): AccountStore {
   // keeps about one row per carrier explained instead of one per carrier and nightly build. The margin keeps
   // the newer build's row when a server still on the older build (a reload under way, or one that never
   // reloads) stores its own: data versions are hashes and do not say which build is newer.
-  const deleteOtherExplains = db.prepare<[number, string, string]>('DELETE FROM explain_cache WHERE carrier_id = ? AND data_version <> ? AND generated_at < ?');
+  const deleteOtherExplains = db.prepare<[number, string, string]>(
+    'DELETE FROM explain_cache WHERE carrier_id = ? AND data_version <> ? AND generated_at < ?',
+  );
   const explainPutTx = db.transaction((entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean } => {
-    const inserted = insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at).changes > 0;
+    const inserted =
+      insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at)
+        .changes > 0;
     if (inserted) {
       const cutoff = Date.parse(entry.generated_at) - EXPLAIN_KEEP_MS;
-      if (Number.isFinite(cutoff)) deleteOtherExplains.run(entry.carrier_id, entry.data_version, new Date(cutoff).toISOString());
+      if (Number.isFinite(cutoff))
+        deleteOtherExplains.run(entry.carrier_id, entry.data_version, new Date(cutoff).toISOString());
       return { entry, inserted };
     }
     const stored = selectExplain.get(entry.carrier_id, entry.data_version);
-    if (!stored) throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
+    if (!stored)
+      throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
     return { entry: stored, inserted };
   });
 
@@ -269,14 +286,23 @@ export function openSqliteStore(stateDir: string): AccountStore {
 
   return {
     createKey(plan, label, now) {
-      if (!PLANS.includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
+      if (!PLANS.includes(plan))
+        throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
       forgetKeys();
       const created = { id: newKeyId(), key: newKey(), plan, label, created_at: now.toISOString() };
       insertKey.run(created.id, toKeyHash(created.key), plan, label, created.created_at);
       return created;
     },
     listKeys() {
-      return selectKeys.all().map((r) => ({ id: r.id, plan: r.plan, label: r.label, created_at: r.created_at, revoked: r.revoked_at !== null }));
+      return selectKeys
+        .all()
+        .map((r) => ({
+          id: r.id,
+          plan: r.plan,
+          label: r.label,
+          created_at: r.created_at,
+          revoked: r.revoked_at !== null,
+        }));
     },
     revokeKey(id, now) {
       forgetKeys();

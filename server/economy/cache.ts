@@ -63,10 +63,18 @@ export async function fetchUpstreamJson(url: string, init: RequestInit, req: Ups
   let res: Response;
   let text: string;
   try {
-    res = await (req.fetch ?? fetch)(url, { ...init, signal, headers: { Accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+    res = await (req.fetch ?? fetch)(url, {
+      ...init,
+      signal,
+      headers: { Accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    });
     text = await res.text();
   } catch (err) {
-    const reason = signal.aborted ? (timeout.aborted ? `timed out after ${req.timeoutMs} ms` : String((signal.reason as Error)?.message ?? signal.reason)) : (err as Error).message;
+    const reason = signal.aborted
+      ? timeout.aborted
+        ? `timed out after ${req.timeoutMs} ms`
+        : String((signal.reason as Error)?.message ?? signal.reason)
+      : (err as Error).message;
     throw new UpstreamError(`${where}: ${reason}`, undefined, { cause: err });
   }
   if (!res.ok) {
@@ -120,7 +128,12 @@ export interface ObservationCache {
 }
 
 export interface CacheLogLine {
-  event: 'upstream_pull_failed' | 'cache_file_unreadable' | 'cache_write_failed' | 'vintage_write_failed' | 'vintage_unreadable';
+  event:
+    | 'upstream_pull_failed'
+    | 'cache_file_unreadable'
+    | 'cache_write_failed'
+    | 'vintage_write_failed'
+    | 'vintage_unreadable';
   series: string;
   error: string;
   [key: string]: unknown;
@@ -162,7 +175,8 @@ interface SeriesState {
   retryAt: number;
 }
 
-export const stderrLog = (line: CacheLogLine) => process.stderr.write(JSON.stringify({ service: 'economy', ...line }) + '\n');
+export const stderrLog = (line: CacheLogLine) =>
+  process.stderr.write(JSON.stringify({ service: 'economy', ...line }) + '\n');
 
 /**
  * Writes `data` to `path` through a temporary file in the same folder and a rename, which POSIX makes
@@ -183,7 +197,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 
 /** Series ids are file names here: only the registry's alphabet (upper case, digits, underscore). */
 export function assertSeriesId(id: string): void {
-  if (!/^[A-Z0-9_]{1,100}$/.test(id)) throw new Error(`series id ${JSON.stringify(id)} is not upper case letters, digits and underscores`);
+  if (!/^[A-Z0-9_]{1,100}$/.test(id))
+    throw new Error(`series id ${JSON.stringify(id)} is not upper case letters, digits and underscores`);
 }
 
 /** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
@@ -193,7 +208,16 @@ export function toCacheKey(entry: RegistryEntry, label: string): string {
 
 /** Observations as the cache and the vintage archive store them: `{ date, value }`, a date and a finite number each. */
 export function isObservationList(x: unknown): x is Observation[] {
-  return Array.isArray(x) && x.every((o) => typeof o === 'object' && o !== null && typeof (o as Observation).date === 'string' && Number.isFinite((o as Observation).value));
+  return (
+    Array.isArray(x) &&
+    x.every(
+      (o) =>
+        typeof o === 'object' &&
+        o !== null &&
+        typeof (o as Observation).date === 'string' &&
+        Number.isFinite((o as Observation).value),
+    )
+  );
 }
 
 function isCacheFile(doc: unknown, series: string): doc is CacheFile {
@@ -238,7 +262,8 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     try {
       text = await readFile(pathOf(id), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log({ event: 'cache_file_unreadable', series: id, error: (err as Error).message });
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        log({ event: 'cache_file_unreadable', series: id, error: (err as Error).message });
       return undefined;
     }
     try {
@@ -267,7 +292,10 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
         controller.abort(err);
         reject(err);
       };
-      timer = setTimeout(() => stop(new UpstreamError(`${upstream.label} did not answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => stop(new UpstreamError(`${upstream.label} did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     stoppers.add(stop);
     const startedAt = options.now();
@@ -275,8 +303,15 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       const observations = await Promise.race([upstream.pull(entry, controller.signal), stopped]);
       // Every registry series has data upstream: an answer with none (an upstream in maintenance answering
       // 200 with an empty list) is a failed pull, which must not replace a good copy and today's snapshot.
-      if (observations.length === 0) throw new UpstreamError(`${upstream.label} answered no observations for ${entry.id}`);
-      const file: CacheFile = { series: entry.id, key, source: upstream.label, asOf: startedAt.toISOString(), observations };
+      if (observations.length === 0)
+        throw new UpstreamError(`${upstream.label} answered no observations for ${entry.id}`);
+      const file: CacheFile = {
+        series: entry.id,
+        key,
+        source: upstream.label,
+        asOf: startedAt.toISOString(),
+        observations,
+      };
       // A full disk must not throw away a good pull: the copy is kept in memory and the failure logged.
       await writeFileAtomic(pathOf(entry.id), JSON.stringify(file)).catch((err: unknown) =>
         log({ event: 'cache_write_failed', series: entry.id, error: (err as Error).message }),
@@ -284,7 +319,9 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       if (options.vintages) {
         await options.vintages
           .write({ series: entry.id, asOf: file.asOf, source: file.source, observations })
-          .catch((err: unknown) => log({ event: 'vintage_write_failed', series: entry.id, error: (err as Error).message }));
+          .catch((err: unknown) =>
+            log({ event: 'vintage_write_failed', series: entry.id, error: (err as Error).message }),
+          );
       }
       return file;
     } finally {
@@ -295,9 +332,15 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
 
   const unavailable = (entry: RegistryEntry, st: SeriesState, now: number, reason: string) => {
     const seconds = Math.max(1, Math.ceil((st.retryAt - now) / 1000));
-    return new HttpError(503, 'upstream_unavailable', `${entry.id}: no usable answer from the upstream (${reason}) and no cached copy exists; retry in ${seconds} s`, undefined, {
-      'Retry-After': String(seconds),
-    });
+    return new HttpError(
+      503,
+      'upstream_unavailable',
+      `${entry.id}: no usable answer from the upstream (${reason}) and no cached copy exists; retry in ${seconds} s`,
+      undefined,
+      {
+        'Retry-After': String(seconds),
+      },
+    );
   };
 
   const stale = (file: CacheFile): CachedObservations => ({ ...toAnswer(file, true), stale: true });
@@ -354,7 +397,14 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
               state.failures++;
               const wait = Math.min(retryMax, retryBase * 2 ** (state.failures - 1));
               state.retryAt = options.now().getTime() + wait;
-              log({ event: 'upstream_pull_failed', series: entry.id, error: (err as Error).message, failures: state.failures, retryInMs: wait, servedStale: file !== undefined });
+              log({
+                event: 'upstream_pull_failed',
+                series: entry.id,
+                error: (err as Error).message,
+                failures: state.failures,
+                retryInMs: wait,
+                servedStale: file !== undefined,
+              });
               throw err;
             },
           )

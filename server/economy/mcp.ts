@@ -72,11 +72,24 @@ let sdk: Promise<Sdk> | undefined;
  * 80 ms of every start, also for the other services and for servers nobody asks over MCP.
  */
 const loadSdk = (): Promise<Sdk> =>
-  (sdk ??= Promise.all([import('@modelcontextprotocol/node'), import('@modelcontextprotocol/server')]).then(([node, server]) => ({ node, server })));
+  (sdk ??= Promise.all([import('@modelcontextprotocol/node'), import('@modelcontextprotocol/server')]).then(
+    ([node, server]) => ({ node, server }),
+  ));
 
-export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<D>) => McpDeps), options: McpOptions): void {
+export function mountMcp<D>(
+  r: Routes<D>,
+  deps: McpDeps | ((state: ServiceState<D>) => McpDeps),
+  options: McpOptions,
+): void {
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
-  let mounted: Promise<{ sdk: Sdk; schemas: ToolSchemas; validHost: ReturnType<Sdk['node']['hostHeaderValidation']>; validOrigin: ReturnType<Sdk['node']['originValidation']> }> | undefined;
+  let mounted:
+    | Promise<{
+        sdk: Sdk;
+        schemas: ToolSchemas;
+        validHost: ReturnType<Sdk['node']['hostHeaderValidation']>;
+        validOrigin: ReturnType<Sdk['node']['originValidation']>;
+      }>
+    | undefined;
   const mount = () =>
     (mounted ??= loadSdk().then((sdk) => ({
       sdk,
@@ -118,7 +131,13 @@ export function mountMcp<D>(r: Routes<D>, deps: McpDeps | ((state: ServiceState<
     if (!isUtf8(body)) {
       // JSON-RPC's parse error: the SDK would read such bytes as U+FFFD and run the call on other text.
       res.writeHead(400, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' },
+          id: null,
+        }),
+      );
       return;
     }
     const version = req.headers['mcp-protocol-version'];
@@ -177,7 +196,12 @@ const DATE_ARGUMENT = { type: 'string', format: 'date', description: 'An inclusi
 const INPUT: Record<'search_series' | 'get_observations' | 'list_categories', ArgumentsSchema> = {
   search_series: {
     type: 'object',
-    properties: { query: { type: 'string', description: 'Words or a series id; ranked exact id, id prefix, title words, description words.' } },
+    properties: {
+      query: {
+        type: 'string',
+        description: 'Words or a series id; ranked exact id, id prefix, title words, description words.',
+      },
+    },
     required: ['query'],
     additionalProperties: false,
   },
@@ -200,15 +224,24 @@ const UPSTREAM = {
     {
       type: 'object',
       required: ['kind', 'tableId', 'vectorIds'],
-      properties: { kind: { const: 'statcan-wds' }, tableId: { type: 'string' }, vectorIds: { type: 'array', items: { type: 'integer' } } },
+      properties: {
+        kind: { const: 'statcan-wds' },
+        tableId: { type: 'string' },
+        vectorIds: { type: 'array', items: { type: 'integer' } },
+      },
     },
-    { type: 'object', required: ['kind', 'seriesNames'], properties: { kind: { const: 'boc-valet' }, seriesNames: { type: 'array', items: { type: 'string' } } } },
+    {
+      type: 'object',
+      required: ['kind', 'seriesNames'],
+      properties: { kind: { const: 'boc-valet' }, seriesNames: { type: 'array', items: { type: 'string' } } },
+    },
   ],
 };
 
 const PROVENANCE = {
   type: 'object',
-  description: 'Where the data comes from: asOf is the time of the upstream pull (observations) or of the registry build.',
+  description:
+    'Where the data comes from: asOf is the time of the upstream pull (observations) or of the registry build.',
   required: ['asOf', 'dataVersion', 'series'],
   properties: {
     asOf: { type: 'string', format: 'date-time' },
@@ -220,7 +253,11 @@ const PROVENANCE = {
         required: ['id', 'sourceUrl', 'upstream'],
         properties: {
           id: { type: 'string' },
-          sourceUrl: { type: 'string', format: 'uri', description: "The upstream's public page or document for the series." },
+          sourceUrl: {
+            type: 'string',
+            format: 'uri',
+            description: "The upstream's public page or document for the series.",
+          },
           upstream: UPSTREAM,
           note: { type: 'string', description: 'Present on a demo build: the values are generated, not real.' },
         },
@@ -258,7 +295,11 @@ const OUTPUT: Record<keyof typeof INPUT, Json> = {
       series: { type: 'string' },
       observations: {
         type: 'array',
-        items: { type: 'object', required: ['date', 'value'], properties: { date: { type: 'string' }, value: { type: 'number' } } },
+        items: {
+          type: 'object',
+          required: ['date', 'value'],
+          properties: { date: { type: 'string' }, value: { type: 'number' } },
+        },
       },
       source: { type: 'string' },
       cached: { type: 'boolean' },
@@ -332,7 +373,8 @@ function toArguments(schema: ArgumentsSchema, args: Record<string, unknown>): Re
   const errors: ParameterError[] = [];
   const out: Record<string, string> = {};
   for (const name of Object.keys(args)) {
-    if (!Object.hasOwn(schema.properties, name)) errors.push({ parameter: name, message: 'is not an argument of this tool' });
+    if (!Object.hasOwn(schema.properties, name))
+      errors.push({ parameter: name, message: 'is not an argument of this tool' });
   }
   for (const name of Object.keys(schema.properties)) {
     const value = args[name];
@@ -341,7 +383,10 @@ function toArguments(schema: ArgumentsSchema, args: Record<string, unknown>): Re
     } else if (typeof value !== 'string') errors.push({ parameter: name, message: 'must be string' });
     else out[name] = value;
   }
-  if (errors.length) throw invalidParameters(errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)));
+  if (errors.length)
+    throw invalidParameters(
+      errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)),
+    );
   return out;
 }
 
@@ -377,7 +422,9 @@ function toServer(sdk: Sdk, deps: McpDeps, manifest: Manifest, schemas: ToolSche
     dataVersion: manifest.data_version,
     series: ids.flatMap((id) => {
       const p = deps.provenance(id);
-      return p ? [{ id, sourceUrl: p.sourceUrl, upstream: p.upstream, ...(p.note !== undefined && { note: p.note }) }] : [];
+      return p
+        ? [{ id, sourceUrl: p.sourceUrl, upstream: p.upstream, ...(p.note !== undefined && { note: p.note }) }]
+        : [];
     }),
   });
   const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
@@ -404,7 +451,8 @@ function toServer(sdk: Sdk, deps: McpDeps, manifest: Manifest, schemas: ToolSche
     'get_observations',
     {
       title: 'Get observations',
-      description: 'The dated values of one series, oldest first, optionally between two inclusive dates, as GET /api/observations does.',
+      description:
+        'The dated values of one series, oldest first, optionally between two inclusive dates, as GET /api/observations does.',
       inputSchema: schemas.input.get_observations,
       outputSchema: schemas.output.get_observations,
       annotations: { ...annotations, openWorldHint: true },
@@ -412,7 +460,11 @@ function toServer(sdk: Sdk, deps: McpDeps, manifest: Manifest, schemas: ToolSche
     (args) =>
       toResult(async () => {
         const { series, from, to } = toArguments(INPUT.get_observations, args);
-        const doc = await deps.getObservations({ series: series!, ...(from !== undefined && { from }), ...(to !== undefined && { to }) });
+        const doc = await deps.getObservations({
+          series: series!,
+          ...(from !== undefined && { from }),
+          ...(to !== undefined && { to }),
+        });
         const id = typeof doc.series === 'string' ? doc.series : series!;
         const asOf = typeof doc.asOf === 'string' ? doc.asOf : manifest.built_at;
         return { ...doc, provenance: provenanceOf([id], asOf) };

@@ -69,7 +69,11 @@ export class ObservationPayloads {
       held = undefined;
     }
     const p = value.payload;
-    const item: Item = { ...value, used: false, bytes: p.body.length + (p.gz?.length ?? 0) + (p.br?.length ?? 0) + key.length * 2 + ITEM_OVERHEAD };
+    const item: Item = {
+      ...value,
+      used: false,
+      bytes: p.body.length + (p.gz?.length ?? 0) + (p.br?.length ?? 0) + key.length * 2 + ITEM_OVERHEAD,
+    };
     // Larger than the whole budget: kept by nobody, rather than emptying the cache for it.
     if (item.bytes > this.maxBytes) return;
     if (!held) this.series.set(id, (held = { source: value.source, keys: new Set() }));

@@ -71,7 +71,12 @@ interface RevisionsQuery {
  * parseQuery, then the checks a JSON Schema cannot make, all reported together: each date in `dates` must
  * name a real day, and the `range` pair must be in order.
  */
-function parseWithDates<T>(query: RawQuery, schemaId: string, dates: readonly string[], range?: readonly [string, string]): T {
+function parseWithDates<T>(
+  query: RawQuery,
+  schemaId: string,
+  dates: readonly string[],
+  range?: readonly [string, string],
+): T {
   let parsed: T | undefined;
   const errors: ParameterError[] = [];
   try {
@@ -87,7 +92,8 @@ function parseWithDates<T>(query: RawQuery, schemaId: string, dates: readonly st
   };
   for (const name of dates) {
     const v = dateOf(name);
-    if (v !== undefined && !isCalendarDate(v)) errors.push({ parameter: name, message: `must be a real calendar date (YYYY-MM-DD); ${v} is not` });
+    if (v !== undefined && !isCalendarDate(v))
+      errors.push({ parameter: name, message: `must be a real calendar date (YYYY-MM-DD); ${v} is not` });
   }
   if (range) {
     const [a, b] = [dateOf(range[0]), dateOf(range[1])];
@@ -96,7 +102,9 @@ function parseWithDates<T>(query: RawQuery, schemaId: string, dates: readonly st
     }
   }
   if (errors.length || parsed === undefined) {
-    throw invalidParameters(errors.sort((x, y) => (x.parameter < y.parameter ? -1 : x.parameter > y.parameter ? 1 : 0)));
+    throw invalidParameters(
+      errors.sort((x, y) => (x.parameter < y.parameter ? -1 : x.parameter > y.parameter ? 1 : 0)),
+    );
   }
   return parsed;
 }
@@ -127,12 +135,22 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
  * The current observations of a series for `{series, from, to}` given as query values: the same validation,
  * errors and document as `GET /api/observations` without `vintage` (the MCP tool answers with it).
  */
-export async function currentObservations<D>(deps: ObservationRouteDeps<D>, s: ServiceState<D>, query: RawQuery): Promise<ObservationsResponse> {
+export async function currentObservations<D>(
+  deps: ObservationRouteDeps<D>,
+  s: ServiceState<D>,
+  query: RawQuery,
+): Promise<ObservationsResponse> {
   const q = parseWithDates<ObservationsQuery>(query, 'economy/observations-query', ['from', 'to'], ['from', 'to']);
   const entry = deps.entry(q.series, s);
   if (!entry) throw notFound(`unknown series ${q.series}; /api/series lists the series`);
   const got = await deps.stores(s).cache.get(entry);
-  const doc: ObservationsResponse = { series: entry.id, observations: sliceByDate(got.observations, q.from, q.to), source: got.source, cached: got.cached, asOf: got.asOf };
+  const doc: ObservationsResponse = {
+    series: entry.id,
+    observations: sliceByDate(got.observations, q.from, q.to),
+    source: got.source,
+    cached: got.cached,
+    asOf: got.asOf,
+  };
   if (got.stale) doc.stale = true;
   return doc;
 }
@@ -171,19 +189,34 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     return p;
   };
 
-  const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>, stores: ObservationStores, current: ObservationPayloads) => {
-    const q = parseWithDates<ObservationsQuery>(queryOf(req), 'economy/observations-query', ['from', 'to', 'vintage'], ['from', 'to']);
+  const observations = async (
+    req: RouteRequest,
+    res: ServerResponse,
+    s: ServiceState<D>,
+    stores: ObservationStores,
+    current: ObservationPayloads,
+  ) => {
+    const q = parseWithDates<ObservationsQuery>(
+      queryOf(req),
+      'economy/observations-query',
+      ['from', 'to', 'vintage'],
+      ['from', 'to'],
+    );
     const entry = lookup(q.series, s);
     if (q.vintage !== undefined) {
       const snap = await stores.vintages.read(entry.id, q.vintage);
-      if (!snap) throw notFound(`no snapshot of ${entry.id} on ${q.vintage}; /api/vintages?series=${entry.id} lists them`);
-      const p = payloadOf([storeId(stores), 'vintage', entry.id, snap.asOf, q.from, q.to], (): ObservationsResponse => ({
-        series: entry.id,
-        observations: sliceByDate(snap.observations, q.from, q.to),
-        source: snap.source,
-        cached: true,
-        asOf: snap.asOf,
-      }));
+      if (!snap)
+        throw notFound(`no snapshot of ${entry.id} on ${q.vintage}; /api/vintages?series=${entry.id} lists them`);
+      const p = payloadOf(
+        [storeId(stores), 'vintage', entry.id, snap.asOf, q.from, q.to],
+        (): ObservationsResponse => ({
+          series: entry.id,
+          observations: sliceByDate(snap.observations, q.from, q.to),
+          source: snap.source,
+          cached: true,
+          asOf: snap.asOf,
+        }),
+      );
       return sendPayload(req, res, p, { cacheControl: snapshotCache(q.vintage) });
     }
     const got = await stores.cache.get(entry);
@@ -192,7 +225,13 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     const key = `${got.stale ? 'stale' : got.cached ? '' : 'pulled'}${req.search}`;
     let p = current.get(key, entry.id, got.observations);
     if (!p) {
-      const doc: ObservationsResponse = { series: entry.id, observations: sliceByDate(got.observations, q.from, q.to), source: got.source, cached: got.cached, asOf: got.asOf };
+      const doc: ObservationsResponse = {
+        series: entry.id,
+        observations: sliceByDate(got.observations, q.from, q.to),
+        source: got.source,
+        cached: got.cached,
+        asOf: got.asOf,
+      };
       if (got.stale) doc.stale = true;
       p = jsonPayload(doc);
       current.set(key, { entry, source: got.observations, payload: p });
@@ -263,8 +302,21 @@ export function createObservationStores(options: ObservationStoresOptions): Obse
       const vintages = createVintageArchive(dir, { log: options.log });
       const upstreams = demo
         ? createDemoUpstreams({ now })
-        : { STATCAN: createStatcanClient({ baseUrl: toStatcanBaseUrl(options.env) }), BOC: createValetClient({ baseUrl: toValetBaseUrl(options.env) }) };
-      stores = { cache: createObservationCache({ dir, upstreams, now, vintages, timeoutMs: options.timeoutMs, log: options.log }), vintages };
+        : {
+            STATCAN: createStatcanClient({ baseUrl: toStatcanBaseUrl(options.env) }),
+            BOC: createValetClient({ baseUrl: toValetBaseUrl(options.env) }),
+          };
+      stores = {
+        cache: createObservationCache({
+          dir,
+          upstreams,
+          now,
+          vintages,
+          timeoutMs: options.timeoutMs,
+          log: options.log,
+        }),
+        vintages,
+      };
       made.set(demo, stores);
     }
     return stores;

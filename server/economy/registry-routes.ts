@@ -4,7 +4,13 @@
 // response. The service definition that joins these routes with the observation and MCP routes lives in
 // server/economy/routes.ts.
 import { isSeriesId } from '../../pipeline/economy/registry.ts';
-import { rankSeries, toQueryWords, toSeriesSearch, type SearchIndexFile, type SeriesSearch } from '../../pipeline/economy/search.ts';
+import {
+  rankSeries,
+  toQueryWords,
+  toSeriesSearch,
+  type SearchIndexFile,
+  type SeriesSearch,
+} from '../../pipeline/economy/search.ts';
 import type { RegistryEntry } from '../../pipeline/economy/types.ts';
 import { PUBLIC_CACHE, sendDocument, type Routes } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';

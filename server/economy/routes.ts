@@ -7,7 +7,12 @@ import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import { rankSeries } from '../../pipeline/economy/search.ts';
 import type { RegistryEntry } from '../../pipeline/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
-import { createObservationStores, currentObservations, observationRoutes, type ObservationRouteDeps } from './observations-routes.ts';
+import {
+  createObservationStores,
+  currentObservations,
+  observationRoutes,
+  type ObservationRouteDeps,
+} from './observations-routes.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
 import { toStatcanBaseUrl } from './upstream/statcan.ts';
 import { toValetBaseUrl } from './upstream/valet.ts';
@@ -42,7 +47,12 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
   // Checked at start-up (a ConfigError naming the variable), not on the first pull.
   toStatcanBaseUrl(options.env);
   toValetBaseUrl(options.env);
-  const storesFor = createObservationStores({ stateDir: options.stateDir, env: options.env, now, timeoutMs: options.upstreamTimeoutMs });
+  const storesFor = createObservationStores({
+    stateDir: options.stateDir,
+    env: options.env,
+    now,
+    timeoutMs: options.upstreamTimeoutMs,
+  });
   const deps: ObservationRouteDeps<EconomyRegistryData> = {
     entry: (id, s) => s.data.entries.get(id),
     stores: (s) => storesFor(s.build.manifest.demo),
@@ -53,14 +63,25 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       const q = parseQuery<{ q?: string }>({ q: query }, 'economy/series-query');
       return rankSeries(q.q ?? '', s.data.search);
     },
-    getObservations: async (args) => ({ ...(await currentObservations(deps, s, { series: args.series, from: args.from, to: args.to })) }),
+    getObservations: async (args) => ({
+      ...(await currentObservations(deps, s, { series: args.series, from: args.from, to: args.to })),
+    }),
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
     provenance: (series) => {
       const entry = s.data.entries.get(series);
       if (!entry) return undefined;
-      const upstream = entry.source === 'STATCAN' ? { kind: 'statcan-wds', tableId: entry.tableId, vectorIds: entry.vectorIds } : { kind: 'boc-valet', seriesNames: entry.seriesNames };
+      const upstream =
+        entry.source === 'STATCAN'
+          ? { kind: 'statcan-wds', tableId: entry.tableId, vectorIds: entry.vectorIds }
+          : { kind: 'boc-valet', seriesNames: entry.seriesNames };
       // A demo build's values come from the built-in demo upstream: its provenance says so, as `source` does.
-      return { sourceUrl: sourceUrl(entry), upstream, ...(s.build.manifest.demo && { note: 'demo build: generated values in the wire format of this upstream, not real data' }) };
+      return {
+        sourceUrl: sourceUrl(entry),
+        upstream,
+        ...(s.build.manifest.demo && {
+          note: 'demo build: generated values in the wire format of this upstream, not real data',
+        }),
+      };
     },
   });
   const hosts = options.allowedHosts ?? ['127.0.0.1', 'localhost', '[::1]'];

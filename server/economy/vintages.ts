@@ -74,13 +74,23 @@ export function toRevisions(from: VintageSnapshot, to: VintageSnapshot): Revisio
   }
   for (const [date, value] of before) if (!after.has(date)) removed.push({ date, value });
   const byDate = (a: { date: string }, b: { date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
-  return { series: from.series, from: from.vintage, to: to.vintage, changes: changes.sort(byDate), added: added.sort(byDate), removed: removed.sort(byDate) };
+  return {
+    series: from.series,
+    from: from.vintage,
+    to: to.vintage,
+    changes: changes.sort(byDate),
+    added: added.sort(byDate),
+    removed: removed.sort(byDate),
+  };
 }
 
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
 
 /** `dir` is STATE_DIR/economy; snapshots go to `<dir>/vintages/<SERIES>/<YYYY-MM-DD>.json`. */
-export function createVintageArchive(dir: string, options: { cacheSize?: number; log?: (line: CacheLogLine) => void } = {}): VintageArchive {
+export function createVintageArchive(
+  dir: string,
+  options: { cacheSize?: number; log?: (line: CacheLogLine) => void } = {},
+): VintageArchive {
   const log = options.log ?? stderrLog;
   const root = join(dir, 'vintages');
   const index = new Map<string, Promise<Set<string>>>();
@@ -102,7 +112,13 @@ export function createVintageArchive(dir: string, options: { cacheSize?: number;
     async write(snapshot) {
       assertSeriesId(snapshot.series);
       const vintage = toVintageDate(snapshot.asOf);
-      const doc: VintageSnapshot = { series: snapshot.series, vintage, asOf: snapshot.asOf, source: snapshot.source, observations: snapshot.observations };
+      const doc: VintageSnapshot = {
+        series: snapshot.series,
+        vintage,
+        asOf: snapshot.asOf,
+        source: snapshot.source,
+        observations: snapshot.observations,
+      };
       await writeFileAtomic(join(root, snapshot.series, `${vintage}.json`), JSON.stringify(doc));
       (await datesOf(snapshot.series)).add(vintage);
       snapshots.set(`${snapshot.series}/${vintage}`, doc);
@@ -121,7 +137,13 @@ export function createVintageArchive(dir: string, options: { cacheSize?: number;
       let doc: VintageSnapshot;
       try {
         doc = JSON.parse(await readFile(join(root, series, `${vintage}.json`), 'utf8')) as VintageSnapshot;
-        if (doc?.series !== series || doc.vintage !== vintage || typeof doc.asOf !== 'string' || typeof doc.source !== 'string' || !isObservationList(doc.observations)) {
+        if (
+          doc?.series !== series ||
+          doc.vintage !== vintage ||
+          typeof doc.asOf !== 'string' ||
+          typeof doc.source !== 'string' ||
+          !isObservationList(doc.observations)
+        ) {
           throw new Error('not a snapshot of this series and day');
         }
       } catch (err) {

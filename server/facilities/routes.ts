@@ -5,7 +5,14 @@ import lunr from 'lunr';
 import { isSpineId } from '../../pipeline/facilities/ids.ts';
 import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
 import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
-import { DEFAULT_LIMIT, NameMatcher, toQueryTerms, toSearchResponse, type SearchDoc, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
+import {
+  DEFAULT_LIMIT,
+  NameMatcher,
+  toQueryTerms,
+  toSearchResponse,
+  type SearchDoc,
+  type SearchIndexFile,
+} from '../../pipeline/facilities/search.ts';
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
 import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
 import { RepeatCache } from '../core/cache.ts';
@@ -42,7 +49,10 @@ export const BASE = '/api/v1';
 
 export function loadSearch(file: SearchIndexFile, version: string): FacilitiesData {
   return {
-    names: new NameMatcher(lunr.Index.load(file.lunr), file.facilities.map((d) => d.spine_id)),
+    names: new NameMatcher(
+      lunr.Index.load(file.lunr),
+      file.facilities.map((d) => d.spine_id),
+    ),
     docs: file.facilities,
     results: file.facilities.map((d) => Buffer.from(`,${JSON.stringify(toSearchResponse([d], 1).results[0])}`)),
     version,
@@ -65,7 +75,9 @@ const TAIL = Buffer.from(']}');
 export function checkSearchQuery(query: Partial<SearchQuery>): ParameterError[] {
   const city = query.city;
   if (city === undefined || city.trim() === '' || normalizeCity(city) !== '') return [];
-  return [{ parameter: 'city', message: 'has no letters or digits to match once normalized (bracketed parts are left out)' }];
+  return [
+    { parameter: 'city', message: 'has no letters or digits to match once normalized (bracketed parts are left out)' },
+  ];
 }
 
 export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload): Payload {
@@ -80,7 +92,8 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
   const cached = data.searches.get(key);
   if (cached) return cached;
   const filtered = cityKey !== '' || tier !== '' || program !== '';
-  const keep = (d: SearchDoc) => (!cityKey || d.city_key === cityKey) && (!tier || d.tier === tier) && (!program || d.program === program);
+  const keep = (d: SearchDoc) =>
+    (!cityKey || d.city_key === cityKey) && (!tier || d.tier === tier) && (!program || d.program === program);
   let matches: ArrayLike<number>;
   if (terms.length) {
     // Name matches come as positions in ranking order: only the filters are left.
@@ -132,7 +145,11 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
     r.get(`${BASE}/search`, (req, res, s) => {
       let payload = s.data.raw.get(req.search);
       if (!payload) {
-        payload = search(s.data, parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery), s.build.payloads.get(`${BASE}/search`));
+        payload = search(
+          s.data,
+          parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery),
+          s.build.payloads.get(`${BASE}/search`),
+        );
         s.data.raw.offer(req.search, payload);
       }
       sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });

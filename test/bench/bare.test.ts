@@ -62,7 +62,20 @@ describe('bare yardstick', () => {
   });
 
   it('leaves out only the headers node:http writes itself', () => {
-    expect(toBareHeaders(['Date', 'x', 'ETag', '"1"', 'connection', 'keep-alive', 'Keep-Alive', 'timeout=5', 'Vary', 'Accept-Encoding'])).toEqual(['ETag', '"1"', 'Vary', 'Accept-Encoding']);
+    expect(
+      toBareHeaders([
+        'Date',
+        'x',
+        'ETag',
+        '"1"',
+        'connection',
+        'keep-alive',
+        'Keep-Alive',
+        'timeout=5',
+        'Vary',
+        'Accept-Encoding',
+      ]),
+    ).toEqual(['ETag', '"1"', 'Vary', 'Accept-Encoding']);
   });
 
   it('answers 404 to a path it did not capture', async () => {

@@ -8,8 +8,17 @@ describe('carriers bench scenarios', () => {
   it('take their ids and names from a build, private stores beside its tree', async () => {
     const fx = await buildCarriersFixture();
     try {
-      const scenarios = carriersScenarios({ buildDir: fx.buildDir, stateDir: fx.stateDir, rng: createRng(1).fork('carriers') });
-      expect(scenarios.map((s) => s.name)).toEqual(['carrier/:id', 'carrier/:id (cold)', 'search', 'search (uncached)']);
+      const scenarios = carriersScenarios({
+        buildDir: fx.buildDir,
+        stateDir: fx.stateDir,
+        rng: createRng(1).fork('carriers'),
+      });
+      expect(scenarios.map((s) => s.name)).toEqual([
+        'carrier/:id',
+        'carrier/:id (cold)',
+        'search',
+        'search (uncached)',
+      ]);
       for (const s of scenarios) expect(s.paths.length, s.name).toBeGreaterThan(0);
       expect(scenarios[0]!.paths.every((p) => /^\/api\/carrier\/\d+$/.test(p))).toBe(true);
     } finally {

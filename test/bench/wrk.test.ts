@@ -22,7 +22,8 @@ describe('wrk script', () => {
   });
 
   it('turns the printed figures into the bench result, errors and 4xx apart', () => {
-    const out = 'Running 1s test\n{"requests":1000,"durationUs":2000000,"p50":1500,"p90":2500,"p99":4200,"max":9000,"connect":0,"read":1,"write":0,"status":10,"timeout":2}\n';
+    const out =
+      'Running 1s test\n{"requests":1000,"durationUs":2000000,"p50":1500,"p90":2500,"p99":4200,"max":9000,"connect":0,"read":1,"write":0,"status":10,"timeout":2}\n';
     expect(toLoadResult(out)).toEqual({
       rps: 495,
       requests: 1000,
@@ -61,7 +62,13 @@ describe.skipIf(!version)('wrk run', () => {
 
   it('asks every path in turn with the headers, and counts 4xx apart from successes', async () => {
     const paths = ['/a?q=%C3%A9', '/b', '/c', '/missing'];
-    const result = await runWrk({ port, paths, headers: { authorization: 'Bearer sk_test' }, connections: 4, durationSec: 1 });
+    const result = await runWrk({
+      port,
+      paths,
+      headers: { authorization: 'Bearer sk_test' },
+      connections: 4,
+      durationSec: 1,
+    });
     expect(result.requests).toBeGreaterThan(20);
     expect(new Set(seen.map((s) => s.url))).toEqual(new Set(paths));
     expect(seen.every((s) => s.auth === 'Bearer sk_test')).toBe(true);
@@ -78,6 +85,8 @@ describe.skipIf(!version)('wrk run', () => {
     await new Promise<void>((res) => closed.listen(0, '127.0.0.1', res));
     const dead = (closed.address() as AddressInfo).port;
     await new Promise((res) => closed.close(res));
-    await expect(runWrk({ port: dead, paths: ['/'], connections: 2, durationSec: 1 })).rejects.toThrow(/wrk exited with 1: unable to connect/);
+    await expect(runWrk({ port: dead, paths: ['/'], connections: 2, durationSec: 1 })).rejects.toThrow(
+      /wrk exited with 1: unable to connect/,
+    );
   });
 });

@@ -41,7 +41,13 @@ describe('keys', () => {
   it('creates, lists and revokes', () => {
     const a = store.createKey('free', 'Acme trial', NOW);
     const b = store.createKey('premium', 'Acme', new Date('2026-02-28T00:00:00Z'));
-    expect(a).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), key: expect.stringMatching(/^sl_[A-Za-z0-9_-]{43}$/), plan: 'free', label: 'Acme trial', created_at: '2026-02-27T00:00:00.000Z' });
+    expect(a).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+      key: expect.stringMatching(/^sl_[A-Za-z0-9_-]{43}$/),
+      plan: 'free',
+      label: 'Acme trial',
+      created_at: '2026-02-27T00:00:00.000Z',
+    });
     expect(store.listKeys()).toEqual([
       { id: a.id, plan: 'free', label: 'Acme trial', created_at: '2026-02-27T00:00:00.000Z', revoked: false },
       { id: b.id, plan: 'premium', label: 'Acme', created_at: '2026-02-28T00:00:00.000Z', revoked: false },
@@ -129,13 +135,27 @@ describe('consume', () => {
     const startAt = String(Date.now() + 2_000);
     const run = () =>
       new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', CHILD, stateDir, keyId, MONTH, String(limit), String(perChild), startAt]);
+        const child = spawn(process.execPath, [
+          '--import',
+          'tsx',
+          CHILD,
+          stateDir,
+          keyId,
+          MONTH,
+          String(limit),
+          String(perChild),
+          startAt,
+        ]);
         let out = '';
         let err = '';
         child.stdout.on('data', (b: Buffer) => (out += b.toString()));
         child.stderr.on('data', (b: Buffer) => (err += b.toString()));
         child.on('error', reject);
-        child.on('exit', (code) => (code === 0 ? resolve((JSON.parse(out) as { ok: number }).ok) : reject(new Error(`child exited ${code}: ${err}`))));
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve((JSON.parse(out) as { ok: number }).ok)
+            : reject(new Error(`child exited ${code}: ${err}`)),
+        );
       });
     return Promise.all([run(), run()]);
   }
@@ -162,19 +182,25 @@ describe('older stores', () => {
     const created = store.createKey('free', 'before', NOW);
     store.close();
     const db = new Database(join(dir, 'state', 'accounts.sqlite'));
-    db.exec(`CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT; INSERT INTO cache VALUES ('k', 'v')`);
+    db.exec(
+      `CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT; INSERT INTO cache VALUES ('k', 'v')`,
+    );
     db.close();
     store = openSqliteStore(join(dir, 'state'));
     expect(store.findKey(created.key)?.id).toBe(created.id);
     const check = new Database(join(dir, 'state', 'accounts.sqlite'), { readonly: true });
-    const tables = check.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((t) => t.name);
+    const tables = check
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((t) => t.name);
     check.close();
     expect(tables).toEqual(['api_keys', 'explain_cache', 'usage']);
   });
 });
 
 describe('authenticate', () => {
-  const req = (authorization?: string) => ({ headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
+  const req = (authorization?: string) =>
+    ({ headers: authorization === undefined ? {} : { authorization } }) as IncomingMessage;
 
   it('returns the account of a valid key, whatever the case of the scheme', () => {
     const { id, key } = store.createKey('premium', 'ok', NOW);
@@ -199,13 +225,18 @@ describe('authenticate', () => {
     const { id, key } = store.createKey('free', 'gone', NOW);
     store.revokeKey(id, NOW);
     const err = thrown(() => authenticate(req(`Bearer ${key}`), store));
-    expect([err.status, err.code, err.headers['WWW-Authenticate']]).toEqual([401, 'unauthorized', 'Bearer error="invalid_token"']);
+    expect([err.status, err.code, err.headers['WWW-Authenticate']]).toEqual([
+      401,
+      'unauthorized',
+      'Bearer error="invalid_token"',
+    ]);
     expect(err.detail).not.toContain(key);
     expect(thrown(() => authenticate(req('Bearer secret-ish'), store)).detail).not.toContain('secret-ish');
   });
 
   describe('on a keep-alive connection', () => {
-    const onSocket = (socket: object, authorization: string) => ({ headers: { authorization }, socket }) as unknown as IncomingMessage;
+    const onSocket = (socket: object, authorization: string) =>
+      ({ headers: { authorization }, socket }) as unknown as IncomingMessage;
 
     it('signs the same header in again without hashing or looking up the key', () => {
       const { id, key } = store.createKey('premium', 'kept', NOW);
@@ -283,7 +314,12 @@ describe('chargeProfileLookup', () => {
     chargeProfileLookup(store, free, () => NOW, 1);
     const err = thrown(() => chargeProfileLookup(store, free, () => NOW, 1));
     expect([err.status, err.code]).toEqual([429, 'quota_exhausted']);
-    expect(err.headers).toEqual({ 'Retry-After': '172800', 'RateLimit-Limit': '1', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '172800' });
+    expect(err.headers).toEqual({
+      'Retry-After': '172800',
+      'RateLimit-Limit': '1',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '172800',
+    });
     expect(store.usage(free.id, MONTH)).toBe(1);
   });
 

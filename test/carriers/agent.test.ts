@@ -32,14 +32,20 @@ const auth = (key?: string): Record<string, string> => (key ? { Authorization: `
 const freeKey = (label: string) => srv.accounts().createKey('free', label, NOW).key;
 
 function call(tool: unknown, args: unknown, key?: string): Promise<Response> {
-  return fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth(key) }, body: JSON.stringify({ tool, args }) });
+  return fetch(url(), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...auth(key) },
+    body: JSON.stringify({ tool, args }),
+  });
 }
 const restProfile = (id: number, key?: string) => fetch(`${srv.base}/api/carrier/${id}`, { headers: auth(key) });
 const agentProfile = (id: number, key?: string) => call('get_carrier_profile', { carrier_id: id }, key);
 
-
 /** A POST written chunk by chunk on a raw socket (no Content-Length when chunked). */
-function raw(headers: Record<string, string>, chunks: string[]): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  headers: Record<string, string>,
+  chunks: string[],
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url(), { method: 'POST', headers }, (res) => {
       let body = '';
@@ -61,7 +67,10 @@ describe('GET /api/mcp', () => {
     const body = (await res.json()) as Json;
     schemas().assert('carriers/agent-tools', body, 'tool list');
     expect(body.tools.map((t: Json) => t.name)).toEqual(['search_carrier', 'get_carrier_profile']);
-    const files: Record<string, string> = { search_carrier: 'carriers/tool-search-carrier', get_carrier_profile: 'carriers/tool-get-carrier-profile' };
+    const files: Record<string, string> = {
+      search_carrier: 'carriers/tool-search-carrier',
+      get_carrier_profile: 'carriers/tool-get-carrier-profile',
+    };
     for (const tool of body.tools as Json[]) {
       expect(tool.description.length).toBeGreaterThan(20);
       const { $id: _id, $schema: _schema, ...file } = schemas().schema(files[tool.name]!);
@@ -70,13 +79,21 @@ describe('GET /api/mcp', () => {
       expect(() => new Ajv2020({ strict: true, allErrors: true }).compile(tool.input_schema)).not.toThrow();
     }
     const search = new Ajv2020({ strict: true }).compile(body.tools[0].input_schema);
-    expect([search({ query: 'alpha', limit: 10 }), search({ query: ' ' }), search({ query: 'a', limit: 101 })]).toEqual([true, false, false]);
+    expect([search({ query: 'alpha', limit: 10 }), search({ query: ' ' }), search({ query: 'a', limit: 101 })]).toEqual(
+      [true, false, false],
+    );
   });
 
-  it('is a document of the build: api/mcp.json with its .br and .gz, answered with that file\'s bytes and tag', async () => {
+  it("is a document of the build: api/mcp.json with its .br and .gz, answered with that file's bytes and tag", async () => {
     const file = readFileSync(join(built.buildDir, 'api', 'mcp.json'));
-    const sums = (JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
-    expect(Object.keys(sums).filter((f) => f.startsWith('api/mcp.json')).sort()).toEqual(['api/mcp.json', 'api/mcp.json.br', 'api/mcp.json.gz']);
+    const sums = (
+      JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }
+    ).files;
+    expect(
+      Object.keys(sums)
+        .filter((f) => f.startsWith('api/mcp.json'))
+        .sort(),
+    ).toEqual(['api/mcp.json', 'api/mcp.json.br', 'api/mcp.json.gz']);
     const res = await fetch(url(), { headers: { 'Accept-Encoding': 'identity' } });
     expect(Buffer.from(await res.arrayBuffer()).equals(file)).toBe(true);
     expect(res.headers.get('etag')).toBe(`"${sums['api/mcp.json']!.slice(0, 32)}"`);
@@ -203,7 +220,9 @@ describe('one allowance for both routes', () => {
     expect((await agentProfile(1000001, key)).status).toBe(200);
     expect((await restProfile(1000001, key)).status).toBe(200);
     const statuses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? agentProfile(1000001, key) : restProfile(1000001, key)).then((r) => r.status)),
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 === 0 ? agentProfile(1000001, key) : restProfile(1000001, key)).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(29);
@@ -212,7 +231,11 @@ describe('one allowance for both routes', () => {
 
 describe('refused calls', () => {
   it('lists every bad argument of search_carrier', async () => {
-    const body = await problem(await call('search_carrier', { query: '   ', limit: 0, page: 2 }), 400, 'invalid_parameter');
+    const body = await problem(
+      await call('search_carrier', { query: '   ', limit: 0, page: 2 }),
+      400,
+      'invalid_parameter',
+    );
     expect(body.errors).toEqual(
       expect.arrayContaining([
         { parameter: 'args.query', message: 'must not be blank' },
@@ -246,36 +269,58 @@ describe('refused calls', () => {
     },
   );
 
-  it.each([{}, { carrier_id: 'x' }, { carrier_id: 1000001, extra: 1 }])('get_carrier_profile %j without a key → 401 first, as the route signs in before it reads the id', async (args) => {
-    const res = await call('get_carrier_profile', args);
-    await problem(res, 401, 'unauthorized');
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
-    await problem(await call('get_carrier_profile', args, 'sl_not-a-key'), 401, 'unauthorized');
-  });
+  it.each([{}, { carrier_id: 'x' }, { carrier_id: 1000001, extra: 1 }])(
+    'get_carrier_profile %j without a key → 401 first, as the route signs in before it reads the id',
+    async (args) => {
+      const res = await call('get_carrier_profile', args);
+      await problem(res, 401, 'unauthorized');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      await problem(await call('get_carrier_profile', args, 'sl_not-a-key'), 401, 'unauthorized');
+    },
+  );
 
   it('lists the known tools for an unknown one', async () => {
     const body = await problem(await call('get_carrier', { carrier_id: 1 }), 400, 'invalid_parameter');
-    expect(body.errors).toEqual([{ parameter: 'tool', message: 'must be one of: search_carrier, get_carrier_profile' }]);
+    expect(body.errors).toEqual([
+      { parameter: 'tool', message: 'must be one of: search_carrier, get_carrier_profile' },
+    ]);
     expect(body.detail).toContain('search_carrier, get_carrier_profile');
   });
 
   it('lists every fault of the envelope at once', async () => {
-    const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ tool: 42, args: [], extra: 1 }) });
+    const res = await fetch(url(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tool: 42, args: [], extra: 1 }),
+    });
     const body = await problem(res, 400, 'invalid_parameter');
     expect(body.errors.map((e: Json) => e.parameter).sort()).toEqual(['args', 'extra', 'tool']);
-    const missing = await problem(await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }), 400, 'invalid_parameter');
+    const missing = await problem(
+      await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+      400,
+      'invalid_parameter',
+    );
     expect(missing.errors.map((e: Json) => e.parameter).sort()).toEqual(['args', 'tool']);
     expect(missing.detail).toContain('search_carrier, get_carrier_profile');
   });
 
-  it.each(['{"tool": "search_carrier", "args": {', 'tool=search_carrier', '', '{"tool":"search_carrier","args":{"query":"a"}} x'])('400 for malformed JSON %j', async (text) => {
+  it.each([
+    '{"tool": "search_carrier", "args": {',
+    'tool=search_carrier',
+    '',
+    '{"tool":"search_carrier","args":{"query":"a"}} x',
+  ])('400 for malformed JSON %j', async (text) => {
     const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
     const body = await problem(res, 400, 'invalid_parameter');
     expect(body.errors).toEqual([{ parameter: 'body', message: 'is not valid JSON' }]);
   });
 
   it('400 for a body that is not UTF-8, rather than a search for U+FFFD', async () => {
-    const body = Buffer.concat([Buffer.from('{"tool":"search_carrier","args":{"query":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"tool":"search_carrier","args":{"query":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}'),
+    ]);
     const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     const problemBody = await problem(res, 400, 'invalid_parameter');
     expect(problemBody.errors).toEqual([{ parameter: 'body', message: 'is not valid UTF-8' }]);
@@ -292,7 +337,11 @@ describe('refused calls', () => {
     ['a form', 'application/x-www-form-urlencoded'],
     ['another charset', 'application/json; charset=iso-8859-1'],
   ])('415 with Accept-Post for %s', async (_label, type) => {
-    const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': type }, body: JSON.stringify({ tool: 'search_carrier', args: { query: 'alpha' } }) });
+    const res = await fetch(url(), {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body: JSON.stringify({ tool: 'search_carrier', args: { query: 'alpha' } }),
+    });
     expect(res.headers.get('accept-post')).toBe('application/json');
     await problem(res, 415, 'unsupported_media_type');
   });
@@ -303,22 +352,38 @@ describe('refused calls', () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: 'unsupported_media_type' });
   });
 
-  it.each(['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/vnd.api+json'])('accepts Content-Type %s', async (type) => {
-    const res = await fetch(url(), { method: 'POST', headers: { 'Content-Type': type }, body: JSON.stringify({ tool: 'search_carrier', args: { query: 'alpha' } }) });
-    expect(res.status).toBe(200);
-  });
+  it.each(['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/vnd.api+json'])(
+    'accepts Content-Type %s',
+    async (type) => {
+      const res = await fetch(url(), {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body: JSON.stringify({ tool: 'search_carrier', args: { query: 'alpha' } }),
+      });
+      expect(res.status).toBe(200);
+    },
+  );
 
   it('413 for a body over 64 KB, announced or streamed', async () => {
     const big = JSON.stringify({ tool: 'search_carrier', args: { query: 'alpha' }, pad: 'x'.repeat(65 * 1024) });
-    const announced = await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: big });
+    const announced = await fetch(url(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: big,
+    });
     expect(announced.headers.get('connection')).toBe('close');
     await problem(announced, 413, 'payload_too_large');
-    const streamed = await raw({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [big.slice(0, 40_000), big.slice(40_000)]);
+    const streamed = await raw({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [
+      big.slice(0, 40_000),
+      big.slice(40_000),
+    ]);
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body)).toMatchObject({ status: 413, code: 'payload_too_large' });
     // A body of exactly the limit is read.
     const prefix = JSON.stringify({ tool: 'search_carrier', args: { query: 'alpha' } });
     const atLimit = `${prefix}${' '.repeat(64 * 1024 - prefix.length)}`;
-    expect((await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: atLimit })).status).toBe(200);
+    expect(
+      (await fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: atLimit })).status,
+    ).toBe(200);
   });
 });

@@ -13,7 +13,13 @@ const RULES: AggregationRules = {
   windowFrom: '2024-11-01',
 };
 
-const violation = (unique_id: string, code: string, severity_weight: number, oos = false, basic: ViolationRow['basic'] = 'vehicle_maintenance'): ViolationRow => ({
+const violation = (
+  unique_id: string,
+  code: string,
+  severity_weight: number,
+  oos = false,
+  basic: ViolationRow['basic'] = 'vehicle_maintenance',
+): ViolationRow => ({
   unique_id,
   dot: 10,
   date: '2026-10-01',
@@ -64,9 +70,13 @@ describe('violations grouped by inspection', () => {
     expect(basics.vehicle_maintenance.weighted).toBe(3 * (7 + 3 + 3));
   });
 
-  it('cap an inspection\'s severity in one BASIC at 30 after the repeats are taken out, each BASIC on its own', async () => {
+  it("cap an inspection's severity in one BASIC at 30 after the repeats are taken out, each BASIC on its own", async () => {
     const distinct = Array.from({ length: 7 }, (_, i) => violation('I1', `396.3A1-${i}`, 5));
-    const { totals, basics } = await aggregate([...distinct, ...distinct, violation('I1', '395.8', 7, false, 'hos_compliance')]);
+    const { totals, basics } = await aggregate([
+      ...distinct,
+      ...distinct,
+      violation('I1', '395.8', 7, false, 'hos_compliance'),
+    ]);
     expect(totals).toEqual({ violations: 8, groups: 2, repeats: 7 });
     expect(basics.vehicle_maintenance.weighted).toBe(3 * 30);
     expect(basics.hos_compliance.weighted).toBe(3 * 7);

@@ -29,8 +29,8 @@ afterAll(async () => {
   await built.root.remove();
 });
 
-const profile = (id: string | number, key?: string) => fetch(`${srv.base}/api/carrier/${id}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
-
+const profile = (id: string | number, key?: string) =>
+  fetch(`${srv.base}/api/carrier/${id}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
 
 describe('sign-in', () => {
   it.each([
@@ -48,13 +48,25 @@ describe('sign-in', () => {
     const port = Number(new URL(srv.base).port);
     const used = () => srv.accounts().usage(srv.accounts().findKey(free)!.id, new Date().toISOString().slice(0, 7));
     const before = used();
-    for (const pair of [[free, 'junk'], ['junk', free]]) {
-      const headers: [string, string][] = [['Host', `127.0.0.1:${port}`], ['Authorization', `Bearer ${pair[0]}`], ['authorization', `Bearer ${pair[1]}`], ['Connection', 'close']];
+    for (const pair of [
+      [free, 'junk'],
+      ['junk', free],
+    ]) {
+      const headers: [string, string][] = [
+        ['Host', `127.0.0.1:${port}`],
+        ['Authorization', `Bearer ${pair[0]}`],
+        ['authorization', `Bearer ${pair[1]}`],
+        ['Connection', 'close'],
+      ];
       const { response } = await rawRequest(port, toRequest('GET', '/api/carrier/1000001', headers));
       expect(response?.status).toBe(400);
       expect(response?.headers['www-authenticate']).toBe('Bearer error="invalid_request"');
       expect(response?.headers['content-type']).toBe('application/problem+json');
-      expect(JSON.parse(response!.body.toString('utf8'))).toMatchObject({ status: 400, code: 'bad_request', detail: 'send one Authorization header; this request has several' });
+      expect(JSON.parse(response!.body.toString('utf8'))).toMatchObject({
+        status: 400,
+        code: 'bad_request',
+        detail: 'send one Authorization header; this request has several',
+      });
     }
     expect(used()).toBe(before);
   });
@@ -68,8 +80,15 @@ describe('sign-in', () => {
 
   it('accepts a key made with the keys CLI and refuses it once the CLI revokes it, with the server running', async () => {
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'server/carriers/keys.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, STATE_DIR: built.stateDir } });
-    const created = JSON.parse(cli('create', '--plan', 'premium', '--label', 'cli key', '--json').stdout) as { id: string; key: string };
+      spawnSync(process.execPath, ['--import', 'tsx', 'server/carriers/keys.ts', ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, STATE_DIR: built.stateDir },
+      });
+    const created = JSON.parse(cli('create', '--plan', 'premium', '--label', 'cli key', '--json').stdout) as {
+      id: string;
+      key: string;
+    };
     expect((await profile(1000002, created.key)).status).toBe(200);
     expect(cli('revoke', created.id).status).toBe(0);
     await problem(await profile(1000002, created.key), 401, 'unauthorized');
@@ -89,13 +108,30 @@ describe('profiles', () => {
     expect(res.headers.get('ratelimit-limit')).toBeNull();
     const p = (await res.json()) as Json;
     schemas().assert('carriers/profile', p, 'profile');
-    expect(p).toMatchObject({ carrier_id: 1000001, legal_name: 'ALPHA FREIGHT LLC', dba_name: 'ALPHA EXPRESS', city: 'DALLAS', state: 'TX', power_units: 50, drivers: 60, data_as_of: '2026-10-31' });
+    expect(p).toMatchObject({
+      carrier_id: 1000001,
+      legal_name: 'ALPHA FREIGHT LLC',
+      dba_name: 'ALPHA EXPRESS',
+      city: 'DALLAS',
+      state: 'TX',
+      power_units: 50,
+      drivers: 60,
+      data_as_of: '2026-10-31',
+    });
     // recent_mileage 0,0 means unknown: the MCS-150 pair is used.
     expect(p.mileage).toEqual({ miles: 5000000, year: 2024 });
     // Three inspections in the window (the 2024 one is outside), one crash.
     expect(p.inspections).toMatchObject({ window_months: 24, total: 3 });
     expect(p.crashes).toMatchObject({ total: 1, injury: 1 });
-    expect(p.categories.map((c: Json) => c.category)).toEqual(['unsafe_driving', 'hos_compliance', 'driver_fitness', 'controlled_substances', 'vehicle_maintenance', 'hazmat', 'crash_indicator']);
+    expect(p.categories.map((c: Json) => c.category)).toEqual([
+      'unsafe_driving',
+      'hos_compliance',
+      'driver_fitness',
+      'controlled_substances',
+      'vehicle_maintenance',
+      'hazmat',
+      'crash_indicator',
+    ]);
     expect(p.top_risks).toHaveLength(3);
     expect(p.methodology.version).toBe('sms-2.0');
   });
@@ -116,7 +152,13 @@ describe('profiles', () => {
 
   it('gives a carrier with no inspections a profile with zero counts and no percentiles', async () => {
     const p = (await (await profile(1000003, premium)).json()) as Json;
-    expect(p).toMatchObject({ power_units: null, drivers: null, mileage: null, inspections: { total: 0 }, crashes: { total: 0 } });
+    expect(p).toMatchObject({
+      power_units: null,
+      drivers: null,
+      mileage: null,
+      inspections: { total: 0 },
+      crashes: { total: 0 },
+    });
     expect(Object.values(p.percentiles)).toEqual([null, null, null, null, null, null, null]);
     expect(p.peer_group.id).toBe('insufficient');
   });
@@ -155,13 +197,14 @@ describe('free allowance', () => {
     await problem(res, 429, 'quota_exhausted');
   });
 
-  it('does not count a 304 for the client\'s own copy, still refuses one when the allowance is used up', async () => {
+  it("does not count a 304 for the client's own copy, still refuses one when the allowance is used up", async () => {
     const k = srv.accounts().createKey('free', 'conditional', NOW);
     const month = NOW.toISOString().slice(0, 7);
     const first = await profile(1000001, k.key);
     const etag = first.headers.get('etag')!;
     expect(first.headers.get('ratelimit-remaining')).toBe('2');
-    const conditional = (tag: string) => fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: `Bearer ${k.key}`, 'If-None-Match': tag } });
+    const conditional = (tag: string) =>
+      fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: `Bearer ${k.key}`, 'If-None-Match': tag } });
     for (const tag of [etag, `W/${etag}`, `"other", ${etag}`]) {
       const res = await conditional(tag);
       expect(res.status, tag).toBe(304);
@@ -192,12 +235,30 @@ describe('free allowance', () => {
 });
 
 describe('search', () => {
-  const search = async (q: string, extra = '') => (await (await fetch(`${srv.base}/api/search?q=${encodeURIComponent(q)}${extra}`)).json()) as Json;
+  const search = async (q: string, extra = '') =>
+    (await (await fetch(`${srv.base}/api/search?q=${encodeURIComponent(q)}${extra}`)).json()) as Json;
 
-  it.each(['1000001', 'USDOT 1000001', 'usdot1000001', 'DOT#1000001', 'US DOT # 1000001', 'U.S. DOT 1000001', ' dot 1000001 '])('%j is a carrier number look-up', async (q) => {
+  it.each([
+    '1000001',
+    'USDOT 1000001',
+    'usdot1000001',
+    'DOT#1000001',
+    'US DOT # 1000001',
+    'U.S. DOT 1000001',
+    ' dot 1000001 ',
+  ])('%j is a carrier number look-up', async (q) => {
     const r = await search(q);
     expect(r).toMatchObject({ query: q, total: 1 });
-    expect(r.results).toEqual([{ carrier_id: 1000001, legal_name: 'ALPHA FREIGHT LLC', dba_name: 'ALPHA EXPRESS', city: 'DALLAS', state: 'TX', power_units: 50 }]);
+    expect(r.results).toEqual([
+      {
+        carrier_id: 1000001,
+        legal_name: 'ALPHA FREIGHT LLC',
+        dba_name: 'ALPHA EXPRESS',
+        city: 'DALLAS',
+        state: 'TX',
+        power_units: 50,
+      },
+    ]);
   });
 
   it('finds short carrier numbers and reports unknown ones as no match', async () => {
@@ -229,30 +290,52 @@ describe('search', () => {
 
 describe('the static tree', () => {
   it('serves the binary name index as application/octet-stream with its checksum tag and no Vary, and never private/', async () => {
-    const sums = (JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    const sums = (
+      JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }
+    ).files;
     const res = await fetch(`${srv.base}/index/names.tokens`, { headers: { 'Accept-Encoding': 'gzip, br' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/octet-stream');
     expect(res.headers.get('vary')).toBeNull();
     expect(res.headers.get('content-encoding')).toBeNull();
     expect(res.headers.get('etag')).toBe(`"${sums['index/names.tokens']!.slice(0, 32)}"`);
-    expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(built.buildDir, 'index/names.tokens')))).toBe(true);
+    expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(built.buildDir, 'index/names.tokens')))).toBe(
+      true,
+    );
     // Signed-in data is never in the tree (a CDN may host it as it is), nor in its checksums.
     expect(Object.keys(sums).filter((f) => f.startsWith('private/'))).toEqual([]);
     expect(existsSync(join(built.buildDir, 'private'))).toBe(false);
-    for (const f of ['profiles.idx', 'profiles.dat', 'search-records.dat', 'monthly.idx']) await problem(await fetch(`${srv.base}/private/${f}`), 404, 'not_found');
+    for (const f of ['profiles.idx', 'profiles.dat', 'search-records.dat', 'monthly.idx'])
+      await problem(await fetch(`${srv.base}/private/${f}`), 404, 'not_found');
   });
 
   it('keeps the private files beside the tree, in the folder the manifest names, checked against their own checksums', async () => {
-    const manifest = JSON.parse(readFileSync(join(built.buildDir, 'manifest.json'), 'utf8')) as { private_checksums_sha256: string; files: number };
+    const manifest = JSON.parse(readFileSync(join(built.buildDir, 'manifest.json'), 'utf8')) as {
+      private_checksums_sha256: string;
+      files: number;
+    };
     const dir = join(`${built.buildDir}.private`, manifest.private_checksums_sha256.slice(0, 16));
     const body = readFileSync(join(dir, 'checksums.json'));
     expect(createHash('sha256').update(body).digest('hex')).toBe(manifest.private_checksums_sha256);
     const files = (JSON.parse(body.toString('utf8')) as { files: Record<string, string> }).files;
-    expect(Object.keys(files).sort()).toEqual(['monthly.dat', 'monthly.idx', 'profiles.dat', 'profiles.idx', 'search-records.dat', 'search-records.idx']);
-    for (const [name, sum] of Object.entries(files)) expect(createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')).toBe(sum);
+    expect(Object.keys(files).sort()).toEqual([
+      'monthly.dat',
+      'monthly.idx',
+      'profiles.dat',
+      'profiles.idx',
+      'search-records.dat',
+      'search-records.idx',
+    ]);
+    for (const [name, sum] of Object.entries(files))
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(dir, name)))
+          .digest('hex'),
+      ).toBe(sum);
     // The manifest counts the tree's files, checksums.json's list.
-    const sums = (JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    const sums = (
+      JSON.parse(readFileSync(join(built.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> }
+    ).files;
     expect(manifest.files).toBe(Object.keys(sums).length);
   });
 });

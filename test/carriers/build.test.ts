@@ -33,18 +33,26 @@ async function build(futureDate: boolean) {
     await writeFile(census, text.replace('"01-MAR-24"', '"11-AUG-2036"'));
   }
   await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
-  const manifest = JSON.parse(await readFile(join(root, 'out', 'carriers', 'manifest.json'), 'utf8')) as { options: { as_of: string } };
-  const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as { data_as_of: string; issue_counts: Record<string, number> };
+  const manifest = JSON.parse(await readFile(join(root, 'out', 'carriers', 'manifest.json'), 'utf8')) as {
+    options: { as_of: string };
+  };
+  const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as {
+    data_as_of: string;
+    issue_counts: Record<string, number>;
+  };
   return { asOf: manifest.options.as_of, report };
 }
 
 describe('inputs that cannot be used', () => {
   it('stops before publishing when every row of a recognized file is damaged', async () => {
     const { root, input } = await fixtureInput('carriers-damaged');
-    const header = 'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable';
+    const header =
+      'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable';
     await writeFile(join(input, 'sms', 'bad-crashes.csv'), `${header}\r\n${'TX1,1\r\n'.repeat(3)}`);
     const out = join(root, 'out');
-    await expect(buildCarriers({ input, outDir: out, now: PINNED_CLOCK })).rejects.toThrow(/^sms\/bad-crashes\.csv: none of its 3 rows could be used \(malformed 3\): the file is damaged/);
+    await expect(buildCarriers({ input, outDir: out, now: PINNED_CLOCK })).rejects.toThrow(
+      /^sms\/bad-crashes\.csv: none of its 3 rows could be used \(malformed 3\): the file is damaged/,
+    );
     expect(existsSync(join(out, 'carriers'))).toBe(false);
   });
 });
@@ -54,7 +62,10 @@ describe('the build lock', () => {
     const { root, input } = await fixtureInput('carriers-lock');
     const out = join(root, 'out');
     const held: Record<string, boolean> = {};
-    const progress = { ...silentProgress, stage: (name: string) => void (held[name.split(' ')[0]!] ??= existsSync(join(out, '.carriers.lock'))) };
+    const progress = {
+      ...silentProgress,
+      stage: (name: string) => void (held[name.split(' ')[0]!] ??= existsSync(join(out, '.carriers.lock'))),
+    };
     await buildCarriers({ input, outDir: out, now: PINNED_CLOCK, progress });
     expect(held).toMatchObject({ scanning: true, reading: true });
     expect(existsSync(join(out, '.carriers.lock'))).toBe(false);
@@ -68,9 +79,12 @@ describe('an input with a header and no rows', () => {
     const header = (await readFile(file, 'utf8')).split('\n')[0]!;
     await writeFile(file, `${header}\n`);
     const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
-    const warning = 'sms/inspections.csv (inspection) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again';
+    const warning =
+      'sms/inspections.csv (inspection) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again';
     expect(summary.warnings).toEqual([warning]);
-    const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as { warnings: string[] };
+    const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as {
+      warnings: string[];
+    };
     expect(report.warnings).toEqual([warning]);
     expect(summary.counts.inspections).toBe(0);
   });
@@ -83,7 +97,8 @@ describe('SMS events given twice', () => {
     const { root, input } = await fixtureInput('carriers-events-twice');
     const sms = join(input, 'sms');
     // Copies saved under other names: the same bytes.
-    for (const name of ['inspections', 'violations', 'crashes']) await writeFile(join(sms, `${name} (1).csv`), await readFile(join(sms, `${name}.csv`)));
+    for (const name of ['inspections', 'violations', 'crashes'])
+      await writeFile(join(sms, `${name} (1).csv`), await readFile(join(sms, `${name}.csv`)));
     // And the first data row of the inspections and crashes repeated at the end of their file.
     for (const name of ['inspections', 'crashes']) {
       const lines = (await readFile(join(sms, `${name}.csv`), 'utf8')).trimEnd().split('\n');
@@ -92,7 +107,10 @@ describe('SMS events given twice', () => {
     const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
     expect(summary.counts).toEqual(baseline.counts);
     // The violations copy is the same bytes: read once (the first in name order: " (1)" sorts before ".csv").
-    expect(summary.ignored).toContainEqual({ file: 'sms/violations.csv', reason: 'the same bytes as sms/violations (1).csv: read once' });
+    expect(summary.ignored).toContainEqual({
+      file: 'sms/violations.csv',
+      reason: 'the same bytes as sms/violations (1).csv: read once',
+    });
     // The others changed after the copy: both read, the copy first (name order), so every row of the
     // original, its repeated row too, is a repeat.
     const byFile = new Map(summary.inputs.map((a) => [a.file, a]));
@@ -104,13 +122,14 @@ describe('SMS events given twice', () => {
     expect(crashes).toMatchObject({ used: 0, dropped: { duplicate_crash: crashes.rows } });
     expect(inspections.rows).toBe(byFile.get('sms/inspections (1).csv')!.rows + 1);
     // Every profile is the same as without the repeats.
-    const profiles = (dir: string) => readFileSync(loadBuild(join(dir, 'out', 'carriers'), 'carriers').pathOf('private/profiles.dat'));
+    const profiles = (dir: string) =>
+      readFileSync(loadBuild(join(dir, 'out', 'carriers'), 'carriers').pathOf('private/profiles.dat'));
     expect(profiles(root).equals(profiles(base.root))).toBe(true);
   });
 });
 
 describe('a census given twice', () => {
-  it('keeps the first file\'s rows (in name order) and counts the copy\'s as duplicates in its own account, and builds', async () => {
+  it("keeps the first file's rows (in name order) and counts the copy's as duplicates in its own account, and builds", async () => {
     const { root, input } = await fixtureInput('carriers-twice');
     const census = await readFile(join(input, 'census', 'FMCSA_CENSUS1_2026Oct.txt'));
     await writeFile(join(input, 'census', 'FMCSA_CENSUS1_2026Oct_copy.txt'), census);

@@ -47,14 +47,37 @@ describe.skipIf(!present)('census samples (SMS Input – Motor Carrier Census, k
 
   it('has the top fleets as the README lists them', () => {
     expect(byDot.get(843932)).toMatchObject({
-      legal_name: 'IES COMMERCIAL INC', city: 'HOLDREGE', state: 'NE', power_units: 125, drivers: 77, carrier_operation: 'A',
+      legal_name: 'IES COMMERCIAL INC',
+      city: 'HOLDREGE',
+      state: 'NE',
+      power_units: 125,
+      drivers: 77,
+      carrier_operation: 'A',
     });
-    expect(byDot.get(443630)).toMatchObject({ legal_name: 'SEMA CONSTRUCTION INC', city: 'CENTENNIAL', power_units: 115, drivers: 284 });
-    expect(byDot.get(2090769)).toMatchObject({ city: 'SURREY', state: 'BC', country: 'CA', power_units: 70, drivers: 115 });
+    expect(byDot.get(443630)).toMatchObject({
+      legal_name: 'SEMA CONSTRUCTION INC',
+      city: 'CENTENNIAL',
+      power_units: 115,
+      drivers: 284,
+    });
+    expect(byDot.get(2090769)).toMatchObject({
+      city: 'SURREY',
+      state: 'BC',
+      country: 'CA',
+      power_units: 70,
+      drivers: 115,
+    });
   });
 
   it('keeps the self-reported outlier as written (45,001 power units, 2 drivers)', () => {
-    expect(byDot.get(3847165)).toMatchObject({ legal_name: 'EMT TOWING AND RECOVERY', power_units: 45001, drivers: 2, recent_mileage: 0, recent_mileage_year: 0, mcs150_mileage: null });
+    expect(byDot.get(3847165)).toMatchObject({
+      legal_name: 'EMT TOWING AND RECOVERY',
+      power_units: 45001,
+      drivers: 2,
+      recent_mileage: 0,
+      recent_mileage_year: 0,
+      mcs150_mileage: null,
+    });
   });
 
   it('keeps zip codes as text with their leading zeros', () => {
@@ -72,7 +95,11 @@ describe.skipIf(!present)('census samples (SMS Input – Motor Carrier Census, k
 
   it('pivots DD-MON-YY dates on the snapshot: 01-JUN-74 is 1974, the rest span the README ranges', () => {
     expect(rows.big.filter((r) => r.add_date === '1974-06-01').length).toBeGreaterThan(0);
-    const sorted = (key: 'add_date' | 'mcs150_date') => rows.big.map((r) => r[key]).filter((d): d is string => d !== null).sort();
+    const sorted = (key: 'add_date' | 'mcs150_date') =>
+      rows.big
+        .map((r) => r[key])
+        .filter((d): d is string => d !== null)
+        .sort();
     expect([sorted('add_date')[0], sorted('add_date').at(-1)]).toEqual(['1974-06-01', '2025-08-26']);
     expect([sorted('mcs150_date')[0], sorted('mcs150_date').at(-1)]).toEqual(['2001-01-19', '2025-08-28']);
     expect(byDot.get(2769350)).toMatchObject({ mcs150_date: '2019-10-01', add_date: '2015-07-01' });

@@ -24,14 +24,36 @@ const CENSUS_CSV_HEADER =
   'dot_number,legal_name,dba_name,carrier_operation,hm_flag,pc_flag,phy_street,phy_city,phy_state,phy_zip,phy_country,mailing_street,mailing_city,mailing_state,mailing_zip,mailing_country,telephone,email_address,mcs150_date,mcs150_mileage,mcs150_mileage_year,add_date,oic_state,nbr_power_unit,driver_total,recent_mileage,recent_mileage_year,vmt_source_id,private_only,authorized_for_hire,exempt_for_hire,private_property,private_passenger_business,private_passenger_nonbusiness,migrant,us_mail,federal_government,state_government,local_government,indian_tribe,op_other,fax';
 const INSPECTION_HEADER =
   'Unique_ID,Report_Number,Report_State,DOT_Number,Insp_Date,Insp_level_ID,County_code_State,Time_Weight,Driver_OOS_Total,Vehicle_OOS_Total,Total_Hazmat_Sent,OOS_Total,Hazmat_OOS_Total,Hazmat_Placard_req,Unit_Type_Desc,Unit_Make,Unit_License,Unit_License_State,VIN,Unit_Decal_Number,Unit_Type_Desc2,Unit_Make2,Unit_License2,Unit_License_State2,VIN2,Unit_Decal_Number2,Unsafe_Insp,Fatigued_Insp,Dr_Fitness_Insp,Subt_Alcohol_Insp,Vh_Maint_Insp,HM_Insp,BASIC_Viol,Unsafe_Viol,Fatigued_Viol,Dr_Fitness_Viol,Subt_Alcohol_Viol,Vh_Maint_Viol,HM_Viol';
-const VIOLATION_HEADER = 'Unique_ID,Insp_Date,DOT_Number,Viol_Code,BASIC_Desc,OOS_Indicator,OOS_Weight,Severity_Weight,Time_Weight,Total_Severity_Wght,Section_Desc,Group_Desc,Viol_Unit';
-const CRASH_HEADER = 'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable';
+const VIOLATION_HEADER =
+  'Unique_ID,Insp_Date,DOT_Number,Viol_Code,BASIC_Desc,OOS_Indicator,OOS_Weight,Severity_Weight,Time_Weight,Total_Severity_Wght,Section_Desc,Group_Desc,Viol_Unit';
+const CRASH_HEADER =
+  'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable';
 
 const CENSUS_FLAGS = [
-  'HM_FLAG', 'PC_FLAG', 'PRIVATE_ONLY', 'AUTHORIZED_FOR_HIRE', 'EXEMPT_FOR_HIRE', 'PRIVATE_PROPERTY', 'PRIVATE_PASSENGER_BUSINESS',
-  'PRIVATE_PASSENGER_NONBUSINESS', 'MIGRANT', 'US_MAIL', 'FEDERAL_GOVERNMENT', 'STATE_GOVERNMENT', 'LOCAL_GOVERNMENT', 'INDIAN_TRIBE',
+  'HM_FLAG',
+  'PC_FLAG',
+  'PRIVATE_ONLY',
+  'AUTHORIZED_FOR_HIRE',
+  'EXEMPT_FOR_HIRE',
+  'PRIVATE_PROPERTY',
+  'PRIVATE_PASSENGER_BUSINESS',
+  'PRIVATE_PASSENGER_NONBUSINESS',
+  'MIGRANT',
+  'US_MAIL',
+  'FEDERAL_GOVERNMENT',
+  'STATE_GOVERNMENT',
+  'LOCAL_GOVERNMENT',
+  'INDIAN_TRIBE',
 ];
-const INSPECTION_BOOLEANS = ['Hazmat_Placard_req', 'Unsafe_Insp', 'Fatigued_Insp', 'Dr_Fitness_Insp', 'Subt_Alcohol_Insp', 'Vh_Maint_Insp', 'HM_Insp'];
+const INSPECTION_BOOLEANS = [
+  'Hazmat_Placard_req',
+  'Unsafe_Insp',
+  'Fatigued_Insp',
+  'Dr_Fitness_Insp',
+  'Subt_Alcohol_Insp',
+  'Vh_Maint_Insp',
+  'HM_Insp',
+];
 /** BASIC_Desc → the inspection's relevance flag and violation count columns. */
 const BASIC_COLUMNS: Record<string, [string, string]> = {
   'Unsafe Driving': ['Unsafe_Insp', 'Unsafe_Viol'],
@@ -72,7 +94,13 @@ function parseCsv(text: string): string[][] {
 
 function toRows(text: string): Row[] {
   const [header, ...records] = parseCsv(text);
-  expect(failing(records, (r) => r.length === header!.length, (r) => r.join(','))).toEqual([]);
+  expect(
+    failing(
+      records,
+      (r) => r.length === header!.length,
+      (r) => r.join(','),
+    ),
+  ).toEqual([]);
   return records.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
 }
 
@@ -150,7 +178,13 @@ describe('carriers demo: formats', () => {
     expect(lines.length).toBe(facts.carriers + 1);
     const quotedField = '"(?:[^"]|"")*"';
     const allQuoted = new RegExp(`^${quotedField}(?:,${quotedField}){41}$`);
-    expect(failing(lines, (l) => allQuoted.test(l), (l) => l)).toEqual([]);
+    expect(
+      failing(
+        lines,
+        (l) => allQuoted.test(l),
+        (l) => l,
+      ),
+    ).toEqual([]);
     const ok = (r: Row) =>
       CENSUS_FLAGS.every((f) => r[f] === 'Y' || r[f] === 'N') &&
       /^[ABC]$/.test(r.CARRIER_OPERATION!) &&
@@ -181,20 +215,42 @@ describe('carriers demo: formats', () => {
     // Minimal quoting: a quoted field always holds a comma or a quote.
     const quoted = [...text.matchAll(/(?:^|,)"((?:[^"]|"")*)"(?=,|$)/gm)];
     expect(quoted.length).toBeGreaterThan(0);
-    expect(failing(quoted, (m) => /[,"]/.test(m[1]!), (m) => m[0])).toEqual([]);
+    expect(
+      failing(
+        quoted,
+        (m) => /[,"]/.test(m[1]!),
+        (m) => m[0],
+      ),
+    ).toEqual([]);
     expect(text).toMatch(/,"[^"\n]*,[^"\n]*",/);
     const rows = toRows(text);
     // Same carriers and values as the txt form, field by field; flags as true/false.
     expect(rows.length).toBe(census.length);
-    const asTxt = (r: Row) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toUpperCase(), CENSUS_FLAGS.includes(k.toUpperCase()) ? ({ true: 'Y', false: 'N' } as Record<string, string>)[v] ?? `bad flag ${v}` : v]));
-    const mismatched = rows.flatMap((r, i) => (JSON.stringify(Object.entries(asTxt(r)).sort()) === JSON.stringify(Object.entries(census[i]!).sort()) ? [] : [r.dot_number]));
+    const asTxt = (r: Row) =>
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [
+          k.toUpperCase(),
+          CENSUS_FLAGS.includes(k.toUpperCase())
+            ? (({ true: 'Y', false: 'N' } as Record<string, string>)[v] ?? `bad flag ${v}`)
+            : v,
+        ]),
+      );
+    const mismatched = rows.flatMap((r, i) =>
+      JSON.stringify(Object.entries(asTxt(r)).sort()) === JSON.stringify(Object.entries(census[i]!).sort())
+        ? []
+        : [r.dot_number],
+    );
     expect(mismatched).toEqual([]);
     // The SMS files do not depend on the census form.
     for (const f of SMS_FILES) expect(sha256(await readFile(join(csvDir, f))), f).toBe(sha256(bytes[f]!));
   }, 60_000);
 
   it('writes the SMS files with the documented headers, LF, true/false and numbers', () => {
-    const headers: Record<string, string> = { [INSPECTIONS]: INSPECTION_HEADER, [VIOLATIONS]: VIOLATION_HEADER, [CRASHES]: CRASH_HEADER };
+    const headers: Record<string, string> = {
+      [INSPECTIONS]: INSPECTION_HEADER,
+      [VIOLATIONS]: VIOLATION_HEADER,
+      [CRASHES]: CRASH_HEADER,
+    };
     for (const f of SMS_FILES) {
       const text = bytes[f]!.toString('utf8');
       expect(text.startsWith(headers[f]! + '\n'), f).toBe(true);
@@ -202,7 +258,17 @@ describe('carriers demo: formats', () => {
       expect(text.endsWith('\n'), f).toBe(true);
     }
     const isBool = (v: string | undefined) => v === 'true' || v === 'false';
-    const counts = ['Unique_ID', 'DOT_Number', 'Driver_OOS_Total', 'Vehicle_OOS_Total', 'Total_Hazmat_Sent', 'OOS_Total', 'Hazmat_OOS_Total', 'BASIC_Viol', ...Object.values(BASIC_COLUMNS).map(([, c]) => c)];
+    const counts = [
+      'Unique_ID',
+      'DOT_Number',
+      'Driver_OOS_Total',
+      'Vehicle_OOS_Total',
+      'Total_Hazmat_Sent',
+      'OOS_Total',
+      'Hazmat_OOS_Total',
+      'BASIC_Viol',
+      ...Object.values(BASIC_COLUMNS).map(([, c]) => c),
+    ];
     const inspectionOk = (r: Row) =>
       INSPECTION_BOOLEANS.every((c) => isBool(r[c])) &&
       counts.every((c) => /^\d+$/.test(r[c]!)) &&
@@ -213,17 +279,47 @@ describe('carriers demo: formats', () => {
       /^([0-9A-HJ-NPR-Z]{17})?$/.test(r.VIN2!);
     expect(failing(inspections, inspectionOk, (r) => JSON.stringify(r))).toEqual([]);
     expect(new Set(inspections.map((r) => r.Unique_ID)).size).toBe(inspections.length);
-    expect(failing(violations, (r) => isBool(r.OOS_Indicator), (r) => JSON.stringify(r))).toEqual([]);
-    expect(failing(crashes, (r) => ['Tow_Away', 'Hazmat_Released', 'Not_Preventable'].every((c) => isBool(r[c])), (r) => JSON.stringify(r))).toEqual([]);
+    expect(
+      failing(
+        violations,
+        (r) => isBool(r.OOS_Indicator),
+        (r) => JSON.stringify(r),
+      ),
+    ).toEqual([]);
+    expect(
+      failing(
+        crashes,
+        (r) => ['Tow_Away', 'Hazmat_Released', 'Not_Preventable'].every((c) => isBool(r[c])),
+        (r) => JSON.stringify(r),
+      ),
+    ).toEqual([]);
     expect(new Set(crashes.map((r) => `${r.Report_Number}/${r.Report_Seq_No}`)).size).toBe(crashes.length);
     // A description with a comma is quoted, and only then.
     expect(bytes[VIOLATIONS]!.toString('utf8')).toContain(',"Brakes, All Others",');
   });
 
   it('writes every date as DD-MON-YY, census dates from 1974 on either side of the century pivot', () => {
-    expect(failing(inspections, (r) => DD_MON_YY.test(r.Insp_Date!), (r) => r.Insp_Date!)).toEqual([]);
-    expect(failing(violations, (r) => DD_MON_YY.test(r.Insp_Date!), (r) => r.Insp_Date!)).toEqual([]);
-    expect(failing(crashes, (r) => DD_MON_YY.test(r.Report_Date!), (r) => r.Report_Date!)).toEqual([]);
+    expect(
+      failing(
+        inspections,
+        (r) => DD_MON_YY.test(r.Insp_Date!),
+        (r) => r.Insp_Date!,
+      ),
+    ).toEqual([]);
+    expect(
+      failing(
+        violations,
+        (r) => DD_MON_YY.test(r.Insp_Date!),
+        (r) => r.Insp_Date!,
+      ),
+    ).toEqual([]);
+    expect(
+      failing(
+        crashes,
+        (r) => DD_MON_YY.test(r.Report_Date!),
+        (r) => r.Report_Date!,
+      ),
+    ).toEqual([]);
     const added = census.map((r) => toIso(r.ADD_DATE!));
     expect(added.reduce((a, b) => (a < b ? a : b))).toMatch(/^1974-/);
     expect(added.reduce((a, b) => (a > b ? a : b)) <= '2026-10-31').toBe(true);
@@ -233,9 +329,15 @@ describe('carriers demo: formats', () => {
     const mcs150Ok = (r: Row) => {
       if (r.MCS150_DATE === '') return r.MCS150_MILEAGE === '' && r.MCS150_MILEAGE_YEAR === '';
       const iso = toIso(r.MCS150_DATE!);
-      return iso >= toIso(r.ADD_DATE!) && iso <= '2026-10-31' && (r.MCS150_MILEAGE_YEAR === '' || Number(r.MCS150_MILEAGE_YEAR) <= Number(iso.slice(0, 4)));
+      return (
+        iso >= toIso(r.ADD_DATE!) &&
+        iso <= '2026-10-31' &&
+        (r.MCS150_MILEAGE_YEAR === '' || Number(r.MCS150_MILEAGE_YEAR) <= Number(iso.slice(0, 4)))
+      );
     };
-    expect(failing(census, mcs150Ok, (r) => `${r.DOT_NUMBER} ${r.ADD_DATE} ${r.MCS150_DATE} ${r.MCS150_MILEAGE_YEAR}`)).toEqual([]);
+    expect(
+      failing(census, mcs150Ok, (r) => `${r.DOT_NUMBER} ${r.ADD_DATE} ${r.MCS150_DATE} ${r.MCS150_MILEAGE_YEAR}`),
+    ).toEqual([]);
     const filed = census.filter((r) => r.MCS150_DATE !== '').length;
     expect(filed).toBeGreaterThan(census.length * 0.85);
     expect(filed).toBeLessThan(census.length);
@@ -244,8 +346,20 @@ describe('carriers demo: formats', () => {
   it('keeps inspections and crashes inside the 24 months ending asOf, time-weighted 3/2/1', () => {
     // Window (2024-10-31, 2026-10-31]; ≤ 6 months old from 2026-05-01, ≤ 12 months from 2025-11-01.
     const weight = (iso: string) => (iso >= '2026-05-01' ? '3' : iso >= '2025-11-01' ? '2' : '1');
-    expect(failing(inspections, (r) => r.Time_Weight === weight(toIso(r.Insp_Date!)), (r) => `${r.Unique_ID} ${r.Insp_Date} ${r.Time_Weight}`)).toEqual([]);
-    expect(failing(crashes, (r) => r.Time_Weight === weight(toIso(r.Report_Date!)), (r) => `${r.Report_Number} ${r.Report_Date} ${r.Time_Weight}`)).toEqual([]);
+    expect(
+      failing(
+        inspections,
+        (r) => r.Time_Weight === weight(toIso(r.Insp_Date!)),
+        (r) => `${r.Unique_ID} ${r.Insp_Date} ${r.Time_Weight}`,
+      ),
+    ).toEqual([]);
+    expect(
+      failing(
+        crashes,
+        (r) => r.Time_Weight === weight(toIso(r.Report_Date!)),
+        (r) => `${r.Report_Number} ${r.Report_Date} ${r.Time_Weight}`,
+      ),
+    ).toEqual([]);
     const dates = [...inspections.map((r) => toIso(r.Insp_Date!)), ...crashes.map((r) => toIso(r.Report_Date!))].sort();
     expect(dates[0]! > '2024-10-31').toBe(true);
     expect(dates[0]! < '2024-11-15').toBe(true);
@@ -313,8 +427,18 @@ describe('carriers demo: planted facts in the files', () => {
     expect(Number(rows.get(facts.bigFleet)!.NBR_POWER_UNIT)).toBeGreaterThanOrEqual(2000);
     // Unknown recent mileage is never empty, and a known one always has its year and source.
     const mileageOk = (r: Row) =>
-      r.RECENT_MILEAGE === '0' && r.RECENT_MILEAGE_YEAR === '0' ? r.VMT_SOURCE_ID === '' : /^\d+$/.test(r.RECENT_MILEAGE!) && /^20\d\d$/.test(r.RECENT_MILEAGE_YEAR!) && /^[123]$/.test(r.VMT_SOURCE_ID!);
-    expect(failing(census, mileageOk, (r) => `${r.DOT_NUMBER} ${r.RECENT_MILEAGE},${r.RECENT_MILEAGE_YEAR},${r.VMT_SOURCE_ID}`)).toEqual([]);
+      r.RECENT_MILEAGE === '0' && r.RECENT_MILEAGE_YEAR === '0'
+        ? r.VMT_SOURCE_ID === ''
+        : /^\d+$/.test(r.RECENT_MILEAGE!) &&
+          /^20\d\d$/.test(r.RECENT_MILEAGE_YEAR!) &&
+          /^[123]$/.test(r.VMT_SOURCE_ID!);
+    expect(
+      failing(
+        census,
+        mileageOk,
+        (r) => `${r.DOT_NUMBER} ${r.RECENT_MILEAGE},${r.RECENT_MILEAGE_YEAR},${r.VMT_SOURCE_ID}`,
+      ),
+    ).toEqual([]);
     expect(census.filter((r) => r.RECENT_MILEAGE === '0').length).toBeGreaterThan(census.length * 0.2);
     expect(census.filter((r) => r.NBR_POWER_UNIT === '').length).toBeGreaterThan(census.length * 0.01);
   });
@@ -322,7 +446,13 @@ describe('carriers demo: planted facts in the files', () => {
   it('keeps zip codes as text, leading zeros included', () => {
     const zeros = census.filter((r) => r.PHY_COUNTRY === 'US' && r.PHY_ZIP!.startsWith('0'));
     expect(zeros.length).toBeGreaterThan(30);
-    expect(failing(census.filter((x) => x.PHY_COUNTRY === 'US'), (r) => /^\d{5}(-\d{4})?$/.test(r.PHY_ZIP!), (r) => `${r.DOT_NUMBER} ${r.PHY_ZIP}`)).toEqual([]);
+    expect(
+      failing(
+        census.filter((x) => x.PHY_COUNTRY === 'US'),
+        (r) => /^\d{5}(-\d{4})?$/.test(r.PHY_ZIP!),
+        (r) => `${r.DOT_NUMBER} ${r.PHY_ZIP}`,
+      ),
+    ).toEqual([]);
     expect(bytes[CENSUS_TXT]!.toString('latin1')).toMatch(/"0\d{4}(-\d{4})?","US"/);
     expect(new Set(census.map((r) => r.PHY_COUNTRY))).toEqual(new Set(['US', 'CA', 'MX']));
   });
@@ -336,16 +466,30 @@ describe('carriers demo: planted facts in the files', () => {
     const rows = byDot();
     const passengerOk = (dot: number) => {
       const r = rows.get(dot)!;
-      return r.AUTHORIZED_FOR_HIRE === 'Y' || r.PRIVATE_PASSENGER_BUSINESS === 'Y' || r.PRIVATE_PASSENGER_NONBUSINESS === 'Y';
+      return (
+        r.AUTHORIZED_FOR_HIRE === 'Y' || r.PRIVATE_PASSENGER_BUSINESS === 'Y' || r.PRIVATE_PASSENGER_NONBUSINESS === 'Y'
+      );
     };
     expect(failing(facts.passenger, passengerOk, String)).toEqual([]);
     // Intrastate hazmat (B) carriers carry the HM flag (CENSUS_README CARRIER_OPERATION).
-    expect(failing(census.filter((x) => x.CARRIER_OPERATION === 'B'), (r) => r.HM_FLAG === 'Y', (r) => r.DOT_NUMBER!)).toEqual([]);
+    expect(
+      failing(
+        census.filter((x) => x.CARRIER_OPERATION === 'B'),
+        (r) => r.HM_FLAG === 'Y',
+        (r) => r.DOT_NUMBER!,
+      ),
+    ).toEqual([]);
     // Placarded inspections belong to hazmat carriers, and they have some.
     const hazmat = new Set(facts.hazmat.map(String));
     const placarded = inspections.filter((r) => r.Hazmat_Placard_req === 'true');
     expect(placarded.length).toBeGreaterThan(0);
-    expect(failing(placarded, (r) => hazmat.has(r.DOT_Number!), (r) => r.Unique_ID!)).toEqual([]);
+    expect(
+      failing(
+        placarded,
+        (r) => hazmat.has(r.DOT_Number!),
+        (r) => r.Unique_ID!,
+      ),
+    ).toEqual([]);
   });
 
   it('lists the carriers without inspections exactly', () => {
@@ -364,7 +508,9 @@ describe('carriers demo: planted facts in the files', () => {
       const dr = Number(r.DRIVER_TOTAL);
       return dr >= pu && dr <= Math.round(pu * 1.5) + 1;
     };
-    expect(failing(units, driversOk, (r) => `${r.DOT_NUMBER}: ${r.NBR_POWER_UNIT} units, ${r.DRIVER_TOTAL} drivers`)).toEqual([]);
+    expect(
+      failing(units, driversOk, (r) => `${r.DOT_NUMBER}: ${r.NBR_POWER_UNIT} units, ${r.DRIVER_TOTAL} drivers`),
+    ).toEqual([]);
     const ops = new Set(census.map((r) => r.CARRIER_OPERATION));
     expect(ops).toEqual(new Set(['A', 'B', 'C']));
     expect(census.filter((r) => r.CARRIER_OPERATION === 'C').length).toBeGreaterThan(census.length * 0.4);
@@ -372,7 +518,9 @@ describe('carriers demo: planted facts in the files', () => {
     const count = new Map<string, number>();
     for (const r of inspections) count.set(r.DOT_Number!, (count.get(r.DOT_Number!) ?? 0) + 1);
     const mean = (rows: Row[]) => rows.reduce((s, r) => s + (count.get(r.DOT_NUMBER!) ?? 0), 0) / rows.length;
-    expect(mean(units.filter((r) => Number(r.NBR_POWER_UNIT) >= 20))).toBeGreaterThan(3 * mean(units.filter((r) => Number(r.NBR_POWER_UNIT) === 1)));
+    expect(mean(units.filter((r) => Number(r.NBR_POWER_UNIT) >= 20))).toBeGreaterThan(
+      3 * mean(units.filter((r) => Number(r.NBR_POWER_UNIT) === 1)),
+    );
     expect(facts.inspections / facts.carriers).toBeGreaterThan(2);
     expect(facts.inspections / facts.carriers).toBeLessThan(6);
   });
@@ -383,13 +531,30 @@ describe('carriers demo: inspections, violations and crashes agree', () => {
     const byId = new Map(inspections.map((r) => [r.Unique_ID!, r]));
     const linked = (v: Row) => {
       const i = byId.get(v.Unique_ID!);
-      return i !== undefined && v.DOT_Number === i.DOT_Number && v.Insp_Date === i.Insp_Date && v.Time_Weight === i.Time_Weight;
+      return (
+        i !== undefined &&
+        v.DOT_Number === i.DOT_Number &&
+        v.Insp_Date === i.Insp_Date &&
+        v.Time_Weight === i.Time_Weight
+      );
     };
     expect(violations.length).toBeGreaterThan(0);
     expect(failing(violations, linked, (v) => JSON.stringify(v))).toEqual([]);
     const dots = new Set(census.map((r) => r.DOT_NUMBER));
-    expect(failing(inspections, (r) => dots.has(r.DOT_Number!), (r) => r.Unique_ID!)).toEqual([]);
-    expect(failing(crashes, (r) => dots.has(r.DOT_Number!), (r) => r.Report_Number!)).toEqual([]);
+    expect(
+      failing(
+        inspections,
+        (r) => dots.has(r.DOT_Number!),
+        (r) => r.Unique_ID!,
+      ),
+    ).toEqual([]);
+    expect(
+      failing(
+        crashes,
+        (r) => dots.has(r.DOT_Number!),
+        (r) => r.Report_Number!,
+      ),
+    ).toEqual([]);
   });
 
   it('weights each violation: severity 1–10, OOS weight 2 when OOS, total = (severity + OOS) × time weight', () => {
@@ -397,10 +562,15 @@ describe('carriers demo: inspections, violations and crashes agree', () => {
     const weighted = (v: Row) => {
       const sev = Number(v.Severity_Weight);
       return (
-        Number.isInteger(sev) && sev >= 1 && sev <= 10 &&
+        Number.isInteger(sev) &&
+        sev >= 1 &&
+        sev <= 10 &&
         v.OOS_Weight === (v.OOS_Indicator === 'true' ? '2' : '0') &&
         Number(v.Total_Severity_Wght) === (sev + Number(v.OOS_Weight)) * Number(v.Time_Weight) &&
-        /^(D|1|2)$/.test(v.Viol_Unit!) && v.Viol_Code !== '' && v.Section_Desc !== '' && v.Group_Desc !== ''
+        /^(D|1|2)$/.test(v.Viol_Unit!) &&
+        v.Viol_Code !== '' &&
+        v.Section_Desc !== '' &&
+        v.Group_Desc !== ''
       );
     };
     expect(failing(violations, weighted, (v) => JSON.stringify(v))).toEqual([]);

@@ -18,7 +18,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function keysWith(env: Record<string, string>, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const keys = (...args: string[]) => keysWith({ STATE_DIR: stateDir }, ...args);
@@ -34,7 +39,8 @@ describe('keys CLI', () => {
     expect(r.stderr).toContain(`a new key store was made at ${join(stateDir, 'accounts.sqlite')}`);
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(stateDir, 'accounts.sqlite')).mode & 0o777).toBe(0o600);
-    for (const f of ['accounts.sqlite-wal', 'accounts.sqlite-shm']) if (existsSync(join(stateDir, f))) expect(statSync(join(stateDir, f)).mode & 0o777, f).toBe(0o600);
+    for (const f of ['accounts.sqlite-wal', 'accounts.sqlite-shm'])
+      if (existsSync(join(stateDir, f))) expect(statSync(join(stateDir, f)).mode & 0o777, f).toBe(0o600);
     expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
     key = r.stdout.trim();
     expect(r.stderr).not.toContain(key);
@@ -42,7 +48,12 @@ describe('keys CLI', () => {
 
   it('through npm as the contract writes it, stdout is the key alone (.npmrc: no script banner)', () => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['run', 'keys', '--', 'create', '--plan', 'free', '--label', 'via npm'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, STATE_DIR: stateDir } });
+    const r = spawnSync(npm, ['run', 'keys', '--', 'create', '--plan', 'free', '--label', 'via npm'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, STATE_DIR: stateDir },
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
   });
@@ -52,7 +63,12 @@ describe('keys CLI', () => {
     expect(r.code).toBe(0);
     json = JSON.parse(r.stdout);
     expect(Object.keys(json)).toEqual(['id', 'key', 'plan', 'label', 'created_at']);
-    expect(json).toMatchObject({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), key: expect.stringMatching(/^sl_[A-Za-z0-9_-]{43}$/), plan: 'premium', label: 'Acme' });
+    expect(json).toMatchObject({
+      id: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+      key: expect.stringMatching(/^sl_[A-Za-z0-9_-]{43}$/),
+      plan: 'premium',
+      label: 'Acme',
+    });
     expect(new Date(json.created_at).toISOString()).toBe(json.created_at);
   });
 
@@ -84,14 +100,20 @@ describe('keys CLI', () => {
     } finally {
       store.close();
     }
-    expect((JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)?.revoked).toBe(true);
+    expect(
+      (JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)
+        ?.revoked,
+    ).toBe(true);
   });
 
   it('revoke of a key already revoked succeeds and says so', () => {
     const r = keys('revoke', json.id);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${json.id} was already revoked\n`);
-    expect((JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)?.revoked).toBe(true);
+    expect(
+      (JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)
+        ?.revoked,
+    ).toBe(true);
   });
 
   it('revoke of an unknown id exits 1 with a message', () => {
@@ -113,12 +135,32 @@ describe('keys CLI', () => {
     ['an unknown command', ['delete', 'key_000000000000'], /unknown command "delete"/],
     ['an unknown option', ['list', '--all'], /Unknown option '--all'/],
     ['an option of another command', ['list', '--plan', 'free'], /list does not take --plan/],
-    ['a repeated option', ['create', '--plan', 'free', '--plan', 'premium', '--label', 'x'], /--plan was given more than once/],
-    ['a label with a right-to-left override', ['create', '--plan', 'free', '--label', 'Bidi \u202eevil\u202c end'], /without control or formatting characters/],
-    ['a label with a line separator', ['create', '--plan', 'free', '--label', 'line\u2028two'], /without control or formatting characters/],
-    ['a label with a zero-width space', ['create', '--plan', 'free', '--label', 'zero\u200bwidth'], /without control or formatting characters/],
+    [
+      'a repeated option',
+      ['create', '--plan', 'free', '--plan', 'premium', '--label', 'x'],
+      /--plan was given more than once/,
+    ],
+    [
+      'a label with a right-to-left override',
+      ['create', '--plan', 'free', '--label', 'Bidi \u202eevil\u202c end'],
+      /without control or formatting characters/,
+    ],
+    [
+      'a label with a line separator',
+      ['create', '--plan', 'free', '--label', 'line\u2028two'],
+      /without control or formatting characters/,
+    ],
+    [
+      'a label with a zero-width space',
+      ['create', '--plan', 'free', '--label', 'zero\u200bwidth'],
+      /without control or formatting characters/,
+    ],
     ['a label of 201 characters', ['create', '--plan', 'free', '--label', '🚚'.repeat(201)], /at most 200 characters/],
-    ['a label that was not UTF-8', ['create', '--plan', 'free', '--label', 'bad \ufffd bytes'], /--label is not valid UTF-8/],
+    [
+      'a label that was not UTF-8',
+      ['create', '--plan', 'free', '--label', 'bad \ufffd bytes'],
+      /--label is not valid UTF-8/,
+    ],
   ])('exits 2 with usage for %s', (_label, args, message) => {
     const r = keys(...args);
     expect(r.code).toBe(2);
@@ -153,17 +195,25 @@ describe('keys CLI', () => {
     writeFileSync(join(damaged, 'accounts.sqlite'), 'not a database, but the bytes of something else\n'.repeat(200));
     const r = keysWith({ STATE_DIR: damaged }, 'list');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`the account store ${join(damaged, 'accounts.sqlite')} cannot be used: file is not a database\n`);
+    expect(r.stderr).toBe(
+      `the account store ${join(damaged, 'accounts.sqlite')} cannot be used: file is not a database\n`,
+    );
     // The server opens an existing store at start: the same reason, not a 500 on each signed-in request.
     const data = join(dir, 'no-data');
-    const server = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts', '--service', 'carriers', '--port', '0', '--data', data], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { ...process.env, STATE_DIR: damaged, LOG: 'off' },
-    });
+    const server = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'server/main.ts', '--service', 'carriers', '--port', '0', '--data', data],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, STATE_DIR: damaged, LOG: 'off' },
+      },
+    );
     expect(server.status).toBe(1);
-    expect(server.stderr).toBe(`cannot serve carriers: the account store ${join(damaged, 'accounts.sqlite')} cannot be used: file is not a database\n`);
+    expect(server.stderr).toBe(
+      `cannot serve carriers: the account store ${join(damaged, 'accounts.sqlite')} cannot be used: file is not a database\n`,
+    );
     // Refused before anything was built or served.
     expect(existsSync(data)).toBe(false);
   });

@@ -11,9 +11,19 @@ const profile = {
   data_as_of: '2026-10-31',
   census: { power_units: 524, drivers: 610, mileage: 5536000, mileage_year: 2025 },
   counts: { inspections: 524, violations: 291, crashes: [3, 1] },
-  basics: [{ basic: 'unsafe_driving', measure: 4.58, percentile: 87, threshold: 65, rate_per_power_unit: 0.027, per_inspection: 1.139 }],
+  basics: [
+    {
+      basic: 'unsafe_driving',
+      measure: 4.58,
+      percentile: 87,
+      threshold: 65,
+      rate_per_power_unit: 0.027,
+      per_inspection: 1.139,
+    },
+  ],
 } as unknown as Profile;
-const draft = 'Its top risks: 1. Unsafe Driving, measure 4.58, percentile 87 (intervention threshold 65). Figures cover the 24 months to 2026-10-31.';
+const draft =
+  'Its top risks: 1. Unsafe Driving, measure 4.58, percentile 87 (intervention threshold 65). Figures cover the 24 months to 2026-10-31.';
 
 describe('checkLlmSummary', () => {
   it.each([

@@ -2,7 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareRank, fnv1a, toNameKey, writeNameIndex, type NamedCarrier } from '../../pipeline/carriers/name-index.ts';
+import {
+  compareRank,
+  fnv1a,
+  toNameKey,
+  writeNameIndex,
+  type NamedCarrier,
+} from '../../pipeline/carriers/name-index.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import { loadBuild } from '../../server/core/build.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
@@ -28,7 +34,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'shardline-names-'));
   const sink = await openSink({ service: 'carriers', outDir: dir });
   await writeNameIndex(sink, [...CARRIERS].sort(compareRank));
-  await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+  await sink.publish({
+    service: 'carriers',
+    data_version: '0123456789abcdef',
+    built_at: '2026-01-01T00:00:00.000Z',
+    demo: true,
+    sources: [],
+    counts: {},
+  });
   index = new NameIndex(loadBuild(join(dir, 'carriers'), 'carriers'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -64,12 +77,26 @@ describe('name index search with many words', () => {
     const root = await mkdtemp(join(tmpdir(), 'shardline-names-many-'));
     try {
       const sink = await openSink({ service: 'carriers', outDir: root });
-      const one: NamedCarrier = { dot: 7, legal_name: 'QUIXOTIC ZEPHYR WOMBAT', dba_name: 'JUXTAPOSE VORTEX', power_units: 3 };
+      const one: NamedCarrier = {
+        dot: 7,
+        legal_name: 'QUIXOTIC ZEPHYR WOMBAT',
+        dba_name: 'JUXTAPOSE VORTEX',
+        power_units: 3,
+      };
       await writeNameIndex(sink, [one]);
-      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      await sink.publish({
+        service: 'carriers',
+        data_version: '0123456789abcdef',
+        built_at: '2026-01-01T00:00:00.000Z',
+        demo: true,
+        sources: [],
+        counts: {},
+      });
       const names = new NameIndex(loadBuild(join(root, 'carriers'), 'carriers'));
       // Every prefix of every word: 35 distinct words, all matching the one carrier.
-      const prefixes = ['quixotic', 'zephyr', 'wombat', 'juxtapose', 'vortex'].flatMap((w) => Array.from({ length: w.length }, (_, i) => w.slice(0, i + 1)));
+      const prefixes = ['quixotic', 'zephyr', 'wombat', 'juxtapose', 'vortex'].flatMap((w) =>
+        Array.from({ length: w.length }, (_, i) => w.slice(0, i + 1)),
+      );
       expect(new Set(prefixes).size).toBe(35);
       const isWhole = () => false;
       expect(names.search(prefixes.join(' '), 25, isWhole)).toMatchObject({ total: 1, dots: [7] });
@@ -93,13 +120,28 @@ describe('name index search over many matches', () => {
     try {
       const sink = await openSink({ service: 'carriers', outDir: out });
       await writeNameIndex(sink, [...many].sort(compareRank));
-      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      await sink.publish({
+        service: 'carriers',
+        data_version: '0123456789abcdef',
+        built_at: '2026-01-01T00:00:00.000Z',
+        demo: true,
+        sources: [],
+        counts: {},
+      });
       const big = new NameIndex(loadBuild(join(out, 'carriers'), 'carriers'));
       const byDot = new Map(many.map((c) => [c.dot, c]));
       const isWhole = (dot: number, key: string) => toNameKey(byDot.get(dot)!.dba_name ?? '') === key;
       // The whole-name match first, then power units descending (999 first), then carrier_id.
-      expect(big.search('zulu', 4, isWhole)).toEqual({ total: 60_000, dots: [600_000, 10_000, 20_000, 30_000], records: [59_999, 999, 1999, 2999] });
-      expect(big.search('zulu hauling', 3, isWhole)).toEqual({ total: 20_000, dots: [10_000, 40_000, 70_000], records: [999, 3999, 6999] });
+      expect(big.search('zulu', 4, isWhole)).toEqual({
+        total: 60_000,
+        dots: [600_000, 10_000, 20_000, 30_000],
+        records: [59_999, 999, 1999, 2999],
+      });
+      expect(big.search('zulu hauling', 3, isWhole)).toEqual({
+        total: 20_000,
+        dots: [10_000, 40_000, 70_000],
+        records: [999, 3999, 6999],
+      });
       // Marks are cleared after a dense search too.
       expect(big.search('freight', 1, isWhole).total).toBe(40_000);
     } finally {
@@ -114,13 +156,37 @@ describe('name index search against its definition', () => {
     // 40 postings here, with their first 8 ranks kept), rare, or absent, and queries hit the common-prefix
     // tables (a page within the first ranks, or past them), the candidate walk, the sorted and the top-rank
     // result paths.
-    const vocab = ['trans', 'transport', 'trucking', 'truck', 'tri', 'express', 'exp', 'logistics', 'log', 'acme', 'zeta', 'ñandu', 'nandina', 'a', 'ab', 'abc', 'road', 'roadway', 'rapid', 'sons'];
+    const vocab = [
+      'trans',
+      'transport',
+      'trucking',
+      'truck',
+      'tri',
+      'express',
+      'exp',
+      'logistics',
+      'log',
+      'acme',
+      'zeta',
+      'ñandu',
+      'nandina',
+      'a',
+      'ab',
+      'abc',
+      'road',
+      'roadway',
+      'rapid',
+      'sons',
+    ];
     let seed = 7;
     const rand = (n: number) => {
       seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
       return seed % n;
     };
-    const nameOf = () => Array.from({ length: 1 + rand(3) }, () => vocab[rand(vocab.length)]!).join(' ').toUpperCase();
+    const nameOf = () =>
+      Array.from({ length: 1 + rand(3) }, () => vocab[rand(vocab.length)]!)
+        .join(' ')
+        .toUpperCase();
     const many: NamedCarrier[] = Array.from({ length: 6_000 }, (_, i) => ({
       dot: i + 1,
       legal_name: rand(50) === 0 ? `ZETA${i} ${nameOf()}` : nameOf(),
@@ -133,7 +199,14 @@ describe('name index search against its definition', () => {
       const sink = await openSink({ service: 'carriers', outDir: out });
       const stats = await writeNameIndex(sink, ranked, { commonPostings: 40, commonTop: 8 });
       expect(stats.common).toBeGreaterThan(20);
-      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      await sink.publish({
+        service: 'carriers',
+        data_version: '0123456789abcdef',
+        built_at: '2026-01-01T00:00:00.000Z',
+        demo: true,
+        sources: [],
+        counts: {},
+      });
       // Every way of testing a range: no bitsets at all; one kept at a time and never ANDed; the defaults
       // (most drivers here are large enough to AND, with the SIMD kernel), the same ANDs in JavaScript;
       // bitsets tested one carrier at a time from postings; no range dense, so that other single words are
@@ -149,14 +222,24 @@ describe('name index search against its definition', () => {
         new NameIndex(build, { andAt: Infinity, denseAt: Infinity }),
         new NameIndex(build, { bitsets: 0, denseAt: Infinity, bitsetDriverAt: 1 }),
         // A build written before names.common-top: common prefixes walk the top ranks or take the general path.
-        new NameIndex({ ...build, checksums: Object.fromEntries(Object.entries(build.checksums).filter(([f]) => f !== 'index/names.common-top')) }),
+        new NameIndex({
+          ...build,
+          checksums: Object.fromEntries(
+            Object.entries(build.checksums).filter(([f]) => f !== 'index/names.common-top'),
+          ),
+        }),
       ];
       const byDot = new Map(many.map((c) => [c.dot, c]));
       const whole = (dot: number, key: string) => {
         const c = byDot.get(dot)!;
         return toNameKey(c.legal_name) === key || (c.dba_name !== null && toNameKey(c.dba_name) === key);
       };
-      const words = new Map(many.map((c) => [c.dot, [c.legal_name, c.dba_name ?? ''].flatMap((n) => toNameKey(n).split(' ')).filter(Boolean)]));
+      const words = new Map(
+        many.map((c) => [
+          c.dot,
+          [c.legal_name, c.dba_name ?? ''].flatMap((n) => toNameKey(n).split(' ')).filter(Boolean),
+        ]),
+      );
       const paths = new Set<string>();
       for (let i = 0; i < 1_000; i++) {
         const qWords = Array.from({ length: 1 + rand(3) }, () => {
@@ -173,7 +256,11 @@ describe('name index search against its definition', () => {
         const exactFirst = [...matches.filter((c) => whole(c.dot, key)), ...matches.filter((c) => !whole(c.dot, key))];
         for (const [i, idx] of indexes.entries()) {
           const dots = exactFirst.slice(0, limit).map((c) => c.dot);
-          expect(idx.search(q, limit, whole), `${q} (index ${i})`).toEqual({ total: matches.length, dots, records: dots.map((d) => d - 1) });
+          expect(idx.search(q, limit, whole), `${q} (index ${i})`).toEqual({
+            total: matches.length,
+            dots,
+            records: dots.map((d) => d - 1),
+          });
         }
         paths.add(terms.length === 1 && matches.length > 40 ? 'common' : matches.length > 0 ? 'walk' : 'none');
       }
@@ -198,7 +285,13 @@ describe('whole-name matches through the exact table', () => {
     const [[a, b], [c, d]] = pairs as [[number, number], [number, number]];
     expect(fnv1a(`acme ${a}`)).toBe(fnv1a(`acme ${b}`));
     expect(fnv1a(`acme ${c}`)).toBe(fnv1a(`acme ${d}`));
-    for (const [x, y] of [[a, b], [b, a], [c, d], [d, c]]) expect(String(x).startsWith(String(y))).toBe(false);
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+      [c, d],
+      [d, c],
+    ])
+      expect(String(x).startsWith(String(y))).toBe(false);
     const carriers: NamedCarrier[] = [
       { dot: 11, legal_name: `ACME ${a}`, dba_name: null, power_units: 1 },
       { dot: 12, legal_name: `Acme ${b}`, dba_name: null, power_units: 50 },
@@ -208,16 +301,30 @@ describe('whole-name matches through the exact table', () => {
       // other's words, so the other's query finds this carrier, but not as a whole-name match.
       { dot: 15, legal_name: `ACME ${c}`, dba_name: `ACME ${d}0`, power_units: 7 },
       // One name, many carriers (no collision): confirmed by the first one's record alone.
-      ...Array.from({ length: 40 }, (_, i) => ({ dot: 100 + i, legal_name: 'BLUE LINE EXPRESS', dba_name: null, power_units: i })),
+      ...Array.from({ length: 40 }, (_, i) => ({
+        dot: 100 + i,
+        legal_name: 'BLUE LINE EXPRESS',
+        dba_name: null,
+        power_units: i,
+      })),
       { dot: 200, legal_name: 'BLUE LINE EXPRESS CO', dba_name: null, power_units: 999 },
     ];
     const out = await mkdtemp(join(tmpdir(), 'shardline-names-exact-'));
     try {
       const sink = await openSink({ service: 'carriers', outDir: out });
       await writeNameIndex(sink, [...carriers].sort(compareRank));
-      await sink.publish({ service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+      await sink.publish({
+        service: 'carriers',
+        data_version: '0123456789abcdef',
+        built_at: '2026-01-01T00:00:00.000Z',
+        demo: true,
+        sources: [],
+        counts: {},
+      });
       const build = loadBuild(join(out, 'carriers'), 'carriers');
-      expect(Array.from(new Uint32Array(new Uint8Array(build.readBuffer('index/names.exact-collisions')).buffer))).toEqual([fnv1a(`acme ${a}`)]);
+      expect(
+        Array.from(new Uint32Array(new Uint8Array(build.readBuffer('index/names.exact-collisions')).buffer)),
+      ).toEqual([fnv1a(`acme ${a}`)]);
       const idx = new NameIndex(build);
       const byDot = new Map(carriers.map((c) => [c.dot, c]));
       const asked: number[] = [];

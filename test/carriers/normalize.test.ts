@@ -17,7 +17,13 @@ import {
 import { scanInputs } from '../../pipeline/core/inputs.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, CENSUS_COLUMNS, CRASH_COLUMNS } from '../../pipeline/carriers/inputs.ts';
 import { normalizeCensusRow, toDotNumber } from '../../pipeline/carriers/normalize-census.ts';
-import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow, toBasic, toSmsFlag } from '../../pipeline/carriers/normalize-sms.ts';
+import {
+  normalizeCrashRow,
+  normalizeInspectionRow,
+  normalizeViolationRow,
+  toBasic,
+  toSmsFlag,
+} from '../../pipeline/carriers/normalize-sms.ts';
 import type { CensusRow } from '../../pipeline/carriers/types.ts';
 
 const REF = '2025-09-15';
@@ -192,13 +198,19 @@ describe('census, both forms', () => {
     const files: Record<string, string> = {
       'a.txt': `${TXT_HEADER}\r\n`,
       'b.csv': `${CSV_HEADER}\n`,
-      'c.csv': 'Unique_ID,Report_Number,Report_State,DOT_Number,Insp_Date,Insp_level_ID,Driver_OOS_Total,Vehicle_OOS_Total,Hazmat_OOS_Total,Hazmat_Placard_req,Unsafe_Insp,Fatigued_Insp,Dr_Fitness_Insp,Subt_Alcohol_Insp,Vh_Maint_Insp,HM_Insp,BASIC_Viol\n',
-      'd.csv': 'unique_id,insp_date,dot_number,viol_code,basic_desc,oos_indicator,oos_weight,severity_weight,time_weight,total_severity_wght,section_desc,group_desc,viol_unit\n',
-      'e.csv': 'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable\n',
+      'c.csv':
+        'Unique_ID,Report_Number,Report_State,DOT_Number,Insp_Date,Insp_level_ID,Driver_OOS_Total,Vehicle_OOS_Total,Hazmat_OOS_Total,Hazmat_Placard_req,Unsafe_Insp,Fatigued_Insp,Dr_Fitness_Insp,Subt_Alcohol_Insp,Vh_Maint_Insp,HM_Insp,BASIC_Viol\n',
+      'd.csv':
+        'unique_id,insp_date,dot_number,viol_code,basic_desc,oos_indicator,oos_weight,severity_weight,time_weight,total_severity_wght,section_desc,group_desc,viol_unit\n',
+      'e.csv':
+        'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Report_State,Fatalities,Injuries,Tow_Away,Hazmat_Released,Severity_Weight,Time_Weight,Not_Preventable\n',
       'f.csv': 'DOCKET_NUMBER,DOT_NUMBER,SERVE_DATE\n',
     };
     for (const [name, content] of Object.entries(files)) await writeFile(join(input, name), content);
-    const scan = await scanInputs(input, CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })));
+    const scan = await scanInputs(
+      input,
+      CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })),
+    );
     expect(Object.fromEntries(scan.recognized.map((r) => [r.file, r.kind]))).toEqual({
       'a.txt': 'census',
       'b.csv': 'census',
@@ -210,18 +222,40 @@ describe('census, both forms', () => {
   });
 
   it('fails naming the file and the column when a required crash column is missing', async () => {
-    const path = await fixture('crash.csv', 'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Fatalities,Injuries,Tow_Away\nNJ1,1,123,20240130,0,0,Y\n');
+    const path = await fixture(
+      'crash.csv',
+      'Report_Number,Report_Seq_No,DOT_Number,Report_Date,Fatalities,Injuries,Tow_Away\nNJ1,1,123,20240130,0,0,Y\n',
+    );
     const read = readCsv(path, CRASH_COLUMNS, () => {});
     await expect(read).rejects.toThrow(CsvError);
-    await expect(read).rejects.toThrow(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: missing required column "Hazmat_Released"`));
+    await expect(read).rejects.toThrow(
+      new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: missing required column "Hazmat_Released"`),
+    );
   });
 });
 
 const CENSUS_RAW: Record<string, string> = {
-  dot: '123', legal_name: 'ACME HAULING LLC', dba_name: '', carrier_operation: 'C', hm_flag: 'false', pc_flag: 'false',
-  city: 'TRENTON', state: 'NJ', zip: '08861', country: 'US', power_units: '3', drivers: '4', mcs150_date: '01-OCT-19',
-  mcs150_mileage: '10000', mcs150_mileage_year: '2018', add_date: '01-JUL-15', recent_mileage: '0', recent_mileage_year: '0',
-  authorized_for_hire: 'true', private_passenger_business: 'false', private_passenger_nonbusiness: 'false',
+  dot: '123',
+  legal_name: 'ACME HAULING LLC',
+  dba_name: '',
+  carrier_operation: 'C',
+  hm_flag: 'false',
+  pc_flag: 'false',
+  city: 'TRENTON',
+  state: 'NJ',
+  zip: '08861',
+  country: 'US',
+  power_units: '3',
+  drivers: '4',
+  mcs150_date: '01-OCT-19',
+  mcs150_mileage: '10000',
+  mcs150_mileage_year: '2018',
+  add_date: '01-JUL-15',
+  recent_mileage: '0',
+  recent_mileage_year: '0',
+  authorized_for_hire: 'true',
+  private_passenger_business: 'false',
+  private_passenger_nonbusiness: 'false',
 };
 const census = (over: Record<string, string>) => normalizeCensusRow({ ...CENSUS_RAW, ...over }, 'census.csv', 7, REF);
 
@@ -233,8 +267,16 @@ describe('normalizeCensusRow', () => {
     ['zip+4', { zip: '34604-1486' }, { zip: '34604-1486' }],
     ['empty power units are null', { power_units: '' }, { power_units: null }],
     ['0 power units stay 0', { power_units: '0' }, { power_units: 0 }],
-    ['recent mileage 0,0 kept as 0', { recent_mileage: '0', recent_mileage_year: '0' }, { recent_mileage: 0, recent_mileage_year: 0 }],
-    ['empty mileage is null', { mcs150_mileage: '', mcs150_mileage_year: '' }, { mcs150_mileage: null, mcs150_mileage_year: null }],
+    [
+      'recent mileage 0,0 kept as 0',
+      { recent_mileage: '0', recent_mileage_year: '0' },
+      { recent_mileage: 0, recent_mileage_year: 0 },
+    ],
+    [
+      'empty mileage is null',
+      { mcs150_mileage: '', mcs150_mileage_year: '' },
+      { mcs150_mileage: null, mcs150_mileage_year: null },
+    ],
     ['Y/N flags', { hm_flag: 'Y', pc_flag: 'n' }, { hm_flag: true, pc_flag: false }],
     ['true/false flags any case', { hm_flag: 'TRUE', pc_flag: 'False' }, { hm_flag: true, pc_flag: false }],
     ['empty flag is null', { authorized_for_hire: '' }, { authorized_for_hire: null }],
@@ -297,8 +339,16 @@ describe('SMS values', () => {
   });
 
   it.each([
-    ['true', true], ['FALSE', false], ['Y', true], ['n', false], ['1', true], ['0', false], ['3', true],
-    ['', null], ['maybe', undefined], ['-1', undefined],
+    ['true', true],
+    ['FALSE', false],
+    ['Y', true],
+    ['n', false],
+    ['1', true],
+    ['0', false],
+    ['3', true],
+    ['', null],
+    ['maybe', undefined],
+    ['-1', undefined],
   ])('toSmsFlag(%j) → %j', (raw, expected) => {
     expect(toSmsFlag(raw)).toBe(expected);
   });
@@ -327,19 +377,45 @@ describe('SMS values', () => {
 });
 
 const INSPECTION_RAW: Record<string, string> = {
-  unique_id: '900001', dot: '123', date: '30-JAN-24', level: '1', driver_oos: '0', vehicle_oos: '1', hazmat_oos: '0',
-  hazmat_placard: 'false', Unsafe_Insp: 'true', Fatigued_Insp: 'true', Dr_Fitness_Insp: 'true', Subt_Alcohol_Insp: 'true',
-  Vh_Maint_Insp: 'true', HM_Insp: 'false', with_violations: '2',
+  unique_id: '900001',
+  dot: '123',
+  date: '30-JAN-24',
+  level: '1',
+  driver_oos: '0',
+  vehicle_oos: '1',
+  hazmat_oos: '0',
+  hazmat_placard: 'false',
+  Unsafe_Insp: 'true',
+  Fatigued_Insp: 'true',
+  Dr_Fitness_Insp: 'true',
+  Subt_Alcohol_Insp: 'true',
+  Vh_Maint_Insp: 'true',
+  HM_Insp: 'false',
+  with_violations: '2',
 };
-const inspection = (over: Record<string, string>) => normalizeInspectionRow({ ...INSPECTION_RAW, ...over }, 'insp.csv', 3, REF);
+const inspection = (over: Record<string, string>) =>
+  normalizeInspectionRow({ ...INSPECTION_RAW, ...over }, 'insp.csv', 3, REF);
 
 describe('normalizeInspectionRow', () => {
   it('reads a full row', () => {
     expect(inspection({})).toEqual({
       row: {
-        unique_id: '900001', dot: 123, date: '2024-01-30', level: 1, driver_oos: 0, vehicle_oos: 1, hazmat_oos: 0,
+        unique_id: '900001',
+        dot: 123,
+        date: '2024-01-30',
+        level: 1,
+        driver_oos: 0,
+        vehicle_oos: 1,
+        hazmat_oos: 0,
         hazmat_placard: false,
-        relevant: { unsafe_driving: true, hos_compliance: true, driver_fitness: true, controlled_substances: true, vehicle_maintenance: true, hazmat: false },
+        relevant: {
+          unsafe_driving: true,
+          hos_compliance: true,
+          driver_fitness: true,
+          controlled_substances: true,
+          vehicle_maintenance: true,
+          hazmat: false,
+        },
         with_violations: true,
       },
       issues: [],
@@ -349,8 +425,16 @@ describe('normalizeInspectionRow', () => {
   it.each<[string, Record<string, string>, Record<string, unknown>]>([
     ['compact date', { date: '20240130' }, { date: '2024-01-30' }],
     ['ISO date', { date: '2024-01-30' }, { date: '2024-01-30' }],
-    ['Y/N flags', { hazmat_placard: 'Y', HM_Insp: 'Y', Unsafe_Insp: 'N' }, { hazmat_placard: true, relevant: expect.objectContaining({ hazmat: true, unsafe_driving: false }) }],
-    ['1/0 flags', { Vh_Maint_Insp: '0', HM_Insp: '1' }, { relevant: expect.objectContaining({ vehicle_maintenance: false, hazmat: true }) }],
+    [
+      'Y/N flags',
+      { hazmat_placard: 'Y', HM_Insp: 'Y', Unsafe_Insp: 'N' },
+      { hazmat_placard: true, relevant: expect.objectContaining({ hazmat: true, unsafe_driving: false }) },
+    ],
+    [
+      '1/0 flags',
+      { Vh_Maint_Insp: '0', HM_Insp: '1' },
+      { relevant: expect.objectContaining({ vehicle_maintenance: false, hazmat: true }) },
+    ],
     ['BASIC_Viol 0', { with_violations: '0' }, { with_violations: false }],
     ['BASIC_Viol true', { with_violations: 'TRUE' }, { with_violations: true }],
     ['empty level', { level: '' }, { level: null }],
@@ -385,15 +469,33 @@ describe('normalizeInspectionRow', () => {
 });
 
 const VIOLATION_RAW: Record<string, string> = {
-  unique_id: '900001', date: '30-JAN-24', dot: '123', code: '3922SLLS2', basic: 'Unsafe Driving', oos: 'false',
-  oos_weight: '0', severity_weight: '5', group: 'Speeding 2',
+  unique_id: '900001',
+  date: '30-JAN-24',
+  dot: '123',
+  code: '3922SLLS2',
+  basic: 'Unsafe Driving',
+  oos: 'false',
+  oos_weight: '0',
+  severity_weight: '5',
+  group: 'Speeding 2',
 };
-const violation = (over: Record<string, string>) => normalizeViolationRow({ ...VIOLATION_RAW, ...over }, 'viol.csv', 4, REF);
+const violation = (over: Record<string, string>) =>
+  normalizeViolationRow({ ...VIOLATION_RAW, ...over }, 'viol.csv', 4, REF);
 
 describe('normalizeViolationRow', () => {
   it('reads a full row', () => {
     expect(violation({})).toEqual({
-      row: { unique_id: '900001', dot: 123, date: '2024-01-30', code: '3922SLLS2', basic: 'unsafe_driving', oos: false, severity_weight: 5, oos_weight: 0, group: 'Speeding 2' },
+      row: {
+        unique_id: '900001',
+        dot: 123,
+        date: '2024-01-30',
+        code: '3922SLLS2',
+        basic: 'unsafe_driving',
+        oos: false,
+        severity_weight: 5,
+        oos_weight: 0,
+        group: 'Speeding 2',
+      },
       issues: [],
     });
   });
@@ -421,7 +523,10 @@ describe('normalizeViolationRow', () => {
     expect(row).toMatchObject({ oos: true, oos_weight: 2 });
     expect(issues).toEqual([expect.objectContaining({ kind: 'missing_value', dropped: false })]);
     const { oos_weight: _, ...withoutColumn } = VIOLATION_RAW;
-    expect(normalizeViolationRow({ ...withoutColumn, oos: 'Y' }, 'viol.csv', 4, REF)).toMatchObject({ row: { oos_weight: 2 }, issues: [] });
+    expect(normalizeViolationRow({ ...withoutColumn, oos: 'Y' }, 'viol.csv', 4, REF)).toMatchObject({
+      row: { oos_weight: 2 },
+      issues: [],
+    });
   });
 
   it.each([
@@ -437,20 +542,83 @@ const crash = (raw: Record<string, string>) => normalizeCrashRow(raw, 'crash.csv
 
 describe('normalizeCrashRow', () => {
   const expected = {
-    report_number: 'NJ0000000001', seq: '1', dot: 123, date: '2024-03-15', state: 'NJ', fatalities: 0, injuries: 2,
-    tow_away: true, hazmat_released: false, not_preventable: false,
+    report_number: 'NJ0000000001',
+    seq: '1',
+    dot: 123,
+    date: '2024-03-15',
+    state: 'NJ',
+    fatalities: 0,
+    injuries: 2,
+    tow_away: true,
+    hazmat_released: false,
+    not_preventable: false,
   };
   it.each([
-    ['SMS Input form (DD-MON-YY, true/false)', { report_number: 'NJ0000000001', seq: '1', dot: '123', date: '15-MAR-24', state: 'NJ', fatalities: '0', injuries: '2', tow_away: 'true', hazmat_released: 'false', not_preventable: 'false' }],
-    ['MCMIS form (YYYYMMDD, Y/N, no Not_Preventable)', { report_number: 'NJ0000000001', seq: '1', dot: '00000123', date: '20240315', state: 'nj', fatalities: '0', injuries: '2', tow_away: 'Y', hazmat_released: 'N' }],
-    ['empty Not_Preventable', { report_number: 'NJ0000000001', seq: '1', dot: '123', date: '2024-03-15', state: 'NJ', fatalities: '0', injuries: '2', tow_away: 'Y', hazmat_released: 'N', not_preventable: '' }],
+    [
+      'SMS Input form (DD-MON-YY, true/false)',
+      {
+        report_number: 'NJ0000000001',
+        seq: '1',
+        dot: '123',
+        date: '15-MAR-24',
+        state: 'NJ',
+        fatalities: '0',
+        injuries: '2',
+        tow_away: 'true',
+        hazmat_released: 'false',
+        not_preventable: 'false',
+      },
+    ],
+    [
+      'MCMIS form (YYYYMMDD, Y/N, no Not_Preventable)',
+      {
+        report_number: 'NJ0000000001',
+        seq: '1',
+        dot: '00000123',
+        date: '20240315',
+        state: 'nj',
+        fatalities: '0',
+        injuries: '2',
+        tow_away: 'Y',
+        hazmat_released: 'N',
+      },
+    ],
+    [
+      'empty Not_Preventable',
+      {
+        report_number: 'NJ0000000001',
+        seq: '1',
+        dot: '123',
+        date: '2024-03-15',
+        state: 'NJ',
+        fatalities: '0',
+        injuries: '2',
+        tow_away: 'Y',
+        hazmat_released: 'N',
+        not_preventable: '',
+      },
+    ],
   ])('%s', (_, raw) => {
     expect(crash(raw)).toEqual({ row: expected, issues: [] });
   });
 
   it('reads Not_Preventable, flags both ways', () => {
-    const base = { report_number: 'TX1', seq: '2', dot: '7', date: '01-JAN-25', fatalities: '1', injuries: '0', tow_away: 'N', hazmat_released: 'Y' };
-    expect(crash({ ...base, not_preventable: 'Y' }).row).toMatchObject({ not_preventable: true, hazmat_released: true, fatalities: 1, state: null });
+    const base = {
+      report_number: 'TX1',
+      seq: '2',
+      dot: '7',
+      date: '01-JAN-25',
+      fatalities: '1',
+      injuries: '0',
+      tow_away: 'N',
+      hazmat_released: 'Y',
+    };
+    expect(crash({ ...base, not_preventable: 'Y' }).row).toMatchObject({
+      not_preventable: true,
+      hazmat_released: true,
+      fatalities: 1,
+      state: null,
+    });
     expect(crash({ ...base, not_preventable: 'true' }).row).toMatchObject({ not_preventable: true });
   });
 
@@ -459,7 +627,17 @@ describe('normalizeCrashRow', () => {
     ['unreadable tow-away', { tow_away: 'towed' }, 'invalid_value'],
     ['empty sequence number', { seq: '' }, 'missing_value'],
   ])('%s: kept with one issue', (_, over, kind) => {
-    const raw = { report_number: 'TX1', seq: '2', dot: '7', date: '01-JAN-25', fatalities: '0', injuries: '0', tow_away: 'N', hazmat_released: 'N', ...over };
+    const raw = {
+      report_number: 'TX1',
+      seq: '2',
+      dot: '7',
+      date: '01-JAN-25',
+      fatalities: '0',
+      injuries: '0',
+      tow_away: 'N',
+      hazmat_released: 'N',
+      ...over,
+    };
     const { row, issues } = crash(raw);
     expect(row).toBeDefined();
     expect(issues).toEqual([expect.objectContaining({ kind, dropped: false, file: 'crash.csv', record: 5 })]);
@@ -470,7 +648,17 @@ describe('normalizeCrashRow', () => {
     ['impossible date', { date: '20250229' }],
     ['invalid DOT', { dot: '' }],
   ])('%s: dropped', (_, over) => {
-    const raw = { report_number: 'TX1', seq: '2', dot: '7', date: '01-JAN-25', fatalities: '0', injuries: '0', tow_away: 'N', hazmat_released: 'N', ...over };
+    const raw = {
+      report_number: 'TX1',
+      seq: '2',
+      dot: '7',
+      date: '01-JAN-25',
+      fatalities: '0',
+      injuries: '0',
+      tow_away: 'N',
+      hazmat_released: 'N',
+      ...over,
+    };
     expect(crash(raw)).toEqual({ issues: [expect.objectContaining({ kind: 'invalid_row', dropped: true })] });
   });
 });

@@ -18,13 +18,16 @@ let premium = '';
 let free = '';
 const fetch = conformingFetch(() => checker, OPENAPI_PATH);
 const auth = (key?: string): Record<string, string> => (key ? { Authorization: `Bearer ${key}` } : {});
-const post = (path: string, body: string, headers: Record<string, string> = {}) => fetch(srv.base + path, { method: 'POST', headers, body });
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(srv.base + path, { method: 'POST', headers, body });
 const json = { 'Content-Type': 'application/json' };
 
 beforeAll(async () => {
   built = await buildCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: 2 });
-  checker = new OpenApiChecker(JSON.parse(readFileSync(join(built.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument);
+  checker = new OpenApiChecker(
+    JSON.parse(readFileSync(join(built.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument,
+  );
   premium = srv.accounts().createKey('premium', 'openapi premium', NOW).key;
   free = srv.accounts().createKey('free', 'openapi free', NOW).key;
 });
@@ -37,11 +40,21 @@ describe('carriers answers as its OpenAPI document says', () => {
   it('GET /api/carrier/{carrier_id}: 200 (free with RateLimit-*, premium without), 304, 400, 401, 404, 429', async () => {
     const ok = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(premium) });
     expect(ok.status).toBe(200);
-    expect((await fetch(`${srv.base}/api/carrier/1000001`, { headers: { ...auth(premium), 'If-None-Match': ok.headers.get('etag')! } })).status).toBe(304);
-    expect((await fetch(`${srv.base}/api/carrier/1000001`, { method: 'HEAD', headers: auth(premium) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${srv.base}/api/carrier/1000001`, {
+          headers: { ...auth(premium), 'If-None-Match': ok.headers.get('etag')! },
+        })
+      ).status,
+    ).toBe(304);
+    expect((await fetch(`${srv.base}/api/carrier/1000001`, { method: 'HEAD', headers: auth(premium) })).status).toBe(
+      200,
+    );
     expect((await fetch(`${srv.base}/api/carrier/abc`, { headers: auth(premium) })).status).toBe(400);
     expect((await fetch(`${srv.base}/api/carrier/1000001`)).status).toBe(401);
-    expect((await fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: 'Bearer not-a-key' } })).status).toBe(401);
+    expect(
+      (await fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: 'Bearer not-a-key' } })).status,
+    ).toBe(401);
     expect((await fetch(`${srv.base}/api/carrier/99999999`, { headers: auth(premium) })).status).toBe(404);
     // A free key's 400 and 404 count nothing and say what is left.
     for (const path of ['/api/carrier/abc', '/api/carrier/99999999']) {
@@ -74,7 +87,13 @@ describe('carriers answers as its OpenAPI document says', () => {
     const { response } = await rawRequest(port, toRequest(method, path, headers, method === 'POST' ? '' : undefined));
     expect(response?.status).toBe(400);
     expect(response?.headers['www-authenticate']).toBe('Bearer error="invalid_request"');
-    const observed = { method, path, status: response!.status, headers: new Headers(response!.headers), body: response!.body.toString('utf8') };
+    const observed = {
+      method,
+      path,
+      status: response!.status,
+      headers: new Headers(response!.headers),
+      body: response!.body.toString('utf8'),
+    };
     expect(checker!.check(observed)).toEqual([]);
     expect(JSON.parse(observed.body)).toMatchObject({ code: 'bad_request' });
   });
@@ -99,26 +118,43 @@ describe('carriers answers as its OpenAPI document says', () => {
     const csv = await fetch(`${srv.base}/api/carrier/1000001/export?format=csv`, { headers: auth(premium) });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect((await fetch(`${srv.base}/api/carrier/1000001/export?format=csv`, { headers: { ...auth(premium), 'If-None-Match': csv.headers.get('etag')! } })).status).toBe(304);
-    expect((await fetch(`${srv.base}/api/carrier/1000001/export?format=xml`, { headers: auth(premium) })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${srv.base}/api/carrier/1000001/export?format=csv`, {
+          headers: { ...auth(premium), 'If-None-Match': csv.headers.get('etag')! },
+        })
+      ).status,
+    ).toBe(304);
+    expect((await fetch(`${srv.base}/api/carrier/1000001/export?format=xml`, { headers: auth(premium) })).status).toBe(
+      400,
+    );
     expect((await fetch(`${srv.base}/api/carrier/1000001/export`, { headers: auth(free) })).status).toBe(403);
     expect((await fetch(`${srv.base}/api/carrier/99999999/export`, { headers: auth(premium) })).status).toBe(404);
   });
 
   it('GET and POST /api/mcp: the tools, results, and every refusal', async () => {
     expect((await fetch(`${srv.base}/api/mcp`)).status).toBe(200);
-    const call = (body: unknown, headers: Record<string, string> = {}) => post('/api/mcp', JSON.stringify(body), { ...json, ...headers });
+    const call = (body: unknown, headers: Record<string, string> = {}) =>
+      post('/api/mcp', JSON.stringify(body), { ...json, ...headers });
     expect((await call({ tool: 'search_carrier', args: { query: 'alpha', limit: 5 } })).status).toBe(200);
-    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } }, auth(premium))).status).toBe(200);
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } }, auth(premium))).status).toBe(
+      200,
+    );
     expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } })).status).toBe(401);
-    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 99999999 } }, auth(premium))).status).toBe(404);
+    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 99999999 } }, auth(premium))).status).toBe(
+      404,
+    );
     expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 1000001 } }, auth(free))).status).toBe(429);
     // A free key's bad arguments count nothing, and the 400 says what is left, as the route's 400 does.
     const badArgs = await call({ tool: 'get_carrier_profile', args: { carrier_id: 'abc' } }, auth(free));
     expect(badArgs.status).toBe(400);
     expect(badArgs.headers.get('ratelimit-remaining')).toBe('0');
     expect(badArgs.headers.get('ratelimit-limit')).toBe('2');
-    expect((await call({ tool: 'get_carrier_profile', args: { carrier_id: 'abc' } }, auth(premium))).headers.get('ratelimit-limit')).toBeNull();
+    expect(
+      (await call({ tool: 'get_carrier_profile', args: { carrier_id: 'abc' } }, auth(premium))).headers.get(
+        'ratelimit-limit',
+      ),
+    ).toBeNull();
     expect((await call({ tool: 'nope', args: {} })).status).toBe(400);
     expect((await post('/api/mcp', '{', json)).status).toBe(400);
     expect((await post('/api/mcp', '{}', { 'Content-Type': 'text/plain' })).status).toBe(415);

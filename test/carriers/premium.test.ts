@@ -47,9 +47,18 @@ async function addOddCarrier(input: string): Promise<void> {
   set('LEGAL_NAME', ODD_NAME_RAW);
   set('DBA_NAME', '');
   const q = (f: string) => `"${f.replaceAll('"', '""')}"`;
-  await writeFile(join(input, 'census', 'FMCSA_CENSUS1_extra.txt'), [census[0], row.map(q).join(',')].join('\r\n') + '\r\n');
+  await writeFile(
+    join(input, 'census', 'FMCSA_CENSUS1_extra.txt'),
+    [census[0], row.map(q).join(',')].join('\r\n') + '\r\n',
+  );
 
-  const derive = async (file: string, out: string, idColumn: string, dateColumn: string, events: [string, string][]) => {
+  const derive = async (
+    file: string,
+    out: string,
+    idColumn: string,
+    dateColumn: string,
+    events: [string, string][],
+  ) => {
     const lines = (await readFile(join(input, 'sms', file), 'utf8')).trim().split('\n');
     const cols = lines[0]!.split(',');
     const rows = events.map(([id, date]) => {
@@ -96,14 +105,26 @@ interface FakeLlm {
 }
 
 async function startFakeLlm(): Promise<FakeLlm> {
-  const fake: FakeLlm = { url: '', requests: [], mode: 'ok', content: 'A summary from the language model.', close: async () => {} };
+  const fake: FakeLlm = {
+    url: '',
+    requests: [],
+    mode: 'ok',
+    content: 'A summary from the language model.',
+    close: async () => {},
+  };
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     fake.requests.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json });
     const answer = (content: string) => {
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      );
     };
     switch (fake.mode) {
       case 'ok':
@@ -146,7 +167,16 @@ async function serve(options: { stateDir?: string; llm?: LlmConfig } = {}) {
   let store: AccountStore | undefined;
   const accounts = () => (store ??= openSqliteStore(stateDir));
   const warnings: string[] = [];
-  const running = await startService(createCarriersService({ accounts, freeLookups: 5, now: () => NOW, llm: options.llm, warn: (m) => warnings.push(m) }), outDir);
+  const running = await startService(
+    createCarriersService({
+      accounts,
+      freeLookups: 5,
+      now: () => NOW,
+      llm: options.llm,
+      warn: (m) => warnings.push(m),
+    }),
+    outDir,
+  );
   const srv = {
     ...running,
     stateDir,
@@ -167,10 +197,13 @@ async function serve(options: { stateDir?: string; llm?: LlmConfig } = {}) {
 }
 
 const explain = (srv: { base: string }, id: string | number, key?: string, body?: string) =>
-  fetch(`${srv.base}/api/carrier/${id}/explain`, { method: 'POST', headers: key ? { Authorization: `Bearer ${key}` } : {}, body });
+  fetch(`${srv.base}/api/carrier/${id}/explain`, {
+    method: 'POST',
+    headers: key ? { Authorization: `Bearer ${key}` } : {},
+    body,
+  });
 const exportOf = (srv: { base: string }, id: string | number, key?: string, query = '') =>
   fetch(`${srv.base}/api/carrier/${id}/export${query}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
-
 
 async function profileOf(srv: { base: string; premium: string }, id: number): Promise<Profile> {
   const res = await fetch(`${srv.base}/api/carrier/${id}`, { headers: { Authorization: `Bearer ${srv.premium}` } });
@@ -207,20 +240,32 @@ describe('access', () => {
 
   it('403 premium_required for a free key on both routes, and the free allowance is not touched', async () => {
     const month = toMonth(NOW);
-    const limit = await fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: `Bearer ${srv.free.key}` } });
+    const limit = await fetch(`${srv.base}/api/carrier/1000001`, {
+      headers: { Authorization: `Bearer ${srv.free.key}` },
+    });
     expect(limit.headers.get('ratelimit-remaining')).toBe('4');
     const used = srv.accounts().usage(srv.free.id, month);
     expect(used).toBe(1);
-    for (const res of [await explain(srv, 1000001, srv.free.key), await exportOf(srv, 1000001, srv.free.key), await exportOf(srv, 1000001, srv.free.key, '?format=csv')]) {
+    for (const res of [
+      await explain(srv, 1000001, srv.free.key),
+      await exportOf(srv, 1000001, srv.free.key),
+      await exportOf(srv, 1000001, srv.free.key, '?format=csv'),
+    ]) {
       await problem(res, 403, 'premium_required');
     }
     expect(srv.accounts().usage(srv.free.id, month)).toBe(used);
-    const after = await fetch(`${srv.base}/api/carrier/1000002`, { headers: { Authorization: `Bearer ${srv.free.key}` } });
+    const after = await fetch(`${srv.base}/api/carrier/1000002`, {
+      headers: { Authorization: `Bearer ${srv.free.key}` },
+    });
     expect(after.headers.get('ratelimit-remaining')).toBe('3');
   });
 
   it('premium calls do not count against anything either', async () => {
-    const usage = () => srv.accounts().listKeys().map((k) => srv.accounts().usage(k.id, toMonth(NOW)));
+    const usage = () =>
+      srv
+        .accounts()
+        .listKeys()
+        .map((k) => srv.accounts().usage(k.id, toMonth(NOW)));
     const before = usage();
     expect((await explain(srv, 1000001, srv.premium)).status).toBe(200);
     expect((await exportOf(srv, 1000001, srv.premium)).status).toBe(200);
@@ -235,7 +280,8 @@ describe('access', () => {
   });
 
   it('404 for carrier id 0: well formed, and no carrier has it', async () => {
-    for (const res of [await explain(srv, '0', srv.premium), await exportOf(srv, '0', srv.premium)]) await problem(res, 404, 'not_found');
+    for (const res of [await explain(srv, '0', srv.premium), await exportOf(srv, '0', srv.premium)])
+      await problem(res, 404, 'not_found');
   });
 
   it('400 invalid_parameter for a bad or repeated format', async () => {
@@ -251,10 +297,13 @@ describe('access', () => {
     await problem(await exportOf(srv, 7777777, srv.premium, '?format=csv'), 404, 'not_found');
   });
 
-  it.each([['{"style":"short"}'], ['[]'], ['null'], ['not json'], ['{}{}']])('400 for the explain body %s', async (body) => {
-    const res = await problem(await explain(srv, 1000001, srv.premium, body), 400, 'invalid_parameter');
-    expect(res.errors).toEqual([{ parameter: 'body', message: expect.stringContaining('{}') }]);
-  });
+  it.each([['{"style":"short"}'], ['[]'], ['null'], ['not json'], ['{}{}']])(
+    '400 for the explain body %s',
+    async (body) => {
+      const res = await problem(await explain(srv, 1000001, srv.premium, body), 400, 'invalid_parameter');
+      expect(res.errors).toEqual([{ parameter: 'body', message: expect.stringContaining('{}') }]);
+    },
+  );
 
   it.each([[''], ['{}'], [' { } \n']])('accepts the explain body %j', async (body) => {
     expect((await explain(srv, 1000002, srv.premium, body)).status).toBe(200);
@@ -265,7 +314,9 @@ describe('access', () => {
   });
 
   it('405 with Allow for the other method', async () => {
-    const res = await fetch(`${srv.base}/api/carrier/1000001/explain`, { headers: { Authorization: `Bearer ${srv.premium}` } });
+    const res = await fetch(`${srv.base}/api/carrier/1000001/explain`, {
+      headers: { Authorization: `Bearer ${srv.premium}` },
+    });
     expect(res.headers.get('allow')).toBe('POST');
     await problem(res, 405, 'method_not_allowed');
   });
@@ -290,7 +341,8 @@ describe('explain: the template', () => {
     expect(peers).toContain(`"${p.peer_group.label}" (${p.peer_group.size} carrier`);
     const ranked = p.categories.filter((c) => c.percentile !== null);
     expect(ranked.length).toBeGreaterThan(0);
-    for (const c of ranked) expect(peers).toContain(`${c.label} (percentile ${c.percentile}, threshold ${c.threshold})`);
+    for (const c of ranked)
+      expect(peers).toContain(`${c.label} (percentile ${c.percentile}, threshold ${c.threshold})`);
     const lines = risks!.split('\n');
     expect(lines).toHaveLength(4);
     p.top_risks.forEach((r, i) => expect(lines[i + 1]).toContain(`${i + 1}. ${r.reason}`));
@@ -316,7 +368,9 @@ describe('explain: the template', () => {
     const p = await profileOf(srv, 1000001);
     const shown: Profile = { ...p, categories: p.categories.map(({ percentile_note: _note, ...c }) => c) };
     const text = toExplanation(shown);
-    expect(text).toContain('Hazardous Materials Compliance and Crash Indicator figures are shown although FMCSA publishes no percentiles for them');
+    expect(text).toContain(
+      'Hazardous Materials Compliance and Crash Indicator figures are shown although FMCSA publishes no percentiles for them',
+    );
     expect(text).not.toContain('FMCSA publishes no Hazardous Materials Compliance or Crash Indicator percentiles');
   });
 
@@ -340,7 +394,13 @@ describe('explain: the cache', () => {
     expect(first.headers.get('cache-control')).toBe('no-store');
     const a = (await first.json()) as Json;
     schemas().assert('carriers/explain', a, 'explain');
-    expect(a).toMatchObject({ carrier_id: 1000005, generator: 'template-v1', data_version: dataVersion, generated_at: NOW.toISOString(), cached: false });
+    expect(a).toMatchObject({
+      carrier_id: 1000005,
+      generator: 'template-v1',
+      data_version: dataVersion,
+      generated_at: NOW.toISOString(),
+      cached: false,
+    });
     const b = (await (await explain(srv, 1000005, srv.premium, '{}')).json()) as Json;
     expect(b).toEqual({ ...a, cached: true });
     await srv.close();
@@ -354,7 +414,13 @@ describe('explain: the cache', () => {
     const one = openSqliteStore(dir);
     const two = openSqliteStore(dir);
     try {
-      const entry = { carrier_id: 42, data_version: dataVersion, summary: 'first', generator: 'template-v1', generated_at: NOW.toISOString() };
+      const entry = {
+        carrier_id: 42,
+        data_version: dataVersion,
+        summary: 'first',
+        generator: 'template-v1',
+        generated_at: NOW.toISOString(),
+      };
       expect(one.explainPut(entry)).toEqual({ entry, inserted: true });
       expect(two.explainPut({ ...entry, summary: 'second', generator: 'llm:m' })).toEqual({ entry, inserted: false });
       expect(two.explainGet(42, dataVersion)).toEqual(entry);
@@ -365,14 +431,25 @@ describe('explain: the cache', () => {
     }
   });
 
-  it('keeps about one summary per carrier: a new one removes its older builds\' summaries made over a day before', async () => {
+  it("keeps about one summary per carrier: a new one removes its older builds' summaries made over a day before", async () => {
     const store = openSqliteStore(await mkdtemp(join(root.path, 'prune-')));
     try {
       const keep = EXPLAIN_KEEP_MS;
       const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();
-      const old = { carrier_id: 42, data_version: 'aaaaaaaaaaaaaaaa', summary: 'old', generator: 'template-v1', generated_at: at(-2 * keep) };
+      const old = {
+        carrier_id: 42,
+        data_version: 'aaaaaaaaaaaaaaaa',
+        summary: 'old',
+        generator: 'template-v1',
+        generated_at: at(-2 * keep),
+      };
       const other = { ...old, carrier_id: 43, summary: 'other carrier' };
-      const recent = { ...old, data_version: 'cccccccccccccccc', summary: 'a build of today', generated_at: at(-keep / 2) };
+      const recent = {
+        ...old,
+        data_version: 'cccccccccccccccc',
+        summary: 'a build of today',
+        generated_at: at(-keep / 2),
+      };
       store.explainPut(old);
       store.explainPut(other);
       store.explainPut(recent);
@@ -384,7 +461,10 @@ describe('explain: the cache', () => {
       expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
       expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
       // Asked again for the same build: the stored row stays and nothing else is removed.
-      expect(store.explainPut({ ...newer, summary: 'later', generated_at: at(3 * keep) })).toEqual({ entry: newer, inserted: false });
+      expect(store.explainPut({ ...newer, summary: 'later', generated_at: at(3 * keep) })).toEqual({
+        entry: newer,
+        inserted: false,
+      });
       expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
     } finally {
       store.close();
@@ -401,7 +481,8 @@ describe('explain: the LLM backend', () => {
   const llm = (timeoutMs = 2000): LlmConfig => ({ url: fake.url, key: 'sk-test-123', model: 'test-model', timeoutMs });
 
   /** A summary as a backend would write it: the draft's sentences, reworded, keeping its figures. */
-  const reworded = async (srv: Awaited<ReturnType<typeof serve>>, id: number) => `In plain words: ${toExplanation(await profileOf(srv, id))}`;
+  const reworded = async (srv: Awaited<ReturnType<typeof serve>>, id: number) =>
+    `In plain words: ${toExplanation(await profileOf(srv, id))}`;
 
   it('uses the backend when it answers, and says so in generator', async () => {
     fake.mode = 'ok';
@@ -431,7 +512,9 @@ describe('explain: the LLM backend', () => {
     fake.requests.length = 0;
     const srv = await serve({ llm: llm() });
     fake.content = await reworded(srv, 1000002);
-    const answers = (await Promise.all(Array.from({ length: 8 }, async () => (await explain(srv, 1000002, srv.premium)).json()))) as Json[];
+    const answers = (await Promise.all(
+      Array.from({ length: 8 }, async () => (await explain(srv, 1000002, srv.premium)).json()),
+    )) as Json[];
     expect(fake.requests).toHaveLength(1);
     expect(new Set(answers.map((a) => a.summary))).toEqual(new Set([fake.content]));
     expect(answers.filter((a) => a.cached === false)).toHaveLength(1);
@@ -440,7 +523,11 @@ describe('explain: the LLM backend', () => {
 
   it.each([
     ['no figures at all', 'A careful carrier with a good record.', /states no figures/],
-    ['a made-up figure', 'It had 98,765 crashes last year.', /far from every figure of the profile and the draft: 98765/],
+    [
+      'a made-up figure',
+      'It had 98,765 crashes last year.',
+      /far from every figure of the profile and the draft: 98765/,
+    ],
     ['markup', '<script>alert(1)</script> 1', /has markup/],
   ])('refuses a summary with %s and serves the template', async (_label, content, reason) => {
     fake.mode = 'ok';
@@ -502,25 +589,30 @@ describe('export', () => {
     srv = await serve();
   });
 
-  it.each(Object.keys(EXPECTED).map(Number))('json for %i: the profile plus monthly counts of the known events', async (id) => {
-    const res = await exportOf(srv, id, srv.premium);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="carrier-${id}.json"`);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    const doc = (await res.json()) as Json;
-    schemas().assert('carriers/export', doc, `export ${id}`);
-    expect(doc.profile).toEqual(await profileOf(srv, id));
-    expect(doc.monthly).toMatchObject({ window_months: 24, from: '2024-10-31', to: AS_OF });
-    const months = doc.monthly.months as { month: string; inspections: number; crashes: number }[];
-    expect(months).toHaveLength(25);
-    expect(months[0]!.month).toBe('2024-10');
-    expect(months.at(-1)!.month).toBe('2026-10');
-    const nonzero = Object.fromEntries(months.filter((m) => m.inspections + m.crashes > 0).map((m) => [m.month, [m.inspections, m.crashes]]));
-    expect(nonzero).toEqual(EXPECTED[id]);
-    expect(months.reduce((n, m) => n + m.inspections, 0)).toBe(doc.profile.inspections.total);
-    expect(months.reduce((n, m) => n + m.crashes, 0)).toBe(doc.profile.crashes.total);
-  });
+  it.each(Object.keys(EXPECTED).map(Number))(
+    'json for %i: the profile plus monthly counts of the known events',
+    async (id) => {
+      const res = await exportOf(srv, id, srv.premium);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="carrier-${id}.json"`);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const doc = (await res.json()) as Json;
+      schemas().assert('carriers/export', doc, `export ${id}`);
+      expect(doc.profile).toEqual(await profileOf(srv, id));
+      expect(doc.monthly).toMatchObject({ window_months: 24, from: '2024-10-31', to: AS_OF });
+      const months = doc.monthly.months as { month: string; inspections: number; crashes: number }[];
+      expect(months).toHaveLength(25);
+      expect(months[0]!.month).toBe('2024-10');
+      expect(months.at(-1)!.month).toBe('2026-10');
+      const nonzero = Object.fromEntries(
+        months.filter((m) => m.inspections + m.crashes > 0).map((m) => [m.month, [m.inspections, m.crashes]]),
+      );
+      expect(nonzero).toEqual(EXPECTED[id]);
+      expect(months.reduce((n, m) => n + m.inspections, 0)).toBe(doc.profile.inspections.total);
+      expect(months.reduce((n, m) => n + m.crashes, 0)).toBe(doc.profile.crashes.total);
+    },
+  );
 
   it('json is the default format, and answers HEAD and If-None-Match', async () => {
     const explicit = await exportOf(srv, 1000001, srv.premium, '?format=json');
@@ -528,10 +620,15 @@ describe('export', () => {
     const implicit = await exportOf(srv, 1000001, srv.premium);
     expect(await implicit.text()).toBe(text);
     const etag = implicit.headers.get('etag')!;
-    const head = await fetch(`${srv.base}/api/carrier/1000001/export`, { method: 'HEAD', headers: { Authorization: `Bearer ${srv.premium}` } });
+    const head = await fetch(`${srv.base}/api/carrier/1000001/export`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${srv.premium}` },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
-    const again = await fetch(`${srv.base}/api/carrier/1000001/export`, { headers: { Authorization: `Bearer ${srv.premium}`, 'If-None-Match': etag } });
+    const again = await fetch(`${srv.base}/api/carrier/1000001/export`, {
+      headers: { Authorization: `Bearer ${srv.premium}`, 'If-None-Match': etag },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -551,7 +648,18 @@ describe('export', () => {
     const p = await profileOf(srv, ODD);
     expect(p.legal_name).toBe(ODD_NAME);
     expect(rows).toEqual(
-      p.categories.map((c) => [String(ODD), ODD_NAME, c.category, c.measure === null ? '' : String(c.measure), c.percentile === null ? '' : String(c.percentile), String(c.threshold), String(c.alert), String(c.violations), c.peer_group ?? '', AS_OF]),
+      p.categories.map((c) => [
+        String(ODD),
+        ODD_NAME,
+        c.category,
+        c.measure === null ? '' : String(c.measure),
+        c.percentile === null ? '' : String(c.percentile),
+        String(c.threshold),
+        String(c.alert),
+        String(c.violations),
+        c.peer_group ?? '',
+        AS_OF,
+      ]),
     );
   });
 

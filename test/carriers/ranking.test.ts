@@ -18,7 +18,14 @@ import {
   type Segment,
 } from '../../pipeline/carriers/methodology.ts';
 import { countBySeg, rankPercentiles, type RankItem } from '../../pipeline/carriers/percentiles.ts';
-import { INSUFFICIENT_SEG, toOrdinal, toPeerSegId, toProfile, toVisiblePercentiles, type ProfileInput } from '../../pipeline/carriers/profile.ts';
+import {
+  INSUFFICIENT_SEG,
+  toOrdinal,
+  toPeerSegId,
+  toProfile,
+  toVisiblePercentiles,
+  type ProfileInput,
+} from '../../pipeline/carriers/profile.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from '../../pipeline/carriers/types.ts';
 
 const m = methodology();
@@ -51,11 +58,30 @@ function census(over: Partial<CensusRow> = {}): CensusRow {
 }
 
 type BasicCounts = CarrierAggregate['basics'][Basic];
-function agg(basics: Partial<Record<Basic, Partial<BasicCounts>>> = {}, over: Partial<Omit<CarrierAggregate, 'basics'>> = {}): CarrierAggregate {
-  const zero = (): BasicCounts => ({ relevant: 0, relevant_tw: 0, with_violations: 0, violations: 0, weighted: 0, last_violation: null });
+function agg(
+  basics: Partial<Record<Basic, Partial<BasicCounts>>> = {},
+  over: Partial<Omit<CarrierAggregate, 'basics'>> = {},
+): CarrierAggregate {
+  const zero = (): BasicCounts => ({
+    relevant: 0,
+    relevant_tw: 0,
+    with_violations: 0,
+    violations: 0,
+    weighted: 0,
+    last_violation: null,
+  });
   return {
     dot: 123456,
-    inspections: { total: 0, driver: 0, vehicle: 0, hazmat: 0, with_violations: 0, driver_oos: 0, vehicle_oos: 0, hazmat_oos: 0 },
+    inspections: {
+      total: 0,
+      driver: 0,
+      vehicle: 0,
+      hazmat: 0,
+      with_violations: 0,
+      driver_oos: 0,
+      vehicle_oos: 0,
+      hazmat_oos: 0,
+    },
     hazmat_placard_12m: 0,
     crashes: { total: 0, fatal: 0, injury: 0, tow_away: 0 },
     monthly: {},
@@ -111,12 +137,20 @@ describe('methodology file', () => {
   it('marks the reference notes [verify] items for review', () => {
     const reviews: string[] = [];
     const walk = (v: unknown) => {
-      if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'review' && typeof x === 'string' ? reviews.push(x) : walk(x);
+      if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) k === 'review' && typeof x === 'string' ? reviews.push(x) : walk(x);
     };
     walk(m);
     expect(reviews.length).toBeGreaterThanOrEqual(8);
     expect(reviews.every((r) => r.startsWith('[verify] '))).toBe(true);
-    for (const b of ['unsafe_driving', 'hos_compliance', 'vehicle_maintenance', 'controlled_substances', 'hazmat'] as const) expect(m.basics[b].seg.review).toMatch(/^\[verify\]/);
+    for (const b of [
+      'unsafe_driving',
+      'hos_compliance',
+      'vehicle_maintenance',
+      'controlled_substances',
+      'hazmat',
+    ] as const)
+      expect(m.basics[b].seg.review).toMatch(/^\[verify\]/);
   });
 });
 
@@ -218,25 +252,47 @@ describe('segments and safety event groups', () => {
   });
 
   it('labels a group in words', () => {
-    expect(segOf('unsafe_driving', 9)!.label).toBe('Carriers with 9–21 inspections with unsafe-driving violations (combination segment)');
-    expect(segOf('controlled_substances', 1)!.label).toBe('Carriers with 1 inspection with controlled-substances/alcohol violations');
+    expect(segOf('unsafe_driving', 9)!.label).toBe(
+      'Carriers with 9–21 inspections with unsafe-driving violations (combination segment)',
+    );
+    expect(segOf('controlled_substances', 1)!.label).toBe(
+      'Carriers with 1 inspection with controlled-substances/alcohol violations',
+    );
     expect(segOf('hos_compliance', 600)!.label).toBe('Carriers with 501 or more driver inspections');
-    expect(segOf('hos_compliance', 50)!.basis).toBe('Hours-of-Service Compliance safety event group 3 of 5: carriers with 21–100 driver inspections in 24 months. Source: SMS Methodology safety event groups (reference §B.5).');
+    expect(segOf('hos_compliance', 50)!.basis).toBe(
+      'Hours-of-Service Compliance safety event group 3 of 5: carriers with 21–100 driver inspections in 24 months. Source: SMS Methodology safety event groups (reference §B.5).',
+    );
   });
 });
 
 describe('data sufficiency', () => {
   it.each([
-    ['hos_compliance', { relevant: 2, violations: 1, with_violations: 1 }, '2 driver inspections in 24 months, fewer than the 3 required'],
+    [
+      'hos_compliance',
+      { relevant: 2, violations: 1, with_violations: 1 },
+      '2 driver inspections in 24 months, fewer than the 3 required',
+    ],
     ['hos_compliance', { relevant: 3 }, 'no violations in 24 months'],
     ['hos_compliance', { relevant: 3, violations: 1, with_violations: 1 }, undefined],
-    ['driver_fitness', { relevant: 4, violations: 1, with_violations: 1 }, '4 driver inspections in 24 months, fewer than the 5 required'],
+    [
+      'driver_fitness',
+      { relevant: 4, violations: 1, with_violations: 1 },
+      '4 driver inspections in 24 months, fewer than the 5 required',
+    ],
     ['driver_fitness', { relevant: 5 }, 'no inspection with driver-fitness violations in 24 months'],
     ['driver_fitness', { relevant: 5, violations: 2, with_violations: 1 }, undefined],
-    ['unsafe_driving', { relevant: 40, violations: 2, with_violations: 2 }, '2 inspections with unsafe-driving violations in 24 months, fewer than the 3 required'],
+    [
+      'unsafe_driving',
+      { relevant: 40, violations: 2, with_violations: 2 },
+      '2 inspections with unsafe-driving violations in 24 months, fewer than the 3 required',
+    ],
     ['unsafe_driving', { relevant: 40, violations: 3, with_violations: 3 }, undefined],
     ['controlled_substances', { relevant: 1, violations: 1, with_violations: 1 }, undefined],
-    ['vehicle_maintenance', { relevant: 4, violations: 4, with_violations: 2 }, '4 vehicle inspections in 24 months, fewer than the 5 required'],
+    [
+      'vehicle_maintenance',
+      { relevant: 4, violations: 4, with_violations: 2 },
+      '4 vehicle inspections in 24 months, fewer than the 5 required',
+    ],
     ['hazmat', { relevant: 5, violations: 1, with_violations: 1 }, undefined],
     ['crash_indicator', { relevant: 1 }, '1 crash in 24 months, fewer than the 2 required'],
     ['crash_indicator', { relevant: 2 }, undefined],
@@ -256,7 +312,8 @@ describe('thresholds and carrier types', () => {
     expect(BASICS.map((b) => thresholdFor(b, type))).toEqual(expected);
   });
 
-  const insp = (total: number, hazmat: number, recent: number) => agg({}, { inspections: { ...agg().inspections, total, hazmat }, hazmat_placard_12m: recent });
+  const insp = (total: number, hazmat: number, recent: number) =>
+    agg({}, { inspections: { ...agg().inspections, total, hazmat }, hazmat_placard_12m: recent });
   it.each([
     ['no flags, no inspections', census(), agg(), 'general'],
     ['PC_FLAG', census({ pc_flag: true }), agg(), 'passenger'],
@@ -283,14 +340,30 @@ describe('outlier fleets', () => {
     [120_000, 110_000, false],
     [100, null, false],
     [null, null, false],
-  ] as [number | null, number | null, boolean][])('%s power units with %s drivers → %s', (power_units, drivers, flagged) => {
-    expect(isOutlierFleet(census({ power_units, drivers }))).toBe(flagged);
-  });
+  ] as [number | null, number | null, boolean][])(
+    '%s power units with %s drivers → %s',
+    (power_units, drivers, flagged) => {
+      expect(isOutlierFleet(census({ power_units, drivers }))).toBe(flagged);
+    },
+  );
 
   it('leaves the per-power-unit measures unranked and says why', () => {
-    const measures = toMeasures(census({ power_units: 45_001, drivers: 2 }), agg({ unsafe_driving: { relevant: 20, with_violations: 5, violations: 6, weighted: 30 }, hos_compliance: { relevant: 10, relevant_tw: 20, violations: 2, with_violations: 2, weighted: 10 } }), m);
-    expect(measures.unsafe_driving).toMatchObject({ measure: null, sufficient: false, seg: { id: 'unsafe_driving:combination:1' } });
-    expect(measures.unsafe_driving.reason).toBe('fleet size not used: 45,001 power units with 2 drivers: more than 5,000 power units with drivers under 1 % of them (or no driver count): a self-reported typo, not a fleet');
+    const measures = toMeasures(
+      census({ power_units: 45_001, drivers: 2 }),
+      agg({
+        unsafe_driving: { relevant: 20, with_violations: 5, violations: 6, weighted: 30 },
+        hos_compliance: { relevant: 10, relevant_tw: 20, violations: 2, with_violations: 2, weighted: 10 },
+      }),
+      m,
+    );
+    expect(measures.unsafe_driving).toMatchObject({
+      measure: null,
+      sufficient: false,
+      seg: { id: 'unsafe_driving:combination:1' },
+    });
+    expect(measures.unsafe_driving.reason).toBe(
+      'fleet size not used: 45,001 power units with 2 drivers: more than 5,000 power units with drivers under 1 % of them (or no driver count): a self-reported typo, not a fleet',
+    );
     expect(measures.hos_compliance).toMatchObject({ measure: 0.5, sufficient: true });
   });
 });
@@ -299,17 +372,47 @@ describe('measures', () => {
   it('divides by power units × utilization factor, or by the time-weighted relevant inspections', () => {
     // 1,200,000 miles / 10 power units = 120,000 per unit → factor 1 + 40,000 / 133,333.
     const c = census({ power_units: 10, recent_mileage: 1_200_000, recent_mileage_year: 2025 });
-    const measures = toMeasures(c, agg({ unsafe_driving: { relevant: 30, with_violations: 9, violations: 9, weighted: 26 }, vehicle_maintenance: { relevant: 25, relevant_tw: 50, with_violations: 8, violations: 12, weighted: 55 } }), m);
+    const measures = toMeasures(
+      c,
+      agg({
+        unsafe_driving: { relevant: 30, with_violations: 9, violations: 9, weighted: 26 },
+        vehicle_maintenance: { relevant: 25, relevant_tw: 50, with_violations: 8, violations: 12, weighted: 55 },
+      }),
+      m,
+    );
     expect(measures.unsafe_driving.measure).toBeCloseTo(26 / (10 * (1 + 40_000 / 133_333)), 5);
-    expect(measures.unsafe_driving).toMatchObject({ sufficient: true, violations: 9, relevant: 30, seg: { id: 'unsafe_driving:combination:2' } });
-    expect(measures.vehicle_maintenance).toMatchObject({ measure: 1.1, sufficient: true, seg: { id: 'vehicle_maintenance:3' } });
+    expect(measures.unsafe_driving).toMatchObject({
+      sufficient: true,
+      violations: 9,
+      relevant: 30,
+      seg: { id: 'unsafe_driving:combination:2' },
+    });
+    expect(measures.vehicle_maintenance).toMatchObject({
+      measure: 1.1,
+      sufficient: true,
+      seg: { id: 'vehicle_maintenance:3' },
+    });
     expect(measures.unsafe_driving.reason).toBeUndefined();
   });
 
   it('gives 0 and no rank without violations, null without power units', () => {
-    const measures = toMeasures(census({ power_units: null }), agg({ hos_compliance: { relevant: 40, relevant_tw: 80 }, crash_indicator: { relevant: 3, weighted: 5 } }), m);
-    expect(measures.hos_compliance).toMatchObject({ measure: 0, sufficient: false, reason: 'no violations in 24 months', seg: { id: 'hos_compliance:3' } });
-    expect(measures.crash_indicator).toMatchObject({ measure: null, sufficient: false, reason: 'power units unknown', violations: 3 });
+    const measures = toMeasures(
+      census({ power_units: null }),
+      agg({ hos_compliance: { relevant: 40, relevant_tw: 80 }, crash_indicator: { relevant: 3, weighted: 5 } }),
+      m,
+    );
+    expect(measures.hos_compliance).toMatchObject({
+      measure: 0,
+      sufficient: false,
+      reason: 'no violations in 24 months',
+      seg: { id: 'hos_compliance:3' },
+    });
+    expect(measures.crash_indicator).toMatchObject({
+      measure: null,
+      sufficient: false,
+      reason: 'power units unknown',
+      violations: 3,
+    });
     expect(measures.driver_fitness).toMatchObject({ measure: 0, sufficient: false, seg: null });
   });
 });
@@ -374,7 +477,14 @@ describe('percentiles', () => {
 
   it('ranks 2 million carriers', () => {
     const rand = prng(5);
-    const items = Array.from({ length: 2_000_000 }, (_, i): RankItem => ({ dot: i + 1, seg: `hos_compliance:${1 + (i % 5)}`, measure: Math.round(rand() * 1e5) / 1e3 }));
+    const items = Array.from(
+      { length: 2_000_000 },
+      (_, i): RankItem => ({
+        dot: i + 1,
+        seg: `hos_compliance:${1 + (i % 5)}`,
+        measure: Math.round(rand() * 1e5) / 1e3,
+      }),
+    );
     const p = rankPercentiles(items);
     expect(p.size).toBe(2_000_000);
     const top = items.filter((x) => x.seg === 'hos_compliance:1').reduce((a, b) => (b.measure > a.measure ? b : a));
@@ -394,13 +504,30 @@ describe('profile', () => {
       crash_indicator: { relevant: 2, weighted: 4 },
     },
     {
-      inspections: { total: 31, driver: 30, vehicle: 25, hazmat: 6, with_violations: 12, driver_oos: 1, vehicle_oos: 6, hazmat_oos: 0 },
+      inspections: {
+        total: 31,
+        driver: 30,
+        vehicle: 25,
+        hazmat: 6,
+        with_violations: 12,
+        driver_oos: 1,
+        vehicle_oos: 6,
+        hazmat_oos: 0,
+      },
       hazmat_placard_12m: 0,
       crashes: { total: 2, fatal: 0, injury: 1, tow_away: 1 },
     },
   );
 
-  function input(over: { census?: CensusRow; agg?: CarrierAggregate; ranked?: Basic[]; showRestricted?: boolean; percentiles?: Partial<Record<Basic, number>> } = {}): ProfileInput {
+  function input(
+    over: {
+      census?: CensusRow;
+      agg?: CarrierAggregate;
+      ranked?: Basic[];
+      showRestricted?: boolean;
+      percentiles?: Partial<Record<Basic, number>>;
+    } = {},
+  ): ProfileInput {
     const c = over.census ?? census();
     const a = over.agg ?? busy;
     const measures = toMeasures(c, a, m);
@@ -415,7 +542,16 @@ describe('profile', () => {
       percentiles[b] = over.percentiles?.[b] ?? 10 * (BASICS.indexOf(b) + 1);
       segSizes.set(measures[b].seg!.id, 5123);
     }
-    return { census: c, agg: a, measures, percentiles, segSizes, dataAsOf: '2026-10-31', methodology: m, showRestricted: over.showRestricted ?? false };
+    return {
+      census: c,
+      agg: a,
+      measures,
+      percentiles,
+      segSizes,
+      dataAsOf: '2026-10-31',
+      methodology: m,
+      showRestricted: over.showRestricted ?? false,
+    };
   }
 
   it('validates against carriers/profile', () => {
@@ -423,10 +559,33 @@ describe('profile', () => {
     expect(() => schemas().assert('carriers/profile', profile, 'profile')).not.toThrow();
     expect(profile.categories.map((c) => c.category)).toEqual([...BASICS]);
     expect(profile.methodology).toEqual({ version: 'sms-2.0', note: m.note });
-    expect(profile.peer_group).toEqual({ id: 'unsafe_driving:combination:2', label: 'Carriers with 9–21 inspections with unsafe-driving violations (combination segment)', basis: expect.stringMatching(/^Unsafe Driving safety event group 2 of 5/), size: 5123 });
-    expect(profile.rates).toEqual({ vehicle_oos_rate: 0.24, driver_oos_rate: 0.033, hazmat_oos_rate: 0, violations_per_inspection: 0.71, crashes_per_power_unit: 0.167 });
-    expect(profile.categories[0]).toEqual({ category: 'unsafe_driving', label: 'Unsafe Driving', measure: 2, percentile: 71.4, threshold: 65, alert: true, violations: 9, peer_group: 'unsafe_driving:combination:2', sufficient_data: true });
-    expect(profile.top_risks[0]!.reason).toBe('Unsafe Driving at the 71.4th percentile of 5,123 carriers with 9–21 inspections with unsafe-driving violations (combination segment); 9 violations in 24 months; intervention threshold 65 (reached)');
+    expect(profile.peer_group).toEqual({
+      id: 'unsafe_driving:combination:2',
+      label: 'Carriers with 9–21 inspections with unsafe-driving violations (combination segment)',
+      basis: expect.stringMatching(/^Unsafe Driving safety event group 2 of 5/),
+      size: 5123,
+    });
+    expect(profile.rates).toEqual({
+      vehicle_oos_rate: 0.24,
+      driver_oos_rate: 0.033,
+      hazmat_oos_rate: 0,
+      violations_per_inspection: 0.71,
+      crashes_per_power_unit: 0.167,
+    });
+    expect(profile.categories[0]).toEqual({
+      category: 'unsafe_driving',
+      label: 'Unsafe Driving',
+      measure: 2,
+      percentile: 71.4,
+      threshold: 65,
+      alert: true,
+      violations: 9,
+      peer_group: 'unsafe_driving:combination:2',
+      sufficient_data: true,
+    });
+    expect(profile.top_risks[0]!.reason).toBe(
+      'Unsafe Driving at the 71.4th percentile of 5,123 carriers with 9–21 inspections with unsafe-driving violations (combination segment); 9 violations in 24 months; intervention threshold 65 (reached)',
+    );
   });
 
   it('rejects a profile with 6 categories or 2 top risks', () => {
@@ -442,7 +601,12 @@ describe('profile', () => {
     const hidden = toProfile(input({ percentiles: { hazmat: 90, crash_indicator: 95 } }));
     for (const b of ['hazmat', 'crash_indicator'] as const) {
       const c = hidden.categories.find((x) => x.category === b)!;
-      expect(c).toMatchObject({ percentile: null, alert: false, sufficient_data: true, percentile_note: 'not published by FMCSA' });
+      expect(c).toMatchObject({
+        percentile: null,
+        alert: false,
+        sufficient_data: true,
+        percentile_note: 'not published by FMCSA',
+      });
       expect(c.measure).toBeGreaterThan(0);
       expect(hidden.percentiles[b]).toBeNull();
     }
@@ -450,7 +614,10 @@ describe('profile', () => {
     expect(hidden.top_risks.map((r) => r.category)).not.toContain('crash_indicator');
 
     const shown = toProfile(input({ percentiles: { hazmat: 90, crash_indicator: 95 }, showRestricted: true }));
-    expect(shown.categories.find((x) => x.category === 'crash_indicator')).toMatchObject({ percentile: 95, alert: true });
+    expect(shown.categories.find((x) => x.category === 'crash_indicator')).toMatchObject({
+      percentile: 95,
+      alert: true,
+    });
     expect(shown.categories.find((x) => x.category === 'hazmat')).not.toHaveProperty('percentile_note');
     expect(shown.top_risks.map((r) => r.category)).toEqual(['crash_indicator', 'hazmat', 'vehicle_maintenance']);
     expect(() => schemas().assert('carriers/profile', shown, 'profile')).not.toThrow();
@@ -469,14 +636,25 @@ describe('profile', () => {
     // Highest percentiles first (test percentiles rise with the BASIC order), then most violations.
     const expected = [...ranked].sort((a, b) => BASICS.indexOf(b) - BASICS.indexOf(a)).slice(0, 3);
     expect(withPercentile.map((r) => r.category)).toEqual(expected);
-    for (const r of withPercentile) expect(r.reason).toMatch(/ at the \d+(\.\d)?(st|nd|rd|th) percentile of 5,123 carriers with .+; \d+ (violations?|crash(es)?) in 24 months; intervention threshold \d+/);
+    for (const r of withPercentile)
+      expect(r.reason).toMatch(
+        / at the \d+(\.\d)?(st|nd|rd|th) percentile of 5,123 carriers with .+; \d+ (violations?|crash(es)?) in 24 months; intervention threshold \d+/,
+      );
     for (const r of profile.top_risks.slice(withPercentile.length)) {
       expect(r.percentile).toBeNull();
-      expect(r.reason).toMatch(/: no percentile \(.+\); listed by (violation|crash) count: \d+ (violations?|crash(es)?) in 24 months/);
+      expect(r.reason).toMatch(
+        /: no percentile \(.+\); listed by (violation|crash) count: \d+ (violations?|crash(es)?) in 24 months/,
+      );
     }
     if (n === 0) {
-      expect(profile.top_risks.map((r) => r.category)).toEqual(['unsafe_driving', 'hos_compliance', 'vehicle_maintenance']);
-      expect(profile.top_risks[1]!.reason).toBe('Hours-of-Service Compliance: no percentile (not ranked in this test); listed by violation count: 5 violations in 24 months (measure 0.3)');
+      expect(profile.top_risks.map((r) => r.category)).toEqual([
+        'unsafe_driving',
+        'hos_compliance',
+        'vehicle_maintenance',
+      ]);
+      expect(profile.top_risks[1]!.reason).toBe(
+        'Hours-of-Service Compliance: no percentile (not ranked in this test); listed by violation count: 5 violations in 24 months (measure 0.3)',
+      );
       expect(profile.peer_group).toMatchObject({ id: INSUFFICIENT_SEG, size: 1_600_000 });
     }
     expect(() => schemas().assert('carriers/profile', profile, 'profile')).not.toThrow();
@@ -485,33 +663,61 @@ describe('profile', () => {
   it('breaks ties by the fixed BASIC order and names restricted percentiles', () => {
     const profile = toProfile(input({ agg: agg(), ranked: [] }));
     expect(profile.top_risks.map((r) => r.category)).toEqual(['unsafe_driving', 'hos_compliance', 'driver_fitness']);
-    expect(profile.top_risks[0]!.reason).toBe('Unsafe Driving: no percentile (0 inspections with unsafe-driving violations in 24 months, fewer than the 3 required); listed by violation count: 0 violations in 24 months');
+    expect(profile.top_risks[0]!.reason).toBe(
+      'Unsafe Driving: no percentile (0 inspections with unsafe-driving violations in 24 months, fewer than the 3 required); listed by violation count: 0 violations in 24 months',
+    );
     // Ranked only where the percentile is withheld: no shown rank, so the peer group is `insufficient`.
     const crash = toProfile(input({ ranked: ['crash_indicator'] }));
-    expect(crash.categories[6]).toMatchObject({ category: 'crash_indicator', percentile: null, sufficient_data: true, percentile_note: 'not published by FMCSA' });
+    expect(crash.categories[6]).toMatchObject({
+      category: 'crash_indicator',
+      percentile: null,
+      sufficient_data: true,
+      percentile_note: 'not published by FMCSA',
+    });
     expect(crash.peer_group.id).toBe(INSUFFICIENT_SEG);
-    const hm = toProfile(input({ ranked: ['hazmat'], agg: agg({ hazmat: { relevant: 6, relevant_tw: 12, with_violations: 2, violations: 30, weighted: 9 } }) }));
-    expect(hm.top_risks[0]!.reason).toBe('Hazardous Materials Compliance: no percentile (not published by FMCSA); listed by violation count: 30 violations in 24 months (measure 0.75)');
+    const hm = toProfile(
+      input({
+        ranked: ['hazmat'],
+        agg: agg({ hazmat: { relevant: 6, relevant_tw: 12, with_violations: 2, violations: 30, weighted: 9 } }),
+      }),
+    );
+    expect(hm.top_risks[0]!.reason).toBe(
+      'Hazardous Materials Compliance: no percentile (not published by FMCSA); listed by violation count: 30 violations in 24 months (measure 0.75)',
+    );
     expect(hm.peer_group.id).toBe(INSUFFICIENT_SEG);
   });
 
   it('takes the first ranked category as peer group when Unsafe Driving is not ranked', () => {
     const inp = input({ ranked: ['driver_fitness', 'vehicle_maintenance'] });
     expect(toPeerSegId(inp.measures, toVisiblePercentiles(inp))).toBe('driver_fitness:3');
-    expect(toProfile(inp).peer_group).toMatchObject({ id: 'driver_fitness:3', label: 'Carriers with 21–100 driver inspections', size: 5123 });
+    expect(toProfile(inp).peer_group).toMatchObject({
+      id: 'driver_fitness:3',
+      label: 'Carriers with 21–100 driver inspections',
+      size: 5123,
+    });
   });
 
   it('refuses percentiles that disagree with the sufficiency of the measures', () => {
     const inp = input();
-    expect(() => toProfile({ ...inp, percentiles: { ...inp.percentiles, controlled_substances: 12 } })).toThrow(/123456: controlled_substances is not ranked but has a percentile/);
+    expect(() => toProfile({ ...inp, percentiles: { ...inp.percentiles, controlled_substances: 12 } })).toThrow(
+      /123456: controlled_substances is not ranked but has a percentile/,
+    );
     expect(() => toProfile({ ...inp, percentiles: {} })).toThrow(/ranked without a percentile/);
   });
 
   it.each([
     ['0,0 everywhere', {}, null],
-    ['recent year set', { recent_mileage: 1_200_000, recent_mileage_year: 2025, mcs150_mileage: 900_000, mcs150_mileage_year: 2023 }, { miles: 1_200_000, year: 2025 }],
+    [
+      'recent year set',
+      { recent_mileage: 1_200_000, recent_mileage_year: 2025, mcs150_mileage: 900_000, mcs150_mileage_year: 2023 },
+      { miles: 1_200_000, year: 2025 },
+    ],
     ['recent 0,0, MCS-150 set', { mcs150_mileage: 900_000, mcs150_mileage_year: 2023 }, { miles: 900_000, year: 2023 }],
-    ['empty fields', { recent_mileage: null, recent_mileage_year: null, mcs150_mileage: null, mcs150_mileage_year: null }, null],
+    [
+      'empty fields',
+      { recent_mileage: null, recent_mileage_year: null, mcs150_mileage: null, mcs150_mileage_year: null },
+      null,
+    ],
   ] as [string, Partial<CensusRow>, unknown][])('mileage: %s', (_, over, expected) => {
     expect(toMileage(census(over))).toEqual(expected);
     expect(toProfile(input({ census: census(over) })).mileage).toEqual(expected);
@@ -519,7 +725,13 @@ describe('profile', () => {
 
   it('gives null rates for zero denominators and outlier fleets', () => {
     const profile = toProfile(input({ census: census({ power_units: 45_001, drivers: 2 }), agg: agg(), ranked: [] }));
-    expect(profile.rates).toEqual({ vehicle_oos_rate: null, driver_oos_rate: null, hazmat_oos_rate: null, violations_per_inspection: null, crashes_per_power_unit: null });
+    expect(profile.rates).toEqual({
+      vehicle_oos_rate: null,
+      driver_oos_rate: null,
+      hazmat_oos_rate: null,
+      violations_per_inspection: null,
+      crashes_per_power_unit: null,
+    });
     expect(profile.power_units).toBe(45_001);
   });
 

@@ -28,7 +28,14 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
     root = await tempDir('carriers-real');
     const outDir = join(root.path, 'dist-data');
     await buildCarriers({ input: INPUT, outDir });
-    srv = await serveCarriers({ root, input: INPUT, outDir, buildDir: join(outDir, 'carriers'), stateDir: join(root.path, 'state'), summary: undefined as never });
+    srv = await serveCarriers({
+      root,
+      input: INPUT,
+      outDir,
+      buildDir: join(outDir, 'carriers'),
+      stateDir: join(root.path, 'state'),
+      summary: undefined as never,
+    });
     key = srv.accounts().createKey('premium', 'real-data test', new Date()).key;
   }, 120_000);
   afterAll(async () => {
@@ -39,7 +46,12 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
   it('reads both census samples (1,100 carriers) and nothing else as input', async () => {
     const report = (await (await fetch(`${srv.base}/report.json`)).json()) as Json;
     const census = report.inputs.filter((i: Json) => i.kind === 'census');
-    expect(census.map((i: Json) => [i.rows, i.used])).toEqual(expect.arrayContaining([[1000, 1000], [100, 100]]));
+    expect(census.map((i: Json) => [i.rows, i.used])).toEqual(
+      expect.arrayContaining([
+        [1000, 1000],
+        [100, 100],
+      ]),
+    );
     const manifest = (await (await fetch(`${srv.base}/manifest.json`)).json()) as Json;
     expect(manifest.counts.carriers).toBe(1100);
     expect(manifest.counts.inspections).toBe(0);
@@ -47,7 +59,13 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
 
   it('holds the README facts: DOT 843932 and the 45,001-power-unit outlier', async () => {
     const ies = await profile(843932);
-    expect(ies).toMatchObject({ legal_name: 'IES COMMERCIAL INC', city: 'HOLDREGE', state: 'NE', power_units: 125, drivers: 77 });
+    expect(ies).toMatchObject({
+      legal_name: 'IES COMMERCIAL INC',
+      city: 'HOLDREGE',
+      state: 'NE',
+      power_units: 125,
+      drivers: 77,
+    });
     expect(ies.inspections.total).toBe(0);
     expect(ies.top_risks).toHaveLength(3);
     expect(Object.values(ies.percentiles).every((p) => p === null)).toBe(true);

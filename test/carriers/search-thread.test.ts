@@ -5,7 +5,13 @@ import type { Worker } from 'node:worker_threads';
 import { loadBuild } from '../../server/core/build.ts';
 import { RecordStore } from '../../server/core/record-store.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
-import { SEARCH_RECORDS, SearchThread, SearchThreadError, searchBody, type SearchData } from '../../server/carriers/search-thread.ts';
+import {
+  SEARCH_RECORDS,
+  SearchThread,
+  SearchThreadError,
+  searchBody,
+  type SearchData,
+} from '../../server/carriers/search-thread.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
@@ -22,8 +28,19 @@ afterAll(async () => {
 });
 
 const QUERIES: [string, number][] = [
-  ['alpha', 25], ['alpha freight', 25], ['ALPHA FREIGHT LLC', 25], ['a', 3], ['a', 100], ['express', 1], ['tr', 10],
-  ['1000001', 25], ['USDOT 1000001', 25], ['42', 25], ['zzzz', 25], ['freight llc', 2], ['é', 25],
+  ['alpha', 25],
+  ['alpha freight', 25],
+  ['ALPHA FREIGHT LLC', 25],
+  ['a', 3],
+  ['a', 100],
+  ['express', 1],
+  ['tr', 10],
+  ['1000001', 25],
+  ['USDOT 1000001', 25],
+  ['42', 25],
+  ['zzzz', 25],
+  ['freight llc', 2],
+  ['é', 25],
 ];
 
 describe('search thread', () => {
@@ -32,9 +49,12 @@ describe('search thread', () => {
     try {
       // All at once: they go over in one batch, and come back in one message or a few.
       const bodies = await Promise.all(QUERIES.map(([q, limit]) => thread.body(q, limit)));
-      for (const [i, [q, limit]] of QUERIES.entries()) expect(bodies[i]!.toString('utf8'), q).toBe(searchBody(here, q, limit).toString('utf8'));
+      for (const [i, [q, limit]] of QUERIES.entries())
+        expect(bodies[i]!.toString('utf8'), q).toBe(searchBody(here, q, limit).toString('utf8'));
       // Not every query is empty: the comparison is over real results.
-      expect(bodies.filter((b) => (JSON.parse(b.toString('utf8')) as { total: number }).total > 0).length).toBeGreaterThan(5);
+      expect(
+        bodies.filter((b) => (JSON.parse(b.toString('utf8')) as { total: number }).total > 0).length,
+      ).toBeGreaterThan(5);
     } finally {
       thread.close();
     }
@@ -45,7 +65,9 @@ describe('search thread', () => {
     const under = QUERIES.map(([q, limit]) => thread.body(q, limit));
     thread.close();
     expect(thread.running).toBe(true);
-    expect((await Promise.all(under)).map((b) => b.toString('utf8'))).toEqual(QUERIES.map(([q, limit]) => searchBody(here, q, limit).toString('utf8')));
+    expect((await Promise.all(under)).map((b) => b.toString('utf8'))).toEqual(
+      QUERIES.map(([q, limit]) => searchBody(here, q, limit).toString('utf8')),
+    );
     expect(thread.running).toBe(false);
     expect((await thread.body('alpha', 25)).toString('utf8')).toBe(searchBody(here, 'alpha', 25).toString('utf8'));
     // Closed still: it stops again once that search is answered.
@@ -61,7 +83,9 @@ describe('search thread', () => {
       await (thread as unknown as { worker: { thread: Worker } }).worker.thread.terminate();
       await expect(lost).rejects.toBeInstanceOf(SearchThreadError);
       expect(thread.running).toBe(false);
-      expect((await thread.body('freight', 25)).toString('utf8')).toBe(searchBody(here, 'freight', 25).toString('utf8'));
+      expect((await thread.body('freight', 25)).toString('utf8')).toBe(
+        searchBody(here, 'freight', 25).toString('utf8'),
+      );
       expect(thread.running).toBe(true);
     } finally {
       thread.close();

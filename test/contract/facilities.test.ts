@@ -5,8 +5,22 @@ import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
 contractSuite({
   name: 'facilities',
   start: serveFixture,
-  documents: ['/api/v1/spine', '/api/v1/stats', '/api/v1/facility/ONF-000001', '/api/v1/search', '/api/v1/search?q=maple&limit=5', '/api/v1/search?unknown=1'],
-  notFound: ['/api/v1/facility/ONF-999999', '/api/v1/facility/onf-000001', '/api/v1/facility/ONF-1', '/api/v1/facility/..%2f..%2fmanifest', '/api/v1/facility/ONF-000001.json', '/api/v1/nothing'],
+  documents: [
+    '/api/v1/spine',
+    '/api/v1/stats',
+    '/api/v1/facility/ONF-000001',
+    '/api/v1/search',
+    '/api/v1/search?q=maple&limit=5',
+    '/api/v1/search?unknown=1',
+  ],
+  notFound: [
+    '/api/v1/facility/ONF-999999',
+    '/api/v1/facility/onf-000001',
+    '/api/v1/facility/ONF-1',
+    '/api/v1/facility/..%2f..%2fmanifest',
+    '/api/v1/facility/ONF-000001.json',
+    '/api/v1/nothing',
+  ],
   badParameters: [
     { path: '/api/v1/search?city=---', parameters: ['city'] },
     { path: '/api/v1/search?city=(Toronto)&tier=x', parameters: ['city', 'tier'] },

@@ -70,16 +70,28 @@ export class OpenApiChecker {
       return this.checkResponse(r, '/components/responses/MethodNotAllowed');
     }
     const responses = operation.responses as Record<string, Json>;
-    if (!responses[String(r.status)]) return [`${r.method} ${template} answered ${r.status}, which the document does not list (${Object.keys(responses).join(', ')})`];
+    if (!responses[String(r.status)])
+      return [
+        `${r.method} ${template} answered ${r.status}, which the document does not list (${Object.keys(responses).join(', ')})`,
+      ];
     return this.checkResponse(r, `/paths/${escapePointer(template)}/${operationMethod}/responses/${r.status}`);
   }
 
   private resolve(pointer: string): { pointer: string; node: Json } {
     let node: unknown = this.doc;
-    for (const raw of pointer.split('/').slice(1)) node = (node as Json)?.[decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')];
-    if (node === undefined || node === null || typeof node !== 'object') throw new Error(`the document has nothing at ${pointer}`);
+    for (const raw of pointer.split('/').slice(1))
+      node = (node as Json)?.[decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')];
+    if (node === undefined || node === null || typeof node !== 'object')
+      throw new Error(`the document has nothing at ${pointer}`);
     const ref = (node as Json).$ref;
-    if (typeof ref === 'string') return this.resolve(ref.slice(1).split('/').map((p, i) => (i === 0 ? p : encodeURIComponent(p))).join('/'));
+    if (typeof ref === 'string')
+      return this.resolve(
+        ref
+          .slice(1)
+          .split('/')
+          .map((p, i) => (i === 0 ? p : encodeURIComponent(p)))
+          .join('/'),
+      );
     return { pointer, node: node as Json };
   }
 
@@ -106,8 +118,13 @@ export class OpenApiChecker {
         if (header.required === true) failures.push(`${where}: no ${name} header`);
         continue;
       }
-      const validate = this.validator(this.headerAjv, `${pointer}/headers/${escapePointer(name)}`, (header.schema ?? {}) as Json);
-      if (!validate(got)) failures.push(`${where}: ${name}: ${JSON.stringify(got)} ${this.ajv.errorsText(validate.errors)}`);
+      const validate = this.validator(
+        this.headerAjv,
+        `${pointer}/headers/${escapePointer(name)}`,
+        (header.schema ?? {}) as Json,
+      );
+      if (!validate(got))
+        failures.push(`${where}: ${name}: ${JSON.stringify(got)} ${this.ajv.errorsText(validate.errors)}`);
     }
 
     const content = response.content as Record<string, Json> | undefined;
@@ -118,7 +135,9 @@ export class OpenApiChecker {
     }
     const type = mediaTypeOf(r.headers.get('content-type'));
     if (!content[type]) {
-      failures.push(`${where}: Content-Type ${type || '(none)'} is not one the document lists (${Object.keys(content).join(', ')})`);
+      failures.push(
+        `${where}: Content-Type ${type || '(none)'} is not one the document lists (${Object.keys(content).join(', ')})`,
+      );
       return failures;
     }
     if (noBody) return failures;
@@ -131,7 +150,12 @@ export class OpenApiChecker {
         return failures;
       }
       const validate = this.validator(this.ajv, `${pointer}/content/${escapePointer(type)}/schema`);
-      if (!validate(body)) failures.push(...(validate.errors ?? []).map((e) => `${where}: body${e.instancePath} ${e.message ?? 'is invalid'} (${e.schemaPath})`));
+      if (!validate(body))
+        failures.push(
+          ...(validate.errors ?? []).map(
+            (e) => `${where}: body${e.instancePath} ${e.message ?? 'is invalid'} (${e.schemaPath})`,
+          ),
+        );
     }
     return failures;
   }
@@ -141,14 +165,23 @@ export class OpenApiChecker {
  * `fetch` whose every response is checked against the document before the caller sees it; a departure
  * fails the test. `checker` is read per request, so a suite can create it once its server is up.
  */
-export function conformingFetch(checker: () => OpenApiChecker | undefined, label: string): (url: string, init?: RequestInit) => Promise<Response> {
+export function conformingFetch(
+  checker: () => OpenApiChecker | undefined,
+  label: string,
+): (url: string, init?: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const res = await fetch(url, init);
     const c = checker();
     if (c) {
       const method = init?.method ?? 'GET';
       const path = new URL(url).pathname;
-      const failures = c.check({ method, path, status: res.status, headers: res.headers, body: await res.clone().text() });
+      const failures = c.check({
+        method,
+        path,
+        status: res.status,
+        headers: res.headers,
+        body: await res.clone().text(),
+      });
       expect(failures, `${method} ${path} against ${label}`).toEqual([]);
     }
     return res;

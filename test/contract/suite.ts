@@ -86,7 +86,10 @@ export function contractSuite(target: ContractTarget): void {
       // Every URL the page names is a path on this service: no scheme, no protocol-relative host.
       for (const [, url] of html.matchAll(/(?:src|href|data-url)="([^"]*)"/g)) expect(url).toMatch(/^\/(?!\/)/);
       expect(html).not.toMatch(/https?:|\/\/[a-z0-9.-]+\.[a-z]{2,}/i);
-      const config = JSON.parse(/data-configuration="([^"]*)"/.exec(html)![1]!.replaceAll('&quot;', '"')) as Record<string, unknown>;
+      const config = JSON.parse(/data-configuration="([^"]*)"/.exec(html)![1]!.replaceAll('&quot;', '"')) as Record<
+        string,
+        unknown
+      >;
       expect(config).toMatchObject({ withDefaultFonts: false, telemetry: false });
 
       const script = await fetch(base + scripts[0]!);
@@ -105,7 +108,12 @@ export function contractSuite(target: ContractTarget): void {
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, unknown>;
       const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-      expect(body).toMatchObject({ status: 'ok', service: target.name, data_version: manifest.data_version, demo: manifest.demo });
+      expect(body).toMatchObject({
+        status: 'ok',
+        service: target.name,
+        data_version: manifest.data_version,
+        demo: manifest.demo,
+      });
       expect(res.headers.get('x-data-version')).toBe(manifest.data_version);
     });
 
@@ -196,7 +204,9 @@ export function contractSuite(target: ContractTarget): void {
     });
 
     it.skipIf(!target.staticTree)('serves the static tree at the same paths as the API, byte for byte', async () => {
-      const checksums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> };
+      const checksums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as {
+        files: Record<string, string>;
+      };
       const docs = Object.keys(checksums.files).filter((f) => f.startsWith('api/') && f.endsWith('.json'));
       expect(docs.length).toBeGreaterThan(0);
       for (const file of docs) {
@@ -223,7 +233,9 @@ export function contractSuite(target: ContractTarget): void {
     });
 
     it('never serves the private part of the build', async () => {
-      const checksums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> };
+      const checksums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as {
+        files: Record<string, string>;
+      };
       for (const file of Object.keys(checksums.files).filter((f) => f.startsWith('private/'))) {
         expect((await fetch(`${base}/${file}`)).status, file).toBe(404);
       }

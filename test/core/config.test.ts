@@ -13,7 +13,12 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /** A CLI of the project run as npm runs it, with `env` added to this process's environment. */
 const runTsx = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
+  spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
 
 describe('FREE_PROFILE_LOOKUPS', () => {
   it('takes a whole number as written, 25 when unset or empty', () => {
@@ -56,23 +61,29 @@ describe('SHOW_RESTRICTED_PERCENTILES (flagSetting)', () => {
     expect(flagSetting('X', 'False')).toBe(false);
   });
   it.each(['1', 'yes', 'on', ' true', 'tru'])('refuses %j', (raw) => {
-    expect(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', raw)).toThrow(new ConfigError(`SHOW_RESTRICTED_PERCENTILES must be true or false, not ${raw}`));
+    expect(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', raw)).toThrow(
+      new ConfigError(`SHOW_RESTRICTED_PERCENTILES must be true or false, not ${raw}`),
+    );
   });
   it('stops a build before it reads anything, exit 2', () => {
-    const r = runTsx(['pipeline/cli.ts', '--service', 'carriers', '--input', '/nonexistent'], { SHOW_RESTRICTED_PERCENTILES: 'yes' });
+    const r = runTsx(['pipeline/cli.ts', '--service', 'carriers', '--input', '/nonexistent'], {
+      SHOW_RESTRICTED_PERCENTILES: 'yes',
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('SHOW_RESTRICTED_PERCENTILES must be true or false, not yes\n');
   });
 });
 
-describe('upstream addresses (STATCAN_WDS_URL, BOC_VALET_URL, the nightly job\'s *_URL)', () => {
+describe("upstream addresses (STATCAN_WDS_URL, BOC_VALET_URL, the nightly job's *_URL)", () => {
   it('take an absolute http(s) address, the public service when unset or empty, and refuse anything else by name', () => {
     expect(urlSetting('X_URL', 'http://127.0.0.1:9/wds').href).toBe('http://127.0.0.1:9/wds');
     expect(toStatcanBaseUrl({})).toBe(STATCAN_WDS_DEFAULT_URL);
     expect(toStatcanBaseUrl({ STATCAN_WDS_URL: '' })).toBe(STATCAN_WDS_DEFAULT_URL);
     expect(toStatcanBaseUrl({ STATCAN_WDS_URL: 'https://example.org/wds' })).toBe('https://example.org/wds');
     for (const bad of ['wds', 'ftp://example.org/x', 'file:///etc/passwd', 'http//x']) {
-      expect(() => toStatcanBaseUrl({ STATCAN_WDS_URL: bad })).toThrow(new ConfigError(`STATCAN_WDS_URL must be an http:// or https:// address, not ${bad}`));
+      expect(() => toStatcanBaseUrl({ STATCAN_WDS_URL: bad })).toThrow(
+        new ConfigError(`STATCAN_WDS_URL must be an http:// or https:// address, not ${bad}`),
+      );
     }
     expect(() => toValetBaseUrl({ BOC_VALET_URL: 'valet' })).toThrow(ConfigError);
   });

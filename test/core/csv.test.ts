@@ -78,11 +78,21 @@ describe('normalizeHeader', () => {
 describe('matchColumns', () => {
   const GHG_TOTAL = 'Total Emissions (tonnes CO2e) / Émissions totales (tonnes éq. CO2) - excl. CO2bio';
   const GHG_ID = "GHGRP ID No. / No d'identification du PDGES";
-  it.each<{ name: string; header: string[]; specs: ColumnSpec[]; columns: Record<string, number>; missing: string[]; unmatched: string[] }>([
+  it.each<{
+    name: string;
+    header: string[];
+    specs: ColumnSpec[];
+    columns: Record<string, number>;
+    missing: string[];
+    unmatched: string[];
+  }>([
     {
       name: 'case and punctuation differences',
       header: ['FACILITY CITY', 'Facility_Name'],
-      specs: [{ key: 'name', names: ['Facility Name'] }, { key: 'city', names: ['Facility City'] }],
+      specs: [
+        { key: 'name', names: ['Facility Name'] },
+        { key: 'city', names: ['Facility City'] },
+      ],
       columns: { name: 1, city: 0 },
       missing: [],
       unmatched: [],
@@ -117,7 +127,11 @@ describe('matchColumns', () => {
     {
       name: 'a column is claimed by one spec only',
       header: ['name', 'name'],
-      specs: [{ key: 'a', names: ['Name'] }, { key: 'b', names: ['NAME'] }, { key: 'c', names: ['name'] }],
+      specs: [
+        { key: 'a', names: ['Name'] },
+        { key: 'b', names: ['NAME'] },
+        { key: 'c', names: ['name'] },
+      ],
       columns: { a: 0, b: 1 },
       missing: [],
       unmatched: [],
@@ -125,7 +139,11 @@ describe('matchColumns', () => {
     {
       name: 'missing lists required keys only',
       header: ['id'],
-      specs: [{ key: 'id', names: ['id'] }, { key: 'city', names: ['city'], required: true }, { key: 'x', names: ['x'] }],
+      specs: [
+        { key: 'id', names: ['id'] },
+        { key: 'city', names: ['city'], required: true },
+        { key: 'x', names: ['x'] },
+      ],
       columns: { id: 0 },
       missing: ['city'],
       unmatched: [],
@@ -144,7 +162,10 @@ describe('matchColumns', () => {
 });
 
 describe('createDecoder', () => {
-  function decode(input: Buffer, pieces: Buffer[]): { text: string; encoding: string; bom: boolean; undecodable: number } {
+  function decode(
+    input: Buffer,
+    pieces: Buffer[],
+  ): { text: string; encoding: string; bom: boolean; undecodable: number } {
     expect(Buffer.concat(pieces).equals(input)).toBe(true);
     const decoder = createDecoder();
     const text = pieces.map((p) => decoder.write(p)).join('') + decoder.end();
@@ -162,8 +183,22 @@ describe('createDecoder', () => {
     ['U+FEFF after the start is content', bytes('a\ufeffb'), 'a\ufeffb', 'utf-8', false, 0],
     ['BOM-like prefix that is not a BOM', bytes([0xef, 0xbb], 'A'), '\u00ef\u00bbA', 'windows-1252', false, 0],
     ['cp1252 é', bytes('caf', [0xe9], ',x'), 'café,x', 'windows-1252', false, 0],
-    ['cp1252 0x80–0x9F per WHATWG, not Latin-1', bytes([0x80, 0x82, 0x8a, 0x92, 0x93, 0x94, 0x96, 0x9f]), '€‚Š’“”–Ÿ', 'windows-1252', false, 0],
-    ['cp1252 unassigned bytes → U+FFFD, counted', bytes([0xe9, 0x20, 0x81, 0x8d, 0x8f, 0x90, 0x9d]), 'é \ufffd\ufffd\ufffd\ufffd\ufffd', 'windows-1252', false, 5],
+    [
+      'cp1252 0x80–0x9F per WHATWG, not Latin-1',
+      bytes([0x80, 0x82, 0x8a, 0x92, 0x93, 0x94, 0x96, 0x9f]),
+      '€‚Š’“”–Ÿ',
+      'windows-1252',
+      false,
+      0,
+    ],
+    [
+      'cp1252 unassigned bytes → U+FFFD, counted',
+      bytes([0xe9, 0x20, 0x81, 0x8d, 0x8f, 0x90, 0x9d]),
+      'é \ufffd\ufffd\ufffd\ufffd\ufffd',
+      'windows-1252',
+      false,
+      5,
+    ],
     ['bytes that happen to form UTF-8 decide UTF-8', bytes([0xe9, 0x81, 0x8d]), '遍', 'utf-8', false, 0],
     ['decided at the first non-ASCII byte', bytes([0xe9], ' ', [0xc3, 0xa9]), 'é Ã©', 'windows-1252', false, 0],
     ['lone UTF-8 lead at EOF is cp1252', bytes('a', [0xc3]), 'aÃ', 'windows-1252', false, 0],
@@ -182,10 +217,15 @@ describe('createDecoder', () => {
 
   it('matches the WHATWG UTF-8 decoder on random bytes in random pieces', () => {
     const random = prng(42);
-    const alphabet = [0x41, 0x2c, 0x0a, 0x80, 0x8f, 0xa0, 0xbf, 0xbd, 0xc0, 0xc3, 0xa9, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+    const alphabet = [
+      0x41, 0x2c, 0x0a, 0x80, 0x8f, 0xa0, 0xbf, 0xbd, 0xc0, 0xc3, 0xa9, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff,
+    ];
     for (let run = 0; run < 500; run++) {
       // A leading é decides UTF-8; the rest is noise.
-      const input = bytes('é', Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]!));
+      const input = bytes(
+        'é',
+        Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]!),
+      );
       const pieces: Buffer[] = [];
       for (let at = 0; at < input.length; ) {
         const size = 1 + Math.floor(random() * 5);
@@ -213,17 +253,89 @@ describe('createRecordParser', () => {
   }
 
   it.each<[string, string, [string[], string | undefined][]]>([
-    ['LF', 'a,b\n1,2\n', [[['a', 'b'], undefined], [['1', '2'], undefined]]],
-    ['CRLF', 'a,b\r\n1,2\r\n', [[['a', 'b'], undefined], [['1', '2'], undefined]]],
-    ['no final newline', 'a,b\r\n1,2', [[['a', 'b'], undefined], [['1', '2'], undefined]]],
-    ['mixed line ends', 'a,b\n1,2\r\n3,4\n', [[['a', 'b'], undefined], [['1', '2'], undefined], [['3', '4'], undefined]]],
-    ['quoted LF, comma and quote', 'a,b\n"x\ny, ""z""",2\n', [[['a', 'b'], undefined], [['x\ny, "z"', '2'], undefined]]],
-    ['quoted CRLF, quoted last field in CRLF file', 'a,b\r\n"x\r\ny","2"\r\n', [[['a', 'b'], undefined], [['x\r\ny', '2'], undefined]]],
-    ['blank line and empty fields', 'a,b\n\n,\n', [[['a', 'b'], undefined], [[''], undefined], [['', ''], undefined]]],
-    ['unterminated quote at EOF', 'a,b\n1,"open\n2,3\n', [[['a', 'b'], undefined], [['1', 'open\n2,3\n'], 'Quoted field unterminated']]],
-    ['text after a closing quote', 'a,b\n1,"x"y",2\n', [[['a', 'b'], undefined], [['1', 'x"y', '2'], 'Trailing quote on quoted field is malformed']]],
+    [
+      'LF',
+      'a,b\n1,2\n',
+      [
+        [['a', 'b'], undefined],
+        [['1', '2'], undefined],
+      ],
+    ],
+    [
+      'CRLF',
+      'a,b\r\n1,2\r\n',
+      [
+        [['a', 'b'], undefined],
+        [['1', '2'], undefined],
+      ],
+    ],
+    [
+      'no final newline',
+      'a,b\r\n1,2',
+      [
+        [['a', 'b'], undefined],
+        [['1', '2'], undefined],
+      ],
+    ],
+    [
+      'mixed line ends',
+      'a,b\n1,2\r\n3,4\n',
+      [
+        [['a', 'b'], undefined],
+        [['1', '2'], undefined],
+        [['3', '4'], undefined],
+      ],
+    ],
+    [
+      'quoted LF, comma and quote',
+      'a,b\n"x\ny, ""z""",2\n',
+      [
+        [['a', 'b'], undefined],
+        [['x\ny, "z"', '2'], undefined],
+      ],
+    ],
+    [
+      'quoted CRLF, quoted last field in CRLF file',
+      'a,b\r\n"x\r\ny","2"\r\n',
+      [
+        [['a', 'b'], undefined],
+        [['x\r\ny', '2'], undefined],
+      ],
+    ],
+    [
+      'blank line and empty fields',
+      'a,b\n\n,\n',
+      [
+        [['a', 'b'], undefined],
+        [[''], undefined],
+        [['', ''], undefined],
+      ],
+    ],
+    [
+      'unterminated quote at EOF',
+      'a,b\n1,"open\n2,3\n',
+      [
+        [['a', 'b'], undefined],
+        [['1', 'open\n2,3\n'], 'Quoted field unterminated'],
+      ],
+    ],
+    [
+      'text after a closing quote',
+      'a,b\n1,"x"y",2\n',
+      [
+        [['a', 'b'], undefined],
+        [['1', 'x"y', '2'], 'Trailing quote on quoted field is malformed'],
+      ],
+    ],
     // As in papaparse: after a bad closing quote the field runs on to the next quote, here to EOF.
-    ['bad closing quote with no later quote', 'a,b\n1,"x"y\n2,3\n', [[['a', 'b'], undefined], [['1', 'x"y\n2,3\n'], 'Trailing quote on quoted field is malformed']]],
+    [
+      'bad closing quote with no later quote',
+      'a,b\n1,"x"y\n2,3\n',
+      [
+        [['a', 'b'], undefined],
+        [['1', 'x"y\n2,3\n'], 'Trailing quote on quoted field is malformed'],
+      ],
+    ],
   ])('%s', (_, text, expected) => {
     for (const size of [1, 2, 3, 7, text.length]) expect(parse(text, size)).toEqual(expected);
   });
@@ -240,18 +352,33 @@ describe('createRecordParser', () => {
 describe('readCsv', () => {
   it.each<[string, Buffer, 'utf-8' | 'windows-1252', boolean]>([
     ['UTF-8 without BOM', bytes('id,name\n1,Montréal\n'), 'utf-8', false],
-    ['UTF-8 with BOM, first header field still matched', bytes([0xef, 0xbb, 0xbf], 'id,name\n1,Montréal\n'), 'utf-8', true],
+    [
+      'UTF-8 with BOM, first header field still matched',
+      bytes([0xef, 0xbb, 0xbf], 'id,name\n1,Montréal\n'),
+      'utf-8',
+      true,
+    ],
     ['Windows-1252', bytes('id,name\n1,Montr', [0xe9], 'al\n'), 'windows-1252', false],
   ])('decodes %s', async (_, content, encoding, bom) => {
     const { report, rows } = await collect(await fixture(content), ID_NAME);
     expect(rows).toEqual([[1, { id: '1', name: 'Montréal' }]]);
-    expect(report).toMatchObject({ encoding, bom, header: ['id', 'name'], columns: { id: 0, name: 1 }, undecodableBytes: 0, issues: [] });
+    expect(report).toMatchObject({
+      encoding,
+      bom,
+      header: ['id', 'name'],
+      columns: { id: 0, name: 1 },
+      undecodableBytes: 0,
+      issues: [],
+    });
   });
 
   it('detects Windows-1252 when the first non-ASCII byte is far past the first chunk', async () => {
     const ascii = Array.from({ length: 10_000 }, (_, i) => `${i},plain name ${i}\n`).join('');
     expect(ascii.length).toBeGreaterThan(2 * CHUNK);
-    const { report, rows } = await collect(await fixture(bytes('id,name\n', ascii, '10000,Qu', [0xe9], 'bec\n')), ID_NAME);
+    const { report, rows } = await collect(
+      await fixture(bytes('id,name\n', ascii, '10000,Qu', [0xe9], 'bec\n')),
+      ID_NAME,
+    );
     expect(report.encoding).toBe('windows-1252');
     expect(report.rows).toBe(10_001);
     expect(rows.at(-1)).toEqual([10_001, { id: '10000', name: 'Québec' }]);
@@ -281,7 +408,7 @@ describe('readCsv', () => {
   it('matches bilingual federal headers, including the renamed total', async () => {
     const header = [
       "GHGRP ID No. / No d'identification du PDGES",
-      'Facility Name / Nom de l\'installation',
+      "Facility Name / Nom de l'installation",
       'Total Emissions (tonnes CO2e) / Émissions totales (tonnes éq. CO2) - excl. CO2bio',
     ];
     const csv = `${header.map((h) => `"${h}"`).join(',')}\r\nG10001,"Usine, Nord",12345.6\r\n`;
@@ -317,10 +444,14 @@ describe('readCsv', () => {
     const path = await fixture('id,Name,NAME\n1,Acme,Acme Holdings\n');
     const error = await readCsv(path, ID_NAME, () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CsvError);
-    expect((error as Error).message).toMatch(/: the header has "Name" more than once, so which column holds the data cannot be told/);
+    expect((error as Error).message).toMatch(
+      /: the header has "Name" more than once, so which column holds the data cannot be told/,
+    );
     const { rows } = await collect(await fixture('id,name,note,Note\n1,Acme,a,b\n'), ID_NAME);
     expect(rows).toEqual([[1, { id: '1', name: 'Acme' }]]);
-    expect(matchColumns(['Zip', 'Postal Code', 'zip'], [{ key: 'postal', names: ['postal code', 'zip'] }]).repeated).toEqual(['Zip']);
+    expect(
+      matchColumns(['Zip', 'Postal Code', 'zip'], [{ key: 'postal', names: ['postal code', 'zip'] }]).repeated,
+    ).toEqual(['Zip']);
   });
 
   it.each<[string, string | Buffer]>([
@@ -342,7 +473,11 @@ describe('readCsv', () => {
   it('counts malformed records, reports them by record number and delivers their neighbours', async () => {
     const csv = 'id,name\n1,a\n2,b,extra\n3,c\n4\n5,"x"y"\n6,f\n';
     const { report, rows } = await collect(await fixture(csv), ID_NAME);
-    expect(rows.map(([n, r]) => [n, r.id])).toEqual([[1, '1'], [3, '3'], [6, '6']]);
+    expect(rows.map(([n, r]) => [n, r.id])).toEqual([
+      [1, '1'],
+      [3, '3'],
+      [6, '6'],
+    ]);
     expect(report).toMatchObject({ records: 6, rows: 3, malformed: 3, blank: 0 });
     expect(report.issues).toEqual([
       { record: 2, kind: 'malformed', message: 'expected 2 fields, found 3' },
@@ -361,7 +496,10 @@ describe('readCsv', () => {
   it('skips and counts blank records; record numbers still point at the record', async () => {
     const csv = 'id,name,x,y,z\n1,a,,,\n,,,,\n\n2,b,,,\n';
     const { report, rows } = await collect(await fixture(csv), ID_NAME);
-    expect(rows).toEqual([[1, { id: '1', name: 'a' }], [4, { id: '2', name: 'b' }]]);
+    expect(rows).toEqual([
+      [1, { id: '1', name: 'a' }],
+      [4, { id: '2', name: 'b' }],
+    ]);
     expect(report).toMatchObject({ records: 2, rows: 2, blank: 2, malformed: 0 });
   });
 
@@ -371,7 +509,10 @@ describe('readCsv', () => {
     ['no final newline', 'id,name\r\n1,"a, ""b""\nc"\r\n2,d'],
   ])('reads %s line ends and quoted fields with embedded LF and comma', async (_, csv) => {
     const { report, rows } = await collect(await fixture(csv), ID_NAME);
-    expect(rows).toEqual([[1, { id: '1', name: 'a, "b"\nc' }], [2, { id: '2', name: 'd' }]]);
+    expect(rows).toEqual([
+      [1, { id: '1', name: 'a, "b"\nc' }],
+      [2, { id: '2', name: 'd' }],
+    ]);
     expect(report).toMatchObject({ records: 2, blank: 0, malformed: 0 });
   });
 
@@ -419,7 +560,11 @@ describe('readCsv', () => {
 
   it('lets an error thrown by onRow propagate', async () => {
     const path = await fixture('id,name\n1,a\n');
-    await expect(readCsv(path, ID_NAME, () => { throw new RangeError('stop'); })).rejects.toThrow(RangeError);
+    await expect(
+      readCsv(path, ID_NAME, () => {
+        throw new RangeError('stop');
+      }),
+    ).rejects.toThrow(RangeError);
   });
 
   it('streams a ~50 MB file in bounded memory', async () => {
@@ -448,14 +593,10 @@ describe('readCsv', () => {
     const baseline = used();
     let peak = baseline;
     let last = '';
-    const report = await readCsv(
-      path,
-      [...ID_NAME, { key: 'note', names: ['note'] }],
-      (row, record) => {
-        if (record % 10_000 === 0) peak = Math.max(peak, used());
-        last = row.note ?? '';
-      },
-    );
+    const report = await readCsv(path, [...ID_NAME, { key: 'note', names: ['note'] }], (row, record) => {
+      if (record % 10_000 === 0) peak = Math.max(peak, used());
+      last = row.note ?? '';
+    });
     expect(report).toMatchObject({ bytes: size, rows: blocks * rowsPerBlock, malformed: 0, blank: 0 });
     expect(report.sha256).toBe(hash.digest('hex'));
     expect(last).toBe(`note ${blocks * rowsPerBlock - 1}, with comma\nand a line`);

@@ -15,13 +15,22 @@ import { rawRequest, toRequest, type RawOptions } from '../helpers/raw-http.ts';
 import { startService, type Running } from '../helpers/server.ts';
 
 /** The exact bytes of `target` sent to the server at `base` (fetch would normalize `//echo` and `#frag`). */
-const send = (base: string, method: string, target: string, options?: RawOptions) => rawRequest(Number(new URL(base).port), toRequest(method, target), options);
+const send = (base: string, method: string, target: string, options?: RawOptions) =>
+  rawRequest(Number(new URL(base).port), toRequest(method, target), options);
 
 /** What a handler sees of its request, as JSON: a route's query is queryOf(req), plain polka's is req.query. */
 function echoRoutes(r: Pick<Routes<unknown>, 'get'>, query: (req: RouteRequest) => object = queryOf): void {
   const send = (req: RouteRequest, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ path: req.path, url: req.url, search: req.search, query: { ...query(req) }, params: { ...req.params } }));
+    res.end(
+      JSON.stringify({
+        path: req.path,
+        url: req.url,
+        search: req.search,
+        query: { ...query(req) },
+        params: { ...req.params },
+      }),
+    );
   };
   r.get('/echo', (req, res) => send(req, res));
   r.get('/echo/:id', (req, res) => send(req, res));
@@ -82,7 +91,10 @@ describe('direct dispatch', () => {
     const built = await buildFixture();
     app = await startService(service, built.outDir);
     const plain = polka();
-    echoRoutes({ get: (path, h) => plain.get(path, (req, res) => h(req, res, undefined as never)) }, (req) => (req as Request).query);
+    echoRoutes(
+      { get: (path, h) => plain.get(path, (req, res) => h(req, res, undefined as never)) },
+      (req) => (req as Request).query,
+    );
     reference = createServer(plain.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void);
     await new Promise<void>((res) => reference.listen(0, '127.0.0.1', res));
     referenceBase = `http://127.0.0.1:${(reference.address() as AddressInfo).port}`;
@@ -100,7 +112,8 @@ describe('direct dispatch', () => {
     expect(theirs.response).toBeDefined();
     const expected = theirs.response!;
     expect(ours.response?.status).toBe(expected.status);
-    if (expected.status === 200) expect(JSON.parse(ours.response!.body.toString())).toEqual(JSON.parse(expected.body.toString()));
+    if (expected.status === 200)
+      expect(JSON.parse(ours.response!.body.toString())).toEqual(JSON.parse(expected.body.toString()));
   });
 
   it.each(INEXACT)('%s: polka matches it, the service answers the canonical 404', async (url) => {
@@ -138,7 +151,8 @@ describe('direct dispatch', () => {
     const built = await buildFixture();
     const running = await startService(probe, built.outDir);
     try {
-      for (const url of ['/probe', '/probe?a=1', '/probe/7', '/probe/7/', '/probe/%37']) await send(running.base, 'GET', url);
+      for (const url of ['/probe', '/probe?a=1', '/probe/7', '/probe/7/', '/probe/%37'])
+        await send(running.base, 'GET', url);
       // `/probe/7/` is no route (exact matching): only `/probe/%37` reaches a handler through polka.
       expect(seen).toEqual([false, false, false, true]);
     } finally {
@@ -195,7 +209,9 @@ describe('direct dispatch', () => {
           r.get('/items/special', (_req, res) => void res.end());
         },
       };
-      expect(() => createApp(shadowed, { dataDir: built.outDir, log: null })).toThrow('route /items/special is registered after /items/:id');
+      expect(() => createApp(shadowed, { dataDir: built.outDir, log: null })).toThrow(
+        'route /items/special is registered after /items/:id',
+      );
       // The other order is what polka answers too: the exact path first.
       const ordered: ServiceDefinition<unknown> = {
         ...service,

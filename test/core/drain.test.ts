@@ -14,11 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => fx.root.remove());
 
-function get(port: number, agent: Agent): Promise<{ status: number; connection: string | undefined; socket: import('node:net').Socket }> {
+function get(
+  port: number,
+  agent: Agent,
+): Promise<{ status: number; connection: string | undefined; socket: import('node:net').Socket }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/api/v1/stats', agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket! }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket! }),
+      );
     });
     req.on('error', reject);
     req.end();

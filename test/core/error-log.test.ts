@@ -14,7 +14,13 @@ const service: ServiceDefinition<unknown> = {
   load: () => ({}),
   routes(r) {
     r.get('/upstream-down', () => {
-      throw new HttpError(503, 'upstream_unavailable', 'S1: the upstream could not be reached (timeout) and no cached copy exists', undefined, { 'Retry-After': '30' });
+      throw new HttpError(
+        503,
+        'upstream_unavailable',
+        'S1: the upstream could not be reached (timeout) and no cached copy exists',
+        undefined,
+        { 'Retry-After': '30' },
+      );
     });
     r.get('/bug', () => {
       throw new TypeError('cannot read properties of undefined');
@@ -48,7 +54,9 @@ describe('error log', () => {
 
   it('logs a classified 503 as one line with its status, code and detail', async () => {
     const text = await logged('/upstream-down', 503, 'upstream_unavailable');
-    expect(text).toBe('[facilities] GET /upstream-down: 503 upstream_unavailable: S1: the upstream could not be reached (timeout) and no cached copy exists\n');
+    expect(text).toBe(
+      '[facilities] GET /upstream-down: 503 upstream_unavailable: S1: the upstream could not be reached (timeout) and no cached copy exists\n',
+    );
   });
 
   it('logs an unexpected failure with its stack, and answers a plain 500', async () => {

@@ -19,7 +19,9 @@ beforeAll(async () => {
   srv = await startService(facilities, fx.outDir, { requestTimeout: 1500 });
   // A route that reads a body: the economy service's /mcp.
   econ = await buildEconomyFixture();
-  mcp = await startService(createEconomyService({ stateDir: join(econ.root.path, 'state'), env: {} }), econ.outDir, { requestTimeout: 1500 });
+  mcp = await startService(createEconomyService({ stateDir: join(econ.root.path, 'state'), env: {} }), econ.outDir, {
+    requestTimeout: 1500,
+  });
 });
 afterAll(async () => {
   await srv.close();
@@ -37,10 +39,18 @@ describe('request time limits', () => {
 
   it.each([
     ['a head that never ends', () => srv, 'GET /api/v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n'],
-    ['a body that stops short of its Content-Length', () => mcp, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n{'],
+    [
+      'a body that stops short of its Content-Length',
+      () => mcp,
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n{',
+    ],
   ])('answers %s with 408 request_timeout within the limit', async (_label, server, bytes) => {
     const started = Date.now();
-    const { response } = await rawRequest(portOf(server()), { head: Buffer.from(bytes, 'latin1') }, { timeoutMs: 8000 });
+    const { response } = await rawRequest(
+      portOf(server()),
+      { head: Buffer.from(bytes, 'latin1') },
+      { timeoutMs: 8000 },
+    );
     expect(response?.status).toBe(408);
     expect(response?.headers['content-type']).toBe('application/problem+json');
     expect(JSON.parse(response!.body.toString('utf8'))).toMatchObject({ status: 408, code: 'request_timeout' });

@@ -7,7 +7,14 @@ import type { ColumnSpec } from '../../pipeline/core/csv.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const KINDS: { kind: 'plants' | 'trips'; columns: ColumnSpec[] }[] = [
-  { kind: 'plants', columns: [{ key: 'id', names: ['Plant ID'], required: true }, { key: 'name', names: ['Plant Name'], required: true }, { key: 'note', names: ['Note'] }] },
+  {
+    kind: 'plants',
+    columns: [
+      { key: 'id', names: ['Plant ID'], required: true },
+      { key: 'name', names: ['Plant Name'], required: true },
+      { key: 'note', names: ['Note'] },
+    ],
+  },
   { kind: 'trips', columns: [{ key: 'trip', names: ['Trip'], required: true }] },
 ];
 
@@ -33,36 +40,58 @@ describe('scanInputs', () => {
       ['sub/plants.csv', 'plants'],
     ]);
     expect(scan.ignored).toEqual([
-      { file: 'almost.csv', reason: 'header matches no known input (closest: plants, without the column "Plant Name")' },
+      {
+        file: 'almost.csv',
+        reason: 'header matches no known input (closest: plants, without the column "Plant Name")',
+      },
       { file: 'other.csv', reason: 'header matches no known input' },
     ]);
-    expect(describeIgnored(scan)).toBe('; files not taken: almost.csv: header matches no known input (closest: plants, without the column "Plant Name"); other.csv: header matches no known input');
-    expect(() => assertAllRecognized(scan)).toThrow(/every file here was downloaded as an input, but almost\.csv \(.*\), other\.csv \(header matches no known input\) is not one/);
+    expect(describeIgnored(scan)).toBe(
+      '; files not taken: almost.csv: header matches no known input (closest: plants, without the column "Plant Name"); other.csv: header matches no known input',
+    );
+    expect(() => assertAllRecognized(scan)).toThrow(
+      /every file here was downloaded as an input, but almost\.csv \(.*\), other\.csv \(header matches no known input\) is not one/,
+    );
     expect(() => assertAllRecognized({ recognized: scan.recognized, ignored: [] })).not.toThrow();
   });
 });
 
 describe('assertRowsUsed', () => {
   const BENIGN = new Set(['duplicate', 'outside_window', 'unknown_carrier']);
-  const account = (rows: number, used: number, dropped: Record<string, number>) => ({ file: 'x.csv', rows, used, dropped });
+  const account = (rows: number, used: number, dropped: Record<string, number>) => ({
+    file: 'x.csv',
+    rows,
+    used,
+    dropped,
+  });
 
   it('stops a build on a file whose every row was damaged, naming the file and the reasons', () => {
-    expect(() => assertRowsUsed([account(5, 5, {}), { ...account(246, 0, { malformed: 240, invalid_value: 6 }), file: 'crash.csv' }], BENIGN)).toThrow(
+    expect(() =>
+      assertRowsUsed(
+        [account(5, 5, {}), { ...account(246, 0, { malformed: 240, invalid_value: 6 }), file: 'crash.csv' }],
+        BENIGN,
+      ),
+    ).toThrow(
       'crash.csv: none of its 246 rows could be used (malformed 240, invalid_value 6): the file is damaged, or not the data it looks like',
     );
   });
 
   it('lets through an empty file, one with a row used, and drops that are no damage', () => {
     expect(() =>
-      assertRowsUsed([
-        account(0, 0, {}),
-        account(10, 1, { malformed: 9 }),
-        account(7, 0, { duplicate: 7 }),
-        account(3, 0, { outside_window: 2, malformed: 1 }),
-        account(4, 0, { unknown_carrier: 4 }),
-      ], BENIGN),
+      assertRowsUsed(
+        [
+          account(0, 0, {}),
+          account(10, 1, { malformed: 9 }),
+          account(7, 0, { duplicate: 7 }),
+          account(3, 0, { outside_window: 2, malformed: 1 }),
+          account(4, 0, { unknown_carrier: 4 }),
+        ],
+        BENIGN,
+      ),
     ).not.toThrow();
     // What is benign is the service's to say.
-    expect(() => assertRowsUsed([account(4, 0, { unknown_carrier: 4 })], new Set())).toThrow(/x\.csv: none of its 4 rows could be used \(unknown_carrier 4\)/);
+    expect(() => assertRowsUsed([account(4, 0, { unknown_carrier: 4 })], new Set())).toThrow(
+      /x\.csv: none of its 4 rows could be used \(unknown_carrier 4\)/,
+    );
   });
 });

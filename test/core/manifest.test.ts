@@ -2,9 +2,25 @@
 import { describe, expect, it } from 'vitest';
 import { toManifest, type SourceFile } from '../../pipeline/core/manifest.ts';
 
-const source: SourceFile = { file: 'a.csv', kind: 'ontario_ghg', rows: 3, bytes: 120, sha256: 'ab'.repeat(32), url: 'file:a.csv' };
+const source: SourceFile = {
+  file: 'a.csv',
+  kind: 'ontario_ghg',
+  rows: 3,
+  bytes: 120,
+  sha256: 'ab'.repeat(32),
+  url: 'file:a.csv',
+};
 const manifest = (over: Partial<Parameters<typeof toManifest>[0]> = {}) =>
-  toManifest({ service: 'facilities', demo: false, sources: [source], options: { year: 2024 }, counts: {}, codeHash: 'c1', builtAt: new Date('2026-01-01T00:00:00Z'), ...over });
+  toManifest({
+    service: 'facilities',
+    demo: false,
+    sources: [source],
+    options: { year: 2024 },
+    counts: {},
+    codeHash: 'c1',
+    builtAt: new Date('2026-01-01T00:00:00Z'),
+    ...over,
+  });
 
 describe('data_version', () => {
   it('is the same for the same inputs, options and code whatever the build time', () => {

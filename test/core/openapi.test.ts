@@ -5,7 +5,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problem, toDocumentFile, toOpenApi, toPayloadPath, type ApiSpec, type OperationSpec } from '../../pipeline/core/openapi.ts';
+import {
+  problem,
+  toDocumentFile,
+  toOpenApi,
+  toPayloadPath,
+  type ApiSpec,
+  type OperationSpec,
+} from '../../pipeline/core/openapi.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../pipeline/core/schemas.ts';
 import { OpenApiChecker } from '../contract/openapi-check.ts';
 import { tempDir } from '../helpers/server.ts';
@@ -14,12 +21,22 @@ const SCHEMAS: Record<string, object> = {
   'core/problem': {
     type: 'object',
     required: ['type', 'title', 'status', 'detail', 'code'],
-    properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { enum: ['not_found', 'method_not_allowed', 'invalid_parameter'] } },
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      code: { enum: ['not_found', 'method_not_allowed', 'invalid_parameter'] },
+    },
   },
   'shop/item': {
     type: 'object',
     required: ['id', 'price', 'maker'],
-    properties: { id: { $ref: '#/$defs/id' }, price: { $ref: 'money' }, maker: { $ref: '../core/maker#/properties/name' } },
+    properties: {
+      id: { $ref: '#/$defs/id' },
+      price: { $ref: 'money' },
+      maker: { $ref: '../core/maker#/properties/name' },
+    },
     $defs: { id: { type: 'string', pattern: '^I[0-9]+$' } },
   },
   'shop/money': { type: 'number', minimum: 0 },
@@ -28,7 +45,10 @@ const SCHEMAS: Record<string, object> = {
   'shop/list-query': {
     type: 'object',
     required: ['q'],
-    properties: { q: { type: 'string', maxLength: 10, description: 'Words.' }, limit: { type: 'integer', minimum: 1, default: 5 } },
+    properties: {
+      q: { type: 'string', maxLength: 10, description: 'Words.' },
+      limit: { type: 'integer', minimum: 1, default: 5 },
+    },
   },
 };
 
@@ -38,7 +58,10 @@ beforeAll(async () => {
   root = await tempDir('openapi');
   for (const [id, schema] of Object.entries(SCHEMAS)) {
     mkdirSync(join(root.path, id.split('/')[0]!), { recursive: true });
-    writeFileSync(join(root.path, `${id}.schema.json`), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: id, ...schema }));
+    writeFileSync(
+      join(root.path, `${id}.schema.json`),
+      JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: id, ...schema }),
+    );
   }
   registry = createSchemaRegistry(root.path);
 });
@@ -52,7 +75,12 @@ const getItem: OperationSpec = {
   tag: 'Items',
   parameters: [{ name: 'id', in: 'path', description: 'Item id.', schema: 'shop/item#/$defs/id' }],
   responses: {
-    200: { description: 'The item.', content: { 'application/json': 'shop/item' }, headers: ['ETag'], cache: 'public, max-age=300' },
+    200: {
+      description: 'The item.',
+      content: { 'application/json': 'shop/item' },
+      headers: ['ETag'],
+      cache: 'public, max-age=300',
+    },
     404: problem(404, ['not_found'], 'No such item.'),
   },
 };
@@ -63,9 +91,17 @@ const listItems: OperationSpec = {
   summary: 'Items',
   tag: 'Items',
   query: 'shop/list-query',
-  responses: { 200: { description: 'Items.', content: { 'application/json': { type: 'array', items: { $ref: 'shop/item' } } } } },
+  responses: {
+    200: { description: 'Items.', content: { 'application/json': { type: 'array', items: { $ref: 'shop/item' } } } },
+  },
 };
-const spec = (operations: OperationSpec[]): ApiSpec => ({ title: 'shop', version: '1', description: 'A shop.', tags: [{ name: 'Items', description: 'Items.' }], operations });
+const spec = (operations: OperationSpec[]): ApiSpec => ({
+  title: 'shop',
+  version: '1',
+  description: 'A shop.',
+  tags: [{ name: 'Items', description: 'Items.' }],
+  operations,
+});
 
 describe('toOpenApi', () => {
   it('puts the schemas the operations reach into components, every $ref rewritten into the document', () => {
@@ -82,13 +118,22 @@ describe('toOpenApi', () => {
       $defs: { id: { type: 'string', pattern: '^I[0-9]+$' } },
     });
     const op = doc.paths['/items/{id}']!.get as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(op.parameters[0]).toEqual({ name: 'id', in: 'path', description: 'Item id.', required: true, schema: { $ref: '#/components/schemas/shop.item/$defs/id' } });
+    expect(op.parameters[0]).toEqual({
+      name: 'id',
+      in: 'path',
+      description: 'Item id.',
+      required: true,
+      schema: { $ref: '#/components/schemas/shop.item/$defs/id' },
+    });
     expect(op.responses['404'].content['application/problem+json'].schema).toEqual({
       allOf: [{ $ref: '#/components/schemas/core.problem' }],
       properties: { status: { const: 404 }, code: { const: 'not_found' } },
     });
     const list = doc.paths['/items']!.get as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(list.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/shop.item' } });
+    expect(list.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/shop.item' },
+    });
   });
 
   it('makes each property of a query schema a query parameter', () => {
@@ -109,15 +154,33 @@ describe('toOpenApi', () => {
   });
 
   it('refuses a route table with a mistake in it', () => {
-    expect(() => toOpenApi(spec([{ ...getItem, parameters: [] }]), registry)).toThrow(/path parameter id is not described/);
+    expect(() => toOpenApi(spec([{ ...getItem, parameters: [] }]), registry)).toThrow(
+      /path parameter id is not described/,
+    );
     expect(() => toOpenApi(spec([getItem, { ...getItem, operationId: 'again' }]), registry)).toThrow(/described twice/);
     expect(() => toOpenApi(spec([getItem, { ...listItems, operationId: 'getItem' }]), registry)).toThrow(/used twice/);
-    expect(() => toOpenApi(spec([{ ...listItems, responses: { 200: { description: 'x', content: { 'application/json': 'shop/nothing' } } } }]), registry)).toThrow(/unknown schema shop\/nothing/);
-    expect(() => toOpenApi(spec([{ ...getItem, parameters: [{ name: 'id', in: 'path', description: 'x', schema: 'shop/item#/$defs/nope' }] }]), registry)).toThrow(/nothing at \/\$defs\/nope/);
+    expect(() =>
+      toOpenApi(
+        spec([
+          { ...listItems, responses: { 200: { description: 'x', content: { 'application/json': 'shop/nothing' } } } },
+        ]),
+        registry,
+      ),
+    ).toThrow(/unknown schema shop\/nothing/);
+    expect(() =>
+      toOpenApi(
+        spec([
+          { ...getItem, parameters: [{ name: 'id', in: 'path', description: 'x', schema: 'shop/item#/$defs/nope' }] },
+        ]),
+        registry,
+      ),
+    ).toThrow(/nothing at \/\$defs\/nope/);
   });
 
   it('is the same document every time (deterministic builds)', () => {
-    expect(JSON.stringify(toOpenApi(spec([listItems, getItem]), registry))).toBe(JSON.stringify(toOpenApi(spec([listItems, getItem]), registry)));
+    expect(JSON.stringify(toOpenApi(spec([listItems, getItem]), registry))).toBe(
+      JSON.stringify(toOpenApi(spec([listItems, getItem]), registry)),
+    );
   });
 
   it('maps a document URL to its build file and payload', () => {
@@ -130,7 +193,8 @@ describe('toOpenApi', () => {
 
 describe('OpenApiChecker', () => {
   const item = JSON.stringify({ id: 'I1', price: 2, maker: 'Acme' });
-  const headers = (h: Record<string, string>) => new Headers({ 'x-data-version': 'abc', 'content-type': 'application/json; charset=utf-8', ...h });
+  const headers = (h: Record<string, string>) =>
+    new Headers({ 'x-data-version': 'abc', 'content-type': 'application/json; charset=utf-8', ...h });
   const ok = { 'cache-control': 'public, max-age=300', etag: '"1"' };
   let checker: OpenApiChecker;
   beforeAll(() => {
@@ -138,26 +202,92 @@ describe('OpenApiChecker', () => {
   });
 
   it('accepts a response the document describes, and HEAD against GET', () => {
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 200, headers: headers(ok), body: item })).toEqual([]);
-    expect(checker.check({ method: 'HEAD', path: '/items/I1', status: 200, headers: headers(ok), body: '' })).toEqual([]);
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 304, headers: headers(ok), body: '' })).toEqual([]);
+    expect(checker.check({ method: 'GET', path: '/items/I1', status: 200, headers: headers(ok), body: item })).toEqual(
+      [],
+    );
+    expect(checker.check({ method: 'HEAD', path: '/items/I1', status: 200, headers: headers(ok), body: '' })).toEqual(
+      [],
+    );
+    expect(checker.check({ method: 'GET', path: '/items/I1', status: 304, headers: headers(ok), body: '' })).toEqual(
+      [],
+    );
   });
 
   it('refuses an undocumented status, a body off its schema, a missing or wrong header, another media type, a body on a 304', () => {
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 500, headers: headers(ok), body: '{}' })[0]).toMatch(/does not list/);
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 200, headers: headers(ok), body: JSON.stringify({ id: 'x', price: -1, maker: 'A' }) })).toHaveLength(2);
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 200, headers: headers({ 'cache-control': 'no-store' }), body: item }).join('\n')).toMatch(/no ETag header[^]*Cache-Control/);
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 200, headers: headers({ ...ok, 'content-type': 'text/plain' }), body: item })[0]).toMatch(/text\/plain is not one/);
-    expect(checker.check({ method: 'GET', path: '/items/I1', status: 304, headers: headers(ok), body: 'x' })[0]).toMatch(/describes no body/);
+    expect(
+      checker.check({ method: 'GET', path: '/items/I1', status: 500, headers: headers(ok), body: '{}' })[0],
+    ).toMatch(/does not list/);
+    expect(
+      checker.check({
+        method: 'GET',
+        path: '/items/I1',
+        status: 200,
+        headers: headers(ok),
+        body: JSON.stringify({ id: 'x', price: -1, maker: 'A' }),
+      }),
+    ).toHaveLength(2);
+    expect(
+      checker
+        .check({
+          method: 'GET',
+          path: '/items/I1',
+          status: 200,
+          headers: headers({ 'cache-control': 'no-store' }),
+          body: item,
+        })
+        .join('\n'),
+    ).toMatch(/no ETag header[^]*Cache-Control/);
+    expect(
+      checker.check({
+        method: 'GET',
+        path: '/items/I1',
+        status: 200,
+        headers: headers({ ...ok, 'content-type': 'text/plain' }),
+        body: item,
+      })[0],
+    ).toMatch(/text\/plain is not one/);
+    expect(
+      checker.check({ method: 'GET', path: '/items/I1', status: 304, headers: headers(ok), body: 'x' })[0],
+    ).toMatch(/describes no body/);
   });
 
   it('holds unknown paths to the canonical 404 and other methods to 405 with Allow', () => {
-    const notFound = JSON.stringify({ type: '/problems/not-found', title: 'Not found', status: 404, detail: 'no', code: 'not_found' });
+    const notFound = JSON.stringify({
+      type: '/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'no',
+      code: 'not_found',
+    });
     const problemHeaders = headers({ 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
-    expect(checker.check({ method: 'GET', path: '/nothing', status: 404, headers: problemHeaders, body: notFound })).toEqual([]);
-    expect(checker.check({ method: 'GET', path: '/nothing', status: 200, headers: headers(ok), body: item })[0]).toMatch(/not described/);
-    const notAllowed = JSON.stringify({ type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405, detail: 'no', code: 'method_not_allowed' });
-    expect(checker.check({ method: 'PUT', path: '/items/I1', status: 405, headers: problemHeaders, body: notAllowed })).toEqual([expect.stringMatching(/no Allow header/)]);
-    expect(checker.check({ method: 'PUT', path: '/items/I1', status: 405, headers: headers({ 'content-type': 'application/problem+json', 'cache-control': 'no-store', allow: 'GET, HEAD' }), body: notAllowed })).toEqual([]);
+    expect(
+      checker.check({ method: 'GET', path: '/nothing', status: 404, headers: problemHeaders, body: notFound }),
+    ).toEqual([]);
+    expect(
+      checker.check({ method: 'GET', path: '/nothing', status: 200, headers: headers(ok), body: item })[0],
+    ).toMatch(/not described/);
+    const notAllowed = JSON.stringify({
+      type: '/problems/method-not-allowed',
+      title: 'Method not allowed',
+      status: 405,
+      detail: 'no',
+      code: 'method_not_allowed',
+    });
+    expect(
+      checker.check({ method: 'PUT', path: '/items/I1', status: 405, headers: problemHeaders, body: notAllowed }),
+    ).toEqual([expect.stringMatching(/no Allow header/)]);
+    expect(
+      checker.check({
+        method: 'PUT',
+        path: '/items/I1',
+        status: 405,
+        headers: headers({
+          'content-type': 'application/problem+json',
+          'cache-control': 'no-store',
+          allow: 'GET, HEAD',
+        }),
+        body: notAllowed,
+      }),
+    ).toEqual([]);
   });
 });

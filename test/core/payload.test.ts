@@ -45,7 +45,8 @@ describe('identityTag', () => {
     // Every first digit occurs, so no value loses its leading zeros.
     const identities = Array.from({ length: 500 }, (_, i) => `v\0q=${'x'.repeat(i % 40)}${i}`);
     expect(new Set(identities.map((id) => identityTag(id).slice(1, 2))).size).toBe(16);
-    for (const id of identities) expect(identityTag(id)).toMatch(new RegExp(`^"[0-9a-f]{16}${id.length.toString(16)}"$`));
+    for (const id of identities)
+      expect(identityTag(id)).toMatch(new RegExp(`^"[0-9a-f]{16}${id.length.toString(16)}"$`));
   });
 
   it('names one identity with one quoted tag, and tells apart near-identical identities', () => {
@@ -58,10 +59,12 @@ describe('identityTag', () => {
     const tags = new Set<string>();
     let count = 0;
     for (const v of [version, 'a7cadffee1de1b19']) {
-      for (const a of letters) for (const b of letters) for (const c of ['', ...letters]) {
-        tags.add(identityTag(`${v}\0${25}\0\0\0${a}${b}${c}\0`));
-        count++;
-      }
+      for (const a of letters)
+        for (const b of letters)
+          for (const c of ['', ...letters]) {
+            tags.add(identityTag(`${v}\0${25}\0\0\0${a}${b}${c}\0`));
+            count++;
+          }
     }
     expect(count).toBe(2 * 37 * 37 * 38);
     expect(tags.size).toBe(count);
@@ -97,20 +100,33 @@ describe('queryOf', () => {
       ['constructor', '2'],
     ]);
   });
-  it.each(['%zz', '%', 'a%2', '%E9', '%C3', '%FF', '%ED%A0%80'])('makes q=%s a 400 naming q, and only where the parameter is read', (raw) => {
-    const query = queryOf({ search: `?q=${raw}&limit=5&other=${raw}` });
-    try {
-      parseQuery(query, 'facilities/search-query');
-      expect.unreachable();
-    } catch (err) {
-      expect((err as HttpError).status).toBe(400);
-      expect((err as HttpError).errors).toEqual([{ parameter: 'q', message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8' }]);
-    }
-  });
+  it.each(['%zz', '%', 'a%2', '%E9', '%C3', '%FF', '%ED%A0%80'])(
+    'makes q=%s a 400 naming q, and only where the parameter is read',
+    (raw) => {
+      const query = queryOf({ search: `?q=${raw}&limit=5&other=${raw}` });
+      try {
+        parseQuery(query, 'facilities/search-query');
+        expect.unreachable();
+      } catch (err) {
+        expect((err as HttpError).status).toBe(400);
+        expect((err as HttpError).errors).toEqual([
+          {
+            parameter: 'q',
+            message: 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8',
+          },
+        ]);
+      }
+    },
+  );
   it('reads every pair: a known parameter after 1,000 unknown ones counts, and so does its repeat', () => {
     const noise = Array.from({ length: 1200 }, (_, i) => `x${i}=1`).join('&');
-    expect(parseQuery(queryOf({ search: `?${noise}&q=acme&limit=5` }), 'facilities/search-query')).toEqual({ q: 'acme', limit: 5 });
-    expect(() => parseQuery(queryOf({ search: `?limit=5&${noise}&limit=6` }), 'facilities/search-query')).toThrow(HttpError);
+    expect(parseQuery(queryOf({ search: `?${noise}&q=acme&limit=5` }), 'facilities/search-query')).toEqual({
+      q: 'acme',
+      limit: 5,
+    });
+    expect(() => parseQuery(queryOf({ search: `?limit=5&${noise}&limit=6` }), 'facilities/search-query')).toThrow(
+      HttpError,
+    );
   });
   it('takes %25 and a literal U+FFFD (%EF%BF%BD) as the characters they encode', () => {
     expect(parseQuery(queryOf({ search: '?q=100%25' }), 'facilities/search-query')).toEqual({ q: '100%' });
@@ -119,7 +135,8 @@ describe('queryOf', () => {
 });
 
 describe('parseQuery', () => {
-  const parse = (q: Record<string, string | string[]>) => parseQuery<Record<string, unknown>>(q, 'facilities/search-query');
+  const parse = (q: Record<string, string | string[]>) =>
+    parseQuery<Record<string, unknown>>(q, 'facilities/search-query');
   it('coerces and keeps known parameters, ignores unknown ones', () => {
     expect(parse({ q: 'x', limit: '20', extra: 'y' })).toEqual({ q: 'x', limit: 20 });
   });
@@ -138,14 +155,17 @@ describe('parseQuery', () => {
       ]);
     }
   });
-  it.each(['0x10', '1e1', '10.0', '+5', ' 10', '10 ', '\t', '0b11', 'Infinity'])('refuses limit=%j: an integer is decimal digits as written', (limit) => {
-    expect(() => parse({ limit })).toThrow(HttpError);
-    try {
-      parse({ limit });
-    } catch (err) {
-      expect((err as HttpError).errors).toEqual([{ parameter: 'limit', message: 'must be an integer' }]);
-    }
-  });
+  it.each(['0x10', '1e1', '10.0', '+5', ' 10', '10 ', '\t', '0b11', 'Infinity'])(
+    'refuses limit=%j: an integer is decimal digits as written',
+    (limit) => {
+      expect(() => parse({ limit })).toThrow(HttpError);
+      try {
+        parse({ limit });
+      } catch (err) {
+        expect((err as HttpError).errors).toEqual([{ parameter: 'limit', message: 'must be an integer' }]);
+      }
+    },
+  );
   it('reads leading zeros as decimal and leaves a negative number to the bounds', () => {
     expect(parse({ limit: '010' })).toEqual({ limit: 10 });
     let errors: unknown;

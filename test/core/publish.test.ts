@@ -39,19 +39,25 @@ describe('publishing', () => {
     expect(server.app.reload()).toBe(false);
   };
 
-  it.each(['writes:0', 'writes:5', 'writes:20', 'rename:0', 'rename:1'])('a build killed with SIGKILL at %s leaves the served data unchanged', async (point) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', KILLER, fx.input, fx.outDir, point], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.signal).toBe('SIGKILL');
-    expect(r.stdout).not.toContain('finished');
-    // A kill between the two renames leaves no live folder for an instant; the next build or start-up
-    // puts the previous build back before anything else.
-    if (point === 'rename:1') {
-      expect(existsSync(join(fx.outDir, 'facilities'))).toBe(false);
-      const { recoverPublish } = await import('../../pipeline/core/sink.ts');
-      await recoverPublish(fx.outDir, 'facilities');
-    }
-    await served();
-  });
+  it.each(['writes:0', 'writes:5', 'writes:20', 'rename:0', 'rename:1'])(
+    'a build killed with SIGKILL at %s leaves the served data unchanged',
+    async (point) => {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', KILLER, fx.input, fx.outDir, point], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.signal).toBe('SIGKILL');
+      expect(r.stdout).not.toContain('finished');
+      // A kill between the two renames leaves no live folder for an instant; the next build or start-up
+      // puts the previous build back before anything else.
+      if (point === 'rename:1') {
+        expect(existsSync(join(fx.outDir, 'facilities'))).toBe(false);
+        const { recoverPublish } = await import('../../pipeline/core/sink.ts');
+        await recoverPublish(fx.outDir, 'facilities');
+      }
+      await served();
+    },
+  );
 
   it('a build that fails midway publishes nothing and removes its temporary folder', async () => {
     let writes = 0;
@@ -62,7 +68,9 @@ describe('publishing', () => {
         await fileEffects.writeFile(path, data);
       },
     };
-    await expect(buildFacilities({ input: fx.input, outDir: fx.outDir, year: 2024, effects })).rejects.toThrow('disk full');
+    await expect(buildFacilities({ input: fx.input, outDir: fx.outDir, year: 2024, effects })).rejects.toThrow(
+      'disk full',
+    );
     await served();
     expect(readdirSync(fx.outDir).filter((n) => n.startsWith('.'))).toEqual([]);
   });
@@ -72,14 +80,17 @@ describe('publishing', () => {
     expect(readdirSync(fx.outDir).sort()).toEqual(['facilities', 'facilities.prev']);
     expect(server.app.reload()).toBe(true);
     // Ontario id 2001 is gone, so its facility keeps its id but is federal-only now.
-    const after = (await (await fetch(`${server.base}/api/v1/stats`)).json()) as { match: { facilities: number; anchored: number } };
+    const after = (await (await fetch(`${server.base}/api/v1/stats`)).json()) as {
+      match: { facilities: number; anchored: number };
+    };
     expect(after.match).toMatchObject({ facilities: 10, anchored: 2 });
     const record = (await (await fetch(`${server.base}/api/v1/facility/ONF-000001`)).json()) as { program: string };
     expect(record.program).toBe('federal_only');
   });
 
   it('a rebuild of the same inputs is picked up too: the static tree answers with the files now on disk', async () => {
-    const version = (JSON.parse(readFileSync(join(fx.buildDir, 'manifest.json'), 'utf8')) as { data_version: string }).data_version;
+    const version = (JSON.parse(readFileSync(join(fx.buildDir, 'manifest.json'), 'utf8')) as { data_version: string })
+      .data_version;
     // Twice: the second rebuild also moves the tree the server first listed out of `.prev`.
     for (let round = 0; round < 2; round++) {
       const before = readFileSync(join(fx.buildDir, 'manifest.json'));

@@ -13,7 +13,14 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-const manifest = { service: 'carriers', data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} };
+const manifest = {
+  service: 'carriers',
+  data_version: '0123456789abcdef',
+  built_at: '2026-01-01T00:00:00.000Z',
+  demo: true,
+  sources: [],
+  counts: {},
+};
 
 async function build(records: [number, string][]) {
   const out = await mkdtemp(join(tmpdir(), 'shardline-rs-'));
@@ -29,7 +36,10 @@ async function build(records: [number, string][]) {
 describe('record store', () => {
   it('finds every record by key with one positioned read, and nothing else', async () => {
     // Sizes that cross the writer's 1 MiB buffer and its index growth.
-    const records: [number, string][] = Array.from({ length: 5000 }, (_, i) => [i * 7 + 3, JSON.stringify({ id: i, pad: 'x'.repeat(i % 500) })]);
+    const records: [number, string][] = Array.from({ length: 5000 }, (_, i) => [
+      i * 7 + 3,
+      JSON.stringify({ id: i, pad: 'x'.repeat(i % 500) }),
+    ]);
     const dir = await build(records);
     const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
     expect(store.count).toBe(5000);
@@ -40,7 +50,10 @@ describe('record store', () => {
 
   it('reads the data file into memory in the background when it is small enough, same answers after', async () => {
     // More than one 16 MiB chunk of the background read.
-    const records: [number, string][] = Array.from({ length: 400 }, (_, i) => [i * 2 + 1, JSON.stringify({ id: i, pad: String(i % 10).repeat(60_000) })]);
+    const records: [number, string][] = Array.from({ length: 400 }, (_, i) => [
+      i * 2 + 1,
+      JSON.stringify({ id: i, pad: String(i % 10).repeat(60_000) }),
+    ]);
     const dir = await build(records);
     const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
     expect(await store.preload(1024)).toBe(false);
@@ -62,7 +75,10 @@ describe('record store', () => {
   });
 
   it('joins the records at given positions into one JSON array, from the disk and from memory alike', async () => {
-    const records: [number, string][] = Array.from({ length: 300 }, (_, i) => [i * 5 + 2, JSON.stringify({ id: i, name: `Carrier ${i} ${'é'.repeat(i % 4)}` })]);
+    const records: [number, string][] = Array.from({ length: 300 }, (_, i) => [
+      i * 5 + 2,
+      JSON.stringify({ id: i, name: `Carrier ${i} ${'é'.repeat(i % 4)}` }),
+    ]);
     const dir = await build(records);
     const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles');
     const picks = [[], [0], [299, 0, 17], [5, 5, 150]];
@@ -77,7 +93,10 @@ describe('record store', () => {
 
   it('reads at once while reads are quick; after slow ones, pages not read before go to the thread pool for a while', async () => {
     // Records of 1,000 to 9,000 bytes: many cross one or two 4 KiB pages.
-    const records: [number, string][] = Array.from({ length: 60 }, (_, i) => [i * 3 + 1, JSON.stringify({ id: i, pad: 'y'.repeat(1000 + ((i * 977) % 8000)) })]);
+    const records: [number, string][] = Array.from({ length: 60 }, (_, i) => [
+      i * 3 + 1,
+      JSON.stringify({ id: i, pad: 'y'.repeat(1000 + ((i * 977) % 8000)) }),
+    ]);
     const dir = await build(records);
     /** Whether the read was done within a few microtasks, that is, without a round trip to the thread pool. */
     const settlesAtOnce = async (store: RecordStore, key: number) => {
@@ -100,7 +119,11 @@ describe('record store', () => {
 
     // Every read slow (a limit below zero): the first read is at once and found slow; the next read of a page
     // not read before goes to the pool, while the pages already read are still read at once.
-    const slow = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 60_000 });
+    const slow = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', {
+      slowReadMs: -1,
+      slowReads: 1,
+      pooledForMs: 60_000,
+    });
     expect(await settlesAtOnce(slow, a[0])).toEqual({ atOnce: true, body: a[1] });
     expect(await settlesAtOnce(slow, b[0])).toEqual({ atOnce: false, body: b[1] });
     expect(await settlesAtOnce(slow, a[0])).toEqual({ atOnce: true, body: a[1] });
@@ -112,23 +135,37 @@ describe('record store', () => {
 
     // By default three of the last eight reads of new pages must be slow: the first three are at once, the
     // fourth goes to the pool.
-    const three = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, pooledForMs: 60_000 });
+    const three = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', {
+      slowReadMs: -1,
+      pooledForMs: 60_000,
+    });
     const d = records[40]!;
     for (const [k, body] of [a, b, c]) expect(await settlesAtOnce(three, k)).toEqual({ atOnce: true, body });
     expect(await settlesAtOnce(three, d[0])).toEqual({ atOnce: false, body: d[1] });
     three.close();
 
     // The pool is taken only for `pooledForMs` after a slow read: with 0, every first read is at once again.
-    const brief = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 0 });
+    const brief = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', {
+      slowReadMs: -1,
+      slowReads: 1,
+      pooledForMs: 0,
+    });
     for (const [k, body] of [a, b, c]) expect(await settlesAtOnce(brief, k)).toEqual({ atOnce: true, body });
     brief.close();
   });
 
   it('keeps its file open for a read under way when it is closed, and reads from memory once preloaded', async () => {
-    const records: [number, string][] = Array.from({ length: 20 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'z'.repeat(5000) })]);
+    const records: [number, string][] = Array.from({ length: 20 }, (_, i) => [
+      i + 1,
+      JSON.stringify({ id: i, pad: 'z'.repeat(5000) }),
+    ]);
     const dir = await build(records);
     // Reads of pages not read before go to the pool from the second on.
-    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 60_000 });
+    const store = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', {
+      slowReadMs: -1,
+      slowReads: 1,
+      pooledForMs: 60_000,
+    });
     expect((await store.read(1))?.toString('utf8')).toBe(records[0]![1]);
     const under = store.read(7);
     store.close();
@@ -142,10 +179,17 @@ describe('record store', () => {
   });
 
   it('answers a read of a data file cut short after start-up with a rejected promise, at once or on the pool, and get() and joinAt() with an error', async () => {
-    const records: [number, string][] = Array.from({ length: 10 }, (_, i) => [i + 1, JSON.stringify({ id: i, pad: 'w'.repeat(6000) })]);
+    const records: [number, string][] = Array.from({ length: 10 }, (_, i) => [
+      i + 1,
+      JSON.stringify({ id: i, pad: 'w'.repeat(6000) }),
+    ]);
     const dir = await build(records);
     const quick = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: Infinity });
-    const pooled = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', { slowReadMs: -1, slowReads: 1, pooledForMs: 60_000 });
+    const pooled = RecordStore.open(loadBuild(dir, 'carriers'), 'store/profiles', {
+      slowReadMs: -1,
+      slowReads: 1,
+      pooledForMs: 60_000,
+    });
     expect((await pooled.read(1))?.toString('utf8')).toBe(records[0]![1]);
     truncateSync(join(dir, 'store/profiles.dat'), 30_000);
     let reading: Promise<unknown> | undefined;

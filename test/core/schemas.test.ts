@@ -15,7 +15,15 @@ describe('schemas/', () => {
     const dir = await mkdtemp(join(tmpdir(), 'shardline-schemas-'));
     try {
       // A known keyword with a value of the wrong kind: only the meta-schema says so.
-      await writeFile(join(dir, 'bad.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'test/bad', type: 'object', required: 'name' }));
+      await writeFile(
+        join(dir, 'bad.schema.json'),
+        JSON.stringify({
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          $id: 'test/bad',
+          type: 'object',
+          required: 'name',
+        }),
+      );
       expect(() => createSchemaRegistry(dir, { checkSchemas: true })).toThrow(/schema is invalid/);
       expect(() => createSchemaRegistry(dir)).not.toThrow();
     } finally {

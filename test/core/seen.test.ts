@@ -14,7 +14,8 @@ describe('SeenSet', () => {
 
   it('tells apart strings that differ in one character, in order or in case, and the empty string', () => {
     const seen = new SeenSet();
-    for (const s of ['', 'TX1\t1', 'TX1\t2', 'TX2\t1', '1\tTX1', 'tx1\t1', 'é', 'e\u0301']) expect(seen.add(s), JSON.stringify(s)).toBe(true);
+    for (const s of ['', 'TX1\t1', 'TX1\t2', 'TX2\t1', '1\tTX1', 'tx1\t1', 'é', 'e\u0301'])
+      expect(seen.add(s), JSON.stringify(s)).toBe(true);
     expect(seen.add('TX1\t1')).toBe(false);
     expect(seen.add('')).toBe(false);
   });

@@ -28,10 +28,26 @@ function damaged(name: string, damage: (dir: string) => void): string {
 
 describe('loading a build', () => {
   it.each([
-    ['a missing manifest', (d: string) => writeFileSync(join(d, 'manifest.json'), ''), /manifest\.json is not valid JSON/],
-    ['a changed document', (d: string) => appendFileSync(join(d, 'api/v1/stats.json'), ' '), /stats\.json does not match checksums\.json/],
-    ['changed checksums', (d: string) => appendFileSync(join(d, 'checksums.json'), ' '), /checksums\.json does not match the manifest/],
-    ['a manifest that is not a manifest', (d: string) => writeFileSync(join(d, 'manifest.json'), '{"service":"facilities"}'), /manifest\.json is damaged/],
+    [
+      'a missing manifest',
+      (d: string) => writeFileSync(join(d, 'manifest.json'), ''),
+      /manifest\.json is not valid JSON/,
+    ],
+    [
+      'a changed document',
+      (d: string) => appendFileSync(join(d, 'api/v1/stats.json'), ' '),
+      /stats\.json does not match checksums\.json/,
+    ],
+    [
+      'changed checksums',
+      (d: string) => appendFileSync(join(d, 'checksums.json'), ' '),
+      /checksums\.json does not match the manifest/,
+    ],
+    [
+      'a manifest that is not a manifest',
+      (d: string) => writeFileSync(join(d, 'manifest.json'), '{"service":"facilities"}'),
+      /manifest\.json is damaged/,
+    ],
   ])('refuses %s with a clear message', (_label, damage, message) => {
     const dir = damaged(`damaged-${_label.replaceAll(' ', '-')}`, damage);
     expect(() => createApp(facilities, { dataDir: dir, log: () => {} })).toThrow(DataError);
@@ -74,8 +90,13 @@ describe('server process', () => {
       child.on('exit', () => reject(new Error(`exited early: ${out}`)));
     });
     child.kill('SIGTERM');
-    expect(line).toMatch(/^facilities\s+http:\/\/127\.0\.0\.1:\d+\/api\/v1\s+data [0-9a-f]{16}\s+\(DEMO DATA: generated, not real\)/);
-    const manifest = JSON.parse(readFileSync(join(empty, 'facilities', 'manifest.json'), 'utf8')) as { demo: boolean; counts: { facilities: number } };
+    expect(line).toMatch(
+      /^facilities\s+http:\/\/127\.0\.0\.1:\d+\/api\/v1\s+data [0-9a-f]{16}\s+\(DEMO DATA: generated, not real\)/,
+    );
+    const manifest = JSON.parse(readFileSync(join(empty, 'facilities', 'manifest.json'), 'utf8')) as {
+      demo: boolean;
+      counts: { facilities: number };
+    };
     expect(manifest.demo).toBe(true);
     expect(manifest.counts.facilities).toBeGreaterThan(100);
   }, 60_000);
@@ -85,10 +106,25 @@ describe('server process', () => {
     await new Promise<void>((res) => taken.listen(0, '127.0.0.1', res));
     const busy = (taken.address() as AddressInfo).port;
     try {
-      const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', String(busy), '--data', fx.outDir]);
-      const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, LOG: 'off' } });
+      const [cmd, args] = tsx([
+        'server/main.ts',
+        '--service',
+        'facilities',
+        '--port',
+        String(busy),
+        '--data',
+        fx.outDir,
+      ]);
+      const r = spawnSync(cmd, args, {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, LOG: 'off' },
+      });
       expect(r.status).toBe(1);
-      expect(r.stderr).toBe(`cannot serve facilities: port ${busy} on 127.0.0.1 is in use; choose another with --port (one service) or PORT_FACILITIES\n`);
+      expect(r.stderr).toBe(
+        `cannot serve facilities: port ${busy} on 127.0.0.1 is in use; choose another with --port (one service) or PORT_FACILITIES\n`,
+      );
     } finally {
       taken.close();
     }
@@ -100,7 +136,12 @@ describe('server process', () => {
     cpSync(fx.outDir, dir, { recursive: true });
     mkdirSync(join(dir, 'carriers'));
     const [cmd, args] = tsx(['server/main.ts', '--port', '0', '--data', dir]);
-    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, LOG: 'off', STATE_DIR: join(fx.root.path, 'later-fails-state') } });
+    const r = spawnSync(cmd, args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, LOG: 'off', STATE_DIR: join(fx.root.path, 'later-fails-state') },
+    });
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^facilities\s+http:/);
     expect(r.stderr).toMatch(/^cannot serve carriers: .*manifest\.json is missing/);
@@ -134,7 +175,12 @@ describe('server process', () => {
       [file, /STATE_DIR .*not-a-folder is not a folder/],
     ] as const) {
       const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', fx.outDir]);
-      const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, STATE_DIR: stateDir } });
+      const r = spawnSync(cmd, args, {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, STATE_DIR: stateDir },
+      });
       expect(r.status, stateDir).toBe(1);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
@@ -160,10 +206,22 @@ describe('build CLI', () => {
   it.each([
     [[], 2, /--service must be one of/],
     [['--service', 'facilities'], 2, /--input is required/],
-    [['--service', 'facilities', '--input', '/nonexistent/x'], 1, /build failed, nothing was published: input folder .* cannot be read/],
+    [
+      ['--service', 'facilities', '--input', '/nonexistent/x'],
+      1,
+      /build failed, nothing was published: input folder .* cannot be read/,
+    ],
     [['--service', 'facilities', '--input', '.', '--year', '1900'], 2, /--year must be a year/],
-    [['--service', 'carriers', '--input', '.', '--year', '2024'], 2, /--year applies to facilities builds only, not carriers/],
-    [['--service', 'facilities', '--input', '.', '--as-of', '2026-01-01'], 2, /--as-of applies to carriers builds only, not facilities/],
+    [
+      ['--service', 'carriers', '--input', '.', '--year', '2024'],
+      2,
+      /--year applies to facilities builds only, not carriers/,
+    ],
+    [
+      ['--service', 'facilities', '--input', '.', '--as-of', '2026-01-01'],
+      2,
+      /--as-of applies to carriers builds only, not facilities/,
+    ],
     [['--service', 'facilities', '--input', '.', 'extra'], 2, /unexpected argument "extra"/],
   ])('%j exits %i with a clear message', (argv, status, message) => {
     const [cmd, args] = tsx(['pipeline/cli.ts', ...argv]);
@@ -174,7 +232,17 @@ describe('build CLI', () => {
 
   it('builds, prints progress and a summary, exits 0', () => {
     const out = join(fx.root.path, 'cli-out');
-    const [cmd, args] = tsx(['pipeline/cli.ts', '--service', 'facilities', '--input', fx.input, '--out', out, '--year', '2024']);
+    const [cmd, args] = tsx([
+      'pipeline/cli.ts',
+      '--service',
+      'facilities',
+      '--input',
+      fx.input,
+      '--out',
+      out,
+      '--year',
+      '2024',
+    ]);
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/\[build facilities\] .*reading ontario\/ghg-registry\.csv/);

@@ -15,7 +15,14 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-const manifest = (service = 'facilities') => ({ service, data_version: '0123456789abcdef', built_at: '2026-01-01T00:00:00.000Z', demo: true, sources: [], counts: {} });
+const manifest = (service = 'facilities') => ({
+  service,
+  data_version: '0123456789abcdef',
+  built_at: '2026-01-01T00:00:00.000Z',
+  demo: true,
+  sources: [],
+  counts: {},
+});
 
 describe('sink', () => {
   it('refuses a document that does not match its schema, naming the path and the errors', async () => {
@@ -39,7 +46,9 @@ describe('sink', () => {
   it('throws on a second write to the same path', async () => {
     const sink = await openSink({ service: 'facilities', outDir: await temp(), compress: false });
     await sink.writeJson('ids.json', { next: 1, sources: {} }, 'facilities/ids');
-    await expect(sink.writeJson('ids.json', { next: 1, sources: {} }, 'facilities/ids')).rejects.toThrow(/written twice/);
+    await expect(sink.writeJson('ids.json', { next: 1, sources: {} }, 'facilities/ids')).rejects.toThrow(
+      /written twice/,
+    );
     await sink.abort();
   });
 
@@ -49,7 +58,19 @@ describe('sink', () => {
     await sink.writeJson('ids.json', { next: 3, sources: {} }, 'facilities/ids');
     await sink.publish(manifest());
     const files = (await readdir(join(out, 'facilities'))).sort();
-    expect(files).toEqual(['404.json', '404.json.br', '404.json.gz', 'checksums.json', 'healthz.json', 'healthz.json.br', 'healthz.json.gz', 'ids.json', 'ids.json.br', 'ids.json.gz', 'manifest.json']);
+    expect(files).toEqual([
+      '404.json',
+      '404.json.br',
+      '404.json.gz',
+      'checksums.json',
+      'healthz.json',
+      'healthz.json.br',
+      'healthz.json.gz',
+      'ids.json',
+      'ids.json.br',
+      'ids.json.gz',
+      'manifest.json',
+    ]);
     const m = JSON.parse(await readFile(join(out, 'facilities', 'manifest.json'), 'utf8'));
     expect(m.files).toBe(9);
     // GET /healthz as a static host answers it: the build's identity.
@@ -70,7 +91,9 @@ describe('sink', () => {
   it('allows one build of a service at a time', async () => {
     const out = await temp();
     const first = await openSink({ service: 'facilities', outDir: out });
-    await expect(openSink({ service: 'facilities', outDir: out })).rejects.toThrow(/another build of facilities is running/);
+    await expect(openSink({ service: 'facilities', outDir: out })).rejects.toThrow(
+      /another build of facilities is running/,
+    );
     await first.abort();
     const second = await openSink({ service: 'facilities', outDir: out });
     await second.abort();

@@ -16,7 +16,11 @@ let line = '';
 
 beforeAll(async () => {
   built = await buildFixture();
-  server = await startServerProcess('facilities', { dataDir: built.outDir, stateDir: join(built.root.path, 'state'), entry: 'start' });
+  server = await startServerProcess('facilities', {
+    dataDir: built.outDir,
+    stateDir: join(built.root.path, 'state'),
+    entry: 'start',
+  });
   ({ base, line } = server);
 }, 120_000);
 
@@ -37,7 +41,9 @@ describe('npm start (server/start.mjs)', () => {
     const res = await fetch(`${base}/api/v1/search?q=a&limit=0`);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(((await res.json()) as { errors: { parameter: string }[] }).errors.map((e) => e.parameter)).toEqual(['limit']);
+    expect(((await res.json()) as { errors: { parameter: string }[] }).errors.map((e) => e.parameter)).toEqual([
+      'limit',
+    ]);
   });
 
   it('stops when npm itself is sent SIGTERM (the script execs node, so npm signals the server, not a shell)', async () => {
@@ -62,7 +68,10 @@ describe('npm start (server/start.mjs)', () => {
     // The server is gone with it: its port refuses connections (an orphan would keep answering).
     let answered = true;
     for (let i = 0; i < 50 && answered; i++) {
-      answered = await fetch(`${url}/healthz`).then(() => true, () => false);
+      answered = await fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
+      );
       if (answered) await new Promise((r) => setTimeout(r, 100));
     }
     expect(answered).toBe(false);
@@ -71,16 +80,25 @@ describe('npm start (server/start.mjs)', () => {
   it('left compiled modules no older than the newest source: the server and the carriers search thread', () => {
     const compiled = (name: string) => statSync(join(ROOT, 'node_modules', '.shardline', name)).mtimeMs;
     expect(compiled('server.mjs')).toBeGreaterThanOrEqual(statSync(join(ROOT, 'server', 'main.ts')).mtimeMs);
-    expect(compiled('search-thread.mjs')).toBeGreaterThanOrEqual(statSync(join(ROOT, 'server', 'carriers', 'search-thread.ts')).mtimeMs);
+    expect(compiled('search-thread.mjs')).toBeGreaterThanOrEqual(
+      statSync(join(ROOT, 'server', 'carriers', 'search-thread.ts')).mtimeMs,
+    );
   });
 });
 
 describe('npm start, carriers: search runs on the thread compiled beside the server', () => {
   it('answers a name search and a carrier number search', async () => {
     const carriers = await buildCarriersFixture();
-    const proc = await startServerProcess('carriers', { dataDir: carriers.outDir, stateDir: carriers.stateDir, entry: 'start' });
+    const proc = await startServerProcess('carriers', {
+      dataDir: carriers.outDir,
+      stateDir: carriers.stateDir,
+      entry: 'start',
+    });
     try {
-      const byName = (await (await fetch(`${proc.base}/api/search?q=alpha+freight`)).json()) as { total: number; results: { carrier_id: number }[] };
+      const byName = (await (await fetch(`${proc.base}/api/search?q=alpha+freight`)).json()) as {
+        total: number;
+        results: { carrier_id: number }[];
+      };
       expect(byName.total).toBeGreaterThan(0);
       expect(byName.results[0]!.carrier_id).toBe(1000001);
       const byNumber = (await (await fetch(`${proc.base}/api/search?q=USDOT+1000001`)).json()) as { total: number };

@@ -87,7 +87,7 @@ describe('static files replaced after the tree was listed', () => {
     utimesSync(manifest, later, later);
   };
 
-  it('answers a file gone from the live tree (between the publish\'s renames) from the previous tree, or closes at once', async () => {
+  it("answers a file gone from the live tree (between the publish's renames) from the previous tree, or closes at once", async () => {
     const live = join(fx.outDir, 'facilities');
     rmSync(manifest);
     const without = await fetchIdentity(port, '/manifest.json', 2000);
@@ -112,7 +112,7 @@ describe('static files replaced after the tree was listed', () => {
     expect(answer).toEqual({ status: 200, body: original });
   });
 
-  it('closes the connection when the previous tree\'s file is not the one listed either', async () => {
+  it("closes the connection when the previous tree's file is not the one listed either", async () => {
     const live = join(fx.outDir, 'facilities');
     keepPrevious(live);
     const previous = join(`${live}.prev`, 'manifest.json');
@@ -126,19 +126,27 @@ describe('static files replaced after the tree was listed', () => {
     expect((answer as { error: string }).error).not.toBe('timed out');
   });
 
-  it.each(changes)('closes the connection at once, with no 200, when the file is now %s and no previous tree has it', async (_label, next) => {
-    expect(existsSync(join(fx.outDir, 'facilities.prev'))).toBe(false);
-    replace(next());
-    // A short body would leave the client waiting (the server keeps an idle connection open for minutes).
-    const answer = await fetchIdentity(port, '/manifest.json', 2000);
-    expect(answer).not.toHaveProperty('status');
-    expect((answer as { error: string }).error).not.toBe('timed out');
-    restore();
-  });
+  it.each(changes)(
+    'closes the connection at once, with no 200, when the file is now %s and no previous tree has it',
+    async (_label, next) => {
+      expect(existsSync(join(fx.outDir, 'facilities.prev'))).toBe(false);
+      replace(next());
+      // A short body would leave the client waiting (the server keeps an idle connection open for minutes).
+      const answer = await fetchIdentity(port, '/manifest.json', 2000);
+      expect(answer).not.toHaveProperty('status');
+      expect((answer as { error: string }).error).not.toBe('timed out');
+      restore();
+    },
+  );
 });
 
 /** One request without any decoding of the body: status, headers and raw bytes. */
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -162,7 +170,8 @@ describe('the static tree answered as the routes are', () => {
   beforeAll(async () => {
     fx = await buildFixture();
     live = join(fx.outDir, 'facilities');
-    checksums = (JSON.parse(readFileSync(join(live, 'checksums.json'), 'utf8')) as { files: Record<string, string> }).files;
+    checksums = (JSON.parse(readFileSync(join(live, 'checksums.json'), 'utf8')) as { files: Record<string, string> })
+      .files;
     expect(checksums['report.json.gz'] && checksums['report.json.br']).toBeTruthy();
     compressed = '/report.json';
     // Files in the folder that are not the build's: a STATE_DIR put inside it by mistake, a stray copy.
@@ -206,7 +215,10 @@ describe('the static tree answered as the routes are', () => {
     ['its gzip form', (tag: string) => `${tag.slice(0, -1)}-gz"`],
     ['*', () => '*'],
   ])('answers If-None-Match with %s by a 304 that carries the caching headers', async (_label, header) => {
-    const res = await send(port, 'GET', compressed, { 'If-None-Match': header(tagOf(compressed.slice(1))), 'Accept-Encoding': 'gzip' });
+    const res = await send(port, 'GET', compressed, {
+      'If-None-Match': header(tagOf(compressed.slice(1))),
+      'Accept-Encoding': 'gzip',
+    });
     expect(res.status).toBe(304);
     expect(res.body.length).toBe(0);
     expect(res.headers.etag).toBe(`${tagOf(compressed.slice(1)).slice(0, -1)}-gz"`);
@@ -248,7 +260,7 @@ describe('the static tree answered as the routes are', () => {
     }
   });
 
-  it('serves only the build\'s files: not a stray file in its folder, not a compressed sibling by name', async () => {
+  it("serves only the build's files: not a stray file in its folder, not a compressed sibling by name", async () => {
     for (const path of ['/state/accounts.sqlite', '/stray.json', '/stray', `${compressed}.gz`, `${compressed}.br`]) {
       const res = await send(port, 'GET', path, { 'Accept-Encoding': 'gzip, br' });
       expect(res.status, path).toBe(404);

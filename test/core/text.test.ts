@@ -18,7 +18,9 @@ describe('toWordKey', () => {
     expect(toWordKey('  Résolu-Thunder   Bay ')).toBe('RESOLU THUNDER BAY');
     expect(foldAccents('ﬁne Café')).toBe('fine Cafe');
     // Letters NFKD keeps whole fold to their base letters too.
-    expect(foldAccents('ØZARK Łódź Œuvre Æther Straße Đakovo ÞING')).toBe('OZARK Lodz OEuvre AEther Strasse Dakovo THING');
+    expect(foldAccents('ØZARK Łódź Œuvre Æther Straße Đakovo ÞING')).toBe(
+      'OZARK Lodz OEuvre AEther Strasse Dakovo THING',
+    );
     expect(toSearchWords('ØZARK Lines')).toEqual(toSearchWords('Ozark Lines'));
     expect(toSearchWords('A&W Transport, Inc.')).toEqual(['a', 'and', 'w', 'transport', 'inc']);
     expect(toSearchWords(' -- ')).toEqual([]);

@@ -13,9 +13,12 @@ describe('parseNumber', () => {
     ['1e308', 1e308],
   ])('reads %j as %d', (raw, n) => expect(parseNumber(raw)).toBe(n));
 
-  it.each(['1e400', '-1e400', '1e309', 'abc', '1,5', '0x10', 'Infinity'])('reads %j as malformed (NaN), never as Infinity', (raw) => {
-    expect(parseNumber(raw)).toBeNaN();
-  });
+  it.each(['1e400', '-1e400', '1e309', 'abc', '1,5', '0x10', 'Infinity'])(
+    'reads %j as malformed (NaN), never as Infinity',
+    (raw) => {
+      expect(parseNumber(raw)).toBeNaN();
+    },
+  );
 
   it('reads an absent or empty value as null', () => {
     expect(parseNumber(undefined)).toBeNull();

@@ -8,10 +8,21 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '../../pipeline/economy/types.ts';
 import { HttpError } from '../../server/core/problem.ts';
-import { createObservationCache, writeFileAtomic, type CacheLogLine, type ObservationCache } from '../../server/economy/cache.ts';
+import {
+  createObservationCache,
+  writeFileAtomic,
+  type CacheLogLine,
+  type ObservationCache,
+} from '../../server/economy/cache.ts';
 import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
 import { createValetClient } from '../../server/economy/upstream/valet.ts';
-import { createVintageArchive, toRevisions, toVintageDate, type VintageArchive, type VintageSnapshot } from '../../server/economy/vintages.ts';
+import {
+  createVintageArchive,
+  toRevisions,
+  toVintageDate,
+  type VintageArchive,
+  type VintageSnapshot,
+} from '../../server/economy/vintages.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const HOUR = 3_600_000;
@@ -79,7 +90,20 @@ async function startFakeWds(): Promise<FakeWds> {
           frequencyCode: 6,
         }));
         res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify([{ status: 'SUCCESS', object: { responseStatusCode: 0, productId: 18100004, coordinate: '2.2.0.0.0.0.0.0.0.0', vectorId: 41690973, vectorDataPoint } }]));
+        res.end(
+          JSON.stringify([
+            {
+              status: 'SUCCESS',
+              object: {
+                responseStatusCode: 0,
+                productId: 18100004,
+                coordinate: '2.2.0.0.0.0.0.0.0.0',
+                vectorId: 41690973,
+                vectorDataPoint,
+              },
+            },
+          ]),
+        );
       }, 50);
     });
   });
@@ -110,7 +134,10 @@ describe('observation cache', () => {
   const open = (options: { timeoutMs?: number } = {}): ObservationCache =>
     createObservationCache({
       dir: dir.path,
-      upstreams: { STATCAN: createStatcanClient({ baseUrl: `${fake.base}/t1/wds/rest` }), BOC: createValetClient({ baseUrl: `${fake.base}/valet` }) },
+      upstreams: {
+        STATCAN: createStatcanClient({ baseUrl: `${fake.base}/t1/wds/rest` }),
+        BOC: createValetClient({ baseUrl: `${fake.base}/valet` }),
+      },
       now,
       vintages,
       timeoutMs: options.timeoutMs ?? 5_000,
@@ -181,7 +208,15 @@ describe('observation cache', () => {
     expect(served).toMatchObject({ cached: true, stale: true, asOf: '2026-01-02T03:04:05.000Z' });
     expect(served.observations).toHaveLength(3);
     expect(fake.pulls).toBe(2);
-    expect(logs).toEqual([expect.objectContaining({ event: 'upstream_pull_failed', series: 'CPI_ALL_ITEMS', failures: 1, retryInMs: 60_000, servedStale: true })]);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        event: 'upstream_pull_failed',
+        series: 'CPI_ALL_ITEMS',
+        failures: 1,
+        retryInMs: 60_000,
+        servedStale: true,
+      }),
+    ]);
     expect(logs[0]!.error).toMatch(/HTTP 503/);
 
     // Inside the back-off window: no new attempt, still the stale copy.
@@ -228,7 +263,11 @@ describe('observation cache', () => {
     fake.mode = 'hang';
     const cache = open({ timeoutMs: 300 });
     const started = Date.now();
-    await expect(cache.get(CPI)).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable', headers: { 'Retry-After': '60' } });
+    await expect(cache.get(CPI)).rejects.toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+      headers: { 'Retry-After': '60' },
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(logs[0]!.error).toMatch(/did not answer within 300 ms|timed out/);
 
@@ -248,7 +287,9 @@ describe('observation cache', () => {
     const served = await cache.get(CPI);
     expect(served).toMatchObject({ cached: true, stale: true, asOf: '2026-01-02T03:04:05.000Z' });
     expect(served.observations).toHaveLength(3);
-    expect(logs).toEqual([expect.objectContaining({ event: 'upstream_pull_failed', series: 'CPI_ALL_ITEMS', servedStale: true })]);
+    expect(logs).toEqual([
+      expect.objectContaining({ event: 'upstream_pull_failed', series: 'CPI_ALL_ITEMS', servedStale: true }),
+    ]);
     expect(logs[0]!.error).toMatch(/answered no observations for CPI_ALL_ITEMS/);
     expect(await vintages.list('CPI_ALL_ITEMS')).toEqual(['2026-01-02']);
     // A restart reads the good copy from the disk: the empty answer was never written.
@@ -257,14 +298,22 @@ describe('observation cache', () => {
     expect(restarted.observations).toHaveLength(3);
 
     // With nothing cached, the same answer is a 503, not a day of empty data.
-    await expect(open().get({ ...CPI, id: 'CPI_OTHER' })).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    await expect(open().get({ ...CPI, id: 'CPI_OTHER' })).rejects.toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+    });
   });
 
   it('close() answers the requests waiting on a pull at once: 503, or the stale copy', async () => {
     fake.mode = 'hang';
     const cache = open({ timeoutMs: 60_000 });
     const started = Date.now();
-    const waiting = [cache.get(CPI), cache.get(CPI)].map((p) => p.then(() => 'served', (e: unknown) => e));
+    const waiting = [cache.get(CPI), cache.get(CPI)].map((p) =>
+      p.then(
+        () => 'served',
+        (e: unknown) => e,
+      ),
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.pulls).toBe(1);
     cache.close();
@@ -294,11 +343,16 @@ describe('observation cache', () => {
     await open().get(CPI);
     const files = await readdir(join(dir.path, 'observations'));
     expect(files).toEqual(['CPI_ALL_ITEMS.json']);
-    const doc = JSON.parse(await readFile(join(dir.path, 'observations', 'CPI_ALL_ITEMS.json'), 'utf8')) as { asOf: string };
+    const doc = JSON.parse(await readFile(join(dir.path, 'observations', 'CPI_ALL_ITEMS.json'), 'utf8')) as {
+      asOf: string;
+    };
     expect(doc.asOf).toBe('2026-01-02T03:04:05.000Z');
 
     // A half-written file (a crash of some other writer) is not trusted: the series is pulled again.
-    await writeFile(join(dir.path, 'observations', 'CPI_ALL_ITEMS.json'), '{"series":"CPI_ALL_ITEMS","observations":[{"da');
+    await writeFile(
+      join(dir.path, 'observations', 'CPI_ALL_ITEMS.json'),
+      '{"series":"CPI_ALL_ITEMS","observations":[{"da',
+    );
     const answer = await open().get(CPI);
     expect(answer.cached).toBe(false);
     expect(fake.pulls).toBe(2);
@@ -358,16 +412,31 @@ describe('vintage archive', () => {
       const archive = createVintageArchive(dir.path);
       expect(await archive.list('CPI_ALL_ITEMS')).toEqual([]);
       for (const day of ['2026-03-02', '2026-01-05', '2026-02-10']) {
-        expect(await archive.write({ series: 'CPI_ALL_ITEMS', asOf: `${day}T23:59:00.000Z`, source: 'Statistics Canada', observations: [{ date: '2025-12-01', value: 1 }] })).toBe(day);
+        expect(
+          await archive.write({
+            series: 'CPI_ALL_ITEMS',
+            asOf: `${day}T23:59:00.000Z`,
+            source: 'Statistics Canada',
+            observations: [{ date: '2025-12-01', value: 1 }],
+          }),
+        ).toBe(day);
       }
       expect(await archive.list('CPI_ALL_ITEMS')).toEqual(['2026-01-05', '2026-02-10', '2026-03-02']);
       // A new archive over the same folder (a restart) finds them on disk.
       const reopened = createVintageArchive(dir.path);
       expect(await reopened.list('CPI_ALL_ITEMS')).toEqual(['2026-01-05', '2026-02-10', '2026-03-02']);
-      expect(await reopened.read('CPI_ALL_ITEMS', '2026-02-10')).toMatchObject({ vintage: '2026-02-10', asOf: '2026-02-10T23:59:00.000Z', observations: [{ date: '2025-12-01', value: 1 }] });
+      expect(await reopened.read('CPI_ALL_ITEMS', '2026-02-10')).toMatchObject({
+        vintage: '2026-02-10',
+        asOf: '2026-02-10T23:59:00.000Z',
+        observations: [{ date: '2025-12-01', value: 1 }],
+      });
       expect(await reopened.read('CPI_ALL_ITEMS', '2026-02-11')).toBeUndefined();
       expect(await reopened.read('CPI_ALL_ITEMS', '2026-02-30')).toBeUndefined();
-      expect(await readdir(join(dir.path, 'vintages', 'CPI_ALL_ITEMS'))).toEqual(['2026-01-05.json', '2026-02-10.json', '2026-03-02.json']);
+      expect(await readdir(join(dir.path, 'vintages', 'CPI_ALL_ITEMS'))).toEqual([
+        '2026-01-05.json',
+        '2026-02-10.json',
+        '2026-03-02.json',
+      ]);
       await expect(archive.list('../etc')).rejects.toThrow(/not upper case/);
 
       // A damaged file is listed until it is read; then it is logged and no longer listed, so the list
@@ -384,7 +453,13 @@ describe('vintage archive', () => {
       // JSON that parses but holds no observations of this shape is as damaged.
       await writeFile(
         join(dir.path, 'vintages', 'CPI_ALL_ITEMS', '2026-01-05.json'),
-        JSON.stringify({ series: 'CPI_ALL_ITEMS', vintage: '2026-01-05', asOf: '2026-01-05T23:59:00.000Z', source: 'Statistics Canada', observations: [null, { foo: 1 }] }),
+        JSON.stringify({
+          series: 'CPI_ALL_ITEMS',
+          vintage: '2026-01-05',
+          asOf: '2026-01-05T23:59:00.000Z',
+          source: 'Statistics Canada',
+          observations: [null, { foo: 1 }],
+        }),
       );
       const fourth = createVintageArchive(dir.path, { log: (l) => lines.push(l) });
       expect(await fourth.read('CPI_ALL_ITEMS', '2026-01-05')).toBeUndefined();

@@ -18,13 +18,25 @@ describe('economy demo build', () => {
     const input = join(root.path, 'not-yet', 'economy');
     await writeDemo('economy', input);
     await PIPELINES.economy!.build({ input, outDir: join(root.path, 'out'), progress: createProgress('economy demo') });
-    const manifest = JSON.parse(readFileSync(join(root.path, 'out', 'economy', 'manifest.json'), 'utf8')) as { demo: boolean };
+    const manifest = JSON.parse(readFileSync(join(root.path, 'out', 'economy', 'manifest.json'), 'utf8')) as {
+      demo: boolean;
+    };
     expect(manifest.demo).toBe(true);
-    const registry = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'data', 'economy', 'registry.json'), 'utf8')) as unknown[];
-    expect(JSON.parse(readFileSync(join(root.path, 'out', 'economy', 'registry.json'), 'utf8'))).toHaveLength(registry.length);
+    const registry = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'data', 'economy', 'registry.json'), 'utf8'),
+    ) as unknown[];
+    expect(JSON.parse(readFileSync(join(root.path, 'out', 'economy', 'registry.json'), 'utf8'))).toHaveLength(
+      registry.length,
+    );
   });
 
   it('refuses an input folder that holds neither a registry.json nor the demo marker', async () => {
-    await expect(PIPELINES.economy!.build({ input: root.path, outDir: join(root.path, 'out2'), progress: createProgress('economy demo') })).rejects.toThrow(/no registry\.json/);
+    await expect(
+      PIPELINES.economy!.build({
+        input: root.path,
+        outDir: join(root.path, 'out2'),
+        progress: createProgress('economy demo'),
+      }),
+    ).rejects.toThrow(/no registry\.json/);
   });
 });

@@ -52,7 +52,10 @@ const UPSTREAM: Record<string, { sourceUrl: string; upstream: unknown }> = {
     sourceUrl: 'https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=1810000401',
     upstream: { kind: 'statcan-wds', tableId: '18-10-0004-01', vectorIds: [41690973] },
   },
-  FXUSDCAD: { sourceUrl: 'https://www.bankofcanada.ca/valet/observations/FXUSDCAD/json', upstream: { kind: 'boc-valet', seriesNames: ['FXUSDCAD'] } },
+  FXUSDCAD: {
+    sourceUrl: 'https://www.bankofcanada.ca/valet/observations/FXUSDCAD/json',
+    upstream: { kind: 'boc-valet', seriesNames: ['FXUSDCAD'] },
+  },
 };
 
 const OBSERVATIONS: Record<string, { date: string; value: number }[]> = {
@@ -79,16 +82,31 @@ const deps: McpDeps = {
   },
   async getObservations({ series, from, to }) {
     if (series === 'BROKEN') throw new Error('disk on fire');
-    if (series === 'DOWN') throw new HttpError(503, 'upstream_unavailable', 'Statistics Canada did not answer and nothing is cached', undefined, { 'Retry-After': '60' });
+    if (series === 'DOWN')
+      throw new HttpError(
+        503,
+        'upstream_unavailable',
+        'Statistics Canada did not answer and nothing is cached',
+        undefined,
+        { 'Retry-After': '60' },
+      );
     const errors = [];
-    if (from !== undefined && !isRealDate(from)) errors.push({ parameter: 'from', message: 'must be a real date YYYY-MM-DD' });
-    if (to !== undefined && !isRealDate(to)) errors.push({ parameter: 'to', message: 'must be a real date YYYY-MM-DD' });
+    if (from !== undefined && !isRealDate(from))
+      errors.push({ parameter: 'from', message: 'must be a real date YYYY-MM-DD' });
+    if (to !== undefined && !isRealDate(to))
+      errors.push({ parameter: 'to', message: 'must be a real date YYYY-MM-DD' });
     if (errors.length) throw invalidParameters(errors);
     if (from && to && from > to) throw invalidParameters([{ parameter: 'from', message: 'must not be after to' }]);
     const rows = OBSERVATIONS[series];
     if (!rows) throw notFound(`no series ${series}`);
     const observations = rows.filter((o) => (!from || o.date >= from) && (!to || o.date <= to));
-    return { series, observations, source: series === 'FXUSDCAD' ? 'Bank of Canada' : 'Statistics Canada', cached: true, asOf: PULLED_AT };
+    return {
+      series,
+      observations,
+      source: series === 'FXUSDCAD' ? 'Bank of Canada' : 'Statistics Canada',
+      cached: true,
+      asOf: PULLED_AT,
+    };
   },
   listCategories: () => [
     { slug: 'prices', name: 'Prices and inflation', seriesCount: 1, examples: ['Consumer Price Index, all-items'] },
@@ -106,10 +124,18 @@ const service: ServiceDefinition<null> = {
     r.get('/api/observations', async (req, res) => {
       const { series, from, to } = queryOf(req) as Record<string, string | undefined>;
       if (series === undefined) throw invalidParameters([{ parameter: 'series', message: 'is required' }]);
-      const doc = await deps.getObservations({ series, ...(from !== undefined && { from }), ...(to !== undefined && { to }) });
+      const doc = await deps.getObservations({
+        series,
+        ...(from !== undefined && { from }),
+        ...(to !== undefined && { to }),
+      });
       sendPayload(req, res, jsonPayload(doc), { cacheControl: 'no-store' });
     });
-    mountMcp(r, deps, { allowedHosts: ['127.0.0.1', 'localhost'], allowedOrigins: ['127.0.0.1', 'localhost'], cacheTtlMs: DAY_MS });
+    mountMcp(r, deps, {
+      allowedHosts: ['127.0.0.1', 'localhost'],
+      allowedOrigins: ['127.0.0.1', 'localhost'],
+      cacheTtlMs: DAY_MS,
+    });
   },
 };
 
@@ -120,7 +146,17 @@ let mcpUrl: URL;
 beforeAll(async () => {
   dir = await tempDir('mcp');
   const sink = await openSink({ service: 'economy', outDir: dir.path, compress: false });
-  await sink.publish(toManifest({ service: 'economy', demo: true, sources: [], options: {}, counts: {}, codeHash: 'test', builtAt: BUILT_AT }));
+  await sink.publish(
+    toManifest({
+      service: 'economy',
+      demo: true,
+      sources: [],
+      options: {},
+      counts: {},
+      codeHash: 'test',
+      builtAt: BUILT_AT,
+    }),
+  );
   server = await startService(service, dir.path);
   mcpUrl = new URL('/mcp', server.base);
 });
@@ -158,7 +194,12 @@ async function restDetail(query: string): Promise<string> {
 }
 
 // Both clients must behave the same on every tool call: one table of cases, run once per era.
-const toolCases: { name: string; tool: string; args: Record<string, unknown>; check(r: ToolResult): void | Promise<void> }[] = [
+const toolCases: {
+  name: string;
+  tool: string;
+  args: Record<string, unknown>;
+  check(r: ToolResult): void | Promise<void>;
+}[] = [
   {
     name: 'search_series returns the REST records with their provenance',
     tool: 'search_series',
@@ -166,7 +207,11 @@ const toolCases: { name: string; tool: string; args: Record<string, unknown>; ch
     check(r) {
       const doc = expectSameJson(r);
       expect(doc.series).toEqual([RECORDS[0]]);
-      expect(doc.provenance).toEqual({ asOf: BUILT_AT.toISOString(), dataVersion: server.app.state().build.manifest.data_version, series: [{ id: 'CPI_ALL_ITEMS', ...UPSTREAM.CPI_ALL_ITEMS }] });
+      expect(doc.provenance).toEqual({
+        asOf: BUILT_AT.toISOString(),
+        dataVersion: server.app.state().build.manifest.data_version,
+        series: [{ id: 'CPI_ALL_ITEMS', ...UPSTREAM.CPI_ALL_ITEMS }],
+      });
     },
   },
   {
@@ -175,9 +220,17 @@ const toolCases: { name: string; tool: string; args: Record<string, unknown>; ch
     args: { series: 'CPI_ALL_ITEMS', from: '2024-02-01' },
     check(r) {
       const doc = expectSameJson(r);
-      expect(doc).toMatchObject({ series: 'CPI_ALL_ITEMS', source: 'Statistics Canada', cached: true, asOf: PULLED_AT });
+      expect(doc).toMatchObject({
+        series: 'CPI_ALL_ITEMS',
+        source: 'Statistics Canada',
+        cached: true,
+        asOf: PULLED_AT,
+      });
       expect(doc.observations).toEqual(OBSERVATIONS.CPI_ALL_ITEMS!.slice(1));
-      expect(doc.provenance).toMatchObject({ asOf: PULLED_AT, series: [{ id: 'CPI_ALL_ITEMS', ...UPSTREAM.CPI_ALL_ITEMS }] });
+      expect(doc.provenance).toMatchObject({
+        asOf: PULLED_AT,
+        series: [{ id: 'CPI_ALL_ITEMS', ...UPSTREAM.CPI_ALL_ITEMS }],
+      });
     },
   },
   {
@@ -242,22 +295,44 @@ const toolCases: { name: string; tool: string; args: Record<string, unknown>; ch
   },
 ];
 
-function checkToolList(tools: { name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }[]) {
+function checkToolList(
+  tools: { name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }[],
+) {
   expect(tools.map((t) => t.name).sort()).toEqual(['get_observations', 'list_categories', 'search_series']);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  expect(byName.get('search_series')!.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string' } } });
+  expect(byName.get('search_series')!.inputSchema).toMatchObject({
+    type: 'object',
+    required: ['query'],
+    properties: { query: { type: 'string' } },
+  });
   expect(byName.get('get_observations')!.inputSchema).toMatchObject({
     type: 'object',
     required: ['series'],
-    properties: { series: { type: 'string' }, from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' } },
+    properties: {
+      series: { type: 'string' },
+      from: { type: 'string', format: 'date' },
+      to: { type: 'string', format: 'date' },
+    },
     additionalProperties: false,
   });
-  expect(byName.get('list_categories')!.inputSchema).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+  expect(byName.get('list_categories')!.inputSchema).toEqual({
+    type: 'object',
+    properties: {},
+    required: [],
+    additionalProperties: false,
+  });
   for (const t of tools) {
     expect(t.outputSchema).toMatchObject({ type: 'object' });
     expect((t.outputSchema!.required as string[]).includes('provenance')).toBe(true);
   }
-  expect(byName.get('get_observations')!.outputSchema!.required).toEqual(['series', 'observations', 'source', 'cached', 'asOf', 'provenance']);
+  expect(byName.get('get_observations')!.outputSchema!.required).toEqual([
+    'series',
+    'observations',
+    'source',
+    'cached',
+    'asOf',
+    'provenance',
+  ]);
 }
 
 describe('a 2025-era client (@modelcontextprotocol/sdk 1.x, initialize handshake)', () => {
@@ -269,7 +344,10 @@ describe('a 2025-era client (@modelcontextprotocol/sdk 1.x, initialize handshake
   afterAll(() => client?.close());
 
   it('initializes without a session and learns the server', () => {
-    expect(client.getServerVersion()).toMatchObject({ name: 'shardline-economy', version: server.app.state().build.manifest.data_version });
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'shardline-economy',
+      version: server.app.state().build.manifest.data_version,
+    });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     expect(client.getInstructions()).toMatch(/search_series/);
   });
@@ -288,11 +366,19 @@ describe('a 2025-era client (@modelcontextprotocol/sdk 1.x, initialize handshake
 
 describe('a 2026-07-28 client (@modelcontextprotocol/client v2, no handshake)', () => {
   let client: Client;
-  const sent: { method: string; headers: Headers; body: { method?: string; params?: { _meta?: Record<string, unknown> } } }[] = [];
+  const sent: {
+    method: string;
+    headers: Headers;
+    body: { method?: string; params?: { _meta?: Record<string, unknown> } };
+  }[] = [];
   beforeAll(async () => {
     client = new Client({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
     const recording = async (input: string | URL, init?: RequestInit) => {
-      sent.push({ method: init?.method ?? 'GET', headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? JSON.parse(init.body) : {} });
+      sent.push({
+        method: init?.method ?? 'GET',
+        headers: new Headers(init?.headers),
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : {},
+      });
       return fetch(input, init);
     };
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { fetch: recording }));
@@ -338,14 +424,29 @@ async function modern(method: string, params: Record<string, unknown> = {}, head
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const res = await fetch(mcpUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...name,
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } },
+  };
 }
 
 /** node:http, because fetch will not send a Host of our choosing or a body without Content-Length. */
-function raw(options: { method?: string; headers?: Record<string, string>; chunks?: (string | Buffer)[] }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(options: {
+  method?: string;
+  headers?: Record<string, string>;
+  chunks?: (string | Buffer)[];
+}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(mcpUrl, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
       let body = '';
@@ -363,7 +464,12 @@ describe('raw 2026-07-28 requests', () => {
   it('answers server/discover with the modern version, capabilities and a cache hint', async () => {
     const { status, body } = await modern('server/discover');
     expect(status).toBe(200);
-    expect(body.result).toMatchObject({ supportedVersions: [MODERN], capabilities: { tools: {} }, ttlMs: DAY_MS, cacheScope: 'public' });
+    expect(body.result).toMatchObject({
+      supportedVersions: [MODERN],
+      capabilities: { tools: {} },
+      ttlMs: DAY_MS,
+      cacheScope: 'public',
+    });
   });
 
   it('puts the 24 h cache hint on tools/list', async () => {
@@ -374,14 +480,24 @@ describe('raw 2026-07-28 requests', () => {
   });
 
   it('calls a tool with no initialize before it', async () => {
-    const { status, headers, body } = await modern('tools/call', { name: 'get_observations', arguments: { series: 'FXUSDCAD' } });
+    const { status, headers, body } = await modern('tools/call', {
+      name: 'get_observations',
+      arguments: { series: 'FXUSDCAD' },
+    });
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^application\/json/);
-    expect(body.result).toMatchObject({ resultType: 'complete', structuredContent: { series: 'FXUSDCAD', provenance: { series: [{ id: 'FXUSDCAD' }] } } });
+    expect(body.result).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { series: 'FXUSDCAD', provenance: { series: [{ id: 'FXUSDCAD' }] } },
+    });
   });
 
   it('refuses a Mcp-Name that disagrees with the body', async () => {
-    const { status, body } = await modern('tools/call', { name: 'list_categories', arguments: {} }, { 'mcp-name': 'search_series' });
+    const { status, body } = await modern(
+      'tools/call',
+      { name: 'list_categories', arguments: {} },
+      { 'mcp-name': 'search_series' },
+    );
     expect(status).toBe(400);
     expect(body.error?.code).toBe(-32020);
   });
@@ -405,7 +521,11 @@ describe('raw HTTP edges', () => {
   it('refuses a foreign Origin with 403 (DNS rebinding) and lets an allowed one and none through', async () => {
     const evil = await raw({ headers: { ...headers, origin: 'http://evil.example' }, chunks: [initialize] });
     expect(evil.status).toBe(403);
-    expect(JSON.parse(evil.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: 'Invalid Origin: evil.example' }, id: null });
+    expect(JSON.parse(evil.body)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Invalid Origin: evil.example' },
+      id: null,
+    });
     const local = await raw({ headers: { ...headers, origin: 'http://localhost:5173' }, chunks: [initialize] });
     expect(local.status).toBe(200);
     expect((await raw({ headers, chunks: [initialize] })).status).toBe(200);
@@ -434,13 +554,19 @@ describe('raw HTTP edges', () => {
 
   it('answers a body that is not UTF-8 with the JSON-RPC parse error, before the SDK reads it', async () => {
     const call = Buffer.concat([
-      Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_series","arguments":{"query":"caf'),
+      Buffer.from(
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_series","arguments":{"query":"caf',
+      ),
       Buffer.from([0xe9]),
       Buffer.from('"}}}'),
     ]);
     const res = await raw({ headers, chunks: [call] });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null });
+    expect(JSON.parse(res.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' },
+      id: null,
+    });
   });
 
   it('refuses a JSON-RPC batch from 2025-06-18 on, and leaves 2025-03-26 batches to the SDK', async () => {
@@ -454,7 +580,10 @@ describe('raw HTTP edges', () => {
     const old = await raw({ headers: { ...headers, 'mcp-protocol-version': '2025-03-26' }, chunks: [batch] });
     expect(old.status).toBe(200);
     // Malformed JSON that starts like an array is still the parse error.
-    const broken = await raw({ headers: { ...headers, 'mcp-protocol-version': '2025-06-18' }, chunks: ['[{"jsonrpc":'] });
+    const broken = await raw({
+      headers: { ...headers, 'mcp-protocol-version': '2025-06-18' },
+      chunks: ['[{"jsonrpc":'],
+    });
     expect(JSON.parse(broken.body)).toMatchObject({ error: { code: -32700 } });
   });
 
@@ -470,7 +599,10 @@ describe('raw HTTP edges', () => {
     expect(announced.headers.get('content-type')).toBe('application/problem+json');
     expect(await announced.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
     // Chunked: no Content-Length, so the limit is found while reading.
-    const streamed = await raw({ headers: { ...headers, 'transfer-encoding': 'chunked' }, chunks: [big.slice(0, 40_000), big.slice(40_000)] });
+    const streamed = await raw({
+      headers: { ...headers, 'transfer-encoding': 'chunked' },
+      chunks: [big.slice(0, 40_000), big.slice(40_000)],
+    });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body)).toMatchObject({ code: 'payload_too_large' });
   });

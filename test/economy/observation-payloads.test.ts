@@ -122,9 +122,30 @@ async function startFakeWds(): Promise<FakeWds> {
           return;
         }
         const vectorId = (JSON.parse(body) as { vectorId: number }[])[0]?.vectorId;
-        const vectorDataPoint = fake.values.map((value, i) => ({ refPer: `2025-0${i + 1}-01`, value, decimals: 1, scalarFactorCode: 0, symbolCode: 0, statusCode: 0, securityLevelCode: 0 }));
+        const vectorDataPoint = fake.values.map((value, i) => ({
+          refPer: `2025-0${i + 1}-01`,
+          value,
+          decimals: 1,
+          scalarFactorCode: 0,
+          symbolCode: 0,
+          statusCode: 0,
+          securityLevelCode: 0,
+        }));
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify([{ status: 'SUCCESS', object: { responseStatusCode: 0, productId: 18100004, coordinate: '1.1.0.0.0.0.0.0.0.0', vectorId, vectorDataPoint } }]));
+        res.end(
+          JSON.stringify([
+            {
+              status: 'SUCCESS',
+              object: {
+                responseStatusCode: 0,
+                productId: 18100004,
+                coordinate: '1.1.0.0.0.0.0.0.0.0',
+                vectorId,
+                vectorDataPoint,
+              },
+            },
+          ]),
+        );
       }, 20);
     });
   });
@@ -152,7 +173,11 @@ describe('cached observation responses', () => {
   const now = () => new Date(t);
   const get = async (query: string) => {
     const res = await fetch(`${running.base}/api/observations${query}`);
-    return { res, etag: res.headers.get('etag'), body: (await res.json()) as { observations: Observation[]; cached: boolean; asOf: string; stale?: boolean } };
+    return {
+      res,
+      etag: res.headers.get('etag'),
+      body: (await res.json()) as { observations: Observation[]; cached: boolean; asOf: string; stale?: boolean },
+    };
   };
 
   beforeAll(async () => {
@@ -160,12 +185,25 @@ describe('cached observation responses', () => {
     fake = await startFakeWds();
     const outDir = join(root.path, 'dist-data');
     const sink = await openSink({ service: 'economy', outDir, compress: false });
-    await sink.publish(toManifest({ service: 'economy', demo: false, sources: [], options: {}, counts: {}, codeHash: 'test', builtAt: new Date(START) }));
+    await sink.publish(
+      toManifest({
+        service: 'economy',
+        demo: false,
+        sources: [],
+        options: {},
+        counts: {},
+        codeHash: 'test',
+        builtAt: new Date(START),
+      }),
+    );
     const dir = join(root.path, 'state', 'economy');
     const vintages = createVintageArchive(dir);
     cache = createObservationCache({
       dir,
-      upstreams: { STATCAN: createStatcanClient({ baseUrl: fake.base }), BOC: createValetClient({ baseUrl: fake.base }) },
+      upstreams: {
+        STATCAN: createStatcanClient({ baseUrl: fake.base }),
+        BOC: createValetClient({ baseUrl: fake.base }),
+      },
       now,
       vintages,
       retryBaseMs: 60_000,
@@ -175,7 +213,8 @@ describe('cached observation responses', () => {
       name: 'economy',
       basePath: '/api',
       load: () => new Map([CPI, IPPI].map((e) => [e.id, e])),
-      routes: (r) => observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => ({ cache, vintages }), now }),
+      routes: (r) =>
+        observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => ({ cache, vintages }), now }),
     };
     running = await startService(def, outDir);
   });
@@ -233,7 +272,13 @@ describe('cached observation responses', () => {
     expect((await get(q)).body).toMatchObject({ cached: false, asOf: t2, observations: obs(160.3, 160.7) });
     const fresh = await get(q);
     expect(fresh.res.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(fresh.body).toEqual({ series: 'CPI_ALL_ITEMS', observations: obs(160.3, 160.7), source: 'Statistics Canada', cached: true, asOf: t2 });
+    expect(fresh.body).toEqual({
+      series: 'CPI_ALL_ITEMS',
+      observations: obs(160.3, 160.7),
+      source: 'Statistics Canada',
+      cached: true,
+      asOf: t2,
+    });
   });
 
   it('drops the payloads of an entry replaced by a pull made elsewhere (the MCP tool) before serving the query again', async () => {

@@ -31,9 +31,37 @@ const base = {
   lastVerified: '2026-03-01',
 };
 const REGISTRY: RegistryEntry[] = [
-  { ...base, id: 'CPI_ALL_ITEMS', title: 'CPI', source: 'STATCAN', tableId: '18-10-0004-01', units: 'Index, 2002=100', frequency: 'monthly', category: 'prices', vectorIds: [41690973] },
-  { ...base, id: 'USD_CAD', title: 'USD/CAD', source: 'BOC', units: 'CAD per USD', frequency: 'daily', category: 'exchange-rates', seriesNames: ['FXUSDCAD'] },
-  { ...base, id: 'BROKEN', title: 'Broken', source: 'STATCAN', units: 'units', frequency: 'monthly', category: 'output', vectorIds: [999] },
+  {
+    ...base,
+    id: 'CPI_ALL_ITEMS',
+    title: 'CPI',
+    source: 'STATCAN',
+    tableId: '18-10-0004-01',
+    units: 'Index, 2002=100',
+    frequency: 'monthly',
+    category: 'prices',
+    vectorIds: [41690973],
+  },
+  {
+    ...base,
+    id: 'USD_CAD',
+    title: 'USD/CAD',
+    source: 'BOC',
+    units: 'CAD per USD',
+    frequency: 'daily',
+    category: 'exchange-rates',
+    seriesNames: ['FXUSDCAD'],
+  },
+  {
+    ...base,
+    id: 'BROKEN',
+    title: 'Broken',
+    source: 'STATCAN',
+    units: 'units',
+    frequency: 'monthly',
+    category: 'output',
+    vectorIds: [999],
+  },
 ];
 
 interface Upstream {
@@ -53,7 +81,9 @@ async function startUpstream(): Promise<Upstream> {
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       // Counted per WDS vector (or Valet path), so the failing series does not count as a CPI pull.
-      const vector = path.endsWith('/getDataFromVectorsAndLatestNPeriods') ? `#${(JSON.parse(body) as { vectorId: number }[])[0]?.vectorId}` : '';
+      const vector = path.endsWith('/getDataFromVectorsAndLatestNPeriods')
+        ? `#${(JSON.parse(body) as { vectorId: number }[])[0]?.vectorId}`
+        : '';
       up.pulls.set(path + vector, (up.pulls.get(path + vector) ?? 0) + 1);
       res.setHeader('Content-Type', 'application/json');
       setTimeout(() => {
@@ -63,11 +93,38 @@ async function startUpstream(): Promise<Upstream> {
           return;
         }
         if (path.endsWith('/getDataFromVectorsAndLatestNPeriods')) {
-          const vectorDataPoint = [...up.cpi].map(([refPer, value]) => ({ refPer, refPer2: '', value, decimals: 1, scalarFactorCode: 0, symbolCode: 0, statusCode: value === null ? 1 : 0, securityLevelCode: 0 }));
-          res.end(JSON.stringify([{ status: 'SUCCESS', object: { responseStatusCode: 0, productId: 18100004, coordinate: '2.2.0.0.0.0.0.0.0.0', vectorId: 41690973, vectorDataPoint } }]));
+          const vectorDataPoint = [...up.cpi].map(([refPer, value]) => ({
+            refPer,
+            refPer2: '',
+            value,
+            decimals: 1,
+            scalarFactorCode: 0,
+            symbolCode: 0,
+            statusCode: value === null ? 1 : 0,
+            securityLevelCode: 0,
+          }));
+          res.end(
+            JSON.stringify([
+              {
+                status: 'SUCCESS',
+                object: {
+                  responseStatusCode: 0,
+                  productId: 18100004,
+                  coordinate: '2.2.0.0.0.0.0.0.0.0',
+                  vectorId: 41690973,
+                  vectorDataPoint,
+                },
+              },
+            ]),
+          );
         } else if (path === '/valet/observations/FXUSDCAD/json') {
-          const observations = ['2026-03-02', '2026-03-03', '2026-03-04'].map((d, i) => ({ d, FXUSDCAD: { v: (1.35 + i / 100).toFixed(4) } }));
-          res.end(JSON.stringify({ terms: {}, seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } }, observations }, null, 4));
+          const observations = ['2026-03-02', '2026-03-03', '2026-03-04'].map((d, i) => ({
+            d,
+            FXUSDCAD: { v: (1.35 + i / 100).toFixed(4) },
+          }));
+          res.end(
+            JSON.stringify({ terms: {}, seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } }, observations }, null, 4),
+          );
         } else {
           res.statusCode = 404;
           res.end('{"message":"no such method"}');
@@ -116,7 +173,17 @@ describe('observation routes', () => {
     // The smallest published economy build createApp accepts: a manifest and its checksums.
     const outDir = join(root.path, 'dist-data');
     const sink = await openSink({ service: 'economy', outDir, compress: false });
-    await sink.publish(toManifest({ service: 'economy', demo: false, sources: [], options: {}, counts: {}, codeHash: 'test', builtAt: new Date(START) }));
+    await sink.publish(
+      toManifest({
+        service: 'economy',
+        demo: false,
+        sources: [],
+        options: {},
+        counts: {},
+        codeHash: 'test',
+        builtAt: new Date(START),
+      }),
+    );
 
     const stateDir = join(root.path, 'state', 'economy');
     const vintages = createVintageArchive(stateDir);
@@ -124,7 +191,10 @@ describe('observation routes', () => {
       vintages,
       cache: createObservationCache({
         dir: stateDir,
-        upstreams: { STATCAN: createStatcanClient({ baseUrl: `${up.base}/wds` }), BOC: createValetClient({ baseUrl: `${up.base}/valet` }) },
+        upstreams: {
+          STATCAN: createStatcanClient({ baseUrl: `${up.base}/wds` }),
+          BOC: createValetClient({ baseUrl: `${up.base}/valet` }),
+        },
         now,
         vintages,
         log: () => {},
@@ -174,7 +244,14 @@ describe('observation routes', () => {
   it('serves Valet series too', async () => {
     const { res, body } = await json('/api/observations?series=USD_CAD&from=2026-03-03');
     expect(res.status).toBe(200);
-    expect(body).toMatchObject({ series: 'USD_CAD', source: 'Bank of Canada', observations: [{ date: '2026-03-03', value: 1.36 }, { date: '2026-03-04', value: 1.37 }] });
+    expect(body).toMatchObject({
+      series: 'USD_CAD',
+      source: 'Bank of Canada',
+      observations: [
+        { date: '2026-03-03', value: 1.36 },
+        { date: '2026-03-04', value: 1.37 },
+      ],
+    });
   });
 
   it('filters with from and to, both inclusive', async () => {
@@ -190,7 +267,10 @@ describe('observation routes', () => {
     ];
     for (const [query, dates] of cases) {
       const { body } = await json(`/api/observations?series=CPI_ALL_ITEMS&${query}`);
-      expect((body.observations as { date: string }[]).map((o) => o.date), query).toEqual(dates);
+      expect(
+        (body.observations as { date: string }[]).map((o) => o.date),
+        query,
+      ).toEqual(dates);
     }
   });
 
@@ -209,22 +289,76 @@ describe('observation routes', () => {
     ['/api/observations', 400, [['series', 'is required']]],
     ['/api/observations?series=', 400, [['series', 'must not be empty']]],
     ['/api/observations?series=CPI_ALL_ITEMS&series=USD_CAD', 400, [['series', 'must be given once']]],
-    ['/api/observations?series=CPI_ALL_ITEMS&from=2024-02-30', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not']]],
-    ['/api/observations?series=CPI_ALL_ITEMS&from=2023-02-29&to=2024-02-29', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2023-02-29 is not']]],
-    ['/api/observations?series=CPI_ALL_ITEMS&from=2024-13-01&to=soon&vintage=2024-04-31', 400, [['from', 'must match format "date"'], ['to', 'must match format "date"'], ['vintage', 'must be a real calendar date (YYYY-MM-DD); 2024-04-31 is not']]],
-    ['/api/observations?from=2024-02-30', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not'], ['series', 'is required']]],
-    ['/api/observations?series=CPI_ALL_ITEMS&from=2025-12-01&to=2025-11-01', 400, [['from', 'must not be after to (2025-11-01)']]],
-    ['/api/observations?series=CPI_ALL_ITEMS&from=0100-02-29', 400, [['from', 'must be a real calendar date (YYYY-MM-DD); 0100-02-29 is not']]],
-    ['/api/observations?series=CPI%zz&from=2024%2D01-01', 400, [['series', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']]],
-    ['/api/revisions?series=CPI_ALL_ITEMS&from=%E9&to=2026-03-10', 400, [['from', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']]],
+    [
+      '/api/observations?series=CPI_ALL_ITEMS&from=2024-02-30',
+      400,
+      [['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not']],
+    ],
+    [
+      '/api/observations?series=CPI_ALL_ITEMS&from=2023-02-29&to=2024-02-29',
+      400,
+      [['from', 'must be a real calendar date (YYYY-MM-DD); 2023-02-29 is not']],
+    ],
+    [
+      '/api/observations?series=CPI_ALL_ITEMS&from=2024-13-01&to=soon&vintage=2024-04-31',
+      400,
+      [
+        ['from', 'must match format "date"'],
+        ['to', 'must match format "date"'],
+        ['vintage', 'must be a real calendar date (YYYY-MM-DD); 2024-04-31 is not'],
+      ],
+    ],
+    [
+      '/api/observations?from=2024-02-30',
+      400,
+      [
+        ['from', 'must be a real calendar date (YYYY-MM-DD); 2024-02-30 is not'],
+        ['series', 'is required'],
+      ],
+    ],
+    [
+      '/api/observations?series=CPI_ALL_ITEMS&from=2025-12-01&to=2025-11-01',
+      400,
+      [['from', 'must not be after to (2025-11-01)']],
+    ],
+    [
+      '/api/observations?series=CPI_ALL_ITEMS&from=0100-02-29',
+      400,
+      [['from', 'must be a real calendar date (YYYY-MM-DD); 0100-02-29 is not']],
+    ],
+    [
+      '/api/observations?series=CPI%zz&from=2024%2D01-01',
+      400,
+      [['series', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']],
+    ],
+    [
+      '/api/revisions?series=CPI_ALL_ITEMS&from=%E9&to=2026-03-10',
+      400,
+      [['from', 'must be UTF-8, percent-encoded (RFC 3986): it has a malformed escape or bytes that are not UTF-8']],
+    ],
     ['/api/observations?series=NOPE', 404, undefined],
     ['/api/observations?series=cpi_all_items', 404, undefined],
     ['/api/observations?series=CPI_ALL_ITEMS&vintage=2020-01-01', 404, undefined],
     ['/api/vintages', 400, [['series', 'is required']]],
     ['/api/vintages?series=NOPE', 404, undefined],
-    ['/api/revisions?series=CPI_ALL_ITEMS', 400, [['from', 'is required'], ['to', 'is required']]],
-    ['/api/revisions?series=CPI_ALL_ITEMS&from=2026-03-10&to=2026-02-30', 400, [['to', 'must be a real calendar date (YYYY-MM-DD); 2026-02-30 is not']]],
-    ['/api/revisions?series=CPI_ALL_ITEMS&from=2026-03-11&to=2026-03-10', 400, [['from', 'must not be after to (2026-03-10)']]],
+    [
+      '/api/revisions?series=CPI_ALL_ITEMS',
+      400,
+      [
+        ['from', 'is required'],
+        ['to', 'is required'],
+      ],
+    ],
+    [
+      '/api/revisions?series=CPI_ALL_ITEMS&from=2026-03-10&to=2026-02-30',
+      400,
+      [['to', 'must be a real calendar date (YYYY-MM-DD); 2026-02-30 is not']],
+    ],
+    [
+      '/api/revisions?series=CPI_ALL_ITEMS&from=2026-03-11&to=2026-03-10',
+      400,
+      [['from', 'must not be after to (2026-03-10)']],
+    ],
     ['/api/revisions?series=NOPE&from=2026-03-10&to=2026-03-11', 404, undefined],
     ['/api/revisions?series=CPI_ALL_ITEMS&from=2020-01-01&to=2026-03-10', 404, undefined],
   ] as const)('GET %s → %i', async (path, status, errors) => {
@@ -246,12 +380,19 @@ describe('observation routes', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('60');
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(await res.json()).toMatchObject({ code: 'upstream_unavailable', type: '/problems/upstream-unavailable', status: 503 });
+    expect(await res.json()).toMatchObject({
+      code: 'upstream_unavailable',
+      type: '/problems/upstream-unavailable',
+      status: 503,
+    });
   });
 
   it('lists vintages, serves a vintage, and shows the revisions between two', async () => {
     const day1 = '2026-03-10';
-    expect((await json('/api/vintages?series=CPI_ALL_ITEMS')).body).toEqual({ series: 'CPI_ALL_ITEMS', snapshots: [day1] });
+    expect((await json('/api/vintages?series=CPI_ALL_ITEMS')).body).toEqual({
+      series: 'CPI_ALL_ITEMS',
+      snapshots: [day1],
+    });
 
     // A day later StatCan revised November, filled December and published February.
     t = START + DAY + 60_000;
@@ -288,7 +429,9 @@ describe('observation routes', () => {
     });
     // A past day's snapshot never changes; today's may still be replaced.
     expect(old.res.headers.get('cache-control')).toBe('public, max-age=86400');
-    expect((await get(`/api/observations?series=CPI_ALL_ITEMS&vintage=${day2}`)).headers.get('cache-control')).toBe('public, max-age=300');
+    expect((await get(`/api/observations?series=CPI_ALL_ITEMS&vintage=${day2}`)).headers.get('cache-control')).toBe(
+      'public, max-age=300',
+    );
 
     const rev = await json(`/api/revisions?series=CPI_ALL_ITEMS&from=${day1}&to=${day2}`);
     expect(rev.res.status).toBe(200);
@@ -304,7 +447,11 @@ describe('observation routes', () => {
       ],
       removed: [],
     });
-    expect((await json(`/api/revisions?series=CPI_ALL_ITEMS&from=${day2}&to=${day2}`)).body).toMatchObject({ changes: [], added: [], removed: [] });
+    expect((await json(`/api/revisions?series=CPI_ALL_ITEMS&from=${day2}&to=${day2}`)).body).toMatchObject({
+      changes: [],
+      added: [],
+      removed: [],
+    });
   });
 
   it('serves the cached copy with stale and a short max-age when the upstream fails', async () => {

@@ -21,12 +21,20 @@ const fetch = conformingFetch(() => checker, OPENAPI_PATH);
 
 beforeAll(async () => {
   demo = await buildEconomyFixture({ demo: true });
-  srv = await startService(createEconomyService({ stateDir: join(demo.root.path, 'state'), env: {}, now: ECONOMY_CLOCK }), demo.outDir);
+  srv = await startService(
+    createEconomyService({ stateDir: join(demo.root.path, 'state'), env: {}, now: ECONOMY_CLOCK }),
+    demo.outDir,
+  );
   // Port 9 (discard) on loopback: nothing listens there, so every pull fails at once.
   const closed = { STATCAN_WDS_URL: 'http://127.0.0.1:9/wds', BOC_VALET_URL: 'http://127.0.0.1:9/valet' };
   live = await buildEconomyFixture({ demo: false });
-  down = await startService(createEconomyService({ stateDir: join(live.root.path, 'state'), env: closed, now: ECONOMY_CLOCK }), live.outDir);
-  checker = new OpenApiChecker(JSON.parse(readFileSync(join(demo.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument);
+  down = await startService(
+    createEconomyService({ stateDir: join(live.root.path, 'state'), env: closed, now: ECONOMY_CLOCK }),
+    live.outDir,
+  );
+  checker = new OpenApiChecker(
+    JSON.parse(readFileSync(join(demo.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument,
+  );
 });
 afterAll(async () => {
   await srv.close();
@@ -49,7 +57,13 @@ describe('economy answers as its OpenAPI document says', () => {
     // The first answer pulled (`cached: false`); the second is the cached one, which stays the same.
     const obs = await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&from=2020-01-01`);
     expect(obs.status).toBe(200);
-    expect((await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&from=2020-01-01`, { headers: { 'If-None-Match': obs.headers.get('etag')! } })).status).toBe(304);
+    expect(
+      (
+        await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&from=2020-01-01`, {
+          headers: { 'If-None-Match': obs.headers.get('etag')! },
+        })
+      ).status,
+    ).toBe(304);
     expect((await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&vintage=2026-11-22`)).status).toBe(200);
     expect((await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&vintage=2026-11-01`)).status).toBe(404);
     expect((await fetch(`${srv.base}/api/observations?series=CPI_ALL_ITEMS&from=2024-02-30`)).status).toBe(400);
@@ -58,9 +72,15 @@ describe('economy answers as its OpenAPI document says', () => {
     expect((await fetch(`${srv.base}/api/vintages?series=CPI_ALL_ITEMS`)).status).toBe(200);
     expect((await fetch(`${srv.base}/api/vintages`)).status).toBe(400);
     expect((await fetch(`${srv.base}/api/vintages?series=NOPE`)).status).toBe(404);
-    expect((await fetch(`${srv.base}/api/revisions?series=CPI_ALL_ITEMS&from=2026-11-22&to=2026-11-22`)).status).toBe(200);
-    expect((await fetch(`${srv.base}/api/revisions?series=CPI_ALL_ITEMS&from=2026-11-01&to=2026-11-22`)).status).toBe(404);
-    expect((await fetch(`${srv.base}/api/revisions?series=CPI_ALL_ITEMS&from=2026-11-22&to=2026-11-01`)).status).toBe(400);
+    expect((await fetch(`${srv.base}/api/revisions?series=CPI_ALL_ITEMS&from=2026-11-22&to=2026-11-22`)).status).toBe(
+      200,
+    );
+    expect((await fetch(`${srv.base}/api/revisions?series=CPI_ALL_ITEMS&from=2026-11-01&to=2026-11-22`)).status).toBe(
+      404,
+    );
+    expect((await fetch(`${srv.base}/api/revisions?series=CPI_ALL_ITEMS&from=2026-11-22&to=2026-11-01`)).status).toBe(
+      400,
+    );
   });
 
   it('503 with Retry-After when the upstream is down and nothing is cached', async () => {
@@ -71,21 +91,39 @@ describe('economy answers as its OpenAPI document says', () => {
 
   it('POST /mcp: JSON and event-stream answers, 202, and each refusal', async () => {
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${srv.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      fetch(`${srv.base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
     const modern = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
     const list = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }, modern);
     expect(list.status).toBe(200);
     expect(list.headers.get('content-type')).toMatch(/^application\/json/);
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi-test', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi-test', version: '1' } },
+    };
     const legacy = await post(initialize);
     expect(legacy.status).toBe(200);
     expect(legacy.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
     expect((await post('{"jsonrpc":"2.0","id":1,"method":')).status).toBe(400);
     expect((await post(initialize, { origin: 'http://evil.example' })).status).toBe(403);
-    expect((await post({ jsonrpc: '2.0', id: 2, method: 'economy/nonsense', params: { _meta: META } }, { ...modern, 'mcp-method': 'economy/nonsense' })).status).toBe(404);
+    expect(
+      (
+        await post(
+          { jsonrpc: '2.0', id: 2, method: 'economy/nonsense', params: { _meta: META } },
+          { ...modern, 'mcp-method': 'economy/nonsense' },
+        )
+      ).status,
+    ).toBe(404);
     expect((await post(initialize, { accept: 'text/html' })).status).toBe(406);
-    expect((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } })).status).toBe(413);
+    expect(
+      (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } })).status,
+    ).toBe(413);
     expect((await post(initialize, { 'content-type': 'text/plain' })).status).toBe(415);
     expect((await fetch(`${srv.base}/mcp`)).status).toBe(405);
   });

@@ -44,13 +44,28 @@ function bruteRank(q: string): string[] {
 describe('rankSeries', () => {
   const records = entries.map(toSeriesRecord);
   const reference = toSeriesSearch(JSON.parse(JSON.stringify(toSearchIndex(records))));
-  const queries = ['cpi', 'dollar', 'rate', 'canada', 'price index', 'fx usd cad', 'CPI_ALL_ITEMS', 'm', 'employment', ''];
+  const queries = [
+    'cpi',
+    'dollar',
+    'rate',
+    'canada',
+    'price index',
+    'fx usd cad',
+    'CPI_ALL_ITEMS',
+    'm',
+    'employment',
+    '',
+  ];
 
   it('ignores the order of the records it was built from (seeded shuffles)', () => {
     const rng = createRng(20261122);
     for (let round = 0; round < 5; round++) {
       const shuffled = toSeriesSearch(JSON.parse(JSON.stringify(toSearchIndex(rng.shuffle(records)))));
-      for (const q of queries) expect(rankSeries(q, shuffled).map((r) => r.id), q).toEqual(rankSeries(q, reference).map((r) => r.id));
+      for (const q of queries)
+        expect(
+          rankSeries(q, shuffled).map((r) => r.id),
+          q,
+        ).toEqual(rankSeries(q, reference).map((r) => r.id));
     }
   });
 
@@ -82,7 +97,8 @@ async function getJson<T>(path: string): Promise<{ status: number; body: T; etag
   return { status: res.status, body: (await res.json()) as T, etag: res.headers.get('etag') };
 }
 
-const search = async (q: string) => (await getJson<SeriesRecord[]>(`/api/series?q=${encodeURIComponent(q)}`)).body.map((r) => r.id);
+const search = async (q: string) =>
+  (await getJson<SeriesRecord[]>(`/api/series?q=${encodeURIComponent(q)}`)).body.map((r) => r.id);
 
 describe('GET /api/series', () => {
   it('lists every series as a list record, by id', async () => {
@@ -93,7 +109,8 @@ describe('GET /api/series', () => {
   });
 
   it('puts the exact id first, whatever its spelling', async () => {
-    for (const q of ['CPI_ALL_ITEMS', 'cpi_all_items', 'cpi all items', 'CPI-All-Items']) expect((await search(q))[0], q).toBe('CPI_ALL_ITEMS');
+    for (const q of ['CPI_ALL_ITEMS', 'cpi_all_items', 'cpi all items', 'CPI-All-Items'])
+      expect((await search(q))[0], q).toBe('CPI_ALL_ITEMS');
     expect(await search('fx usd cad')).toEqual(['FX_USD_CAD', 'FX_USD_CAD_ANNUAL', 'FX_CAD_USD']);
   });
 
@@ -111,7 +128,12 @@ describe('GET /api/series', () => {
       'CPI_SHELTER',
     ]);
     // The key CPI_EX is a prefix of two ids; the Alberta series hold "cpi" and "ex" only as words of their ids.
-    expect(await search('cpi ex')).toEqual(['CPI_EX_ENERGY', 'CPI_EX_FOOD_ENERGY', 'CPI_ALBERTA_EX_ENERGY', 'CPI_ALBERTA_EX_FOOD_ENERGY']);
+    expect(await search('cpi ex')).toEqual([
+      'CPI_EX_ENERGY',
+      'CPI_EX_FOOD_ENERGY',
+      'CPI_ALBERTA_EX_ENERGY',
+      'CPI_ALBERTA_EX_FOOD_ENERGY',
+    ]);
     expect(await search('CPI')).toEqual(await search('cpi'));
     const fx = await search('fx');
     expect(fx).toEqual(sortedIds.filter((id) => id.startsWith('FX')));
@@ -158,7 +180,13 @@ describe('GET /api/series', () => {
     expect(await search('FXUSDCAD')).toEqual(['FX_USD_CAD']);
     expect(await search('statistical mode')).toEqual(['MORTGAGE_RATE_5Y', 'PRIME_RATE']); // "the most typical rate (statistical mode)"
     // Id prefix, then the aggregates whose descriptions name currency outside banks or foreign currency deposits.
-    expect(await search('currency')).toEqual(['CURRENCY_OUTSIDE_BANKS', 'M2_GROSS', 'M2_GROSS_NSA', 'M3_GROSS', 'M3_GROSS_NSA']);
+    expect(await search('currency')).toEqual([
+      'CURRENCY_OUTSIDE_BANKS',
+      'M2_GROSS',
+      'M2_GROSS_NSA',
+      'M3_GROSS',
+      'M3_GROSS_NSA',
+    ]);
   });
 
   it('matches word starts, case and accents folded', async () => {
@@ -167,12 +195,25 @@ describe('GET /api/series', () => {
     expect(await search('no such words at all')).toEqual([]);
   });
 
-  it.each(['cpi', 'CPI_ALL_ITEMS', 'fx usd', 'dollar', 'price index', 'rate', 'canada', 'employment', 'gdp', 'bank of canada', 'v2062815', 'trade balance', 'm2', 'yield 10', 'x'])(
-    'agrees with the brute-force ranking for q=%s',
-    async (q) => {
-      expect(await search(q)).toEqual(bruteRank(q));
-    },
-  );
+  it.each([
+    'cpi',
+    'CPI_ALL_ITEMS',
+    'fx usd',
+    'dollar',
+    'price index',
+    'rate',
+    'canada',
+    'employment',
+    'gdp',
+    'bank of canada',
+    'v2062815',
+    'trade balance',
+    'm2',
+    'yield 10',
+    'x',
+  ])('agrees with the brute-force ranking for q=%s', async (q) => {
+    expect(await search(q)).toEqual(bruteRank(q));
+  });
 
   it('answers a q without letters or digits, or no q, with the full list and its ETag', async () => {
     const all = await getJson<SeriesRecord[]>('/api/series');
@@ -231,25 +272,37 @@ describe('GET /api/series/{id}', () => {
       upstream: { kind: 'statcan-wds', tableId: '18-10-0004-01', vectorIds: [41690973] },
     });
     const usd = (await getJson<Record<string, unknown>>('/api/series/FX_USD_CAD')).body;
-    expect(usd).toMatchObject({ source: 'BOC', sourceLabel: 'Bank of Canada', tableId: null, vectorIds: [], upstream: { kind: 'boc-valet', seriesNames: ['FXUSDCAD'] } });
+    expect(usd).toMatchObject({
+      source: 'BOC',
+      sourceLabel: 'Bank of Canada',
+      tableId: null,
+      vectorIds: [],
+      upstream: { kind: 'boc-valet', seriesNames: ['FXUSDCAD'] },
+    });
     const gdp = (await getJson<{ scalar_factor: unknown }>('/api/series/GDP_REAL_QUARTERLY')).body;
     expect(gdp.scalar_factor).toEqual({ code: 6, multiplier: 1_000_000 });
   });
 
-  it.each(['NO_SUCH_SERIES', 'cpi_all_items', 'CPI-ALL-ITEMS', 'CPI_ALL_ITEMS.json', '..%2f..%2fmanifest', '%20CPI_ALL_ITEMS', 'A'.repeat(65)])(
-    '/api/series/%s → 404 not_found',
-    async (id) => {
-      const res = await fetch(`${base}/api/series/${id}`);
-      expect(res.status).toBe(404);
-      expect(res.headers.get('content-type')).toBe('application/problem+json');
-      expect(((await res.json()) as { code: string }).code).toBe('not_found');
-    },
-  );
+  it.each([
+    'NO_SUCH_SERIES',
+    'cpi_all_items',
+    'CPI-ALL-ITEMS',
+    'CPI_ALL_ITEMS.json',
+    '..%2f..%2fmanifest',
+    '%20CPI_ALL_ITEMS',
+    'A'.repeat(65),
+  ])('/api/series/%s → 404 not_found', async (id) => {
+    const res = await fetch(`${base}/api/series/${id}`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await res.json()) as { code: string }).code).toBe('not_found');
+  });
 });
 
 describe('GET /api/categories', () => {
   it('lists the 8 categories with the registry counts and up to 3 examples', async () => {
-    const { status, body } = await getJson<{ slug: string; name: string; seriesCount: number; examples: string[] }[]>('/api/categories');
+    const { status, body } =
+      await getJson<{ slug: string; name: string; seriesCount: number; examples: string[] }[]>('/api/categories');
     expect(status).toBe(200);
     expect(body.map((c) => [c.slug, c.name])).toEqual(Object.entries(CATEGORIES));
     for (const c of body) {
@@ -270,15 +323,32 @@ describe('the economy build', () => {
       service: 'economy',
       demo: true,
       built_at: ECONOMY_CLOCK().toISOString(),
-      sources: [{ file: 'data/economy/registry.json', kind: 'registry', rows: entries.length, sha256: sha256(readFileSync(REGISTRY_PATH)) }],
+      sources: [
+        {
+          file: 'data/economy/registry.json',
+          kind: 'registry',
+          rows: entries.length,
+          sha256: sha256(readFileSync(REGISTRY_PATH)),
+        },
+      ],
       counts: { series: entries.length, categories: 8 },
     });
   });
 
   it('reports the series no recorded response backs, and copies the registry', () => {
-    const report = JSON.parse(readFileSync(join(buildDir, 'report.json'), 'utf8')) as { unverified: string[]; issues: unknown[]; by_category: Record<string, number> };
-    const unverified = (entries as (RegistryEntry & { evidence?: { recorded: string[]; documentation?: string[]; archived?: unknown[] } })[])
-      .filter((e) => !e.evidence?.recorded.length && !e.evidence?.documentation?.length && !e.evidence?.archived?.length)
+    const report = JSON.parse(readFileSync(join(buildDir, 'report.json'), 'utf8')) as {
+      unverified: string[];
+      issues: unknown[];
+      by_category: Record<string, number>;
+    };
+    const unverified = (
+      entries as (RegistryEntry & {
+        evidence?: { recorded: string[]; documentation?: string[]; archived?: unknown[] };
+      })[]
+    )
+      .filter(
+        (e) => !e.evidence?.recorded.length && !e.evidence?.documentation?.length && !e.evidence?.archived?.length,
+      )
       .map((e) => e.id)
       .sort();
     expect(report.unverified).toEqual(unverified);
@@ -295,7 +365,9 @@ describe('the economy build', () => {
     const b = await buildEconomyFixture();
     const live = await buildEconomyFixture({ demo: false });
     try {
-      expect(readFileSync(join(b.buildDir, 'checksums.json'), 'utf8')).toBe(readFileSync(join(a.buildDir, 'checksums.json'), 'utf8'));
+      expect(readFileSync(join(b.buildDir, 'checksums.json'), 'utf8')).toBe(
+        readFileSync(join(a.buildDir, 'checksums.json'), 'utf8'),
+      );
       expect(b.summary.data_version).toBe(a.summary.data_version);
       expect(live.summary.data_version).not.toBe(a.summary.data_version);
     } finally {
@@ -306,7 +378,9 @@ describe('the economy build', () => {
   it('reports identifiers verified more than a year before the build', async () => {
     const later = await buildEconomyFixture({ now: () => new Date('2028-01-01T00:00:00Z') });
     try {
-      const report = JSON.parse(readFileSync(join(later.buildDir, 'report.json'), 'utf8')) as { issues: { id: string; kind: string }[] };
+      const report = JSON.parse(readFileSync(join(later.buildDir, 'report.json'), 'utf8')) as {
+        issues: { id: string; kind: string }[];
+      };
       expect(report.issues.map((i) => i.id)).toEqual(sortedIds);
       expect(new Set(report.issues.map((i) => i.kind))).toEqual(new Set(['stale_verification']));
     } finally {

@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
-import { isSeriesId, loadRegistry, parseRegistry, toCategories, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
+import {
+  isSeriesId,
+  loadRegistry,
+  parseRegistry,
+  toCategories,
+  toSeriesDetail,
+  toSeriesRecord,
+} from '../../pipeline/economy/registry.ts';
 import { CATEGORIES, type RegistryEntry } from '../../pipeline/economy/types.ts';
 import { SHARED_DATA } from '../helpers/server.ts';
 
@@ -19,7 +26,13 @@ const byValetName = new Map(entries.flatMap((e) => e.seriesNames.map((n) => [n, 
 
 describe('economy registry file', () => {
   it('validates against economy/registry and holds at least 40 series', () => {
-    expect(() => schemas().assert('economy/registry', JSON.parse(readFileSync(join(import.meta.dirname, '../../data/economy/registry.json'), 'utf8')), 'registry.json')).not.toThrow();
+    expect(() =>
+      schemas().assert(
+        'economy/registry',
+        JSON.parse(readFileSync(join(import.meta.dirname, '../../data/economy/registry.json'), 'utf8')),
+        'registry.json',
+      ),
+    ).not.toThrow();
     expect(entries.length).toBeGreaterThanOrEqual(40);
   });
 
@@ -72,15 +85,24 @@ describe('economy registry file', () => {
     expect(e!.tableId).toBe(table);
   });
 
-  it.each(['FXUSDCAD', 'FXEURCAD', 'FXGBPCAD', 'FXJPYCAD', 'FXCNYCAD', 'FXMXNCAD', 'FXCADUSD', 'FXAUSDCAD', 'V39079', 'V122487', 'V41552796'])(
-    'holds the verified Valet series %s',
-    (name) => {
-      const e = byValetName.get(name);
-      expect(e, name).toBeDefined();
-      expect(e!.source).toBe('BOC');
-      expect(e!.seriesNames).toEqual([name]);
-    },
-  );
+  it.each([
+    'FXUSDCAD',
+    'FXEURCAD',
+    'FXGBPCAD',
+    'FXJPYCAD',
+    'FXCNYCAD',
+    'FXMXNCAD',
+    'FXCADUSD',
+    'FXAUSDCAD',
+    'V39079',
+    'V122487',
+    'V41552796',
+  ])('holds the verified Valet series %s', (name) => {
+    const e = byValetName.get(name);
+    expect(e, name).toBeDefined();
+    expect(e!.source).toBe('BOC');
+    expect(e!.seriesNames).toEqual([name]);
+  });
 
   it.each([
     ['CPI_ALL_ITEMS', 0],
@@ -98,16 +120,19 @@ describe('economy registry file', () => {
       expect(recorded.length).toBeGreaterThanOrEqual(20);
     });
 
-    it.each(recorded.map((e) => [e.id, e] as const))('%s: every recorded file exists and names its identifiers', (_id, e) => {
-      for (const file of e.evidence!.recorded) {
-        const path = join(ECONOMY_DATA, file);
-        expect(existsSync(path), path).toBe(true);
-        const text = readFileSync(path, 'utf8');
-        // WDS writes vector ids bare (41690973) and table downloads with a v prefix; Valet names appear as keys.
-        for (const v of e.vectorIds) expect(text.includes(String(v)), `${file} holds ${v}`).toBe(true);
-        for (const n of e.seriesNames) expect(text.includes(`"${n}"`), `${file} holds ${n}`).toBe(true);
-      }
-    });
+    it.each(recorded.map((e) => [e.id, e] as const))(
+      '%s: every recorded file exists and names its identifiers',
+      (_id, e) => {
+        for (const file of e.evidence!.recorded) {
+          const path = join(ECONOMY_DATA, file);
+          expect(existsSync(path), path).toBe(true);
+          const text = readFileSync(path, 'utf8');
+          // WDS writes vector ids bare (41690973) and table downloads with a v prefix; Valet names appear as keys.
+          for (const v of e.vectorIds) expect(text.includes(String(v)), `${file} holds ${v}`).toBe(true);
+          for (const n of e.seriesNames) expect(text.includes(`"${n}"`), `${file} holds ${n}`).toBe(true);
+        }
+      },
+    );
 
     it('matches the recorded StatCan product ids and scalar factors', () => {
       for (const e of recorded.filter((x) => x.source === 'STATCAN')) {
@@ -163,7 +188,9 @@ describe('economy/registry schema', () => {
 
   it('refuses a lastVerified that is no calendar day, naming the series', () => {
     const text = JSON.stringify([{ ...good, lastVerified: '2024-02-30' }]);
-    expect(() => parseRegistry(text, 'days.json')).toThrow(`days.json: series ${good.id} has lastVerified 2024-02-30, which is not a calendar day`);
+    expect(() => parseRegistry(text, 'days.json')).toThrow(
+      `days.json: series ${good.id} has lastVerified 2024-02-30, which is not a calendar day`,
+    );
   });
 
   it('reads a registry file as UTF-8 only: a byte order mark is dropped, Latin-1 bytes are refused', () => {
@@ -190,7 +217,9 @@ describe('economy/registry schema', () => {
     const scaled = entries.find((e) => e.scalarFactorCode !== 0)!;
     expect(scaled.units).not.toMatch(/thousand|million|billion/i);
     const text = JSON.stringify([{ ...scaled, units: 'Dollars, millions' }]);
-    expect(() => parseRegistry(text, 'scaled.json')).toThrow(`scaled.json: series ${scaled.id} has scalarFactorCode ${scaled.scalarFactorCode}`);
+    expect(() => parseRegistry(text, 'scaled.json')).toThrow(
+      `scaled.json: series ${scaled.id} has scalarFactorCode ${scaled.scalarFactorCode}`,
+    );
     expect(parseRegistry(JSON.stringify([{ ...scaled, units: 'Dollars' }]), 'ok.json')).toHaveLength(1);
     // A Valet series is served as the Bank publishes it: its scale stays in its units.
     const valetMillions = entries.find((e) => e.source === 'BOC' && /millions/i.test(e.units));
@@ -198,7 +227,9 @@ describe('economy/registry schema', () => {
   });
 
   it('refuses a bad registry with instancePath: message lines', () => {
-    expect(() => parseRegistry(JSON.stringify([{ ...good, id: 'bad id' }]), 'bad.json')).toThrow(/bad\.json does not match economy\/registry:\n {2}\/0\/id: must match pattern/);
+    expect(() => parseRegistry(JSON.stringify([{ ...good, id: 'bad id' }]), 'bad.json')).toThrow(
+      /bad\.json does not match economy\/registry:\n {2}\/0\/id: must match pattern/,
+    );
   });
 });
 
@@ -206,14 +237,26 @@ describe('registry converters', () => {
   it('turns every entry into a list record and a detail that match their schemas', () => {
     for (const e of entries) {
       const record = toSeriesRecord(e);
-      expect(Object.keys(record)).toEqual(['id', 'title', 'source', 'sourceLabel', 'tableId', 'units', 'frequency', 'category', 'description']);
+      expect(Object.keys(record)).toEqual([
+        'id',
+        'title',
+        'source',
+        'sourceLabel',
+        'tableId',
+        'units',
+        'frequency',
+        'category',
+        'description',
+      ]);
       expect(() => schemas().assert('economy/series-list', [record], e.id)).not.toThrow();
       const detail = toSeriesDetail(e);
       expect(() => schemas().assert('economy/series-detail', detail, e.id)).not.toThrow();
       expect(detail).toMatchObject(record);
       expect(detail.scalar_factor).toEqual({ code: e.scalarFactorCode, multiplier: 10 ** e.scalarFactorCode });
       expect(detail.upstream).toEqual(
-        e.source === 'STATCAN' ? { kind: 'statcan-wds', tableId: e.tableId, vectorIds: e.vectorIds } : { kind: 'boc-valet', seriesNames: e.seriesNames },
+        e.source === 'STATCAN'
+          ? { kind: 'statcan-wds', tableId: e.tableId, vectorIds: e.vectorIds }
+          : { kind: 'boc-valet', seriesNames: e.seriesNames },
       );
     }
   });
@@ -232,6 +275,11 @@ describe('registry converters', () => {
 
   it('counts an empty category as 0 with no examples', () => {
     const categories = toCategories(entries.filter((e) => e.category !== 'trade'));
-    expect(categories.find((c) => c.slug === 'trade')).toEqual({ slug: 'trade', name: 'International trade', seriesCount: 0, examples: [] });
+    expect(categories.find((c) => c.slug === 'trade')).toEqual({
+      slug: 'trade',
+      name: 'International trade',
+      seriesCount: 0,
+      examples: [],
+    });
   });
 });

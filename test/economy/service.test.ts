@@ -20,7 +20,10 @@ const get = async (path: string): Promise<Json> => {
 
 beforeAll(async () => {
   built = await buildEconomyFixture({ demo: true });
-  srv = await startService(createEconomyService({ stateDir: join(built.root.path, 'state'), env: {}, now: ECONOMY_CLOCK }), built.outDir);
+  srv = await startService(
+    createEconomyService({ stateDir: join(built.root.path, 'state'), env: {}, now: ECONOMY_CLOCK }),
+    built.outDir,
+  );
 });
 afterAll(async () => {
   await srv.close();
@@ -56,7 +59,13 @@ describe('economy service on a demo build', () => {
   it('answers the MCP tools with the same data as REST (2026-07-28 request, no handshake)', async () => {
     const res = await fetch(`${srv.base}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_observations' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'get_observations',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -64,7 +73,11 @@ describe('economy service on a demo build', () => {
         params: {
           name: 'get_observations',
           arguments: { series: 'CPI_ALL_ITEMS', from: '2020-01-01' },
-          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
         },
       }),
     });
@@ -76,7 +89,8 @@ describe('economy service on a demo build', () => {
     expect(body.result.content).toHaveLength(1);
     expect(body.result.content[0].text).toContain('provenance');
     // The values came from the demo upstream, and the provenance says so, as `source` does.
-    const provenance = JSON.parse(body.result.content[0].text.slice(body.result.content[0].text.indexOf('{'))).provenance as Json;
+    const provenance = JSON.parse(body.result.content[0].text.slice(body.result.content[0].text.indexOf('{')))
+      .provenance as Json;
     expect(provenance.series[0].sourceUrl).toBe('https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=1810000401');
     expect(provenance.series[0].note).toMatch(/^demo build: generated values/);
   });

@@ -21,7 +21,12 @@ import {
   type WdsDataPoint,
   type WdsVectorData,
 } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient, normalizeValetObservations, parseValetResponse, type ValetClient } from '../../server/economy/upstream/valet.ts';
+import {
+  createValetClient,
+  normalizeValetObservations,
+  parseValetResponse,
+  type ValetClient,
+} from '../../server/economy/upstream/valet.ts';
 import { SHARED_DATA } from '../helpers/server.ts';
 
 const DATA = join(SHARED_DATA, 'economy');
@@ -78,7 +83,8 @@ function loadRecorded(): Recorded {
     for (const env of read(wds, name) as Envelope[]) data.set(Number(env.object.vectorId), env);
   }
   const info = new Map<number, Envelope>();
-  for (const env of read(wds, 'getSeriesInfoFromVector_v41692452.json') as Envelope[]) info.set(Number(env.object.vectorId), env);
+  for (const env of read(wds, 'getSeriesInfoFromVector_v41692452.json') as Envelope[])
+    info.set(Number(env.object.vectorId), env);
   // The mcp-statcan captures kept only the `object`: wrapped back in the envelope WDS sends around it.
   for (const name of ['seriesInfo_object_v41690973.json', 'seriesInfo_object_v21581063.json']) {
     const object = read(wds, name) as Record<string, unknown>;
@@ -110,7 +116,10 @@ async function startReplay(rec: Recorded): Promise<Replay> {
   const requests: Replay['requests'] = [];
   const answer = (method: string, url: URL, body: string): { status: number; json: unknown; indent?: number } => {
     const path = url.pathname;
-    const failed = (vectorId: unknown) => ({ status: 'FAILED', object: { ...rec.notFound, vectorId: Number(vectorId) } });
+    const failed = (vectorId: unknown) => ({
+      status: 'FAILED',
+      object: { ...rec.notFound, vectorId: Number(vectorId) },
+    });
     if (method === 'POST' && path.endsWith('/getDataFromVectorsAndLatestNPeriods')) {
       const items = JSON.parse(body) as { vectorId: number; latestN: number }[];
       return {
@@ -119,7 +128,10 @@ async function startReplay(rec: Recorded): Promise<Replay> {
           const env = rec.data.get(vectorId);
           if (!env) return failed(vectorId);
           const points = env.object.vectorDataPoint as unknown[];
-          return { ...env, object: { ...env.object, vectorDataPoint: points.slice(Math.max(0, points.length - latestN)) } };
+          return {
+            ...env,
+            object: { ...env.object, vectorDataPoint: points.slice(Math.max(0, points.length - latestN)) },
+          };
         }),
       };
     }
@@ -137,7 +149,9 @@ async function startReplay(rec: Recorded): Promise<Replay> {
         json: ids.map((id) => {
           const env = rec.data.get(id);
           if (!env) return failed(id);
-          const points = (env.object.vectorDataPoint as WdsDataPoint[]).filter((p) => p.refPer >= start && p.refPer <= end);
+          const points = (env.object.vectorDataPoint as WdsDataPoint[]).filter(
+            (p) => p.refPer >= start && p.refPer <= end,
+          );
           return { ...env, object: { ...env.object, vectorDataPoint: points } };
         }),
       };
@@ -146,7 +160,12 @@ async function startReplay(rec: Recorded): Promise<Replay> {
     if (method === 'GET' && valet) {
       const names = decodeURIComponent(valet[1]!).split(',');
       const unknown = names.find((n) => !rec.valet.has(n));
-      if (unknown) return { status: 404, json: { message: `Series ${unknown} not found.`, docs: 'https://www.bankofcanada.ca/valet/docs' }, indent: 4 };
+      if (unknown)
+        return {
+          status: 404,
+          json: { message: `Series ${unknown} not found.`, docs: 'https://www.bankofcanada.ca/valet/docs' },
+          indent: 4,
+        };
       const start = url.searchParams.get('start_date') ?? '';
       const end = url.searchParams.get('end_date') ?? '9999';
       const rows = new Map<string, Record<string, unknown>>();
@@ -160,7 +179,11 @@ async function startReplay(rec: Recorded): Promise<Replay> {
       }
       const seriesDetail = Object.fromEntries(names.map((n) => [n, rec.valet.get(n)!.detail]));
       const observations = [...rows.values()].sort((a, b) => ((a.d as string) < (b.d as string) ? -1 : 1));
-      return { status: 200, json: { terms: { url: 'https://www.bankofcanada.ca/terms/' }, seriesDetail, observations }, indent: 4 };
+      return {
+        status: 200,
+        json: { terms: { url: 'https://www.bankofcanada.ca/terms/' }, seriesDetail, observations },
+        indent: 4,
+      };
     }
     return { status: 404, json: { message: 'not recorded' } };
   };
@@ -222,10 +245,15 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
   });
 
   it('dates quarterly GDP (v62305752) at refPer, the quarter start, and applies scalar factor 6 (millions)', async () => {
-    const obs = await wds.pull(entry({ id: 'GDP_EXPENDITURE', vectorIds: [62305752], frequency: 'quarterly', scalarFactorCode: 6 }), signal());
+    const obs = await wds.pull(
+      entry({ id: 'GDP_EXPENDITURE', vectorIds: [62305752], frequency: 'quarterly', scalarFactorCode: 6 }),
+      signal(),
+    );
     expect(obs).toHaveLength(120);
     expect(obs[0]!.date).toBe('1996-04-01'); // 1996Q2; refPerRaw says 1996-06-01
-    expect(obs.every((o) => ['01', '04', '07', '10'].includes(o.date.slice(5, 7)) && o.date.endsWith('-01'))).toBe(true);
+    expect(obs.every((o) => ['01', '04', '07', '10'].includes(o.date.slice(5, 7)) && o.date.endsWith('-01'))).toBe(
+      true,
+    );
     expect(valueOn(obs, '2019-10-01')).toBe(2_255_354_000_000); // 2019Q4: 2255354.0 millions
     expect(valueOn(obs, '2020-04-01')).toBe(1_968_126_000_000);
     expect(valueOn(obs, '2026-01-01')).toBe(2_500_680_000_000); // 2026Q1
@@ -239,7 +267,10 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
   });
 
   it('fails the pull when the registry scalar factor contradicts the upstream one', async () => {
-    const pull = wds.pull(entry({ id: 'GDP_WRONG', vectorIds: [62305752], frequency: 'quarterly', scalarFactorCode: 3 }), signal());
+    const pull = wds.pull(
+      entry({ id: 'GDP_WRONG', vectorIds: [62305752], frequency: 'quarterly', scalarFactorCode: 3 }),
+      signal(),
+    );
     await expect(pull).rejects.toThrow(UpstreamError);
     await expect(pull).rejects.toThrow(/scalarFactorCode 6, the registry says 3/);
   });
@@ -250,10 +281,18 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
       { vectorId: 41692457, latestN: 5 },
     ]);
     expect(items.map((i) => i.ok)).toEqual([true, true]);
-    const byVector = new Map(items.map((i) => [i.vectorId, i.ok ? normalizeWdsDataPoints(i.object.vectorDataPoint).observations : []]));
+    const byVector = new Map(
+      items.map((i) => [i.vectorId, i.ok ? normalizeWdsDataPoints(i.object.vectorDataPoint).observations : []]),
+    );
     expect(valueOn(byVector.get(74804)!, '2024-04-01')).toBe(296148);
     expect(valueOn(byVector.get(41692457)!, '2024-05-01')).toBe(164.2);
-    expect(byVector.get(41692457)!.map((o) => o.date)).toEqual(['2024-01-01', '2024-02-01', '2024-03-01', '2024-04-01', '2024-05-01']);
+    expect(byVector.get(41692457)!.map((o) => o.date)).toEqual([
+      '2024-01-01',
+      '2024-02-01',
+      '2024-03-01',
+      '2024-04-01',
+      '2024-05-01',
+    ]);
   });
 
   it('sends getDataFromVectorByReferencePeriodRange as the documented GET with quoted vector ids', async () => {
@@ -274,14 +313,24 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
 
   it('reads getSeriesInfoFromVector item by item, with the failed item flagged (responseStatusCode 4)', async () => {
     const items = await wds.getSeriesInfoFromVector([41692452, 21581063, 1175552674]);
-    expect(items[0]).toMatchObject({ ok: true, vectorId: 41692452, object: { scalarFactorCode: 0, frequencyCode: 6, SeriesTitleEn: 'Alberta;All-items excluding food and energy' } });
-    expect(items[1]).toMatchObject({ ok: true, vectorId: 21581063, object: { scalarFactorCode: 3, memberUomCode: 428 } });
+    expect(items[0]).toMatchObject({
+      ok: true,
+      vectorId: 41692452,
+      object: { scalarFactorCode: 0, frequencyCode: 6, SeriesTitleEn: 'Alberta;All-items excluding food and energy' },
+    });
+    expect(items[1]).toMatchObject({
+      ok: true,
+      vectorId: 21581063,
+      object: { scalarFactorCode: 3, memberUomCode: 428 },
+    });
     expect(items[2]).toMatchObject({ ok: false, vectorId: 1175552674, code: 4 });
     expect((items[2] as { message: string }).message).toContain('Vector is invalid');
   });
 
   it('fails a pull whose vector the upstream rejects', async () => {
-    await expect(wds.pull(entry({ id: 'GONE', vectorIds: [1175552674] }), signal())).rejects.toThrow(/v1175552674: Vector is invalid \(responseStatusCode 4\)/);
+    await expect(wds.pull(entry({ id: 'GONE', vectorIds: [1175552674] }), signal())).rejects.toThrow(
+      /v1175552674: Vector is invalid \(responseStatusCode 4\)/,
+    );
   });
 });
 
@@ -295,7 +344,16 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   afterAll(() => replay.close());
 
   it('pulls USD/CAD (FXUSDCAD) across the yearly files, one observation per date', async () => {
-    const obs = await valet.pull(entry({ id: 'USD_CAD', source: 'BOC', seriesNames: ['FXUSDCAD'], frequency: 'daily', category: 'exchange-rates' }), signal());
+    const obs = await valet.pull(
+      entry({
+        id: 'USD_CAD',
+        source: 'BOC',
+        seriesNames: ['FXUSDCAD'],
+        frequency: 'daily',
+        category: 'exchange-rates',
+      }),
+      signal(),
+    );
     expect(isAscending(obs)).toBe(true);
     expect(obs[0]).toEqual({ date: '2017-01-03', value: 1.3435 });
     expect(valueOn(obs, '2024-01-02')).toBe(1.3316);
@@ -305,14 +363,34 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   });
 
   it('asks for a date range with start_date and end_date', async () => {
-    const body = await valet.getObservations(['FXEURCAD', 'FXUSDCAD'], { startDate: '2024-12-30', endDate: '2024-12-31' });
-    expect(replay.requests.at(-1)!.url).toBe('/valet/observations/FXEURCAD,FXUSDCAD/json?start_date=2024-12-30&end_date=2024-12-31');
-    expect(normalizeValetObservations(body, 'FXEURCAD').observations.at(-1)).toEqual({ date: '2024-12-31', value: 1.4928 });
-    expect(normalizeValetObservations(body, 'FXUSDCAD').observations.map((o) => o.date)).toEqual(['2024-12-30', '2024-12-31']);
+    const body = await valet.getObservations(['FXEURCAD', 'FXUSDCAD'], {
+      startDate: '2024-12-30',
+      endDate: '2024-12-31',
+    });
+    expect(replay.requests.at(-1)!.url).toBe(
+      '/valet/observations/FXEURCAD,FXUSDCAD/json?start_date=2024-12-30&end_date=2024-12-31',
+    );
+    expect(normalizeValetObservations(body, 'FXEURCAD').observations.at(-1)).toEqual({
+      date: '2024-12-31',
+      value: 1.4928,
+    });
+    expect(normalizeValetObservations(body, 'FXUSDCAD').observations.map((o) => o.date)).toEqual([
+      '2024-12-30',
+      '2024-12-31',
+    ]);
   });
 
   it('pulls the policy rate (V39079) with its step dates', async () => {
-    const obs = await valet.pull(entry({ id: 'POLICY_RATE', source: 'BOC', seriesNames: ['V39079'], frequency: 'daily', category: 'interest-rates' }), signal());
+    const obs = await valet.pull(
+      entry({
+        id: 'POLICY_RATE',
+        source: 'BOC',
+        seriesNames: ['V39079'],
+        frequency: 'daily',
+        category: 'interest-rates',
+      }),
+      signal(),
+    );
     expect(valueOn(obs, '2020-03-27')).toBe(0.25);
     expect(valueOn(obs, '2022-03-03')).toBe(0.5);
     expect(valueOn(obs, '2022-07-14')).toBe(2.5);
@@ -330,7 +408,10 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
     const bonds = await valet.pull(entry({ id: 'GOC_10Y', source: 'BOC', seriesNames: ['V122487'] }), signal());
     expect(valueOn(bonds, '2010-01-01')).toBe(3.92);
     expect(valueOn(bonds, '2026-05-01')).toBe(3.76);
-    const annual = await valet.pull(entry({ id: 'USD_CAD_ANNUAL', source: 'BOC', seriesNames: ['FXAUSDCAD'], frequency: 'annual' }), signal());
+    const annual = await valet.pull(
+      entry({ id: 'USD_CAD_ANNUAL', source: 'BOC', seriesNames: ['FXAUSDCAD'], frequency: 'annual' }),
+      signal(),
+    );
     expect(annual.map((o) => o.value)).toEqual(expect.arrayContaining([1.2986, 1.3415, 1.3497, 1.3698]));
     expect(valueOn(annual, '2024-01-01')).toBe(1.3698);
   });
@@ -341,7 +422,10 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
     // The recordings carry it to 2019-12-31 (the README says 2019-12-27, where the 2020 file begins).
     expect(obs.at(-1)!.date).toBe('2019-12-31');
     expect(obs.some((o) => o.value === 0)).toBe(false);
-    const body = await valet.getObservations(['FXMYRCAD', 'FXUSDCAD'], { startDate: '2020-01-02', endDate: '2020-01-31' });
+    const body = await valet.getObservations(['FXMYRCAD', 'FXUSDCAD'], {
+      startDate: '2020-01-02',
+      endDate: '2020-01-31',
+    });
     expect(body.observations.length).toBeGreaterThan(15);
     expect(normalizeValetObservations(body, 'FXMYRCAD')).toEqual({ observations: [], dropped: [] });
     expect(normalizeValetObservations(body, 'FXUSDCAD').observations).toHaveLength(body.observations.length);
@@ -350,7 +434,10 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   it('fails a pull of an unknown series with Valet’s message', async () => {
     const pull = valet.pull(entry({ id: 'NOPE', source: 'BOC', seriesNames: ['FXNOPECAD'] }), signal());
     await expect(pull).rejects.toThrow(UpstreamError);
-    await expect(pull).rejects.toMatchObject({ status: 404, message: expect.stringContaining('Series FXNOPECAD not found.') });
+    await expect(pull).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining('Series FXNOPECAD not found.'),
+    });
   });
 });
 
@@ -425,7 +512,17 @@ describe('WDS values', () => {
       { date: '2024-03-01', value: 12_500 },
       { date: '2024-11-01', value: 0 },
     ]);
-    expect(dropped.map((d) => d.date)).toEqual(['2024-02-01', '2024-04-01', '2024-05-01', '2024-06-01', '2024-07-01', '2024-08-01', '2024-09-01', '2024-10-01', '2024-13-01']);
+    expect(dropped.map((d) => d.date)).toEqual([
+      '2024-02-01',
+      '2024-04-01',
+      '2024-05-01',
+      '2024-06-01',
+      '2024-07-01',
+      '2024-08-01',
+      '2024-09-01',
+      '2024-10-01',
+      '2024-13-01',
+    ]);
   });
 
   it('parses the user guide example (string value, refPer first)', () => {
@@ -438,19 +535,46 @@ describe('WDS values', () => {
           coordinate: '1.2.7.0.0.0.0.0.0.0',
           vectorId: 42076,
           vectorDataPoint: [
-            { refPer: '2017-07-01', refPer2: '', refPerRaw: '2017-01-01', refPerRaw2: '', value: '18381', decimals: 0, scalarFactorCode: 0, symbolCode: 0, statusCode: 0, securityLevelCode: 0, releaseTime: '2017-12-07T08:30', frequencyCode: 6 },
+            {
+              refPer: '2017-07-01',
+              refPer2: '',
+              refPerRaw: '2017-01-01',
+              refPerRaw2: '',
+              value: '18381',
+              decimals: 0,
+              scalarFactorCode: 0,
+              symbolCode: 0,
+              statusCode: 0,
+              securityLevelCode: 0,
+              releaseTime: '2017-12-07T08:30',
+              frequencyCode: 6,
+            },
           ],
         },
       },
     ]);
     expect(item!.ok).toBe(true);
-    expect(normalizeWdsDataPoints((item as { object: WdsVectorData }).object.vectorDataPoint).observations).toEqual([{ date: '2017-07-01', value: 18381 }]);
+    expect(normalizeWdsDataPoints((item as { object: WdsVectorData }).object.vectorDataPoint).observations).toEqual([
+      { date: '2017-07-01', value: 18381 },
+    ]);
   });
 
   it.each([
-    ['SUCCESS with a non-zero responseStatusCode', [{ status: 'SUCCESS', object: { responseStatusCode: 6, vectorId: 1 } }], { ok: false, code: 6, vectorId: 1 }],
-    ['FAILED with a text object', [{ status: 'FAILED', object: 'Vector is invalid' }], { ok: false, code: undefined, vectorId: undefined }],
-    ['a single envelope, not an array (the guide’s GET example)', { status: 'SUCCESS', object: { responseStatusCode: 0, vectorId: 1, vectorDataPoint: [] } }, { ok: true, vectorId: 1 }],
+    [
+      'SUCCESS with a non-zero responseStatusCode',
+      [{ status: 'SUCCESS', object: { responseStatusCode: 6, vectorId: 1 } }],
+      { ok: false, code: 6, vectorId: 1 },
+    ],
+    [
+      'FAILED with a text object',
+      [{ status: 'FAILED', object: 'Vector is invalid' }],
+      { ok: false, code: undefined, vectorId: undefined },
+    ],
+    [
+      'a single envelope, not an array (the guide’s GET example)',
+      { status: 'SUCCESS', object: { responseStatusCode: 0, vectorId: 1, vectorDataPoint: [] } },
+      { ok: true, vectorId: 1 },
+    ],
     ['something else entirely', { message: 'Internal error' }, { ok: false }],
   ])('reads per-item status: %s', (_, body, expected) => {
     const items = parseWdsResponse(body);
@@ -489,8 +613,22 @@ describe('Valet values', () => {
 
 describe('demo upstream', () => {
   const cpi = entry({ id: 'CPI_ALL_ITEMS', vectorIds: [41690973], units: 'Index, 2002=100', tableId: '18-10-0004-01' });
-  const gdp = entry({ id: 'GDP_EXPENDITURE', vectorIds: [62305752], frequency: 'quarterly', scalarFactorCode: 6, units: 'dollars', category: 'output' });
-  const usd = entry({ id: 'USD_CAD', source: 'BOC', seriesNames: ['FXUSDCAD'], frequency: 'daily', category: 'exchange-rates', units: 'CAD per USD' });
+  const gdp = entry({
+    id: 'GDP_EXPENDITURE',
+    vectorIds: [62305752],
+    frequency: 'quarterly',
+    scalarFactorCode: 6,
+    units: 'dollars',
+    category: 'output',
+  });
+  const usd = entry({
+    id: 'USD_CAD',
+    source: 'BOC',
+    seriesNames: ['FXUSDCAD'],
+    frequency: 'daily',
+    category: 'exchange-rates',
+    units: 'CAD per USD',
+  });
   const day = (iso: string) => () => new Date(`${iso}T12:00:00Z`);
 
   it('answers in the WDS wire format, parsed by the StatCan adapter, labelled (demo)', async () => {
@@ -527,16 +665,42 @@ describe('demo upstream', () => {
     expect(obs[0]!.date).toBe('2000-01-03');
     expect(obs.every((o) => o.value > 0.5 && o.value < 3)).toBe(true);
     expect(obs.every((o) => ![0, 6].includes(new Date(`${o.date}T00:00:00Z`).getUTCDay()))).toBe(true);
-    const raw = respondDemo('GET', new URL('https://x/valet/observations/FXUSDCAD/json?start_date=2026-06-01'), undefined, { now: day('2026-06-15'), entries: [usd] });
+    const raw = respondDemo(
+      'GET',
+      new URL('https://x/valet/observations/FXUSDCAD/json?start_date=2026-06-01'),
+      undefined,
+      { now: day('2026-06-15'), entries: [usd] },
+    );
     expect(raw.status).toBe(200);
-    const cell = (JSON.parse(raw.body) as { observations: Record<string, { v: unknown }>[] }).observations[0]!.FXUSDCAD!;
+    const cell = (JSON.parse(raw.body) as { observations: Record<string, { v: unknown }>[] }).observations[0]!
+      .FXUSDCAD!;
     expect(typeof cell.v).toBe('string');
   });
 
-  it('starts a currency\'s daily and annual rates at one level, near where it stood in 2000', async () => {
+  it("starts a currency's daily and annual rates at one level, near where it stood in 2000", async () => {
     const up = createDemoUpstreams({ now: day('2026-06-15') });
-    const eur = await up.BOC.pull(entry({ id: 'EUR', source: 'BOC', seriesNames: ['FXEURCAD'], frequency: 'daily', category: 'exchange-rates', units: 'CAD per EUR' }), signal());
-    const eurAnnual = await up.BOC.pull(entry({ id: 'EUR_A', source: 'BOC', seriesNames: ['FXAEURCAD'], frequency: 'annual', category: 'exchange-rates', units: 'CAD per EUR' }), signal());
+    const eur = await up.BOC.pull(
+      entry({
+        id: 'EUR',
+        source: 'BOC',
+        seriesNames: ['FXEURCAD'],
+        frequency: 'daily',
+        category: 'exchange-rates',
+        units: 'CAD per EUR',
+      }),
+      signal(),
+    );
+    const eurAnnual = await up.BOC.pull(
+      entry({
+        id: 'EUR_A',
+        source: 'BOC',
+        seriesNames: ['FXAEURCAD'],
+        frequency: 'annual',
+        category: 'exchange-rates',
+        units: 'CAD per EUR',
+      }),
+      signal(),
+    );
     const mean = (xs: { value: number }[]) => xs.reduce((a, o) => a + o.value, 0) / xs.length;
     // 26 years of a walk pulled back to its start (±40 %): both near 1.37, and near each other.
     for (const series of [eur, eurAnnual]) expect(mean(series)).toBeGreaterThan(0.8);
@@ -547,8 +711,15 @@ describe('demo upstream', () => {
 
   it('answers an unknown vector or series name as the upstreams do', () => {
     const opts = { now: day('2026-06-15'), entries: [cpi] };
-    const wds = respondDemo('POST', new URL(`${DEMO_STATCAN_URL}/getDataFromVectorsAndLatestNPeriods`), JSON.stringify([{ vectorId: 5, latestN: 3 }]), opts);
+    const wds = respondDemo(
+      'POST',
+      new URL(`${DEMO_STATCAN_URL}/getDataFromVectorsAndLatestNPeriods`),
+      JSON.stringify([{ vectorId: 5, latestN: 3 }]),
+      opts,
+    );
     expect(parseWdsResponse(JSON.parse(wds.body))[0]).toMatchObject({ ok: false, code: 4 });
-    expect(respondDemo('GET', new URL('https://x/valet/observations/FXNOPECAD/json'), undefined, opts).status).toBe(404);
+    expect(respondDemo('GET', new URL('https://x/valet/observations/FXNOPECAD/json'), undefined, opts).status).toBe(
+      404,
+    );
   });
 });

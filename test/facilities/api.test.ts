@@ -53,7 +53,9 @@ describe('facility records', () => {
     expect([bath.program, picton.program]).toEqual(['ontario_only', 'federal_only']);
     expect([bath.tier, picton.tier]).toEqual(['unmatched', 'unmatched']);
     const report = (await get('/report.json')) as { near_misses: Json[] };
-    expect(report.near_misses.map((m) => [m.kind, m.ontario_id, m.federal_id, m.ontario_spine_id, m.federal_spine_id])).toEqual([
+    expect(
+      report.near_misses.map((m) => [m.kind, m.ontario_id, m.federal_id, m.ontario_spine_id, m.federal_spine_id]),
+    ).toEqual([
       ['same_name_other_city', '2003', 'G20003', 'ONF-000003', 'ONF-000008'],
       ['similar_name_same_city', '2004', 'G20004', 'ONF-000004', 'ONF-000009'],
     ]);
@@ -65,7 +67,13 @@ describe('facility records', () => {
 
   it('reads indicator-table kilotonnes with a space thousands separator and NAICS from the link', async () => {
     const r = await get('/api/v1/facility/ONF-000010');
-    expect(r).toMatchObject({ name: 'Pipeline Station 7', program: 'federal_only', naics: '486210', totals: { federal: 1250400, ontario: null }, delta: null });
+    expect(r).toMatchObject({
+      name: 'Pipeline Station 7',
+      program: 'federal_only',
+      naics: '486210',
+      totals: { federal: 1250400, ontario: null },
+      delta: null,
+    });
   });
 
   it('flags methane and disagreement with reasons, and links ST/SAINT city spellings', async () => {
@@ -82,7 +90,14 @@ describe('facility records', () => {
 
   it('gives city context from EWRB buildings, with the data year and medians', async () => {
     const r = await get('/api/v1/facility/ONF-000001');
-    expect(r.buildings).toEqual({ year: 2024, city: 'Hamilton', count: 3, median_site_eui_gj_m2: 2, median_ghg_intensity_kg_m2: 60, median_water_m3_m2: 0.325 });
+    expect(r.buildings).toEqual({
+      year: 2024,
+      city: 'Hamilton',
+      count: 3,
+      median_site_eui_gj_m2: 2,
+      median_ghg_intensity_kg_m2: 60,
+      median_water_m3_m2: 0.325,
+    });
     expect((await get('/api/v1/facility/ONF-000005')).buildings).toBeNull();
   });
 
@@ -96,16 +111,37 @@ describe('spine and stats', () => {
   it('lists every facility ascending, without flags and delta', async () => {
     const spine = await get('/api/v1/spine');
     expect(spine.count).toBe(10);
-    expect(spine.facilities.map((f: Json) => f.spine_id)).toEqual(Array.from({ length: 10 }, (_, i) => `ONF-${String(i + 1).padStart(6, '0')}`));
+    expect(spine.facilities.map((f: Json) => f.spine_id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `ONF-${String(i + 1).padStart(6, '0')}`),
+    );
     expect(spine.facilities[0].flags).toBeUndefined();
     expect(spine.facilities[0].delta).toBeUndefined();
   });
 
   it('counts tiers and programs, ranks top emitters and buckets agreement cumulatively', async () => {
     const stats = await get('/api/v1/stats');
-    expect(stats.match).toEqual({ facilities: 10, anchored: 3, unmatched: 7, both: 3, ontario_only: 4, federal_only: 3, anchored_rate: 0.3 });
-    expect(stats.top_emitters.map((t: Json) => t.spine_id).slice(0, 3)).toEqual(['ONF-000010', 'ONF-000001', 'ONF-000008']);
-    expect(stats.agreement).toMatchObject({ year: 2024, compared: 3, within_1pct: 2, within_5pct: 2, within_10pct: 3, over_10pct: 0 });
+    expect(stats.match).toEqual({
+      facilities: 10,
+      anchored: 3,
+      unmatched: 7,
+      both: 3,
+      ontario_only: 4,
+      federal_only: 3,
+      anchored_rate: 0.3,
+    });
+    expect(stats.top_emitters.map((t: Json) => t.spine_id).slice(0, 3)).toEqual([
+      'ONF-000010',
+      'ONF-000001',
+      'ONF-000008',
+    ]);
+    expect(stats.agreement).toMatchObject({
+      year: 2024,
+      compared: 3,
+      within_1pct: 2,
+      within_5pct: 2,
+      within_10pct: 3,
+      over_10pct: 0,
+    });
     expect(stats.agreement.largest[0]).toMatchObject({ spine_id: 'ONF-000006', tonnes: -7660, pct: -7.76 });
     const narrowing = stats.funnel.filter((s: Json) => s.narrowing).map((s: Json) => s.count);
     for (let i = 1; i < narrowing.length; i++) expect(narrowing[i]).toBeLessThanOrEqual(narrowing[i - 1]);
@@ -120,7 +156,18 @@ describe('search', () => {
     const r = await get('/api/v1/search');
     expect(r.total).toBe(10);
     expect(r.limit).toBe(50);
-    expect(ids(r)).toEqual(['ONF-000010', 'ONF-000001', 'ONF-000008', 'ONF-000003', 'ONF-000009', 'ONF-000004', 'ONF-000006', 'ONF-000002', 'ONF-000007', 'ONF-000005']);
+    expect(ids(r)).toEqual([
+      'ONF-000010',
+      'ONF-000001',
+      'ONF-000008',
+      'ONF-000003',
+      'ONF-000009',
+      'ONF-000004',
+      'ONF-000006',
+      'ONF-000002',
+      'ONF-000007',
+      'ONF-000005',
+    ]);
     expect(r.results[0]).toEqual({
       spine_id: 'ONF-000010',
       name: 'Pipeline Station 7',
@@ -132,7 +179,7 @@ describe('search', () => {
     });
   });
 
-  it('answers no query, and a query meaning the same, with the build\'s search.json: its tag and codings', async () => {
+  it("answers no query, and a query meaning the same, with the build's search.json: its tag and codings", async () => {
     const file = await fetch(`${fx.base}/api/v1/search.json`, { headers: { 'Accept-Encoding': 'br' } });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-encoding')).toBe('br');
@@ -189,7 +236,12 @@ describe('logs', () => {
     await new Promise((r) => setTimeout(r, 20));
     const line = fx.logs[before];
     expect(fx.logs.length).toBe(before + 1);
-    expect(line).toMatchObject({ method: 'GET', path: '/api/v1/facility/ONF-000001', status: 200, service: 'facilities' });
+    expect(line).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/facility/ONF-000001',
+      status: 200,
+      service: 'facilities',
+    });
     expect(typeof line!.ms).toBe('number');
   });
 });

@@ -37,15 +37,36 @@ describe('facilities build', () => {
       expect(input.used + dropped, input.file).toBe(input.rows);
     }
     const byKind = Object.fromEntries(report.inputs.map((i: { kind: string }) => [i.kind, i]));
-    expect(byKind.ontario_ghg).toMatchObject({ rows: 12, used: 11, dropped: { duplicate: 1 }, encoding: 'windows-1252', bom: false });
-    expect(byKind.ghgrp_by_gas).toMatchObject({ rows: 6, used: 5, dropped: { outside_ontario: 1 }, encoding: 'utf-8', bom: true });
+    expect(byKind.ontario_ghg).toMatchObject({
+      rows: 12,
+      used: 11,
+      dropped: { duplicate: 1 },
+      encoding: 'windows-1252',
+      bom: false,
+    });
+    expect(byKind.ghgrp_by_gas).toMatchObject({
+      rows: 6,
+      used: 5,
+      dropped: { outside_ontario: 1 },
+      encoding: 'utf-8',
+      bom: true,
+    });
     expect(byKind.ghgrp_indicator).toMatchObject({ rows: 4, used: 3, dropped: { outside_ontario: 1 } });
     expect(byKind.ewrb).toMatchObject({ rows: 4, used: 4, bom: true });
     expect(report.ignored).toEqual([{ file: 'notes.txt', reason: 'header matches no known input' }]);
     // (notes.txt shares no column with any input; a near miss names what it lacks, see 'a required column is missing'.)
-    expect(report.issues.find((i: { kind: string }) => i.kind === 'missing_city')).toMatchObject({ file: 'ontario/ghg-registry.csv', record: 12 });
+    expect(report.issues.find((i: { kind: string }) => i.kind === 'missing_city')).toMatchObject({
+      file: 'ontario/ghg-registry.csv',
+      record: 12,
+    });
     const manifest = JSON.parse(readFileSync(join(b.buildDir, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ service: 'facilities', demo: false, built_at: '2026-01-02T03:04:05.000Z', options: { year: 2024 }, counts: { facilities: 10, anchored: 3 } });
+    expect(manifest).toMatchObject({
+      service: 'facilities',
+      demo: false,
+      built_at: '2026-01-02T03:04:05.000Z',
+      options: { year: 2024 },
+      counts: { facilities: 10, anchored: 3 },
+    });
     expect(manifest.sources.map((s: { file: string; rows: number }) => [s.file, s.rows])).toEqual([
       ['ewrb.csv', 4],
       ['federal/emissions-by-gas.csv', 6],
@@ -56,7 +77,12 @@ describe('facilities build', () => {
 
   it('writes byte-identical output for the same inputs and code (the clock only in the manifest)', async () => {
     const a = await buildFixture();
-    const b = await buildFacilities({ input: a.input, outDir: join(a.root.path, 'again'), year: FIXTURE_YEAR, now: () => new Date('2030-01-01T00:00:00Z') });
+    const b = await buildFacilities({
+      input: a.input,
+      outDir: join(a.root.path, 'again'),
+      year: FIXTURE_YEAR,
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
     cleanups.push(a.root.remove);
     const ta = tree(a.buildDir);
     const tb = tree(join(a.root.path, 'again', 'facilities'));
@@ -79,15 +105,23 @@ describe('facilities build', () => {
     // Rebuild over the same output with Ontario id 2005 gone and a new 2009 facility.
     await rm(first.input, { recursive: true });
     const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
-    await writeFacilitiesFixture(first.input, { dropOntario: [2005], addOntario: [[2024, 2009, 'New Co', 'Fresh Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]] });
+    await writeFacilitiesFixture(first.input, {
+      dropOntario: [2005],
+      addOntario: [[2024, 2009, 'New Co', 'Fresh Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]],
+    });
     await buildFacilities({ input: first.input, outDir: first.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
-    const after = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')) as { next: number; sources: Record<string, string> };
+    const after = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')) as {
+      next: number;
+      sources: Record<string, string>;
+    };
     for (const [source, id] of Object.entries(before)) expect(after.sources[source], source).toBe(id);
     expect(after.sources['ontario:2009']).toBe('ONF-000011');
     expect(after.next).toBe(12);
     const report = JSON.parse(readFileSync(join(first.buildDir, 'report.json'), 'utf8'));
     expect(report.ids).toEqual({ carried: 9, issued: ['ONF-000011'], retired: ['ONF-000005'] });
-    const spine = JSON.parse(readFileSync(join(first.buildDir, 'api/v1/spine.json'), 'utf8')) as { facilities: { spine_id: string }[] };
+    const spine = JSON.parse(readFileSync(join(first.buildDir, 'api/v1/spine.json'), 'utf8')) as {
+      facilities: { spine_id: string }[];
+    };
     expect(spine.facilities.map((f) => f.spine_id)).not.toContain('ONF-000005');
     // The previous build stays beside the new one.
     expect(statSync(join(first.outDir, 'facilities.prev', 'manifest.json')).isFile()).toBe(true);
@@ -99,10 +133,18 @@ describe('facilities build', () => {
     const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
     const inputs = { a: base.input, b: join(base.root.path, 'input-b') };
     // B: a facility gone and a new one, so A and B alternately retire and issue ids.
-    await writeFacilitiesFixture(inputs.b, { dropOntario: [2005], addOntario: [[2024, 2009, 'New Co', 'Fresh Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]] });
+    await writeFacilitiesFixture(inputs.b, {
+      dropOntario: [2005],
+      addOntario: [[2024, 2009, 'New Co', 'Fresh Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]],
+    });
     const seen = new Map<string, Map<string, Buffer>>();
     for (const which of ['a', 'b', 'a', 'b', 'b'] as const) {
-      const { data_version } = await buildFacilities({ input: inputs[which], outDir: base.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
+      const { data_version } = await buildFacilities({
+        input: inputs[which],
+        outDir: base.outDir,
+        year: FIXTURE_YEAR,
+        now: PINNED_CLOCK,
+      });
       const files = tree(base.buildDir);
       files.delete('manifest.json');
       const earlier = seen.get(data_version);
@@ -123,12 +165,17 @@ describe('facilities build', () => {
     // A new facility whose name sorts first: a build without the published ids would number it ONF-000001.
     await rm(first.input, { recursive: true });
     const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
-    await writeFacilitiesFixture(first.input, { addOntario: [[2024, 2010, 'Aardvark Co', 'Aardvark Test Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]] });
+    await writeFacilitiesFixture(first.input, {
+      addOntario: [[2024, 2010, 'Aardvark Co', 'Aardvark Test Plant', 'Guelph', '311999', 15000, 0, 5, 5, 15010]],
+    });
     // Killed between the renames: the live tree was moved aside and the new one not yet moved in.
     renameSync(first.buildDir, join(first.outDir, 'facilities.prev'));
     await buildFacilities({ input: first.input, outDir: first.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
-    const after = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')) as { sources: Record<string, string> };
-    for (const [source, id] of Object.entries((JSON.parse(before) as { sources: Record<string, string> }).sources)) expect(after.sources[source], source).toBe(id);
+    const after = JSON.parse(readFileSync(join(first.buildDir, 'ids.json'), 'utf8')) as {
+      sources: Record<string, string>;
+    };
+    for (const [source, id] of Object.entries((JSON.parse(before) as { sources: Record<string, string> }).sources))
+      expect(after.sources[source], source).toBe(id);
     const report = JSON.parse(readFileSync(join(first.buildDir, 'report.json'), 'utf8'));
     expect(report.ids.carried).toBe(10);
     expect(report.ids.issued).toEqual(['ONF-000011']);
@@ -138,7 +185,9 @@ describe('facilities build', () => {
     const b = await buildFixture();
     cleanups.push(b.root.remove);
     writeFileSync(join(b.buildDir, 'ids.json'), '{"next": 1');
-    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK })).rejects.toThrow(/facilities\/ids\.json is not readable JSON .*: the published ids cannot be carried over/);
+    await expect(
+      buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK }),
+    ).rejects.toThrow(/facilities\/ids\.json is not readable JSON .*: the published ids cannot be carried over/);
   });
 
   it('stops at once, before reading any input, while another live build holds the lock', async () => {
@@ -148,9 +197,9 @@ describe('facilities build', () => {
     writeFileSync(join(b.outDir, '.facilities.lock'), String(process.ppid));
     const stages: string[] = [];
     const progress = { ...silentProgress, stage: (s: string) => void stages.push(s) };
-    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK, progress })).rejects.toThrow(
-      new RegExp(`another build of facilities is running \\(pid ${process.ppid}, lock `),
-    );
+    await expect(
+      buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK, progress }),
+    ).rejects.toThrow(new RegExp(`another build of facilities is running \\(pid ${process.ppid}, lock `));
     expect(stages).toEqual([]);
     // A lock left by a process that is gone does not stop anything.
     writeFileSync(join(b.outDir, '.facilities.lock'), '999999999');
@@ -164,7 +213,9 @@ describe('facilities build', () => {
     expect(JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8')).warnings).toEqual([]);
     const s = await buildFacilities({ input: b.input, outDir: b.outDir, year: 2031, now: PINNED_CLOCK });
     expect(s.warnings).toHaveLength(1);
-    expect(s.warnings[0]).toMatch(/^no facility has a figure for the comparison year 2031 \(the inputs have \d{4}–\d{4}\): .*build with --year$/);
+    expect(s.warnings[0]).toMatch(
+      /^no facility has a figure for the comparison year 2031 \(the inputs have \d{4}–\d{4}\): .*build with --year$/,
+    );
     expect(JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8')).warnings).toEqual(s.warnings);
   });
 
@@ -174,13 +225,22 @@ describe('facilities build', () => {
     const manifestBefore = readFileSync(join(b.buildDir, 'manifest.json'));
     // A second Ontario-like file that lacks Total CO2e is not recognized, so it is listed and ignored…
     await writeFile(join(b.input, 'partial.csv'), 'Year,Ontario GHG ID,Facility Name\r\n2024,1,X\r\n');
-    const s = await buildFacilities({ input: b.input, outDir: join(b.root.path, 'other'), year: FIXTURE_YEAR, now: PINNED_CLOCK });
+    const s = await buildFacilities({
+      input: b.input,
+      outDir: join(b.root.path, 'other'),
+      year: FIXTURE_YEAR,
+      now: PINNED_CLOCK,
+    });
     const partial = s.ignored.find((i) => i.file === 'partial.csv')!;
     // …with the input it comes closest to and the columns it lacks, by their names in the upstream file…
-    expect(partial.reason).toMatch(/^header matches no known input \(closest: ontario_ghg, without the columns "Facility City", .*"Total CO2e from all sources in CO2e \(t\)"\)$/);
+    expect(partial.reason).toMatch(
+      /^header matches no known input \(closest: ontario_ghg, without the columns "Facility City", .*"Total CO2e from all sources in CO2e \(t\)"\)$/,
+    );
     // …and a folder with no Ontario file at all fails the build, saying what was there instead.
     await rm(join(b.input, 'ontario'), { recursive: true });
-    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR })).rejects.toThrow(/no Ontario GHG registry file found .*; files not taken: .*partial\.csv: header matches no known input \(closest: ontario_ghg/);
+    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR })).rejects.toThrow(
+      /no Ontario GHG registry file found .*; files not taken: .*partial\.csv: header matches no known input \(closest: ontario_ghg/,
+    );
     expect(readFileSync(join(b.buildDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
     expect(readdirSync(b.outDir).filter((n) => n.startsWith('.'))).toEqual([]);
   });

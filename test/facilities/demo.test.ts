@@ -17,24 +17,75 @@ const EWRB = 'ewrb/ewrb_raw_data.csv';
 
 // Expected headers, written out independently of the generator (README §1, §3.4, §2).
 const ONTARIO_HEADER = [
-  'Year', 'Ontario GHG ID', 'Facility Owner', 'Facility Name', 'Facility City', 'Facility Primary NAICS Code',
-  'Carbon dioxide (CO2) from non-biomass in CO2e (t)', 'Carbon dioxide (CO2) from biomass in CO2e (t)',
-  'Methane (CH4) in CO2e (t)', 'Nitrous oxide (N2O) in CO2e (t)', 'Sulphur hexafluoride (SF6) in CO2e (t)',
-  'Hydrofluorocarbons (HFCs) in CO2e (t)', 'Perfluorocarbons (PFCs) in CO2e (t)', 'Nitrogen Trifluoride (NF3) in CO2e (t)',
-  'Total CO2e from all sources in CO2e (t)', 'Reporting Amount in CO2e (t)', 'Verification Amount in CO2e (t)',
+  'Year',
+  'Ontario GHG ID',
+  'Facility Owner',
+  'Facility Name',
+  'Facility City',
+  'Facility Primary NAICS Code',
+  'Carbon dioxide (CO2) from non-biomass in CO2e (t)',
+  'Carbon dioxide (CO2) from biomass in CO2e (t)',
+  'Methane (CH4) in CO2e (t)',
+  'Nitrous oxide (N2O) in CO2e (t)',
+  'Sulphur hexafluoride (SF6) in CO2e (t)',
+  'Hydrofluorocarbons (HFCs) in CO2e (t)',
+  'Perfluorocarbons (PFCs) in CO2e (t)',
+  'Nitrogen Trifluoride (NF3) in CO2e (t)',
+  'Total CO2e from all sources in CO2e (t)',
+  'Reporting Amount in CO2e (t)',
+  'Verification Amount in CO2e (t)',
   'Accredited Verification Body',
 ];
 const INDICATOR_HEADER = [
-  'Facility ID', 'Facility name', 'Company name', 'City', 'Address', 'Postal code', 'Province', 'Latitude', 'Longitude',
-  'Total emissions', 'Units', 'Report year', 'Industry classification', 'Industry classification link',
-  'Facility information', 'Facility details',
+  'Facility ID',
+  'Facility name',
+  'Company name',
+  'City',
+  'Address',
+  'Postal code',
+  'Province',
+  'Latitude',
+  'Longitude',
+  'Total emissions',
+  'Units',
+  'Report year',
+  'Industry classification',
+  'Industry classification link',
+  'Facility information',
+  'Facility details',
 ];
 const EWRB_HEADER = [
-  'EWRB_ID', 'City', 'Postal_Code', 'PrimPropTypCalc', 'PrimPropTypSelf', 'Largest_PropTyp', 'All_Prop_Types',
-  'Thrd_Party_Cert', 'WN_Sit_Elc_Int1', 'WN_Sit_Elc_Int2', 'WN_Sit_Gas_Int1', 'WN_Sit_Gas_Int2', 'WN_Sit_Gas_Int3',
-  'All_Water_Int1', 'All_Water_Int2', 'Ind_Water_Int1', 'Ind_Water_Int2', 'Site_EUI1', 'Site_EUI2', 'Source_EUI1',
-  'Source_EUI2', 'WN_Site_EUI1', 'WN_Site_EUI2', 'WN_Source_EUI1', 'WN_Source_EUI2', 'GHG_Emiss_Int1',
-  'GHG_Emiss_Int2', 'Ener_Star_Score', 'Ener_Star_Certs', 'Data_Qual_Check', 'Data_Qual_Date',
+  'EWRB_ID',
+  'City',
+  'Postal_Code',
+  'PrimPropTypCalc',
+  'PrimPropTypSelf',
+  'Largest_PropTyp',
+  'All_Prop_Types',
+  'Thrd_Party_Cert',
+  'WN_Sit_Elc_Int1',
+  'WN_Sit_Elc_Int2',
+  'WN_Sit_Gas_Int1',
+  'WN_Sit_Gas_Int2',
+  'WN_Sit_Gas_Int3',
+  'All_Water_Int1',
+  'All_Water_Int2',
+  'Ind_Water_Int1',
+  'Ind_Water_Int2',
+  'Site_EUI1',
+  'Site_EUI2',
+  'Source_EUI1',
+  'Source_EUI2',
+  'WN_Site_EUI1',
+  'WN_Site_EUI2',
+  'WN_Source_EUI1',
+  'WN_Source_EUI2',
+  'GHG_Emiss_Int1',
+  'GHG_Emiss_Int2',
+  'Ener_Star_Score',
+  'Ener_Star_Certs',
+  'Data_Qual_Check',
+  'Data_Qual_Date',
 ];
 const BY_GAS_FIRST = "GHGRP ID No. / No d'identification du PDGES";
 const BY_GAS_LAST = 'Monitoring or Direct Measurement / Surveillance ou mesure directe';
@@ -124,7 +175,9 @@ describe('facilities demo: formats', () => {
     expect(ontarioRows.length).toBe(facts.ontarioRows);
     expect(ontarioRows.every((r) => r.length === 18)).toBe(true);
     expect(new Set(ontarioRows.map((r) => r[1])).size).toBe(facts.ontarioIds);
-    expect(new Set(ontarioRows.map((r) => r[0]))).toEqual(new Set(Array.from({ length: 15 }, (_, i) => String(2010 + i))));
+    expect(new Set(ontarioRows.map((r) => r[0]))).toEqual(
+      new Set(Array.from({ length: 15 }, (_, i) => String(2010 + i))),
+    );
     // Totals include biomass CO2, reporting amounts exclude it; both whole numbers.
     for (const r of ontarioRows) {
       expect(r[14], r.join(',')).toMatch(/^\d+$/);
@@ -132,8 +185,11 @@ describe('facilities demo: formats', () => {
     }
     expect(ontarioRows.some((r) => r[7] === '') && ontarioRows.some((r) => r[7] === '0')).toBe(true);
     expect(ontarioRows.some((r) => r[16] === '') && ontarioRows.some((r) => /^\d+$/.test(r[16]!))).toBe(true);
-    expect(ontarioRows.some((r) => /^\d+\.\d+$/.test(r[6]!)) && ontarioRows.some((r) => /^\d+$/.test(r[6]!))).toBe(true);
-    const upper = ontarioRows.filter((r) => /\p{L}/u.test(r[4]!) && r[4] === r[4]!.toUpperCase()).length / ontarioRows.length;
+    expect(ontarioRows.some((r) => /^\d+\.\d+$/.test(r[6]!)) && ontarioRows.some((r) => /^\d+$/.test(r[6]!))).toBe(
+      true,
+    );
+    const upper =
+      ontarioRows.filter((r) => /\p{L}/u.test(r[4]!) && r[4] === r[4]!.toUpperCase()).length / ontarioRows.length;
     expect(upper).toBeGreaterThan(0.2);
     expect(upper).toBeLessThan(0.4);
   });
@@ -209,7 +265,9 @@ describe('facilities demo: formats', () => {
     expect(rows.length).toBe(facts.ewrbRows);
     expect(rows.every((r) => r.length === 31)).toBe(true);
     expect(text.split('\uFFFD').length - 1).toBe(1);
-    expect(rows.filter((r) => r[0]!.startsWith('\uFFFD')).map((r) => r[0]!.slice(1))).toEqual([facts.ewrbReplacementCharId]);
+    expect(rows.filter((r) => r[0]!.startsWith('\uFFFD')).map((r) => r[0]!.slice(1))).toEqual([
+      facts.ewrbReplacementCharId,
+    ]);
     expect(text).toMatch(/,\d\.\d+E-05,/);
     expect(rows.every((r) => /^(2025-\d\d-\d\d|Not Available)$/.test(r[30]!))).toBe(true);
     expect(rows.some((r) => r[2] === r[2]!.toLowerCase()) && rows.some((r) => r[2] === r[2]!.toUpperCase())).toBe(true);
@@ -247,7 +305,12 @@ describe('facilities demo: planted cases in the files', () => {
     expect(ontarioRows.every((r) => /^\d{4}$/.test(r[1]!) && Number(r[1]) >= 1001)).toBe(true);
     expect(Math.min(...ontarioRows.map((r) => Number(r[1])))).toBe(1001);
     expect(byGasRows.some((r) => r[0] === 'G10001')).toBe(true);
-    expect(facts.federalOntarioIds).toBe(new Set([...byGasRows.filter((r) => r[5] === 'Ontario').map((r) => r[0]), ...indicatorRows.filter((r) => r[6] === 'Ontario').map((r) => `G${r[0]}`)]).size);
+    expect(facts.federalOntarioIds).toBe(
+      new Set([
+        ...byGasRows.filter((r) => r[5] === 'Ontario').map((r) => r[0]),
+        ...indicatorRows.filter((r) => r[6] === 'Ontario').map((r) => `G${r[0]}`),
+      ]).size,
+    );
     expect(facts.ontarioIds).toBeGreaterThanOrEqual(100);
     expect(facts.ontarioIds).toBeLessThanOrEqual(140);
   });
@@ -255,8 +318,14 @@ describe('facilities demo: planted cases in the files', () => {
   it('renames one facility in 2018 in both programs', () => {
     const { ontario, federal, oldName, newName, year } = facts.renamed;
     expect(year).toBe(2018);
-    expect(new Set(onRows(ontario).map((r) => r[3]!.toLowerCase()))).toEqual(new Set([oldName.toLowerCase(), newName.toLowerCase()]));
-    expect(onRows(ontario).every((r) => (Number(r[0]) < 2018 ? r[3]!.toLowerCase() === oldName.toLowerCase() : r[3] === newName))).toBe(true);
+    expect(new Set(onRows(ontario).map((r) => r[3]!.toLowerCase()))).toEqual(
+      new Set([oldName.toLowerCase(), newName.toLowerCase()]),
+    );
+    expect(
+      onRows(ontario).every((r) =>
+        Number(r[0]) < 2018 ? r[3]!.toLowerCase() === oldName.toLowerCase() : r[3] === newName,
+      ),
+    ).toBe(true);
     expect(fedYear(federal, 2017)?.[2]?.toLowerCase()).toBe(oldName.toLowerCase());
     expect(fedYear(federal, 2018)?.[2]).toBe(newName);
   });
@@ -316,7 +385,9 @@ describe('facilities demo: planted cases in the files', () => {
     const b = bytes[BY_GAS]!;
     const at = b.indexOf(0xff);
     const lineStart = b.lastIndexOf('\r\n', at) + 2;
-    expect(b.subarray(lineStart, at).toString('utf8').startsWith(`${facts.undecodable.federal},${facts.undecodable.year},`)).toBe(true);
+    expect(
+      b.subarray(lineStart, at).toString('utf8').startsWith(`${facts.undecodable.federal},${facts.undecodable.year},`),
+    ).toBe(true);
     const row = fedYear(facts.undecodable.federal, facts.undecodable.year)!;
     expect(row[22]).toContain('\uFFFD');
     expect(facts.indicatorOnly.length).toBeGreaterThan(0);
@@ -335,7 +406,9 @@ describe('facilities demo: a build finds every planted case', () => {
   const record = async (side: 'ontario' | 'federal', id: string): Promise<Json> => {
     const spine = sources[`${side}:${id}`];
     expect(spine, `${side}:${id}`).toBeDefined();
-    return JSON.parse(await readFile(join(out, 'facilities', 'api', 'v1', 'facility', `${spine}.json`), 'utf8')) as Json;
+    return JSON.parse(
+      await readFile(join(out, 'facilities', 'api', 'v1', 'facility', `${spine}.json`), 'utf8'),
+    ) as Json;
   };
   const spineOf = (side: 'ontario' | 'federal', id: string) => sources[`${side}:${id}`];
 
@@ -343,7 +416,10 @@ describe('facilities demo: a build finds every planted case', () => {
     out = await tempDir('build');
     await buildFacilities({ input: dir, outDir: out, now: () => new Date('2026-01-01T00:00:00Z') });
     report = JSON.parse(await readFile(join(out, 'facilities', 'report.json'), 'utf8')) as Json;
-    sources = (JSON.parse(await readFile(join(out, 'facilities', 'ids.json'), 'utf8')) as Json).sources as Record<string, string>;
+    sources = (JSON.parse(await readFile(join(out, 'facilities', 'ids.json'), 'utf8')) as Json).sources as Record<
+      string,
+      string
+    >;
   }, 120_000);
 
   it('accounts for every row of every input and counts the one undecodable byte', () => {
@@ -354,20 +430,53 @@ describe('facilities demo: a build finds every planted case', () => {
       expect(input.used + dropped, input.file).toBe(input.rows);
     }
     const byFile = Object.fromEntries(report.inputs.map((i: Json) => [i.file, i])) as Record<string, Json>;
-    expect(byFile[ONTARIO]).toMatchObject({ kind: 'ontario_ghg', encoding: 'windows-1252', bom: false, rows: facts.ontarioRows, dropped: { duplicate: 1, conflicting_duplicate: 1 }, undecodable_bytes: 0 });
-    expect(byFile[BY_GAS]).toMatchObject({ kind: 'ghgrp_by_gas', encoding: 'utf-8', bom: true, rows: facts.byGasRows, dropped: { outside_ontario: facts.byGasOutsideOntarioRows }, undecodable_bytes: 1 });
-    expect(byFile[INDICATOR]).toMatchObject({ kind: 'ghgrp_indicator', encoding: 'windows-1252', bom: false, rows: facts.indicatorRows, dropped: { outside_ontario: facts.indicatorOutsideOntarioRows } });
-    expect(byFile[EWRB]).toMatchObject({ kind: 'ewrb', encoding: 'utf-8', bom: true, rows: facts.ewrbRows, used: facts.ewrbRows, undecodable_bytes: 0 });
+    expect(byFile[ONTARIO]).toMatchObject({
+      kind: 'ontario_ghg',
+      encoding: 'windows-1252',
+      bom: false,
+      rows: facts.ontarioRows,
+      dropped: { duplicate: 1, conflicting_duplicate: 1 },
+      undecodable_bytes: 0,
+    });
+    expect(byFile[BY_GAS]).toMatchObject({
+      kind: 'ghgrp_by_gas',
+      encoding: 'utf-8',
+      bom: true,
+      rows: facts.byGasRows,
+      dropped: { outside_ontario: facts.byGasOutsideOntarioRows },
+      undecodable_bytes: 1,
+    });
+    expect(byFile[INDICATOR]).toMatchObject({
+      kind: 'ghgrp_indicator',
+      encoding: 'windows-1252',
+      bom: false,
+      rows: facts.indicatorRows,
+      dropped: { outside_ontario: facts.indicatorOutsideOntarioRows },
+    });
+    expect(byFile[EWRB]).toMatchObject({
+      kind: 'ewrb',
+      encoding: 'utf-8',
+      bom: true,
+      rows: facts.ewrbRows,
+      used: facts.ewrbRows,
+      undecodable_bytes: 0,
+    });
     expect(report.ignored).toEqual([]);
   });
 
   it('reports the duplicates and the empty city', () => {
     const issue = (kind: string) => report.issues.filter((i: Json) => i.kind === kind && i.file === ONTARIO);
-    expect(issue('duplicate').map((i: Json) => i.message)).toEqual([expect.stringContaining(`Ontario GHG ID ${facts.duplicate.ontario} ${facts.duplicate.year}`)]);
-    expect(issue('conflicting_duplicate').map((i: Json) => i.message)).toEqual([
-      expect.stringContaining(`Ontario GHG ID ${facts.conflictingDuplicate.ontario} ${facts.conflictingDuplicate.year}`),
+    expect(issue('duplicate').map((i: Json) => i.message)).toEqual([
+      expect.stringContaining(`Ontario GHG ID ${facts.duplicate.ontario} ${facts.duplicate.year}`),
     ]);
-    expect(issue('missing_city').map((i: Json) => i.message)).toEqual([expect.stringContaining(`Ontario GHG ID ${facts.emptyCity.ontario} (${facts.emptyCity.year})`)]);
+    expect(issue('conflicting_duplicate').map((i: Json) => i.message)).toEqual([
+      expect.stringContaining(
+        `Ontario GHG ID ${facts.conflictingDuplicate.ontario} ${facts.conflictingDuplicate.year}`,
+      ),
+    ]);
+    expect(issue('missing_city').map((i: Json) => i.message)).toEqual([
+      expect.stringContaining(`Ontario GHG ID ${facts.emptyCity.ontario} (${facts.emptyCity.year})`),
+    ]);
   });
 
   it('keeps the renamed facility as one record with both names', async () => {
@@ -384,9 +493,15 @@ describe('facilities demo: a build finds every planted case', () => {
   it('groups one Ontario id with two federal ids, and two Ontario ids with one federal id', () => {
     const groups = report.groups as Json[];
     const split = groups.find((g) => g.ontario.includes(facts.splitFederal.ontario));
-    expect(split).toMatchObject({ ontario: [facts.splitFederal.ontario], federal: [...facts.splitFederal.federal].sort() });
+    expect(split).toMatchObject({
+      ontario: [facts.splitFederal.ontario],
+      federal: [...facts.splitFederal.federal].sort(),
+    });
     const shared = groups.find((g) => g.federal.includes(facts.sharedFederal.federal));
-    expect(shared).toMatchObject({ ontario: [...facts.sharedFederal.ontario].sort((a, b) => Number(a) - Number(b)), federal: [facts.sharedFederal.federal] });
+    expect(shared).toMatchObject({
+      ontario: [...facts.sharedFederal.ontario].sort((a, b) => Number(a) - Number(b)),
+      federal: [facts.sharedFederal.federal],
+    });
     expect(groups.length).toBe(2);
   });
 
@@ -397,7 +512,11 @@ describe('facilities demo: a build finds every planted case', () => {
     expect(misses).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ kind: 'same_name_other_city', ontario_id: other.ontario, federal_id: other.federal }),
-        expect.objectContaining({ kind: 'similar_name_same_city', ontario_id: similar.ontario, federal_id: similar.federal }),
+        expect.objectContaining({
+          kind: 'similar_name_same_city',
+          ontario_id: similar.ontario,
+          federal_id: similar.federal,
+        }),
       ]),
     );
     expect(misses.find((m) => m.kind === 'similar_name_same_city')?.similarity).toBeGreaterThanOrEqual(0.85);
@@ -424,7 +543,12 @@ describe('facilities demo: a build finds every planted case', () => {
     expect((await record('ontario', facts.methane.ontario)).flags.methane).toBe(true);
     const jump = await record('ontario', facts.yoyJump.ontario);
     expect(jump.flags.anomaly).toBe(true);
-    expect(jump.flags.reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^anomaly: ontario 2023→2024/), expect.stringMatching(/^anomaly: federal 2023→2024/)]));
+    expect(jump.flags.reasons).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^anomaly: ontario 2023→2024/),
+        expect.stringMatching(/^anomaly: federal 2023→2024/),
+      ]),
+    );
     const disagreement = await record('ontario', facts.disagreement.ontario);
     expect(disagreement.flags.anomaly).toBe(true);
     expect(disagreement.flags.reasons).toEqual([expect.stringMatching(/provincial and federal totals differ/)]);

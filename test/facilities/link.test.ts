@@ -5,15 +5,34 @@ import { fed, on } from './rows.ts';
 
 describe('linkFacilities', () => {
   it('anchors on equal normalized name and city, across years and spellings', () => {
-    const r = linkFacilities([on('1001', 2019, 'Smith & Sons', 'SAULT STE. MARIE')], [fed('G1', 2023, 'SMITH AND SONS', 'Sault Sainte Marie')]);
-    expect(r.components).toEqual([{ ontario: ['1001'], federal: ['G1'], evidence: [{ name: 'SMITH AND SONS', city: 'SAULT ST MARIE', ontario: ['1001'], federal: ['G1'] }] }]);
+    const r = linkFacilities(
+      [on('1001', 2019, 'Smith & Sons', 'SAULT STE. MARIE')],
+      [fed('G1', 2023, 'SMITH AND SONS', 'Sault Sainte Marie')],
+    );
+    expect(r.components).toEqual([
+      {
+        ontario: ['1001'],
+        federal: ['G1'],
+        evidence: [{ name: 'SMITH AND SONS', city: 'SAULT ST MARIE', ontario: ['1001'], federal: ['G1'] }],
+      },
+    ]);
     expect(r.anchoredOntario).toBe(1);
   });
 
   it('follows chains: one Ontario id with two federal ids, two Ontario ids sharing one federal id', () => {
     const r = linkFacilities(
-      [on('1001', 2020, 'North Mill', 'Kenora'), on('1001', 2021, 'North Mill East', 'Kenora'), on('1002', 2020, 'Lake Works', 'Sarnia'), on('1003', 2020, 'Lake Works Annex', 'Sarnia')],
-      [fed('G1', 2020, 'North Mill', 'Kenora'), fed('G2', 2021, 'North Mill East', 'Kenora'), fed('G3', 2020, 'Lake Works', 'Sarnia'), fed('G3', 2021, 'Lake Works Annex', 'Sarnia')],
+      [
+        on('1001', 2020, 'North Mill', 'Kenora'),
+        on('1001', 2021, 'North Mill East', 'Kenora'),
+        on('1002', 2020, 'Lake Works', 'Sarnia'),
+        on('1003', 2020, 'Lake Works Annex', 'Sarnia'),
+      ],
+      [
+        fed('G1', 2020, 'North Mill', 'Kenora'),
+        fed('G2', 2021, 'North Mill East', 'Kenora'),
+        fed('G3', 2020, 'Lake Works', 'Sarnia'),
+        fed('G3', 2021, 'Lake Works Annex', 'Sarnia'),
+      ],
     );
     expect(r.components.map((c) => [c.ontario, c.federal])).toEqual([
       [['1001'], ['G1', 'G2']],
@@ -31,7 +50,10 @@ describe('linkFacilities', () => {
       ...years(2010, 2016).map((y) => on('1148', y, 'US Steel Canada Hamilton Works', 'Hamilton')),
       ...years(2017, 2020).map((y) => on('1148', y, 'Hamilton', 'Hamilton')),
     ];
-    const federal = [...[2020, 2021].map((y) => fed('G10133', y, 'Birla Carbon Canada', 'Hamilton')), ...[2020, 2021].map((y) => fed('G10275', y, 'Hamilton', 'Hamilton'))];
+    const federal = [
+      ...[2020, 2021].map((y) => fed('G10133', y, 'Birla Carbon Canada', 'Hamilton')),
+      ...[2020, 2021].map((y) => fed('G10275', y, 'Hamilton', 'Hamilton')),
+    ];
     const orders: [OntarioRow[], FederalRow[]][] = [
       [ontario, federal],
       [[...ontario].reverse(), [...federal].reverse()],
@@ -48,10 +70,13 @@ describe('linkFacilities', () => {
           federal_id: 'G10275',
           name: 'HAMILTON',
           city: 'HAMILTON',
-          reason: 'the link would put Ontario ids 1030, 1148 (both reporting in 2010) with federal ids G10133, G10275 (both reporting in 2020) in one facility',
+          reason:
+            'the link would put Ontario ids 1030, 1148 (both reporting in 2010) with federal ids G10133, G10275 (both reporting in 2020) in one facility',
         },
       ]);
-      expect(r.components[1]!.evidence).toEqual([{ name: 'HAMILTON', city: 'HAMILTON', ontario: ['1148'], federal: ['G10275'] }]);
+      expect(r.components[1]!.evidence).toEqual([
+        { name: 'HAMILTON', city: 'HAMILTON', ontario: ['1148'], federal: ['G10275'] },
+      ]);
     }
   });
 
@@ -60,7 +85,12 @@ describe('linkFacilities', () => {
       [on('1001', 2012, 'Bay Mill', 'Thorold'), on('1002', 2016, 'Bay Mill', 'Thorold')],
       [fed('G1', 2012, 'Bay Mill', 'Thorold'), fed('G2', 2016, 'Bay Mill', 'Thorold')],
     );
-    expect(r.components.map((c) => [c.ontario, c.federal])).toEqual([[['1001', '1002'], ['G1', 'G2']]]);
+    expect(r.components.map((c) => [c.ontario, c.federal])).toEqual([
+      [
+        ['1001', '1002'],
+        ['G1', 'G2'],
+      ],
+    ]);
     expect(r.refused).toEqual([]);
   });
 
@@ -77,7 +107,15 @@ describe('linkFacilities', () => {
 
   it.each([
     ['same name, other city', 'Cement Works', 'Bath', 'Cement Works', 'Picton', 'same_name_other_city', 1],
-    ['similar name, same city', 'Northfield Cement Plant', 'Bath', 'Northfield Cement Plants', 'Bath', 'similar_name_same_city', 0.958],
+    [
+      'similar name, same city',
+      'Northfield Cement Plant',
+      'Bath',
+      'Northfield Cement Plants',
+      'Bath',
+      'similar_name_same_city',
+      0.958,
+    ],
   ])('rejects a near-miss: %s', (_label, oName, oCity, fName, fCity, kind, sim) => {
     const r = linkFacilities([on('1001', 2020, oName, oCity)], [fed('G1', 2020, fName, fCity)]);
     expect(r.components).toHaveLength(2);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { maxSimilarity, normalizeCity, normalizeName, similarity, SIMILARITY_CHARS, toSearchText, toTitleCase } from '../../pipeline/facilities/normalize-names.ts';
+import {
+  maxSimilarity,
+  normalizeCity,
+  normalizeName,
+  similarity,
+  SIMILARITY_CHARS,
+  toSearchText,
+  toTitleCase,
+} from '../../pipeline/facilities/normalize-names.ts';
 
 // The table of cases for the identity rules (shared/contracts/facilities.md).
 describe('normalizeName', () => {

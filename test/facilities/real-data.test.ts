@@ -22,7 +22,10 @@ describe.skipIf(!present)('facilities on the real registry files (--year 2020)',
     return (await res.json()) as Json;
   };
   const facilityOf = async (side: 'ontario' | 'federal', id: string): Promise<Json> => {
-    const ids = JSON.parse(readFileSync(join(root.path, 'facilities', 'ids.json'), 'utf8')).sources as Record<string, string>;
+    const ids = JSON.parse(readFileSync(join(root.path, 'facilities', 'ids.json'), 'utf8')).sources as Record<
+      string,
+      string
+    >;
     return get(`/api/v1/facility/${ids[`${side}:${id}`]}`);
   };
 
@@ -44,7 +47,9 @@ describe.skipIf(!present)('facilities on the real registry files (--year 2020)',
     expect(birla.source_ids).toEqual({ ontario: ['1030'], federal: ['G10133'] });
     expect(stelco.source_ids).toEqual({ ontario: ['1148'], federal: ['G10275'] });
     const report = await get('/report.json');
-    expect(report.refused_links).toEqual([expect.objectContaining({ ontario_id: '1030', federal_id: 'G10275', name: 'HAMILTON', city: 'HAMILTON' })]);
+    expect(report.refused_links).toEqual([
+      expect.objectContaining({ ontario_id: '1030', federal_id: 'G10275', name: 'HAMILTON', city: 'HAMILTON' }),
+    ]);
   });
 
   it('loses no row without reporting it', async () => {
@@ -84,7 +89,9 @@ describe.skipIf(!present)('facilities on the real registry files (--year 2020)',
 
     const resolute = await facilityOf('ontario', '1120');
     expect(resolute.source_ids.federal).toContain('G10025');
-    expect(resolute.names.ontario).toEqual(expect.arrayContaining(['Thunder Bay', 'Resolute Forest Products - Thunder Bay Operations']));
+    expect(resolute.names.ontario).toEqual(
+      expect.arrayContaining(['Thunder Bay', 'Resolute Forest Products - Thunder Bay Operations']),
+    );
     expect(resolute.totals.federal).toBe(201190.8068);
 
     const kingston = await facilityOf('federal', 'G10004');

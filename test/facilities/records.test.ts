@@ -37,7 +37,11 @@ describe('toBaseRecord', () => {
       on('1001', 2018, 'Old Name', 'THUNDER BAY', { total: 100, naics: '322112' }),
       on('1001', 2020, 'New Name', 'THUNDER BAY', { total: 300 }),
     ],
-    federal: [fed('G1', 2020, 'Federal Name', 'Thunder Bay', { total: 120 }), fed('G2', 2020, 'Federal Annex', 'Thunder Bay', { total: 150 }), fed('G1', 2021, 'Federal Name', 'Thunder Bay', { total: 200 })],
+    federal: [
+      fed('G1', 2020, 'Federal Name', 'Thunder Bay', { total: 120 }),
+      fed('G2', 2020, 'Federal Annex', 'Thunder Bay', { total: 150 }),
+      fed('G1', 2021, 'Federal Name', 'Thunder Bay', { total: 200 }),
+    ],
     year: 2020,
   });
 
@@ -71,9 +75,24 @@ describe('toFlags', () => {
     ['methane share ≥ 10 %', [on('1', 2020, 'Landfill', 'Ajax', { ch4: 20000, total: 30000 })], [], true, false],
     ['methane ≥ 25,000 t', [on('1', 2020, 'Big', 'Ajax', { ch4: 26000, total: 900000 })], [], true, false],
     ['methane below both rules', [on('1', 2020, 'Small', 'Ajax', { ch4: 100, total: 900000 })], [], false, false],
-    ['federal methane in the latest year', [], [fed('G1', 2019, 'F', 'Ajax', { ch4: 5000, total: 10000 }), fed('G1', 2020, 'F', 'Ajax', { ch4: 10, total: 10000 })], false, false],
+    [
+      'federal methane in the latest year',
+      [],
+      [
+        fed('G1', 2019, 'F', 'Ajax', { ch4: 5000, total: 10000 }),
+        fed('G1', 2020, 'F', 'Ajax', { ch4: 10, total: 10000 }),
+      ],
+      false,
+      false,
+    ],
   ])('%s', (_label, ontario, federal, methane, anomaly) => {
-    const r = toBaseRecord({ spineId: 'ONF-000001', component: component(['1'], ['G1']), ontario, federal, year: 2020 });
+    const r = toBaseRecord({
+      spineId: 'ONF-000001',
+      component: component(['1'], ['G1']),
+      ontario,
+      federal,
+      year: 2020,
+    });
     const flags = toFlags({ ontario, federal, series: r.series, delta: toDelta(r.totals) });
     expect(flags.methane).toBe(methane);
     expect(flags.anomaly).toBe(anomaly);
@@ -81,15 +100,30 @@ describe('toFlags', () => {
   });
 
   it('flags a year-over-year change over 50 % with figures, only between consecutive years', () => {
-    const ontario = [on('1', 2018, 'A', 'Ajax', { total: 100 }), on('1', 2019, 'A', 'Ajax', { total: 151 }), on('1', 2022, 'A', 'Ajax', { total: 1000 })];
-    const r = toBaseRecord({ spineId: 'ONF-000001', component: component(['1'], []), ontario, federal: [], year: 2022 });
+    const ontario = [
+      on('1', 2018, 'A', 'Ajax', { total: 100 }),
+      on('1', 2019, 'A', 'Ajax', { total: 151 }),
+      on('1', 2022, 'A', 'Ajax', { total: 1000 }),
+    ];
+    const r = toBaseRecord({
+      spineId: 'ONF-000001',
+      component: component(['1'], []),
+      ontario,
+      federal: [],
+      year: 2022,
+    });
     const flags = toFlags({ ontario, federal: [], series: r.series, delta: null });
     expect(flags.anomaly).toBe(true);
     expect(flags.reasons).toEqual(['anomaly: ontario 2018→2019 changed +51% (100 t → 151 t; rule: more than 50%)']);
   });
 
   it('flags a comparison-year disagreement over 10 %', () => {
-    const flags = toFlags({ ontario: [], federal: [], series: [], delta: { year: 2020, tonnes: -3335.83, pct: -10.71 } });
+    const flags = toFlags({
+      ontario: [],
+      federal: [],
+      series: [],
+      delta: { year: 2020, tonnes: -3335.83, pct: -10.71 },
+    });
     expect(flags.anomaly).toBe(true);
     expect(flags.reasons[0]).toContain('-10.71%');
   });

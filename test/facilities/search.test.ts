@@ -4,7 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchNames, NameMatcher, toQueryTerms, toSearchResponse, type SearchIndexFile } from '../../pipeline/facilities/search.ts';
+import {
+  matchNames,
+  NameMatcher,
+  toQueryTerms,
+  toSearchResponse,
+  type SearchIndexFile,
+} from '../../pipeline/facilities/search.ts';
 import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
 import { loadSearch, search } from '../../server/facilities/routes.ts';
 import { writeDemo } from '../../pipeline/services.ts';
@@ -20,7 +26,9 @@ beforeAll(async () => {
   root = await tempDir('facilities-search');
   await writeDemo('facilities', join(root.path, 'in'));
   await buildFacilities({ input: join(root.path, 'in'), outDir: join(root.path, 'out') });
-  file = JSON.parse(readFileSync(join(root.path, 'out', 'facilities', 'index', 'search.json'), 'utf8')) as SearchIndexFile;
+  file = JSON.parse(
+    readFileSync(join(root.path, 'out', 'facilities', 'index', 'search.json'), 'utf8'),
+  ) as SearchIndexFile;
   index = lunr.Index.load(file.lunr);
   words = file.facilities.flatMap((f) => toQueryTerms(f.name));
 }, 60_000);
@@ -28,14 +36,23 @@ afterAll(() => root.remove());
 
 describe('NameMatcher', () => {
   it('matches exactly what lunr matches, for 600 queries made of the index words, positions ascending', () => {
-    const matcher = new NameMatcher(index, file.facilities.map((f) => f.spine_id));
+    const matcher = new NameMatcher(
+      index,
+      file.facilities.map((f) => f.spine_id),
+    );
     let nonEmpty = 0;
     // Queries matching more than 1/16 of the index take the matcher's other way to order its positions.
     let broad = 0;
     for (let i = 0; i < 600; i++) {
       const a = words[(i * 7919) % words.length]!;
       const b = words[(i * 104_729) % words.length]!;
-      const queries = [[a], [a.slice(0, Math.max(1, i % a.length))], [a, b], [a.slice(0, 2), b.slice(0, 3)], [`${a}zz`]];
+      const queries = [
+        [a],
+        [a.slice(0, Math.max(1, i % a.length))],
+        [a, b],
+        [a.slice(0, 2), b.slice(0, 3)],
+        [`${a}zz`],
+      ];
       for (const q of queries) {
         const expected = matchNames(index, q);
         expect(matcher.match(q), q.join(' ')).toEqual(expected);
@@ -66,7 +83,10 @@ describe('search responses', () => {
       const terms = toQueryTerms(query.q ?? '');
       const named = terms.length ? matchNames(index, terms) : undefined;
       const expected = file.facilities.filter(
-        (d) => (!named || named.has(d.spine_id)) && (!query.city || d.city_key === normalizeCity(query.city)) && (!query.tier || d.tier === query.tier),
+        (d) =>
+          (!named || named.has(d.spine_id)) &&
+          (!query.city || d.city_key === normalizeCity(query.city)) &&
+          (!query.tier || d.tier === query.tier),
       );
       if (expected.length) nonEmpty++;
       const body = search(data, query).body.toString('utf8');

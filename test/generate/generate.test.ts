@@ -30,7 +30,11 @@ afterAll(async () => {
 
 const rows = (s: GenerateSummary) => Object.fromEntries(s.files.map((f) => [f.file, f.rows]));
 const manifestOf = async (outDir: string, service: string) =>
-  JSON.parse(await readFile(join(outDir, service, 'manifest.json'), 'utf8')) as { demo: boolean; counts: Record<string, number>; sources: { file: string; rows: number }[] };
+  JSON.parse(await readFile(join(outDir, service, 'manifest.json'), 'utf8')) as {
+    demo: boolean;
+    counts: Record<string, number>;
+    sources: { file: string; rows: number }[];
+  };
 
 async function build(service: string, input: string) {
   const outDir = join(root.path, `dist-${service}`);
@@ -48,7 +52,9 @@ describe('parseScale', () => {
     ['10', 10],
     ['1e-3', 0.001],
   ])('%s → %s', (text, n) => expect(parseScale(text)).toBe(n));
-  it.each(['0', '-1', '11', 'half', '', '0x1', '1,5', 'Infinity', 'NaN'])('refuses %j', (text) => expect(parseScale(text)).toBeUndefined());
+  it.each(['0', '-1', '11', 'half', '', '0x1', '1,5', 'Infinity', 'NaN'])('refuses %j', (text) =>
+    expect(parseScale(text)).toBeUndefined(),
+  );
 });
 
 describe('carriers', () => {
@@ -62,7 +68,12 @@ describe('carriers', () => {
   it('writes the four FMCSA files with row counts proportional to the scale', () => {
     const a = rows(small);
     const b = rows(double);
-    expect(Object.keys(a)).toEqual(['census/FMCSA_CENSUS1_2026Oct.txt', 'sms/SMS_Input_Inspection.csv', 'sms/SMS_Input_Violation.csv', 'sms/SMS_Input_Crash.csv']);
+    expect(Object.keys(a)).toEqual([
+      'census/FMCSA_CENSUS1_2026Oct.txt',
+      'sms/SMS_Input_Inspection.csv',
+      'sms/SMS_Input_Violation.csv',
+      'sms/SMS_Input_Crash.csv',
+    ]);
     // 2.1 M carriers at full size, exactly.
     expect(a['census/FMCSA_CENSUS1_2026Oct.txt']).toBe(1050);
     expect(b['census/FMCSA_CENSUS1_2026Oct.txt']).toBe(2100);
@@ -102,7 +113,11 @@ describe('facilities', () => {
     expect(b['ewrb/ewrb_raw_data.csv']).toBe(3491);
     expect(a['ewrb/ewrb_raw_data.csv']).toBe(1746);
     // The real files: Ontario 2,557 rows, GHGRP by gas about 18,771, the indicator table 1,732 (within 10 %).
-    const real = { 'ontario/GHG_Data_2010_2024_demo.csv': 2557, 'federal/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv': 18771, 'federal/Greenhouse gas emissions from large facilities.csv': 1732 };
+    const real = {
+      'ontario/GHG_Data_2010_2024_demo.csv': 2557,
+      'federal/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv': 18771,
+      'federal/Greenhouse gas emissions from large facilities.csv': 1732,
+    };
     for (const [file, n] of Object.entries(real)) {
       expect(b[file]! / n, file).toBeGreaterThan(0.9);
       expect(b[file]! / n, file).toBeLessThan(1.1);
@@ -115,7 +130,9 @@ describe('facilities', () => {
   it('builds: every file recognized, the build labelled demo', async () => {
     const { manifest } = await build('facilities', join(root.path, 'facilities-a'));
     expect(manifest.demo).toBe(true);
-    expect(manifest.sources.map((s) => [s.file, s.rows]).sort()).toEqual(half.files.map((f) => [f.file, f.rows]).sort());
+    expect(manifest.sources.map((s) => [s.file, s.rows]).sort()).toEqual(
+      half.files.map((f) => [f.file, f.rows]).sort(),
+    );
   }, 120_000);
 });
 
@@ -141,7 +158,9 @@ describe('economy', () => {
       for (const v of e.vectorIds) expect(realVectors.has(v)).toBe(false);
       for (const n of e.seriesNames) expect(realNames.has(n)).toBe(false);
     }
-    expect(summary.files.filter((f) => f.file.startsWith('upstream/valet/'))).toHaveLength(2 * reviewed.filter((e) => e.source === 'BOC').length);
+    expect(summary.files.filter((f) => f.file.startsWith('upstream/valet/'))).toHaveLength(
+      2 * reviewed.filter((e) => e.source === 'BOC').length,
+    );
   });
 
   it('serves every series to the real clients exactly as the demo upstream answers it', async () => {
@@ -150,11 +169,19 @@ describe('economy', () => {
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const fake = { STATCAN: createStatcanClient({ baseUrl: `${base}/t1/wds/rest` }), BOC: createValetClient({ baseUrl: `${base}/valet` }) };
+      const fake = {
+        STATCAN: createStatcanClient({ baseUrl: `${base}/t1/wds/rest` }),
+        BOC: createValetClient({ baseUrl: `${base}/valet` }),
+      };
       const demo = createDemoUpstreams({ now: () => new Date(`${DEFAULT_ECONOMY_AS_OF}T12:00:00.000Z`) });
       const signal = new AbortController().signal;
       // A reviewed series and a copy of each source.
-      const picks = [registry.find((e) => e.source === 'STATCAN')!, registry.find((e) => e.source === 'BOC')!, registry.findLast((e) => e.source === 'STATCAN')!, registry.findLast((e) => e.source === 'BOC')!];
+      const picks = [
+        registry.find((e) => e.source === 'STATCAN')!,
+        registry.find((e) => e.source === 'BOC')!,
+        registry.findLast((e) => e.source === 'STATCAN')!,
+        registry.findLast((e) => e.source === 'BOC')!,
+      ];
       for (const entry of picks) {
         const got = await fake[entry.source].pull(entry, signal);
         expect(got.length, entry.id).toBeGreaterThan(10);
@@ -180,7 +207,11 @@ describe('the command', () => {
     const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
     try {
       await main(['--service', 'economy', '--scale', '0.01', '--out', join(root.path, 'cli'), '--json']);
-      const json = JSON.parse(out.join('')) as { service: string; scale: number; files: { file: string; files: number; rows: number }[] }[];
+      const json = JSON.parse(out.join('')) as {
+        service: string;
+        scale: number;
+        files: { file: string; files: number; rows: number }[];
+      }[];
       expect(json).toHaveLength(1);
       expect(json[0]).toMatchObject({ service: 'economy', scale: 0.01 });
       // Scale 0.01 of ten times the reviewed registry.
@@ -193,7 +224,10 @@ describe('the command', () => {
         [['--service', 'economy', '--out', 'x'], /--scale is required/],
         [['--service', 'economy', '--scale', '0', '--out', 'x'], /--scale must be full or a number above 0/],
         [['--service', 'economy', '--scale', 'full'], /--out is required/],
-        [['--service', 'nope', '--scale', 'full', '--out', 'x'], /--service must be one of facilities, carriers, economy, all/],
+        [
+          ['--service', 'nope', '--scale', 'full', '--out', 'x'],
+          /--service must be one of facilities, carriers, economy, all/,
+        ],
       ] as const) {
         const thrown = await main([...argv]).catch((x: unknown) => x);
         expect(thrown).toBeInstanceOf(CliError);

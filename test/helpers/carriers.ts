@@ -18,10 +18,16 @@ export async function buildCarriersFixture() {
   return { root, input, outDir, buildDir: join(outDir, 'carriers'), stateDir: join(root.path, 'state'), summary };
 }
 
-export async function serveCarriers(built: Awaited<ReturnType<typeof buildCarriersFixture>>, options: { freeLookups?: number } = {}) {
+export async function serveCarriers(
+  built: Awaited<ReturnType<typeof buildCarriersFixture>>,
+  options: { freeLookups?: number } = {},
+) {
   let store: AccountStore | undefined;
   const accounts = () => (store ??= openSqliteStore(built.stateDir));
-  const running = await startService(createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25 }), built.outDir);
+  const running = await startService(
+    createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25 }),
+    built.outDir,
+  );
   return {
     ...running,
     accounts,

@@ -44,12 +44,21 @@ export interface RawRequest {
 }
 
 /** A request as bytes: request line, headers (`Host` and `Connection: close` added unless given), body. */
-export function toRequest(method: string, target: string | Buffer, headers: [string, string][] = [], body?: Buffer | string): RawRequest {
+export function toRequest(
+  method: string,
+  target: string | Buffer,
+  headers: [string, string][] = [],
+  body?: Buffer | string,
+): RawRequest {
   const names = new Set(headers.map(([n]) => n.toLowerCase()));
-  const all: [string, string][] = [...(names.has('host') ? [] : [['Host', '127.0.0.1'] as [string, string]]), ...headers];
+  const all: [string, string][] = [
+    ...(names.has('host') ? [] : [['Host', '127.0.0.1'] as [string, string]]),
+    ...headers,
+  ];
   if (!names.has('connection')) all.push(['Connection', 'close']);
   const bodyBytes = body === undefined ? undefined : Buffer.from(body);
-  if (bodyBytes && !names.has('content-length') && !names.has('transfer-encoding')) all.push(['Content-Length', String(bodyBytes.length)]);
+  if (bodyBytes && !names.has('content-length') && !names.has('transfer-encoding'))
+    all.push(['Content-Length', String(bodyBytes.length)]);
   const head = Buffer.concat([
     Buffer.from(`${method} `, 'latin1'),
     Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'),

@@ -13,7 +13,11 @@ export interface Running<D> {
   close(): Promise<void>;
 }
 
-export async function startService<D>(def: ServiceDefinition<D>, dataDir: string, options: { reloadIntervalMs?: number; requestTimeout?: number } = {}): Promise<Running<D>> {
+export async function startService<D>(
+  def: ServiceDefinition<D>,
+  dataDir: string,
+  options: { reloadIntervalMs?: number; requestTimeout?: number } = {},
+): Promise<Running<D>> {
   const logs: LogLine[] = [];
   const app = createApp(def, { dataDir, log: (l) => logs.push(l), reloadIntervalMs: options.reloadIntervalMs ?? 0 });
   // The server npm start runs. fetch keeps connections alive; with Node's 5 s default a slow test can reuse

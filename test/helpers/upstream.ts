@@ -30,7 +30,9 @@ export interface FakeUpstream {
 
 const LAST_MODIFIED = 'Sat, 31 Oct 2026 04:00:00 GMT';
 
-export async function startFakeUpstream(fallback?: (req: IncomingMessage, res: ServerResponse) => void): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  fallback?: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<FakeUpstream> {
   const behaviors = new Map<string, Behavior>();
   const queued = new Map<string, Behavior[]>();
   const requests: FakeUpstream['requests'] = [];
@@ -39,7 +41,12 @@ export async function startFakeUpstream(fallback?: (req: IncomingMessage, res: S
     const ifNoneMatch = req.headers['if-none-match'];
     const ifModifiedSince = req.headers['if-modified-since'];
     const acceptEncoding = req.headers['accept-encoding'];
-    requests.push({ path, ...(ifNoneMatch ? { ifNoneMatch } : {}), ...(ifModifiedSince ? { ifModifiedSince } : {}), ...(acceptEncoding ? { acceptEncoding } : {}) });
+    requests.push({
+      path,
+      ...(ifNoneMatch ? { ifNoneMatch } : {}),
+      ...(ifModifiedSince ? { ifModifiedSince } : {}),
+      ...(acceptEncoding ? { acceptEncoding } : {}),
+    });
     const b = queued.get(path)?.shift() ?? behaviors.get(path);
     if (!b) {
       if (fallback) return fallback(req, res);
@@ -54,7 +61,11 @@ export async function startFakeUpstream(fallback?: (req: IncomingMessage, res: S
           res.writeHead(304, { ETag: etag }).end();
           return;
         }
-        res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': b.body.length, ...(validators ? { ETag: etag, 'Last-Modified': LAST_MODIFIED } : {}) });
+        res.writeHead(200, {
+          'Content-Type': 'text/csv',
+          'Content-Length': b.body.length,
+          ...(validators ? { ETag: etag, 'Last-Modified': LAST_MODIFIED } : {}),
+        });
         res.end(b.body);
         return;
       }

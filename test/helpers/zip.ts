@@ -42,13 +42,49 @@ export function toZip(inputs: readonly ZipInput[], options: { zip64?: boolean } 
     const crc = crc32(data);
     const size32 = zip64 ? 0xffffffff : data.length;
     const comp32 = zip64 ? 0xffffffff : body.length;
-    const localExtra = zip64 ? Buffer.concat([u16(0x0001), u16(16), u64(data.length), u64(body.length)]) : Buffer.alloc(0);
-    const local = Buffer.concat([u32(0x04034b50), u16(zip64 ? 45 : 20), u16(flags), u16(method), u16(0), u16(0x21), u32(crc), u32(comp32), u32(size32), u16(name.length), u16(localExtra.length), name, localExtra, body]);
-    const centralExtra = zip64 ? Buffer.concat([u16(0x0001), u16(24), u64(data.length), u64(body.length), u64(offset)]) : Buffer.alloc(0);
+    const localExtra = zip64
+      ? Buffer.concat([u16(0x0001), u16(16), u64(data.length), u64(body.length)])
+      : Buffer.alloc(0);
+    const local = Buffer.concat([
+      u32(0x04034b50),
+      u16(zip64 ? 45 : 20),
+      u16(flags),
+      u16(method),
+      u16(0),
+      u16(0x21),
+      u32(crc),
+      u32(comp32),
+      u32(size32),
+      u16(name.length),
+      u16(localExtra.length),
+      name,
+      localExtra,
+      body,
+    ]);
+    const centralExtra = zip64
+      ? Buffer.concat([u16(0x0001), u16(24), u64(data.length), u64(body.length), u64(offset)])
+      : Buffer.alloc(0);
     centrals.push(
       Buffer.concat([
-        u32(0x02014b50), u16(45), u16(zip64 ? 45 : 20), u16(flags), u16(method), u16(0), u16(0x21), u32(crc), u32(comp32), u32(size32),
-        u16(name.length), u16(centralExtra.length), u16(0), u16(0), u16(0), u32(0), u32(zip64 ? 0xffffffff : offset), name, centralExtra,
+        u32(0x02014b50),
+        u16(45),
+        u16(zip64 ? 45 : 20),
+        u16(flags),
+        u16(method),
+        u16(0),
+        u16(0x21),
+        u32(crc),
+        u32(comp32),
+        u32(size32),
+        u16(name.length),
+        u16(centralExtra.length),
+        u16(0),
+        u16(0),
+        u16(0),
+        u32(0),
+        u32(zip64 ? 0xffffffff : offset),
+        name,
+        centralExtra,
       ]),
     );
     locals.push(local);
@@ -58,11 +94,46 @@ export function toZip(inputs: readonly ZipInput[], options: { zip64?: boolean } 
   const parts = [...locals, cd];
   if (zip64) {
     const endAt = offset + cd.length;
-    parts.push(Buffer.concat([u32(0x06064b50), u64(44), u16(45), u16(45), u32(0), u32(0), u64(inputs.length), u64(inputs.length), u64(cd.length), u64(offset)]));
+    parts.push(
+      Buffer.concat([
+        u32(0x06064b50),
+        u64(44),
+        u16(45),
+        u16(45),
+        u32(0),
+        u32(0),
+        u64(inputs.length),
+        u64(inputs.length),
+        u64(cd.length),
+        u64(offset),
+      ]),
+    );
     parts.push(Buffer.concat([u32(0x07064b50), u32(0), u64(endAt), u32(1)]));
-    parts.push(Buffer.concat([u32(0x06054b50), u16(0), u16(0), u16(0xffff), u16(0xffff), u32(0xffffffff), u32(0xffffffff), u16(0)]));
+    parts.push(
+      Buffer.concat([
+        u32(0x06054b50),
+        u16(0),
+        u16(0),
+        u16(0xffff),
+        u16(0xffff),
+        u32(0xffffffff),
+        u32(0xffffffff),
+        u16(0),
+      ]),
+    );
   } else {
-    parts.push(Buffer.concat([u32(0x06054b50), u16(0), u16(0), u16(inputs.length), u16(inputs.length), u32(cd.length), u32(offset), u16(0)]));
+    parts.push(
+      Buffer.concat([
+        u32(0x06054b50),
+        u16(0),
+        u16(0),
+        u16(inputs.length),
+        u16(inputs.length),
+        u32(cd.length),
+        u32(offset),
+        u16(0),
+      ]),
+    );
   }
   return Buffer.concat(parts);
 }

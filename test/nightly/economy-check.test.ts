@@ -26,7 +26,14 @@ beforeAll(async () => {
   server = createServer(createGeneratedUpstreamHandler(dir));
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  options = { statcanUrl: `${base}/t1/wds/rest`, valetUrl: `${base}/valet`, timeoutMs: 5_000, retries: 0, retryDelayMs: 1, today: '2026-11-22' };
+  options = {
+    statcanUrl: `${base}/t1/wds/rest`,
+    valetUrl: `${base}/valet`,
+    timeoutMs: 5_000,
+    retries: 0,
+    retryDelayMs: 1,
+    today: '2026-11-22',
+  };
 }, 60_000);
 
 afterAll(async () => {
@@ -45,16 +52,28 @@ describe('checkEconomyRegistry', () => {
   });
 
   it('fails exactly the series whose identifiers the upstream contradicts', async () => {
-    const wrongScale: RegistryEntry = { ...statcan(), id: 'WRONG_SCALE', scalarFactorCode: statcan().scalarFactorCode + 3 };
+    const wrongScale: RegistryEntry = {
+      ...statcan(),
+      id: 'WRONG_SCALE',
+      scalarFactorCode: statcan().scalarFactorCode + 3,
+    };
     const unknownVector: RegistryEntry = { ...statcan(), id: 'UNKNOWN_VECTOR', vectorIds: [999_999_999_999] };
     const [first, ...rest] = valetEntries();
     const unknownName: RegistryEntry = { ...first!, id: 'UNKNOWN_NAME', seriesNames: ['NOSUCHSERIES'] };
     const entries = [...reviewed, wrongScale, unknownVector, unknownName];
     const r = await checkEconomyRegistry(entries, options);
     expect(r.failed).toEqual([
-      { id: 'WRONG_SCALE', upstreamId: `v${statcan().vectorIds[0]}`, message: `WDS scalarFactorCode ${statcan().scalarFactorCode}, the registry says ${statcan().scalarFactorCode + 3}` },
+      {
+        id: 'WRONG_SCALE',
+        upstreamId: `v${statcan().vectorIds[0]}`,
+        message: `WDS scalarFactorCode ${statcan().scalarFactorCode}, the registry says ${statcan().scalarFactorCode + 3}`,
+      },
       { id: 'UNKNOWN_VECTOR', upstreamId: 'v999999999999', message: 'Vector is invalid (responseStatusCode 4)' },
-      { id: 'UNKNOWN_NAME', upstreamId: 'NOSUCHSERIES', message: expect.stringContaining('answered HTTP 404: Series NOSUCHSERIES not found.') },
+      {
+        id: 'UNKNOWN_NAME',
+        upstreamId: 'NOSUCHSERIES',
+        message: expect.stringContaining('answered HTTP 404: Series NOSUCHSERIES not found.'),
+      },
     ]);
     // The unknown name shared a Valet batch with real ones: those are still confirmed.
     expect(r.confirmed).toEqual(reviewed.map((e) => e.id));
@@ -62,13 +81,25 @@ describe('checkEconomyRegistry', () => {
   });
 
   it('fails every series of an upstream that cannot be reached, as one line per batch', async () => {
-    const r = await checkEconomyRegistry(reviewed, { ...options, statcanUrl: 'http://127.0.0.1:9/wds', retries: 1, sleep: async () => undefined });
+    const r = await checkEconomyRegistry(reviewed, {
+      ...options,
+      statcanUrl: 'http://127.0.0.1:9/wds',
+      retries: 1,
+      sleep: async () => undefined,
+    });
     const statcanIds = reviewed.filter((e) => e.source === 'STATCAN').map((e) => e.id);
     expect(r.confirmed).toEqual(valetEntries().map((e) => e.id));
     expect([...new Set(r.failed.map((f) => f.id))]).toEqual(statcanIds);
     const lines = toGroupedFailures(r.failed);
     expect(lines).toHaveLength(1);
-    const shown = reviewed.filter((e) => e.source === 'STATCAN').slice(0, 4).map((e) => `${e.id} (v${e.vectorIds[0]})`);
-    expect(lines[0]!.startsWith(`${shown.join(', ')} and ${statcanIds.length - 4} more: Statistics Canada WDS /wds/getSeriesInfoFromVector: `)).toBe(true);
+    const shown = reviewed
+      .filter((e) => e.source === 'STATCAN')
+      .slice(0, 4)
+      .map((e) => `${e.id} (v${e.vectorIds[0]})`);
+    expect(
+      lines[0]!.startsWith(
+        `${shown.join(', ')} and ${statcanIds.length - 4} more: Statistics Canada WDS /wds/getSeriesInfoFromVector: `,
+      ),
+    ).toBe(true);
   });
 });

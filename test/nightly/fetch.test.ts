@@ -58,7 +58,12 @@ describe('downloadFile', () => {
 
     const second = await downloadFile(`${upstream.base}/a.csv`, dest, options({ previous: first.validators }));
     expect(second).toMatchObject({ status: 'unchanged', attempts: 1 });
-    expect(upstream.requests.at(-1)).toEqual({ path: '/a.csv', ifNoneMatch: first.validators.etag, ifModifiedSince: first.validators.lastModified, acceptEncoding: 'identity' });
+    expect(upstream.requests.at(-1)).toEqual({
+      path: '/a.csv',
+      ifNoneMatch: first.validators.etag,
+      ifModifiedSince: first.validators.lastModified,
+      acceptEncoding: 'identity',
+    });
     expect((await readFile(dest)).equals(BODY)).toBe(true);
     await expectOnly(dir, ['ontario.csv']);
   });
@@ -71,7 +76,11 @@ describe('downloadFile', () => {
     expect(first.validators.etag).toBeUndefined();
     const again = await downloadFile(`${upstream.base}/b.csv`, dest, options({ previous: first.validators }));
     expect(again.status).toBe('unchanged');
-    upstream.set('/b.csv', { kind: 'file', body: Buffer.concat([BODY, Buffer.from('2024,1002,Other\r\n')]), validators: false });
+    upstream.set('/b.csv', {
+      kind: 'file',
+      body: Buffer.concat([BODY, Buffer.from('2024,1002,Other\r\n')]),
+      validators: false,
+    });
     const changed = await downloadFile(`${upstream.base}/b.csv`, dest, options({ previous: first.validators }));
     expect(changed.status).toBe('downloaded');
     expect((await readFile(dest, 'utf8')).endsWith('2024,1002,Other\r\n')).toBe(true);
@@ -102,7 +111,9 @@ describe('downloadFile', () => {
 
   it('does not retry a 404', async () => {
     const dir = await sub('e');
-    await expect(downloadFile(`${upstream.base}/missing.csv`, join(dir, 'e.csv'), options())).rejects.toThrow(/HTTP 404/);
+    await expect(downloadFile(`${upstream.base}/missing.csv`, join(dir, 'e.csv'), options())).rejects.toThrow(
+      /HTTP 404/,
+    );
     expect(upstream.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
     await expectOnly(dir, []);
@@ -128,7 +139,9 @@ describe('downloadFile', () => {
     for (const cut of [false, true]) {
       upstream.set('/z.csv', { kind: 'gzip', body: Buffer.concat([BODY, BODY]), cut });
       const before = upstream.requests.length;
-      await expect(downloadFile(`${upstream.base}/z.csv`, dest, options({ retries: 2 }))).rejects.toThrow(/z\.csv: .*gzip-coded though none was asked for/);
+      await expect(downloadFile(`${upstream.base}/z.csv`, dest, options({ retries: 2 }))).rejects.toThrow(
+        /z\.csv: .*gzip-coded though none was asked for/,
+      );
       expect(upstream.requests.length - before).toBe(1);
       expect((await readFile(dest)).equals(BODY)).toBe(true);
     }
@@ -140,8 +153,12 @@ describe('downloadFile', () => {
     upstream.set('/stall.csv', { kind: 'stall', body: BODY });
     upstream.set('/hang.csv', { kind: 'hang' });
     const started = performance.now();
-    await expect(downloadFile(`${upstream.base}/stall.csv`, join(dir, 'g.csv'), options({ retries: 0 }))).rejects.toThrow(/no data for 400 ms/);
-    await expect(downloadFile(`${upstream.base}/hang.csv`, join(dir, 'h.csv'), options({ retries: 1 }))).rejects.toThrow(/no data for 400 ms/);
+    await expect(
+      downloadFile(`${upstream.base}/stall.csv`, join(dir, 'g.csv'), options({ retries: 0 })),
+    ).rejects.toThrow(/no data for 400 ms/);
+    await expect(
+      downloadFile(`${upstream.base}/hang.csv`, join(dir, 'h.csv'), options({ retries: 1 })),
+    ).rejects.toThrow(/no data for 400 ms/);
     // 1 + 2 attempts of 400 ms each, not minutes.
     expect(performance.now() - started).toBeLessThan(5_000);
     await expectOnly(dir, []);

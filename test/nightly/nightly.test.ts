@@ -8,8 +8,20 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentProgress } from '../../pipeline/core/progress.ts';
-import { writeCarriersDemo, CENSUS_TXT_FILE, CRASH_FILE, INSPECTION_FILE, VIOLATION_FILE } from '../../pipeline/demo/carriers.ts';
-import { writeFacilitiesDemo, BY_GAS_FILE, EWRB_FILE, INDICATOR_FILE, ONTARIO_FILE } from '../../pipeline/demo/facilities.ts';
+import {
+  writeCarriersDemo,
+  CENSUS_TXT_FILE,
+  CRASH_FILE,
+  INSPECTION_FILE,
+  VIOLATION_FILE,
+} from '../../pipeline/demo/carriers.ts';
+import {
+  writeFacilitiesDemo,
+  BY_GAS_FILE,
+  EWRB_FILE,
+  INDICATOR_FILE,
+  ONTARIO_FILE,
+} from '../../pipeline/demo/facilities.ts';
 import { generate } from '../../pipeline/generate/index.ts';
 import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
 import { main } from '../../pipeline/nightly/cli.ts';
@@ -30,22 +42,38 @@ let valetHangs = false;
 const files: Record<string, Buffer> = {};
 const logs: string[] = [];
 
-const FACILITY_PATHS = { '/ontario.csv': ONTARIO_FILE, '/bygas.csv': BY_GAS_FILE, '/indicator.csv': INDICATOR_FILE, '/ewrb.csv': EWRB_FILE } as const;
-const CARRIER_PATHS = { '/inspection.csv': INSPECTION_FILE, '/violation.csv': VIOLATION_FILE, '/crash.csv': CRASH_FILE } as const;
+const FACILITY_PATHS = {
+  '/ontario.csv': ONTARIO_FILE,
+  '/bygas.csv': BY_GAS_FILE,
+  '/indicator.csv': INDICATOR_FILE,
+  '/ewrb.csv': EWRB_FILE,
+} as const;
+const CARRIER_PATHS = {
+  '/inspection.csv': INSPECTION_FILE,
+  '/violation.csv': VIOLATION_FILE,
+  '/crash.csv': CRASH_FILE,
+} as const;
 
 function serveAll() {
   for (const [path, body] of Object.entries(files)) upstream.set(path, { kind: 'file', body });
 }
 
 /** Runs the CLI as cron would, with a short time-out; returns the outcomes, the summary and the exit code. */
-async function nightly(service = 'all', extra: string[] = []): Promise<{ code: number; summary: string; outcomes: Map<string, ServiceOutcome> }> {
+async function nightly(
+  service = 'all',
+  extra: string[] = [],
+): Promise<{ code: number; summary: string; outcomes: Map<string, ServiceOutcome> }> {
   const out: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
   let code = 0;
   let outcomes: ServiceOutcome[] = [];
   const collect: ServiceOutcome[] = [];
   try {
-    outcomes = (await main(['--service', service, '--out', outDir, '--downloads', downloads, ...extra], env, { log: (l) => logs.push(l), buildProgress: () => silentProgress })) ?? [];
+    outcomes =
+      (await main(['--service', service, '--out', outDir, '--downloads', downloads, ...extra], env, {
+        log: (l) => logs.push(l),
+        buildProgress: () => silentProgress,
+      })) ?? [];
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     code = err.exitCode;
@@ -57,16 +85,32 @@ async function nightly(service = 'all', extra: string[] = []): Promise<{ code: n
   // The outcomes of a failed run are only in the summary: read them back from it.
   for (const line of summary.split('\n').slice(1)) {
     const m = /^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(published|failed|not built)\s+(\S+)/.exec(line);
-    if (m) collect.push({ service: m[1]!, downloaded: Number(m[2]), unchanged: Number(m[3]), failed: Number(m[4]), build: m[5] as ServiceOutcome['build'], data_version: m[6]!, same_version: false, seconds: 0, errors: [], notes: [] });
+    if (m)
+      collect.push({
+        service: m[1]!,
+        downloaded: Number(m[2]),
+        unchanged: Number(m[3]),
+        failed: Number(m[4]),
+        build: m[5] as ServiceOutcome['build'],
+        data_version: m[6]!,
+        same_version: false,
+        seconds: 0,
+        errors: [],
+        notes: [],
+      });
   }
   return { code, summary, outcomes: new Map((outcomes.length ? outcomes : collect).map((o) => [o.service, o])) };
 }
 
 async function snapshot(service: string): Promise<{ manifest: string; checksums: string }> {
-  return { manifest: await readFile(join(outDir, service, 'manifest.json'), 'utf8'), checksums: await readFile(join(outDir, service, 'checksums.json'), 'utf8') };
+  return {
+    manifest: await readFile(join(outDir, service, 'manifest.json'), 'utf8'),
+    checksums: await readFile(join(outDir, service, 'checksums.json'), 'utf8'),
+  };
 }
 
-const version = async (service: string) => (JSON.parse((await snapshot(service)).manifest) as { data_version: string }).data_version;
+const version = async (service: string) =>
+  (JSON.parse((await snapshot(service)).manifest) as { data_version: string }).data_version;
 
 beforeAll(async () => {
   root = await tempDir('nightly');
@@ -77,9 +121,12 @@ beforeAll(async () => {
   await writeCarriersDemo(join(src, 'carriers'), { scale: 0.2 });
   const economyDir = join(src, 'economy');
   await generate('economy', economyDir, { scale: 0.1 });
-  for (const [path, file] of Object.entries(FACILITY_PATHS)) files[path] = await readFile(join(src, 'facilities', file));
+  for (const [path, file] of Object.entries(FACILITY_PATHS))
+    files[path] = await readFile(join(src, 'facilities', file));
   for (const [path, file] of Object.entries(CARRIER_PATHS)) files[path] = await readFile(join(src, 'carriers', file));
-  files['/census.zip'] = toZip([{ name: 'FMCSA_CENSUS1_2026Oct.txt', data: await readFile(join(src, 'carriers', CENSUS_TXT_FILE)) }]);
+  files['/census.zip'] = toZip([
+    { name: 'FMCSA_CENSUS1_2026Oct.txt', data: await readFile(join(src, 'carriers', CENSUS_TXT_FILE)) },
+  ]);
 
   const economy = createGeneratedUpstreamHandler(economyDir);
   upstream = await startFakeUpstream((req: IncomingMessage, res: ServerResponse) => {
@@ -123,29 +170,69 @@ describe('npm run nightly', () => {
     // Economy: every reviewed series confirmed by the (fake) WDS and Valet.
     expect(outcomes.get('economy')).toMatchObject({ downloaded: registry.length, failed: 0, build: 'published' });
     for (const s of ['facilities', 'carriers', 'economy']) expect(outcomes.get(s)!.data_version).toBe(await version(s));
-    expect(summary.split('\n')[0]).toMatch(/^service\s+downloaded\s+unchanged\s+failed\s+build\s+data_version\s+seconds$/);
+    expect(summary.split('\n')[0]).toMatch(
+      /^service\s+downloaded\s+unchanged\s+failed\s+build\s+data_version\s+seconds$/,
+    );
 
-    expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual(['.nightly.json', 'census', 'crash.csv', 'inspection.csv', 'violation.csv']);
+    expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual([
+      '.nightly.json',
+      'census',
+      'crash.csv',
+      'inspection.csv',
+      'violation.csv',
+    ]);
     expect(await readdir(join(downloads, 'carriers', 'census'))).toEqual(['FMCSA_CENSUS1_2026Oct.txt']);
-    expect((await readdir(join(downloads, 'facilities'))).sort()).toEqual(['.nightly.json', 'ewrb.csv', 'ghgrp_by_gas.csv', 'ghgrp_indicator.csv', 'ontario_ghg.csv']);
-    const carriers = JSON.parse((await snapshot('carriers')).manifest) as { demo: boolean; counts: { carriers: number }; sources: { file: string }[] };
+    expect((await readdir(join(downloads, 'facilities'))).sort()).toEqual([
+      '.nightly.json',
+      'ewrb.csv',
+      'ghgrp_by_gas.csv',
+      'ghgrp_indicator.csv',
+      'ontario_ghg.csv',
+    ]);
+    const carriers = JSON.parse((await snapshot('carriers')).manifest) as {
+      demo: boolean;
+      counts: { carriers: number };
+      sources: { file: string }[];
+    };
     expect(carriers.demo).toBe(false);
     expect(carriers.counts.carriers).toBe(600);
-    expect(carriers.sources.map((s) => s.file).sort()).toEqual(['census/FMCSA_CENSUS1_2026Oct.txt', 'crash.csv', 'inspection.csv', 'violation.csv']);
+    expect(carriers.sources.map((s) => s.file).sort()).toEqual([
+      'census/FMCSA_CENSUS1_2026Oct.txt',
+      'crash.csv',
+      'inspection.csv',
+      'violation.csv',
+    ]);
   });
 
   it('publishes again when every file is unchanged (304), with the same data_version', async () => {
     // The first rebuild carries the first build's ids over (ids.json): its facilities data differ (the
     // report says carried, not issued), and so does its version. From then on, unchanged files give the same.
     const first = await version('facilities');
-    expect((await nightly('facilities')).outcomes.get('facilities')).toMatchObject({ build: 'published', same_version: false });
+    expect((await nightly('facilities')).outcomes.get('facilities')).toMatchObject({
+      build: 'published',
+      same_version: false,
+    });
     expect(await version('facilities')).not.toBe(first);
     const before = { facilities: await version('facilities'), carriers: await version('carriers') };
     upstream.requests.length = 0;
     const { code, outcomes } = await nightly();
     expect(code).toBe(0);
-    expect(outcomes.get('facilities')).toMatchObject({ downloaded: 0, unchanged: 4, failed: 0, build: 'published', data_version: before.facilities, same_version: true });
-    expect(outcomes.get('carriers')).toMatchObject({ downloaded: 0, unchanged: 4, failed: 0, build: 'published', data_version: before.carriers, same_version: true });
+    expect(outcomes.get('facilities')).toMatchObject({
+      downloaded: 0,
+      unchanged: 4,
+      failed: 0,
+      build: 'published',
+      data_version: before.facilities,
+      same_version: true,
+    });
+    expect(outcomes.get('carriers')).toMatchObject({
+      downloaded: 0,
+      unchanged: 4,
+      failed: 0,
+      build: 'published',
+      data_version: before.carriers,
+      same_version: true,
+    });
     const conditional = upstream.requests.filter((r) => r.path.endsWith('.csv') || r.path.endsWith('.zip'));
     expect(conditional).toHaveLength(8);
     for (const r of conditional) expect(r.ifNoneMatch).toMatch(/^"[0-9a-f]{16}"$/);
@@ -159,12 +246,27 @@ describe('npm run nightly', () => {
       await mkdir(join(archive, series), { recursive: true });
       await writeFile(join(archive, series, `${day}.json`), text);
     };
-    await put('CPI_ALL_ITEMS', '2026-11-20', snap('CPI_ALL_ITEMS', '2026-11-20', [{ date: '2026-09-01', value: 165.1 }]));
-    await put('CPI_ALL_ITEMS', '2026-11-21', snap('CPI_ALL_ITEMS', '2026-11-21', [{ date: '2026-09-01', value: 165.2 }, { date: '2026-10-01', value: 165.6 }]));
+    await put(
+      'CPI_ALL_ITEMS',
+      '2026-11-20',
+      snap('CPI_ALL_ITEMS', '2026-11-20', [{ date: '2026-09-01', value: 165.1 }]),
+    );
+    await put(
+      'CPI_ALL_ITEMS',
+      '2026-11-21',
+      snap('CPI_ALL_ITEMS', '2026-11-21', [
+        { date: '2026-09-01', value: 165.2 },
+        { date: '2026-10-01', value: 165.6 },
+      ]),
+    );
     await put('CPI_ALL_ITEMS', 'notes', 'not a day');
     await put('BANK_RATE', '2026-11-21', '{"series":"BANK_RATE","vintage":"2026-11-21","asOf":');
     await put('BANK_RATE', '2026-11-22', snap('CPI_ALL_ITEMS', '2026-11-22', []));
-    await put('NOT_IN_THE_REGISTRY', '2026-11-21', snap('NOT_IN_THE_REGISTRY', '2026-11-21', [{ date: '2026-09-01', value: 1 }]));
+    await put(
+      'NOT_IN_THE_REGISTRY',
+      '2026-11-21',
+      snap('NOT_IN_THE_REGISTRY', '2026-11-21', [{ date: '2026-09-01', value: 1 }]),
+    );
     const before = await version('economy');
 
     const { code, outcomes } = await nightly('economy');
@@ -172,10 +274,16 @@ describe('npm run nightly', () => {
     expect(outcomes.get('economy')!.build).toBe('published');
     const live = join(outDir, 'economy');
     const json = async (rel: string) => JSON.parse(await readFile(join(live, rel), 'utf8')) as unknown;
-    expect(await json('api/vintages/CPI_ALL_ITEMS.json')).toEqual({ series: 'CPI_ALL_ITEMS', snapshots: ['2026-11-20', '2026-11-21'] });
+    expect(await json('api/vintages/CPI_ALL_ITEMS.json')).toEqual({
+      series: 'CPI_ALL_ITEMS',
+      snapshots: ['2026-11-20', '2026-11-21'],
+    });
     expect(await json('api/vintages/CPI_ALL_ITEMS/2026-11-21.json')).toEqual({
       series: 'CPI_ALL_ITEMS',
-      observations: [{ date: '2026-09-01', value: 165.2 }, { date: '2026-10-01', value: 165.6 }],
+      observations: [
+        { date: '2026-09-01', value: 165.2 },
+        { date: '2026-10-01', value: 165.6 },
+      ],
       source: 'Statistics Canada',
       cached: true,
       asOf: '2026-11-21T03:15:00.000Z',
@@ -184,18 +292,25 @@ describe('npm run nightly', () => {
     expect(await json('api/vintages/BANK_RATE.json')).toEqual({ series: 'BANK_RATE', snapshots: [] });
     expect(await json('api/vintages/GDP_REAL_QUARTERLY.json')).toEqual({ series: 'GDP_REAL_QUARTERLY', snapshots: [] });
     const sums = (await json('checksums.json')) as { files: Record<string, string> };
-    expect(Object.keys(sums.files).filter((f) => f.startsWith('api/vintages/') && f.endsWith('.json') && f.split('/').length === 4).sort()).toEqual([
-      'api/vintages/CPI_ALL_ITEMS/2026-11-20.json',
-      'api/vintages/CPI_ALL_ITEMS/2026-11-21.json',
-    ]);
+    expect(
+      Object.keys(sums.files)
+        .filter((f) => f.startsWith('api/vintages/') && f.endsWith('.json') && f.split('/').length === 4)
+        .sort(),
+    ).toEqual(['api/vintages/CPI_ALL_ITEMS/2026-11-20.json', 'api/vintages/CPI_ALL_ITEMS/2026-11-21.json']);
     expect(sums.files['api/vintages/CPI_ALL_ITEMS/2026-11-21.json.br']).toBeTruthy();
     expect(Object.keys(sums.files).some((f) => f.includes('NOT_IN_THE_REGISTRY'))).toBe(false);
     const report = (await json('report.json')) as { issues: { id: string; kind: string; message: string }[] };
     const unreadable = report.issues.filter((i) => i.kind === 'unreadable_snapshot');
     expect(unreadable.map((i) => i.id)).toEqual(['BANK_RATE', 'BANK_RATE']);
     expect(unreadable[0]!.message).toMatch(/^BANK_RATE: the snapshot of 2026-11-21 is not JSON/);
-    expect(unreadable[1]!.message).toBe('BANK_RATE: the snapshot of 2026-11-22 names the series "CPI_ALL_ITEMS", not BANK_RATE; not published');
-    const manifest = (await json('manifest.json')) as { data_version: string; counts: { snapshots: number }; sources: { kind: string; rows: number }[] };
+    expect(unreadable[1]!.message).toBe(
+      'BANK_RATE: the snapshot of 2026-11-22 names the series "CPI_ALL_ITEMS", not BANK_RATE; not published',
+    );
+    const manifest = (await json('manifest.json')) as {
+      data_version: string;
+      counts: { snapshots: number };
+      sources: { kind: string; rows: number }[];
+    };
     expect(manifest.counts.snapshots).toBe(2);
     expect(manifest.sources.find((s) => s.kind === 'vintages')).toMatchObject({ rows: 2 });
     // A new snapshot is a new input: the data version changes with it.
@@ -205,18 +320,28 @@ describe('npm run nightly', () => {
   it('keeps the last good download when an upstream answers 200 with a web page, and uses it again the next night', async () => {
     const kept = await snapshot('facilities');
     const good = await readFile(join(downloads, 'facilities', 'ontario_ghg.csv'));
-    upstream.set('/ontario.csv', { kind: 'file', body: Buffer.from('<!DOCTYPE html>\n<html><body>Down for maintenance</body></html>\n') });
+    upstream.set('/ontario.csv', {
+      kind: 'file',
+      body: Buffer.from('<!DOCTYPE html>\n<html><body>Down for maintenance</body></html>\n'),
+    });
     const down = await nightly('facilities');
     expect(down.code).toBe(1);
     expect(down.outcomes.get('facilities')).toMatchObject({ failed: 1, build: 'not built' });
-    expect(down.summary).toContain(`facilities: ontario_ghg.csv (ONTARIO_GHG_URL): ${env.ONTARIO_GHG_URL}: answered a web page ("<!DOCTYPE html>`);
+    expect(down.summary).toContain(
+      `facilities: ontario_ghg.csv (ONTARIO_GHG_URL): ${env.ONTARIO_GHG_URL}: answered a web page ("<!DOCTYPE html>`,
+    );
     expect((await readFile(join(downloads, 'facilities', 'ontario_ghg.csv'))).equals(good)).toBe(true);
     expect(await snapshot('facilities')).toEqual(kept);
     // The upstream is back with the same file: asked with the validators of the good copy, it answers 304.
     serveAll();
     const back = await nightly('facilities');
     expect(back.code).toBe(0);
-    expect(back.outcomes.get('facilities')).toMatchObject({ downloaded: 0, unchanged: 4, failed: 0, build: 'published' });
+    expect(back.outcomes.get('facilities')).toMatchObject({
+      downloaded: 0,
+      unchanged: 4,
+      failed: 0,
+      build: 'published',
+    });
   });
 
   it('keeps facilities as published when one of its files answers 500, publishing the others', async () => {
@@ -250,13 +375,27 @@ describe('npm run nightly', () => {
     expect(await snapshot('carriers')).toEqual(kept);
     // The upstream cuts the body half-way; how much of it arrives before the connection drops varies.
     const total = files['/inspection.csv']!.length;
-    const line = summary.split('\n').find((l) => l.startsWith(`carriers: inspection.csv (FMCSA_INSPECTION_URL): ${env.FMCSA_INSPECTION_URL}: the body ended after `));
+    const line = summary
+      .split('\n')
+      .find((l) =>
+        l.startsWith(
+          `carriers: inspection.csv (FMCSA_INSPECTION_URL): ${env.FMCSA_INSPECTION_URL}: the body ended after `,
+        ),
+      );
     expect(line, summary).toBeDefined();
     const received = Number(/the body ended after (\d+) of (\d+) bytes/.exec(line!)?.[1]);
     expect(line).toContain(` of ${total} bytes`);
     expect(received).toBeLessThan(total);
-    expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual(['.nightly.json', 'census', 'crash.csv', 'inspection.csv', 'violation.csv']);
-    expect((await readFile(join(downloads, 'carriers', 'inspection.csv'))).equals(files['/inspection.csv']!)).toBe(true);
+    expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual([
+      '.nightly.json',
+      'census',
+      'crash.csv',
+      'inspection.csv',
+      'violation.csv',
+    ]);
+    expect((await readFile(join(downloads, 'carriers', 'inspection.csv'))).equals(files['/inspection.csv']!)).toBe(
+      true,
+    );
   });
 
   it('keeps economy as published when its upstream hangs (time-out)', async () => {
@@ -269,7 +408,11 @@ describe('npm run nightly', () => {
       // The StatCan series still check out; the Valet series (in batches of 20) time out.
       const valet = registry.filter((e) => e.source === 'BOC').length;
       expect(valet).toBeGreaterThan(20);
-      expect(outcomes.get('economy')).toMatchObject({ downloaded: registry.length - valet, failed: valet, build: 'not built' });
+      expect(outcomes.get('economy')).toMatchObject({
+        downloaded: registry.length - valet,
+        failed: valet,
+        build: 'not built',
+      });
       expect(outcomes.get('facilities')).toMatchObject({ build: 'published' });
       expect(outcomes.get('carriers')).toMatchObject({ failed: 0, build: 'published' });
       expect(await snapshot('economy')).toEqual(kept);
@@ -280,9 +423,14 @@ describe('npm run nightly', () => {
       expect(lines.length).toBe(Math.ceil(valetEntries.length / 20));
       lines.forEach((line, i) => {
         const batch = valetEntries.slice(i * 20, i * 20 + 20);
-        const named = batch.slice(0, 4).map((e) => `${e.id} (${e.seriesNames[0]})`).join(', ');
+        const named = batch
+          .slice(0, 4)
+          .map((e) => `${e.id} (${e.seriesNames[0]})`)
+          .join(', ');
         const names = batch.map((e) => e.seriesNames[0]).join(',');
-        expect(line).toBe(`economy: ${named} and ${batch.length - 4} more: Bank of Canada Valet /valet/observations/${names}/json: timed out after 800 ms`);
+        expect(line).toBe(
+          `economy: ${named} and ${batch.length - 4} more: Bank of Canada Valet /valet/observations/${names}/json: timed out after 800 ms`,
+        );
       });
     } finally {
       valetHangs = false;
@@ -301,7 +449,9 @@ describe('npm run nightly', () => {
       expect(outcomes.get('facilities')).toMatchObject({ downloaded: 1, unchanged: 3, failed: 0, build: 'failed' });
       expect(await snapshot('facilities')).toEqual(kept);
       // Every download is meant as an input: one the build does not recognize stops it, by name.
-      expect(summary).toMatch(/^facilities: build: every file here was downloaded as an input, but ontario_ghg\.csv \(header matches no known input\) is not one: the download is damaged, or the upstream changed its format$/m);
+      expect(summary).toMatch(
+        /^facilities: build: every file here was downloaded as an input, but ontario_ghg\.csv \(header matches no known input\) is not one: the download is damaged, or the upstream changed its format$/m,
+      );
     } finally {
       env.ONTARIO_GHG_URL = saved;
     }
@@ -329,7 +479,9 @@ describe('npm run nightly', () => {
   it('builds facilities with --year as its comparison year, and refuses --year for another service', async () => {
     const { code } = await nightly('facilities', ['--year', '2023']);
     expect(code).toBe(0);
-    expect((JSON.parse((await snapshot('facilities')).manifest) as { options: { year: number } }).options.year).toBe(2023);
+    expect((JSON.parse((await snapshot('facilities')).manifest) as { options: { year: number } }).options.year).toBe(
+      2023,
+    );
     const wrong = await nightly('carriers', ['--year', '2023']);
     expect(wrong.code).toBe(2);
     expect(logs.at(-1)).toMatch(/^--year applies to the facilities build only, not carriers/);
@@ -341,7 +493,11 @@ describe('npm run nightly', () => {
   it('refuses bad addresses, delays no timer can hold and folders it cannot use, before any download', async () => {
     const refusal = async (changes: Record<string, string>, folders: { out?: string; downloads?: string } = {}) => {
       const before = upstream.requests.length;
-      const err = await main(['--service', 'all', '--out', folders.out ?? outDir, '--downloads', folders.downloads ?? downloads], { ...env, ...changes }, { log: (l) => logs.push(l), buildProgress: () => silentProgress }).then(
+      const err = await main(
+        ['--service', 'all', '--out', folders.out ?? outDir, '--downloads', folders.downloads ?? downloads],
+        { ...env, ...changes },
+        { log: (l) => logs.push(l), buildProgress: () => silentProgress },
+      ).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -349,17 +505,31 @@ describe('npm run nightly', () => {
       expect(upstream.requests.length).toBe(before);
       return err as CliError;
     };
-    expect((await refusal({ GHGRP_BY_GAS_URL: 'not-a-url' })).message).toBe('GHGRP_BY_GAS_URL must be an http:// or https:// address, not not-a-url');
-    expect((await refusal({ FMCSA_CRASH_URL: 'file:///etc/passwd' })).message).toMatch(/^FMCSA_CRASH_URL must be an http/);
-    expect((await refusal({ ONTARIO_GHG_URL: `${env.ONTARIO_GHG_URL} ftp://x/y.csv` })).message).toMatch(/^ONTARIO_GHG_URL must be an http:\/\/ or https:\/\/ address, not ftp:\/\/x\/y\.csv/);
+    expect((await refusal({ GHGRP_BY_GAS_URL: 'not-a-url' })).message).toBe(
+      'GHGRP_BY_GAS_URL must be an http:// or https:// address, not not-a-url',
+    );
+    expect((await refusal({ FMCSA_CRASH_URL: 'file:///etc/passwd' })).message).toMatch(
+      /^FMCSA_CRASH_URL must be an http/,
+    );
+    expect((await refusal({ ONTARIO_GHG_URL: `${env.ONTARIO_GHG_URL} ftp://x/y.csv` })).message).toMatch(
+      /^ONTARIO_GHG_URL must be an http:\/\/ or https:\/\/ address, not ftp:\/\/x\/y\.csv/,
+    );
     expect((await refusal({ STATCAN_WDS_URL: 'wds' })).message).toMatch(/^STATCAN_WDS_URL must be/);
-    expect((await refusal({ NIGHTLY_TIMEOUT_MS: '4294967296' })).message).toBe('NIGHTLY_TIMEOUT_MS must be a whole number from 1 to 2147483647, not 4294967296');
-    expect((await refusal({ NIGHTLY_RETRY_DELAY_MS: '99999999999999' })).message).toMatch(/^NIGHTLY_RETRY_DELAY_MS must be a whole number from 0 to 2147483647/);
+    expect((await refusal({ NIGHTLY_TIMEOUT_MS: '4294967296' })).message).toBe(
+      'NIGHTLY_TIMEOUT_MS must be a whole number from 1 to 2147483647, not 4294967296',
+    );
+    expect((await refusal({ NIGHTLY_RETRY_DELAY_MS: '99999999999999' })).message).toMatch(
+      /^NIGHTLY_RETRY_DELAY_MS must be a whole number from 0 to 2147483647/,
+    );
     const file = join(root.path, 'a-file');
     await writeFile(file, 'x');
     expect((await refusal({}, { out: file })).message).toMatch(new RegExp(`^--out ${file} is not a folder`));
-    expect((await refusal({}, { downloads: file })).message).toMatch(new RegExp(`^--downloads ${file} is not a folder`));
-    expect((await refusal({}, { downloads: join(outDir, 'facilities', 'dl') })).message).toMatch(/is inside the data folder .*: a publish would move it away/);
+    expect((await refusal({}, { downloads: file })).message).toMatch(
+      new RegExp(`^--downloads ${file} is not a folder`),
+    );
+    expect((await refusal({}, { downloads: join(outDir, 'facilities', 'dl') })).message).toMatch(
+      /is inside the data folder .*: a publish would move it away/,
+    );
   });
 
   it('refuses to run beside another nightly job', async () => {

@@ -65,7 +65,14 @@ describe('extractZip', () => {
   }
 
   it('keeps every entry inside the folder, whatever its name says', async () => {
-    const { zip, out } = await place(toZip([{ name: '../../escape.txt', data: 'a' }, { name: '/abs/path.txt', data: 'b' }, { name: '__MACOSX/._x', data: 'c' }, { name: '.hidden', data: 'd' }]));
+    const { zip, out } = await place(
+      toZip([
+        { name: '../../escape.txt', data: 'a' },
+        { name: '/abs/path.txt', data: 'b' },
+        { name: '__MACOSX/._x', data: 'c' },
+        { name: '.hidden', data: 'd' },
+      ]),
+    );
     expect(await extractZip(zip, out)).toEqual([
       { file: 'escape.txt', bytes: 1 },
       { file: 'path.txt', bytes: 1 },

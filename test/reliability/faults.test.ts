@@ -30,9 +30,15 @@ import { startService, tempDir, type Running } from '../helpers/server.ts';
 const KILLER = join(import.meta.dirname, '..', 'fixtures', 'kill-build.ts');
 
 /** Runs a child to its end without blocking the event loop (the servers under test live in this process). */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, LOG: 'off', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG: 'off', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -50,7 +56,13 @@ interface KillTarget {
   /** The point between the publish's two renames of the tree (after the rename of a private folder, if any). */
   betweenRenames: string;
   /** Builds and serves the fixture; `input` is what the killed builds read. */
-  start(): Promise<{ outDir: string; input: string; running: Running<unknown>; probe: string; remove(): Promise<void> }>;
+  start(): Promise<{
+    outDir: string;
+    input: string;
+    running: Running<unknown>;
+    probe: string;
+    remove(): Promise<void>;
+  }>;
   /** A build that finishes, and publishes something else than the served build. */
   rebuild(input: string, outDir: string): Promise<unknown>;
 }
@@ -71,7 +83,13 @@ const KILL_TARGETS: KillTarget[] = [
       const census = join(built.input, 'census', 'FMCSA_CENSUS1_2026Oct.txt');
       const lines = readFileSync(census, 'latin1').trimEnd().split('\r\n');
       writeFileSync(census, lines.slice(0, -1).join('\r\n') + '\r\n', 'latin1');
-      return { outDir: built.outDir, input: built.input, running: running as unknown as Running<unknown>, probe: '/api/search?q=alpha', remove: async () => (await running.close(), await built.root.remove()) };
+      return {
+        outDir: built.outDir,
+        input: built.input,
+        running: running as unknown as Running<unknown>,
+        probe: '/api/search?q=alpha',
+        remove: async () => (await running.close(), await built.root.remove()),
+      };
     },
     rebuild: (input, outDir) => buildCarriers({ input, outDir, asOf: AS_OF }),
   },
@@ -83,7 +101,13 @@ const KILL_TARGETS: KillTarget[] = [
     async start() {
       const built = await buildEconomyFixture();
       const running = await serveEconomy(built, economyRegistryService);
-      return { outDir: built.outDir, input: built.root.path, running: running as unknown as Running<unknown>, probe: '/api/series', remove: async () => (await running.close(), await built.root.remove()) };
+      return {
+        outDir: built.outDir,
+        input: built.root.path,
+        running: running as unknown as Running<unknown>,
+        probe: '/api/series',
+        remove: async () => (await running.close(), await built.root.remove()),
+      };
     },
     // The served build is a demo one; a live one has another data version.
     rebuild: (_input, outDir) => buildEconomy({ outDir, demo: false }),
@@ -121,19 +145,30 @@ describe.each(KILL_TARGETS)('$service: a build killed with SIGKILL', (target) =>
   it('the next good build cleans up after the killed ones and is picked up by the running server', async () => {
     const privateRoot = `${target.service}.private`;
     // What a removal cut short leaves: removed by the next publish too.
-    if (target.service === 'carriers') mkdirSync(join(fx.outDir, privateRoot, '.removing-0123456789abcdef-1'), { recursive: true });
+    if (target.service === 'carriers')
+      mkdirSync(join(fx.outDir, privateRoot, '.removing-0123456789abcdef-1'), { recursive: true });
     await target.rebuild(fx.input, fx.outDir);
-    expect(readdirSync(fx.outDir).sort()).toEqual([target.service, `${target.service}.prev`, ...(target.service === 'carriers' ? [privateRoot] : [])]);
+    expect(readdirSync(fx.outDir).sort()).toEqual([
+      target.service,
+      `${target.service}.prev`,
+      ...(target.service === 'carriers' ? [privateRoot] : []),
+    ]);
     if (target.service === 'carriers') {
       // The private folders of the live and the previous build, and no other (a killed build's is gone).
-      const named = [live(), `${live()}.prev`].map((tree) => (JSON.parse(readFileSync(join(tree, 'manifest.json'), 'utf8')) as { private_checksums_sha256: string }).private_checksums_sha256.slice(0, 16));
+      const named = [live(), `${live()}.prev`].map((tree) =>
+        (
+          JSON.parse(readFileSync(join(tree, 'manifest.json'), 'utf8')) as { private_checksums_sha256: string }
+        ).private_checksums_sha256.slice(0, 16),
+      );
       expect(readdirSync(join(fx.outDir, privateRoot)).sort()).toEqual([...new Set(named)].sort());
       expect(new Set(named).size).toBe(2);
     }
     expect(readFileSync(join(live(), 'manifest.json')).equals(manifest)).toBe(false);
     expect(fx.running.app.reload()).toBe(true);
     const health = (await (await fetch(`${fx.running.base}/healthz`)).json()) as { data_version: string };
-    expect(health.data_version).toBe((JSON.parse(readFileSync(join(live(), 'manifest.json'), 'utf8')) as { data_version: string }).data_version);
+    expect(health.data_version).toBe(
+      (JSON.parse(readFileSync(join(live(), 'manifest.json'), 'utf8')) as { data_version: string }).data_version,
+    );
   });
 });
 
@@ -144,15 +179,38 @@ const GARBAGE = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 1
 
 const CORRUPTIONS: [string, (b: Buffer) => Buffer, Record<string, RegExp>][] = [
   // Cut half-way through a record near 60 % of the file, as an interrupted download leaves it.
-  ['cut mid-row', (b) => {
-    const lineStart = b.lastIndexOf(10, Math.floor(b.length * 0.6)) + 1;
-    const lineEnd = b.indexOf(10, lineStart);
-    return b.subarray(0, lineStart + Math.floor((lineEnd - lineStart) / 2));
-  }, { any: /ends in the middle of record \d+ .*: the file looks truncated; download it again/ }],
-  ['binary garbage', () => GARBAGE, { facilities: /no Ontario GHG registry file found/, carriers: /no FMCSA census file found/ }],
-  ['an empty file', () => Buffer.alloc(0), { facilities: /no Ontario GHG registry file found/, carriers: /no FMCSA census file found/ }],
-  ['the header row only', (b) => b.subarray(0, b.indexOf(10) + 1), { facilities: /Ontario GHG registry files \(ontario\/ghg-registry\.csv\) have no usable row/, carriers: /census files \(census\/FMCSA_CENSUS1_2026Oct\.txt\) have no usable carrier row/ }],
-  ['the header row, then garbage', (b) => Buffer.concat([b.subarray(0, b.indexOf(10) + 1), GARBAGE]), { any: /ends in the middle of record|have no usable/ }],
+  [
+    'cut mid-row',
+    (b) => {
+      const lineStart = b.lastIndexOf(10, Math.floor(b.length * 0.6)) + 1;
+      const lineEnd = b.indexOf(10, lineStart);
+      return b.subarray(0, lineStart + Math.floor((lineEnd - lineStart) / 2));
+    },
+    { any: /ends in the middle of record \d+ .*: the file looks truncated; download it again/ },
+  ],
+  [
+    'binary garbage',
+    () => GARBAGE,
+    { facilities: /no Ontario GHG registry file found/, carriers: /no FMCSA census file found/ },
+  ],
+  [
+    'an empty file',
+    () => Buffer.alloc(0),
+    { facilities: /no Ontario GHG registry file found/, carriers: /no FMCSA census file found/ },
+  ],
+  [
+    'the header row only',
+    (b) => b.subarray(0, b.indexOf(10) + 1),
+    {
+      facilities: /Ontario GHG registry files \(ontario\/ghg-registry\.csv\) have no usable row/,
+      carriers: /census files \(census\/FMCSA_CENSUS1_2026Oct\.txt\) have no usable carrier row/,
+    },
+  ],
+  [
+    'the header row, then garbage',
+    (b) => Buffer.concat([b.subarray(0, b.indexOf(10) + 1), GARBAGE]),
+    { any: /ends in the middle of record|have no usable/ },
+  ],
 ];
 
 interface InputTarget {
@@ -164,8 +222,18 @@ interface InputTarget {
 }
 
 const INPUT_TARGETS: InputTarget[] = [
-  { service: 'facilities', file: 'ontario/ghg-registry.csv', built: buildFixture, build: (input, outDir) => buildFacilities({ input, outDir, year: 2024 }) },
-  { service: 'carriers', file: 'census/FMCSA_CENSUS1_2026Oct.txt', built: buildCarriersFixture, build: (input, outDir) => buildCarriers({ input, outDir, asOf: AS_OF }) },
+  {
+    service: 'facilities',
+    file: 'ontario/ghg-registry.csv',
+    built: buildFixture,
+    build: (input, outDir) => buildFacilities({ input, outDir, year: 2024 }),
+  },
+  {
+    service: 'carriers',
+    file: 'census/FMCSA_CENSUS1_2026Oct.txt',
+    built: buildCarriersFixture,
+    build: (input, outDir) => buildCarriers({ input, outDir, asOf: AS_OF }),
+  },
 ];
 
 describe.each(INPUT_TARGETS)('$service: a corrupt or truncated required input', (target) => {
@@ -187,17 +255,29 @@ describe.each(INPUT_TARGETS)('$service: a corrupt or truncated required input', 
     return input;
   };
 
-  it.each(CORRUPTIONS)('%s fails the build with a clear message and publishes nothing', async (label, damage, messages) => {
-    const input = corrupt(label, damage);
-    await expect(target.build(input, fx.outDir)).rejects.toThrow(messages[target.service] ?? messages.any!);
-    expect(readFileSync(join(fx.outDir, target.service, 'manifest.json')).equals(manifest)).toBe(true);
-    // No temporary folder or lock left behind, no previous build rotated.
-    expect(readdirSync(fx.outDir).sort()).toEqual(listing);
-  });
+  it.each(CORRUPTIONS)(
+    '%s fails the build with a clear message and publishes nothing',
+    async (label, damage, messages) => {
+      const input = corrupt(label, damage);
+      await expect(target.build(input, fx.outDir)).rejects.toThrow(messages[target.service] ?? messages.any!);
+      expect(readFileSync(join(fx.outDir, target.service, 'manifest.json')).equals(manifest)).toBe(true);
+      // No temporary folder or lock left behind, no previous build rotated.
+      expect(readdirSync(fx.outDir).sort()).toEqual(listing);
+    },
+  );
 
   it('the build CLI exits 1 and says nothing was published', async () => {
     const input = corrupt('cli', CORRUPTIONS[0]![1]);
-    const r = await run(['pipeline/cli.ts', '--service', target.service, '--input', input, '--out', fx.outDir, ...(target.service === 'carriers' ? ['--as-of', AS_OF] : [])]);
+    const r = await run([
+      'pipeline/cli.ts',
+      '--service',
+      target.service,
+      '--input',
+      input,
+      '--out',
+      fx.outDir,
+      ...(target.service === 'carriers' ? ['--as-of', AS_OF] : []),
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/build failed, nothing was published: .*ends in the middle of record \d+/);
     expect(readFileSync(join(fx.outDir, target.service, 'manifest.json')).equals(manifest)).toBe(true);
@@ -215,10 +295,17 @@ describe('carriers: a build that fails after it began spilling violations', () =
       mkdirSync(join(tmp, `shardline-violations-${process.pid}-Ef34Gh`));
       const file = join(fx.input, 'sms', 'violations.csv');
       writeFileSync(file, CORRUPTIONS[0]![1](readFileSync(file)));
-      const r = await run(['pipeline/cli.ts', '--service', 'carriers', '--input', fx.input, '--out', fx.outDir, '--as-of', AS_OF], { TMPDIR: tmp });
+      const r = await run(
+        ['pipeline/cli.ts', '--service', 'carriers', '--input', fx.input, '--out', fx.outDir, '--as-of', AS_OF],
+        { TMPDIR: tmp },
+      );
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/violations\.csv: ends in the middle of record \d+/);
-      expect(readdirSync(tmp).filter((n) => n.startsWith('shardline-')).sort()).toEqual([`shardline-violations-${process.pid}-Ef34Gh`]);
+      expect(
+        readdirSync(tmp)
+          .filter((n) => n.startsWith('shardline-'))
+          .sort(),
+      ).toEqual([`shardline-violations-${process.pid}-Ef34Gh`]);
     } finally {
       await fx.root.remove();
     }
@@ -243,25 +330,53 @@ describe('the server process refuses a damaged build', () => {
   const DAMAGES: Record<string, Damage[]> = {
     facilities: [
       ['a missing manifest', removeManifest, /manifest\.json is missing: build the data first/],
-      ['a truncated document', (d) => cutInHalf(join(d, 'api/v1/facility/ONF-000001.json')), /ONF-000001\.json does not match checksums\.json/],
+      [
+        'a truncated document',
+        (d) => cutInHalf(join(d, 'api/v1/facility/ONF-000001.json')),
+        /ONF-000001\.json does not match checksums\.json/,
+      ],
       // A file the server does not load, only serves from the tree.
       ['a changed report', (d) => flipByte(join(d, 'report.json')), /report\.json does not match checksums\.json/],
     ],
     carriers: [
-      ['a changed name index', (d) => flipByte(join(d, 'index/names.tokens')), /index\/names\.tokens does not match checksums\.json/],
-      ['a truncated profile store', (d) => cutInHalf(loadBuild(d, 'carriers').pathOf('private/profiles.dat')), /profiles\.dat has the wrong size: the build is damaged/],
-      ['a missing private folder', (d) => rmSync(dirname(loadBuild(d, 'carriers').pathOf('private/profiles.dat')), { recursive: true }), /checksums\.json is missing: the build's private files are not beside it/],
+      [
+        'a changed name index',
+        (d) => flipByte(join(d, 'index/names.tokens')),
+        /index\/names\.tokens does not match checksums\.json/,
+      ],
+      [
+        'a truncated profile store',
+        (d) => cutInHalf(loadBuild(d, 'carriers').pathOf('private/profiles.dat')),
+        /profiles\.dat has the wrong size: the build is damaged/,
+      ],
+      [
+        'a missing private folder',
+        (d) => rmSync(dirname(loadBuild(d, 'carriers').pathOf('private/profiles.dat')), { recursive: true }),
+        /checksums\.json is missing: the build's private files are not beside it/,
+      ],
     ],
     economy: [
-      ['a changed document', (d) => flipByte(join(d, 'api/categories.json')), /api\/categories\.json does not match checksums\.json/],
-      ['a truncated document', (d) => cutInHalf(join(d, 'api/series.json')), /api\/series\.json does not match checksums\.json/],
+      [
+        'a changed document',
+        (d) => flipByte(join(d, 'api/categories.json')),
+        /api\/categories\.json does not match checksums\.json/,
+      ],
+      [
+        'a truncated document',
+        (d) => cutInHalf(join(d, 'api/series.json')),
+        /api\/series\.json does not match checksums\.json/,
+      ],
     ],
   };
   const roots: { remove(): Promise<void> }[] = [];
   const cases: { service: string; label: string; dataDir: string; stateDir: string; message: RegExp }[] = [];
 
   beforeAll(async () => {
-    const builds = { facilities: await buildFixture(), carriers: await buildCarriersFixture(), economy: await buildEconomyFixture() };
+    const builds = {
+      facilities: await buildFixture(),
+      carriers: await buildCarriersFixture(),
+      economy: await buildEconomyFixture(),
+    };
     for (const [service, built] of Object.entries(builds)) {
       roots.push(built.root);
       for (const [label, damage, message] of DAMAGES[service]!) {
@@ -278,7 +393,12 @@ describe('the server process refuses a damaged build', () => {
 
   it('exits 1 with the reason for every damage, and builds nothing in its place', async () => {
     const results = await Promise.all(
-      cases.map(async (c) => ({ c, r: await run(['server/main.ts', '--service', c.service, '--port', '0', '--data', c.dataDir], { STATE_DIR: c.stateDir }) })),
+      cases.map(async (c) => ({
+        c,
+        r: await run(['server/main.ts', '--service', c.service, '--port', '0', '--data', c.dataDir], {
+          STATE_DIR: c.stateDir,
+        }),
+      })),
     );
     for (const { c, r } of results) {
       const what = `${c.service}, ${c.label}`;
@@ -320,14 +440,41 @@ async function startFlakyUpstream() {
           return void setTimeout(() => res.socket?.destroy(), 20);
         default:
           if (path.endsWith('/getDataFromVectorsAndLatestNPeriods')) {
-            const vectorDataPoint = ['2025-10-01', '2025-11-01', '2025-12-01'].map((refPer, i) => ({ refPer, refPer2: '', value: 164 + i / 10, decimals: 1, scalarFactorCode: 0, symbolCode: 0, statusCode: 0, securityLevelCode: 0 }));
+            const vectorDataPoint = ['2025-10-01', '2025-11-01', '2025-12-01'].map((refPer, i) => ({
+              refPer,
+              refPer2: '',
+              value: 164 + i / 10,
+              decimals: 1,
+              scalarFactorCode: 0,
+              symbolCode: 0,
+              statusCode: 0,
+              securityLevelCode: 0,
+            }));
             res.writeHead(200, { 'Content-Type': 'application/json' });
-            return void res.end(JSON.stringify([{ status: 'SUCCESS', object: { responseStatusCode: 0, productId: 18100004, coordinate: '2.2.0.0.0.0.0.0.0.0', vectorId: 41690973, vectorDataPoint } }]));
+            return void res.end(
+              JSON.stringify([
+                {
+                  status: 'SUCCESS',
+                  object: {
+                    responseStatusCode: 0,
+                    productId: 18100004,
+                    coordinate: '2.2.0.0.0.0.0.0.0.0',
+                    vectorId: 41690973,
+                    vectorDataPoint,
+                  },
+                },
+              ]),
+            );
           }
           if (path === '/valet/observations/FXUSDCAD/json') {
-            const observations = ['2025-12-01', '2025-12-02'].map((d, i) => ({ d, FXUSDCAD: { v: (1.38 + i / 100).toFixed(4) } }));
+            const observations = ['2025-12-01', '2025-12-02'].map((d, i) => ({
+              d,
+              FXUSDCAD: { v: (1.38 + i / 100).toFixed(4) },
+            }));
             res.writeHead(200, { 'Content-Type': 'application/json' });
-            return void res.end(JSON.stringify({ terms: {}, seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } }, observations }));
+            return void res.end(
+              JSON.stringify({ terms: {}, seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } }, observations }),
+            );
           }
           res.writeHead(404, { 'Content-Type': 'application/json' });
           res.end('{"message":"no such series"}');
@@ -380,43 +527,47 @@ describe('economy: an upstream that fails', () => {
     }
   });
 
-  it.each<Mode>(['hang', 'error', 'garbage', 'cut'])('when the upstream %s: the stale copy, or 503 with Retry-After; never a 500; still serving', async (mode) => {
-    // Two days on: the copies are past their 24 h and any back-off from the previous case is over.
-    t += 2 * DAY;
-    up.state.mode = mode;
-    const before = up.state.requests;
-    let settled = false;
-    const pending = Promise.all(
-      ['CPI_ALL_ITEMS', 'FX_USD_CAD', 'UNEMPLOYMENT_RATE', 'M2_GROSS'].map(async (series) => {
-        const res = await get(`/api/observations?series=${series}`);
-        return { series, res, body: (await res.json()) as Record<string, unknown> };
-      }),
-    ).finally(() => (settled = true));
-    // While the pulls are failing, everything else answers; while they hang, before they give up.
-    for (const path of ['/healthz', '/api/series', '/api/categories']) expect((await get(path)).status, path).toBe(200);
-    if (mode === 'hang') expect(settled).toBe(false);
+  it.each<Mode>(['hang', 'error', 'garbage', 'cut'])(
+    'when the upstream %s: the stale copy, or 503 with Retry-After; never a 500; still serving',
+    async (mode) => {
+      // Two days on: the copies are past their 24 h and any back-off from the previous case is over.
+      t += 2 * DAY;
+      up.state.mode = mode;
+      const before = up.state.requests;
+      let settled = false;
+      const pending = Promise.all(
+        ['CPI_ALL_ITEMS', 'FX_USD_CAD', 'UNEMPLOYMENT_RATE', 'M2_GROSS'].map(async (series) => {
+          const res = await get(`/api/observations?series=${series}`);
+          return { series, res, body: (await res.json()) as Record<string, unknown> };
+        }),
+      ).finally(() => (settled = true));
+      // While the pulls are failing, everything else answers; while they hang, before they give up.
+      for (const path of ['/healthz', '/api/series', '/api/categories'])
+        expect((await get(path)).status, path).toBe(200);
+      if (mode === 'hang') expect(settled).toBe(false);
 
-    for (const { series, res, body } of await pending) {
-      statuses.push(res.status);
-      if (series === 'CPI_ALL_ITEMS' || series === 'FX_USD_CAD') {
-        // Pulled before: the cached copy, marked stale, with a short max-age.
-        expect(res.status, series).toBe(200);
-        expect(res.headers.get('cache-control')).toBe('public, max-age=60');
-        schemas().assert('economy/observations', body, `stale ${series}`);
-        expect(body).toMatchObject({ series, cached: true, stale: true });
-      } else {
-        // Never pulled: nothing to fall back on.
-        expect(res.status, series).toBe(503);
-        expect(res.headers.get('content-type')).toBe('application/problem+json');
-        expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-        schemas().assert('core/problem', body, `503 ${series}`);
-        expect(body).toMatchObject({ status: 503, code: 'upstream_unavailable' });
-        expect(String(body.detail)).toContain(series);
+      for (const { series, res, body } of await pending) {
+        statuses.push(res.status);
+        if (series === 'CPI_ALL_ITEMS' || series === 'FX_USD_CAD') {
+          // Pulled before: the cached copy, marked stale, with a short max-age.
+          expect(res.status, series).toBe(200);
+          expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+          schemas().assert('economy/observations', body, `stale ${series}`);
+          expect(body).toMatchObject({ series, cached: true, stale: true });
+        } else {
+          // Never pulled: nothing to fall back on.
+          expect(res.status, series).toBe(503);
+          expect(res.headers.get('content-type')).toBe('application/problem+json');
+          expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+          schemas().assert('core/problem', body, `503 ${series}`);
+          expect(body).toMatchObject({ status: 503, code: 'upstream_unavailable' });
+          expect(String(body.detail)).toContain(series);
+        }
       }
-    }
-    expect(up.state.requests - before).toBeGreaterThanOrEqual(4);
-    expect(statuses.every((s) => s < 500 || s === 503)).toBe(true);
-  });
+      expect(up.state.requests - before).toBeGreaterThanOrEqual(4);
+      expect(statuses.every((s) => s < 500 || s === 503)).toBe(true);
+    },
+  );
 
   it('pulls fresh data again once the upstream recovers', async () => {
     t += 2 * DAY;

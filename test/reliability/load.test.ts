@@ -25,7 +25,9 @@ describe(`${REQUESTS} concurrent profile lookups over ${KEYS} free keys and two 
     keys = Array.from({ length: KEYS }, (_, i) => store.createKey('free', `load ${i}`, new Date()));
     store.close();
     const env = { FREE_PROFILE_LOOKUPS: String(ALLOWANCE) };
-    servers = await Promise.all([0, 1].map(() => startServerProcess('carriers', { dataDir: fx.outDir, stateDir: fx.stateDir, env })));
+    servers = await Promise.all(
+      [0, 1].map(() => startServerProcess('carriers', { dataDir: fx.outDir, stateDir: fx.stateDir, env })),
+    );
   }, 60_000);
   afterAll(async () => {
     for (const s of servers) await s.stop();
@@ -40,17 +42,32 @@ describe(`${REQUESTS} concurrent profile lookups over ${KEYS} free keys and two 
       Array.from({ length: REQUESTS }, async (_, i) => {
         const key = keys[i % KEYS]!;
         const server = servers[Math.floor(i / KEYS) % 2]!;
-        const res = await fetch(`${server.base}/api/carrier/${carriers[i % carriers.length]}`, { headers: { Authorization: `Bearer ${key.key}` } });
-        return { key: key.id, server: server.port, status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+        const res = await fetch(`${server.base}/api/carrier/${carriers[i % carriers.length]}`, {
+          headers: { Authorization: `Bearer ${key.key}` },
+        });
+        return {
+          key: key.id,
+          server: server.port,
+          status: res.status,
+          headers: res.headers,
+          body: (await res.json()) as Record<string, unknown>,
+        };
       }),
     );
 
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
-    expect(ok.length + limited.length, `other statuses: ${results.filter((r) => r.status !== 200 && r.status !== 429).map((r) => r.status)}`).toBe(REQUESTS);
+    expect(
+      ok.length + limited.length,
+      `other statuses: ${results.filter((r) => r.status !== 200 && r.status !== 429).map((r) => r.status)}`,
+    ).toBe(REQUESTS);
     expect(ok).toHaveLength(KEYS * ALLOWANCE);
     expect(limited).toHaveLength(REQUESTS - KEYS * ALLOWANCE);
-    for (const key of keys) expect(ok.filter((r) => r.key === key.id), key.id).toHaveLength(ALLOWANCE);
+    for (const key of keys)
+      expect(
+        ok.filter((r) => r.key === key.id),
+        key.id,
+      ).toHaveLength(ALLOWANCE);
     // Both processes served successes and refusals: the count really was shared.
     for (const s of servers) {
       expect(ok.some((r) => r.server === s.port)).toBe(true);
@@ -69,7 +86,10 @@ describe(`${REQUESTS} concurrent profile lookups over ${KEYS} free keys and two 
     }
     // Each remaining count from 6 down to 0 was handed out exactly once per key.
     for (const key of keys) {
-      const remaining = ok.filter((r) => r.key === key.id).map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
+      const remaining = ok
+        .filter((r) => r.key === key.id)
+        .map((r) => Number(r.headers.get('ratelimit-remaining')))
+        .sort((a, b) => a - b);
       expect(remaining, key.id).toEqual(Array.from({ length: ALLOWANCE }, (_, i) => i));
     }
 

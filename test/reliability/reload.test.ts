@@ -35,23 +35,49 @@ interface ReloadTarget {
   service: 'facilities' | 'carriers';
   paths: string[];
   /** Builds and returns the data folder, a changed input folder, and CLI arguments for the next build. */
-  prepare(): Promise<{ root: { path: string; remove(): Promise<void> }; outDir: string; stateDir: string; cliArgs: string[]; headers: Record<string, string> }>;
+  prepare(): Promise<{
+    root: { path: string; remove(): Promise<void> };
+    outDir: string;
+    stateDir: string;
+    cliArgs: string[];
+    headers: Record<string, string>;
+  }>;
 }
 
 const TARGETS: ReloadTarget[] = [
   {
     service: 'facilities',
-    paths: ['/healthz', '/api/v1/stats', '/api/v1/spine', '/api/v1/facility/ONF-000001', '/api/v1/search?q=cement', '/manifest.json'],
+    paths: [
+      '/healthz',
+      '/api/v1/stats',
+      '/api/v1/spine',
+      '/api/v1/facility/ONF-000001',
+      '/api/v1/search?q=cement',
+      '/manifest.json',
+    ],
     async prepare() {
       const fx = await buildFixture();
       const changed = join(fx.root.path, 'input-next');
       await writeFacilitiesFixture(changed, { dropOntario: [ONTARIO_ROWS[0]![1]] });
-      return { root: fx.root, outDir: fx.outDir, stateDir: join(fx.root.path, 'state'), headers: {}, cliArgs: ['--service', 'facilities', '--input', changed, '--out', fx.outDir, '--year', '2024'] };
+      return {
+        root: fx.root,
+        outDir: fx.outDir,
+        stateDir: join(fx.root.path, 'state'),
+        headers: {},
+        cliArgs: ['--service', 'facilities', '--input', changed, '--out', fx.outDir, '--year', '2024'],
+      };
     },
   },
   {
     service: 'carriers',
-    paths: ['/healthz', '/api/search?q=alpha', '/api/search?q=USDOT%201000002', '/api/carrier/1000001', '/api/carrier/1000005', '/manifest.json'],
+    paths: [
+      '/healthz',
+      '/api/search?q=alpha',
+      '/api/search?q=USDOT%201000002',
+      '/api/carrier/1000001',
+      '/api/carrier/1000005',
+      '/manifest.json',
+    ],
     async prepare() {
       const fx = await buildCarriersFixture();
       const store = openSqliteStore(fx.stateDir);
@@ -90,8 +116,16 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
 
   beforeAll(async () => {
     prepared = await target.prepare();
-    oldVersion = (JSON.parse(readFileSync(join(prepared.outDir, target.service, 'manifest.json'), 'utf8')) as { data_version: string }).data_version;
-    server = await startServerProcess(target.service, { dataDir: prepared.outDir, stateDir: prepared.stateDir, env: { RELOAD_INTERVAL_MS: '50' } });
+    oldVersion = (
+      JSON.parse(readFileSync(join(prepared.outDir, target.service, 'manifest.json'), 'utf8')) as {
+        data_version: string;
+      }
+    ).data_version;
+    server = await startServerProcess(target.service, {
+      dataDir: prepared.outDir,
+      stateDir: prepared.stateDir,
+      env: { RELOAD_INTERVAL_MS: '50' },
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -110,12 +144,27 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
         try {
           const res = await fetch(server.base + path, { headers: prepared.headers });
           const text = await res.text();
-          const sample: Sample = { worker: w, path, start, end: performance.now() - t0, status: res.status, version: res.headers.get('x-data-version') };
+          const sample: Sample = {
+            worker: w,
+            path,
+            start,
+            end: performance.now() - t0,
+            status: res.status,
+            version: res.headers.get('x-data-version'),
+          };
           if (path === '/healthz') sample.bodyVersion = (JSON.parse(text) as { data_version: string }).data_version;
           if (sample.version !== oldVersion && sample.version !== null) firstNew = Math.min(firstNew, sample.end);
           samples.push(sample);
         } catch (err) {
-          samples.push({ worker: w, path, start, end: performance.now() - t0, status: 'error', version: null, error: String((err as Error).cause ?? err) });
+          samples.push({
+            worker: w,
+            path,
+            start,
+            end: performance.now() - t0,
+            status: 'error',
+            version: null,
+            error: String((err as Error).cause ?? err),
+          });
         }
       }
     };
@@ -125,7 +174,11 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
     await new Promise((r) => setTimeout(r, 300));
     const build = await runBuild(prepared.cliArgs);
     expect(build.code, build.stderr).toBe(0);
-    const newVersion = (JSON.parse(readFileSync(join(prepared.outDir, target.service, 'manifest.json'), 'utf8')) as { data_version: string }).data_version;
+    const newVersion = (
+      JSON.parse(readFileSync(join(prepared.outDir, target.service, 'manifest.json'), 'utf8')) as {
+        data_version: string;
+      }
+    ).data_version;
     expect(newVersion).not.toBe(oldVersion);
     // Until the server has been seen on the new build (it looks every 50 ms), then a while longer.
     const deadline = performance.now() + 20_000;
@@ -137,7 +190,8 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
     const failed = samples.filter((s) => s.status !== 200);
     expect(failed.slice(0, 10), `${failed.length} of ${samples.length} requests failed`).toEqual([]);
     expect(samples.length).toBeGreaterThan(100);
-    for (const s of samples) expect([oldVersion, newVersion], `${s.path} at ${s.start.toFixed(0)} ms`).toContain(s.version);
+    for (const s of samples)
+      expect([oldVersion, newVersion], `${s.path} at ${s.start.toFixed(0)} ms`).toContain(s.version);
     for (const s of samples.filter((x) => x.bodyVersion !== undefined)) expect(s.bodyVersion).toBe(s.version);
     // Both versions were served while the traffic ran.
     expect(samples.some((s) => s.version === oldVersion)).toBe(true);
@@ -148,9 +202,16 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
     const regressed = samples.filter((s) => s.start > firstNew && s.version === oldVersion);
     expect(regressed.map((s) => `${s.path} at ${s.start.toFixed(0)} ms`)).toEqual([]);
     for (let w = 0; w < WORKERS; w++) {
-      const versions = samples.filter((s) => s.worker === w).sort((a, b) => a.start - b.start).map((s) => s.version);
+      const versions = samples
+        .filter((s) => s.worker === w)
+        .sort((a, b) => a.start - b.start)
+        .map((s) => s.version);
       const firstNewAt = versions.indexOf(newVersion);
-      if (firstNewAt >= 0) expect(versions.slice(firstNewAt).every((v) => v === newVersion), `worker ${w}`).toBe(true);
+      if (firstNewAt >= 0)
+        expect(
+          versions.slice(firstNewAt).every((v) => v === newVersion),
+          `worker ${w}`,
+        ).toBe(true);
     }
     const health = (await (await fetch(`${server.base}/healthz`)).json()) as { data_version: string };
     expect(health.data_version).toBe(newVersion);
@@ -162,7 +223,11 @@ describe('a static file requested right after a publish, before the next timed l
   it('is the new build’s file, whole, under the new build’s headers', async () => {
     const prepared = await TARGETS[0]!.prepare();
     // Reloading is on, but the timer would not look again for ten minutes.
-    const server = await startServerProcess('facilities', { dataDir: prepared.outDir, stateDir: prepared.stateDir, env: { RELOAD_INTERVAL_MS: '600000' } });
+    const server = await startServerProcess('facilities', {
+      dataDir: prepared.outDir,
+      stateDir: prepared.stateDir,
+      env: { RELOAD_INTERVAL_MS: '600000' },
+    });
     try {
       const before = await fetch(`${server.base}/manifest.json`);
       const old = (await before.json()) as { data_version: string };
@@ -172,12 +237,17 @@ describe('a static file requested right after a publish, before the next timed l
       const next = (JSON.parse(manifest) as { data_version: string }).data_version;
       expect(next).not.toBe(old.data_version);
       // The old tree's size and ETag for this path no longer fit the file now at it.
-      const res = await fetch(`${server.base}/manifest.json`, { headers: { 'Accept-Encoding': 'identity' }, signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${server.base}/manifest.json`, {
+        headers: { 'Accept-Encoding': 'identity' },
+        signal: AbortSignal.timeout(5_000),
+      });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe(manifest);
       expect(res.headers.get('x-data-version')).toBe(next);
       expect(res.headers.get('etag')).not.toBe(before.headers.get('etag'));
-      expect(((await (await fetch(`${server.base}/healthz`)).json()) as { data_version: string }).data_version).toBe(next);
+      expect(((await (await fetch(`${server.base}/healthz`)).json()) as { data_version: string }).data_version).toBe(
+        next,
+      );
     } finally {
       await server.stop();
       await prepared.root.remove();

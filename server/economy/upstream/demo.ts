@@ -70,8 +70,10 @@ function toProfile(entry: RegistryEntry | undefined): Profile {
   const scalarFactorCode = entry?.scalarFactorCode ?? 0;
   const text = `${entry?.id ?? ''} ${entry?.title ?? ''} ${entry?.units ?? ''}`.toLowerCase();
   if (entry?.category === 'exchange-rates') return { kind: 'fx', frequency, decimals: 4, scalarFactorCode: 0 };
-  if (/overnight|policy|target|bank rate/.test(text)) return { kind: 'policy', frequency, decimals: 2, scalarFactorCode: 0 };
-  if (entry?.category === 'interest-rates' || /percent|%|rate/.test(text)) return { kind: 'rate', frequency, decimals: entry?.category === 'interest-rates' ? 2 : 1, scalarFactorCode };
+  if (/overnight|policy|target|bank rate/.test(text))
+    return { kind: 'policy', frequency, decimals: 2, scalarFactorCode: 0 };
+  if (entry?.category === 'interest-rates' || /percent|%|rate/.test(text))
+    return { kind: 'rate', frequency, decimals: entry?.category === 'interest-rates' ? 2 : 1, scalarFactorCode };
   if (/index|=100/.test(text)) return { kind: 'index', frequency, decimals: 1, scalarFactorCode };
   return { kind: 'level', frequency, decimals: 0, scalarFactorCode };
 }
@@ -151,7 +153,21 @@ function walk(profile: Profile, rng: Rng, n: number, start?: number): number[] {
       // About eight decisions a year, most of them holds.
       const decide = 8 / perYear;
       for (let i = 0; i < n; i++) {
-        if (rng.chance(decide)) v = Math.min(5, Math.max(0.25, v + rng.pickWeighted([[0, 6], [0.25, 2], [-0.25, 2], [0.5, 0.5], [-0.5, 0.5]] as const)));
+        if (rng.chance(decide))
+          v = Math.min(
+            5,
+            Math.max(
+              0.25,
+              v +
+                rng.pickWeighted([
+                  [0, 6],
+                  [0.25, 2],
+                  [-0.25, 2],
+                  [0.5, 0.5],
+                  [-0.5, 0.5],
+                ] as const),
+            ),
+          );
         values.push(v);
       }
       break;
@@ -174,7 +190,16 @@ function walk(profile: Profile, rng: Rng, n: number, start?: number): number[] {
  * Where a Valet exchange rate starts in 2000: about where that currency stood in Canadian dollars then, so
  * a pair looks like what it stands for, and its daily (FXEURCAD) and annual (FXAEURCAD) series agree.
  */
-const CAD_PER_UNIT_2000: Record<string, number> = { USD: 1.45, EUR: 1.37, GBP: 2.25, JPY: 0.0138, CNY: 0.18, MXN: 0.157, CHF: 0.88, AUD: 0.86 };
+const CAD_PER_UNIT_2000: Record<string, number> = {
+  USD: 1.45,
+  EUR: 1.37,
+  GBP: 2.25,
+  JPY: 0.0138,
+  CNY: 0.18,
+  MXN: 0.157,
+  CHF: 0.88,
+  AUD: 0.86,
+};
 function fxStart(key: string): number | undefined {
   if (key === 'FXCADUSD') return 1 / CAD_PER_UNIT_2000.USD!;
   const currency = /^FXA?([A-Z]{3})CAD$/.exec(key)?.[1];
@@ -184,7 +209,11 @@ function fxStart(key: string): number | undefined {
 }
 
 /** The series as the upstream would publish it on `today`: one point per period, undefined where missing. */
-export function toDemoSeries(key: string, entry: RegistryEntry | undefined, today: string): { profile: Profile; points: Point[] } {
+export function toDemoSeries(
+  key: string,
+  entry: RegistryEntry | undefined,
+  today: string,
+): { profile: Profile; points: Point[] } {
   const profile = toProfile(entry);
   const dates = periodStarts(profile.frequency, today);
   const rng = createRng(seedOf(key));
@@ -204,7 +233,10 @@ export function toDemoSeries(key: string, entry: RegistryEntry | undefined, toda
 }
 
 const round = (v: number, decimals: number) => Number(v.toFixed(decimals));
-const json = (status: number, doc: unknown, indent?: number): DemoResponse => ({ status, body: JSON.stringify(doc, null, indent) });
+const json = (status: number, doc: unknown, indent?: number): DemoResponse => ({
+  status,
+  body: JSON.stringify(doc, null, indent),
+});
 
 /** `18-10-0004-01` → 18100004, the productId WDS writes. */
 function toProductId(tableId: string | null | undefined): number {
@@ -217,7 +249,12 @@ function addMonthsIso(date: string, months: number): string {
   return iso(Date.UTC(y, m - 1 + months, 1));
 }
 
-function wdsObject(vectorId: number, entry: RegistryEntry | undefined, today: string, range?: { start?: string; end?: string; latestN?: number }) {
+function wdsObject(
+  vectorId: number,
+  entry: RegistryEntry | undefined,
+  today: string,
+  range?: { start?: string; end?: string; latestN?: number },
+) {
   const { profile, points } = toDemoSeries(String(vectorId), entry, today);
   let selected = points.filter((p) => (!range?.start || p.date >= range.start) && (!range?.end || p.date <= range.end));
   if (range?.latestN !== undefined) selected = selected.slice(Math.max(0, selected.length - range.latestN));
@@ -237,7 +274,13 @@ function wdsObject(vectorId: number, entry: RegistryEntry | undefined, today: st
     releaseTime: `${today}T08:30`,
     frequencyCode: WDS_FREQUENCY[profile.frequency],
   }));
-  return { responseStatusCode: 0, productId: toProductId(entry?.tableId), coordinate: '1.1.0.0.0.0.0.0.0.0', vectorId, vectorDataPoint };
+  return {
+    responseStatusCode: 0,
+    productId: toProductId(entry?.tableId),
+    coordinate: '1.1.0.0.0.0.0.0.0.0',
+    vectorId,
+    vectorDataPoint,
+  };
 }
 
 const invalidVector = (vectorId: unknown) => ({
@@ -250,7 +293,12 @@ const invalidVector = (vectorId: unknown) => ({
  * `getDataFromVectorByReferencePeriodRange` and `getSeriesInfoFromVector`, and Valet
  * `observations/{names}/json`, recognized by the end of the path whatever the host.
  */
-export function respondDemo(method: string, url: URL, body: string | undefined, options: DemoOptions & { lookup?: (key: string) => RegistryEntry | undefined }): DemoResponse {
+export function respondDemo(
+  method: string,
+  url: URL,
+  body: string | undefined,
+  options: DemoOptions & { lookup?: (key: string) => RegistryEntry | undefined },
+): DemoResponse {
   const today = iso(options.now().getTime());
   const known = new Map<string, RegistryEntry>();
   for (const e of options.entries ?? []) {
@@ -268,7 +316,8 @@ export function respondDemo(method: string, url: URL, body: string | undefined, 
       return undefined;
     }
   };
-  const isVector = (v: unknown): v is number => Number.isInteger(Number(v)) && Number(v) > 0 && lookup(String(Number(v))) !== undefined;
+  const isVector = (v: unknown): v is number =>
+    Number.isInteger(Number(v)) && Number(v) > 0 && lookup(String(Number(v))) !== undefined;
 
   if (path.endsWith('/getDataFromVectorsAndLatestNPeriods') && method === 'POST') {
     const list = requests();
@@ -278,19 +327,27 @@ export function respondDemo(method: string, url: URL, body: string | undefined, 
       list.map((r) => {
         const n = Number(r.latestN);
         if (!isVector(r.vectorId)) return invalidVector(r.vectorId);
-        if (!Number.isInteger(n) || n < 1) return { status: 'FAILED', object: { responseStatusCode: 8, vectorId: Number(r.vectorId) } };
+        if (!Number.isInteger(n) || n < 1)
+          return { status: 'FAILED', object: { responseStatusCode: 8, vectorId: Number(r.vectorId) } };
         const id = Number(r.vectorId);
         return { status: 'SUCCESS', object: wdsObject(id, lookup(String(id)), today, { latestN: n }) };
       }),
     );
   }
   if (path.endsWith('/getDataFromVectorByReferencePeriodRange') && method === 'GET') {
-    const ids = (url.searchParams.get('vectorIds') ?? '').split(',').map((s) => s.replace(/"/g, '').trim()).filter(Boolean);
+    const ids = (url.searchParams.get('vectorIds') ?? '')
+      .split(',')
+      .map((s) => s.replace(/"/g, '').trim())
+      .filter(Boolean);
     const start = url.searchParams.get('startRefPeriod') ?? undefined;
     const end = url.searchParams.get('endReferencePeriod') ?? undefined;
     return json(
       200,
-      ids.map((raw) => (isVector(raw) ? { status: 'SUCCESS', object: wdsObject(Number(raw), lookup(raw), today, { start, end }) } : invalidVector(raw))),
+      ids.map((raw) =>
+        isVector(raw)
+          ? { status: 'SUCCESS', object: wdsObject(Number(raw), lookup(raw), today, { start, end }) }
+          : invalidVector(raw),
+      ),
     );
   }
   if (path.endsWith('/getSeriesInfoFromVector') && method === 'POST') {
@@ -326,7 +383,8 @@ export function respondDemo(method: string, url: URL, body: string | undefined, 
     const names = decodeURIComponent(valet[1]!).split(',');
     const unknown = names.find((n) => lookup(n) === undefined);
     // Valet's own answer to an unknown series name.
-    if (unknown) return json(404, { message: `Series ${unknown} not found.`, docs: 'https://www.bankofcanada.ca/valet/docs' }, 4);
+    if (unknown)
+      return json(404, { message: `Series ${unknown} not found.`, docs: 'https://www.bankofcanada.ca/valet/docs' }, 4);
     const start = url.searchParams.get('start_date') ?? '';
     const end = url.searchParams.get('end_date') ?? '9999-12-31';
     const rows = new Map<string, Record<string, unknown>>();
@@ -349,10 +407,17 @@ export function respondDemo(method: string, url: URL, body: string | undefined, 
 }
 
 /** A `fetch` answered by `respondDemo`, for the adapters' `fetch` option. */
-export function createDemoFetch(options: DemoOptions & { lookup?: (key: string) => RegistryEntry | undefined }): FetchLike {
+export function createDemoFetch(
+  options: DemoOptions & { lookup?: (key: string) => RegistryEntry | undefined },
+): FetchLike {
   return async (input, init) => {
     init?.signal?.throwIfAborted();
-    const r = respondDemo(init?.method ?? 'GET', new URL(input), typeof init?.body === 'string' ? init.body : undefined, options);
+    const r = respondDemo(
+      init?.method ?? 'GET',
+      new URL(input),
+      typeof init?.body === 'string' ? init.body : undefined,
+      options,
+    );
     return new Response(r.body, { status: r.status, headers: { 'Content-Type': 'application/json' } });
   };
 }
@@ -373,7 +438,11 @@ export function createDemoUpstreams(options: DemoOptions): Record<Source, Series
     },
   });
   return {
-    STATCAN: remember(createStatcanClient({ baseUrl: DEMO_STATCAN_URL, fetch: demoFetch, label: `${STATCAN_LABEL}${DEMO_SUFFIX}` })),
-    BOC: remember(createValetClient({ baseUrl: DEMO_VALET_URL, fetch: demoFetch, label: `${BOC_LABEL}${DEMO_SUFFIX}` })),
+    STATCAN: remember(
+      createStatcanClient({ baseUrl: DEMO_STATCAN_URL, fetch: demoFetch, label: `${STATCAN_LABEL}${DEMO_SUFFIX}` }),
+    ),
+    BOC: remember(
+      createValetClient({ baseUrl: DEMO_VALET_URL, fetch: demoFetch, label: `${BOC_LABEL}${DEMO_SUFFIX}` }),
+    ),
   };
 }

@@ -107,16 +107,24 @@ export interface Dropped {
 export function parseWdsResponse<T>(body: unknown): WdsItem<T>[] {
   const list = Array.isArray(body) ? body : [body];
   return list.map((envelope): WdsItem<T> => {
-    const { status, object } = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as { status?: unknown; object?: unknown };
+    const { status, object } = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as {
+      status?: unknown;
+      object?: unknown;
+    };
     if (typeof object !== 'object' || object === null || Array.isArray(object)) {
       const why = typeof object === 'string' ? object : 'no object';
       return { ok: false, vectorId: undefined, code: undefined, message: `status ${String(status)}: ${why}` };
     }
     const o = object as Record<string, unknown>;
-    const vectorId = o.vectorId === null || o.vectorId === undefined || o.vectorId === '' ? undefined : Number(o.vectorId);
-    const code = o.responseStatusCode === null || o.responseStatusCode === undefined ? undefined : Number(o.responseStatusCode);
+    const vectorId =
+      o.vectorId === null || o.vectorId === undefined || o.vectorId === '' ? undefined : Number(o.vectorId);
+    const code =
+      o.responseStatusCode === null || o.responseStatusCode === undefined ? undefined : Number(o.responseStatusCode);
     if (status !== 'SUCCESS' || (code !== undefined && code !== 0)) {
-      const text = code !== undefined ? `${WDS_RESPONSE_STATUS[code] ?? 'unknown status'} (responseStatusCode ${code})` : `status ${String(status)}`;
+      const text =
+        code !== undefined
+          ? `${WDS_RESPONSE_STATUS[code] ?? 'unknown status'} (responseStatusCode ${code})`
+          : `status ${String(status)}`;
       return { ok: false, vectorId: Number.isFinite(vectorId) ? vectorId : undefined, code, message: text };
     }
     return { ok: true, vectorId: Number.isFinite(vectorId) ? vectorId : undefined, object: o as T };
@@ -138,7 +146,8 @@ export function toWdsNumber(value: unknown): number | undefined {
  * Codes 0–9 per getCodeSets → `scalar` (0 units … 9 billions).
  */
 export function applyScalarFactor(value: number, code: number): number {
-  if (!Number.isInteger(code) || code < 0 || code > 9) throw new UpstreamError(`scalar factor code ${code} is not one of 0–9`);
+  if (!Number.isInteger(code) || code < 0 || code > 9)
+    throw new UpstreamError(`scalar factor code ${code} is not one of 0–9`);
   if (code === 0) return value;
   const text = String(value);
   return text.includes('e') ? value * 10 ** code : Number(`${text}e${code}`);
@@ -148,7 +157,10 @@ export function applyScalarFactor(value: number, code: number): number {
  * Data points to observations, ascending by date, scalar factor applied; missing values and undated points
  * go to `dropped`. With `scalarFactorCode`, a point that says otherwise is an UpstreamError.
  */
-export function normalizeWdsDataPoints(points: readonly WdsDataPoint[], options: { scalarFactorCode?: number; vectorId?: number } = {}): { observations: Observation[]; dropped: Dropped[] } {
+export function normalizeWdsDataPoints(
+  points: readonly WdsDataPoint[],
+  options: { scalarFactorCode?: number; vectorId?: number } = {},
+): { observations: Observation[]; dropped: Dropped[] } {
   const observations: Observation[] = [];
   const dropped: Dropped[] = [];
   const name = options.vectorId !== undefined ? `v${options.vectorId}` : 'vector';
@@ -174,7 +186,9 @@ export function normalizeWdsDataPoints(points: readonly WdsDataPoint[], options:
     }
     const code = p.scalarFactorCode ?? options.scalarFactorCode ?? 0;
     if (options.scalarFactorCode !== undefined && code !== options.scalarFactorCode) {
-      throw new UpstreamError(`${name} ${date}: WDS gives scalarFactorCode ${code}, the registry says ${options.scalarFactorCode}; fix the registry entry`);
+      throw new UpstreamError(
+        `${name} ${date}: WDS gives scalarFactorCode ${code}, the registry says ${options.scalarFactorCode}; fix the registry entry`,
+      );
     }
     observations.push({ date, value: applyScalarFactor(raw, code) });
   }
@@ -198,9 +212,17 @@ export interface StatcanClient extends SeriesUpstream {
   /** POST `[{"vectorId":…}]`. */
   getSeriesInfoFromVector(vectorIds: readonly number[], signal?: AbortSignal): Promise<WdsItem<WdsSeriesInfo>[]>;
   /** POST `[{"vectorId":…,"latestN":…}]`. */
-  getDataFromVectorsAndLatestNPeriods(requests: readonly { vectorId: number; latestN: number }[], signal?: AbortSignal): Promise<WdsItem<WdsVectorData>[]>;
+  getDataFromVectorsAndLatestNPeriods(
+    requests: readonly { vectorId: number; latestN: number }[],
+    signal?: AbortSignal,
+  ): Promise<WdsItem<WdsVectorData>[]>;
   /** GET `?vectorIds="1","2"&startRefPeriod=YYYY-MM-DD&endReferencePeriod=YYYY-MM-DD` (reference periods, inclusive). */
-  getDataFromVectorByReferencePeriodRange(vectorIds: readonly number[], startRefPeriod: string, endReferencePeriod: string, signal?: AbortSignal): Promise<WdsItem<WdsVectorData>[]>;
+  getDataFromVectorByReferencePeriodRange(
+    vectorIds: readonly number[],
+    startRefPeriod: string,
+    endReferencePeriod: string,
+    signal?: AbortSignal,
+  ): Promise<WdsItem<WdsVectorData>[]>;
 }
 
 /** STATCAN_WDS_URL from an environment (an http(s) address, else a ConfigError), else the public service. */
@@ -211,12 +233,16 @@ export function toStatcanBaseUrl(env: Readonly<Record<string, string | undefined
 }
 
 function assertVectorIds(ids: readonly number[]): void {
-  for (const id of ids) if (!Number.isInteger(id) || id <= 0) throw new UpstreamError(`vector id ${id} is not a positive integer`);
+  for (const id of ids)
+    if (!Number.isInteger(id) || id <= 0) throw new UpstreamError(`vector id ${id} is not a positive integer`);
 }
 
 /** Picks the item of `vectorId` (by its own vectorId; by position when a failed item carries none). */
 function itemFor<T>(items: readonly WdsItem<T>[], vectorId: number, position: number): WdsItem<T> | undefined {
-  return items.find((it) => it.vectorId === vectorId) ?? (items[position]?.vectorId === undefined ? items[position] : undefined);
+  return (
+    items.find((it) => it.vectorId === vectorId) ??
+    (items[position]?.vectorId === undefined ? items[position] : undefined)
+  );
 }
 
 export function createStatcanClient(options: StatcanClientOptions = {}): StatcanClient {
@@ -224,28 +250,53 @@ export function createStatcanClient(options: StatcanClientOptions = {}): Statcan
   const label = options.label ?? STATCAN_LABEL;
   const latestN = options.latestN ?? LATEST_N;
   const request = (method: string, init: RequestInit, query = '', signal?: AbortSignal) =>
-    fetchUpstreamJson(`${baseUrl}/${method}${query}`, init, { fetch: options.fetch, timeoutMs: options.timeoutMs ?? 10_000, signal, label: `${label} WDS` });
+    fetchUpstreamJson(`${baseUrl}/${method}${query}`, init, {
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      signal,
+      label: `${label} WDS`,
+    });
   const post = (method: string, body: unknown, signal?: AbortSignal) =>
-    request(method, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }, '', signal);
+    request(
+      method,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+      '',
+      signal,
+    );
 
   const client: StatcanClient = {
     label,
     baseUrl,
     async getSeriesInfoFromVector(vectorIds, signal) {
       assertVectorIds(vectorIds);
-      return parseWdsResponse<WdsSeriesInfo>(await post('getSeriesInfoFromVector', vectorIds.map((vectorId) => ({ vectorId })), signal));
+      return parseWdsResponse<WdsSeriesInfo>(
+        await post(
+          'getSeriesInfoFromVector',
+          vectorIds.map((vectorId) => ({ vectorId })),
+          signal,
+        ),
+      );
     },
     async getDataFromVectorsAndLatestNPeriods(requests, signal) {
       assertVectorIds(requests.map((r) => r.vectorId));
-      return parseWdsResponse<WdsVectorData>(await post('getDataFromVectorsAndLatestNPeriods', requests.map(({ vectorId, latestN }) => ({ vectorId, latestN })), signal));
+      return parseWdsResponse<WdsVectorData>(
+        await post(
+          'getDataFromVectorsAndLatestNPeriods',
+          requests.map(({ vectorId, latestN }) => ({ vectorId, latestN })),
+          signal,
+        ),
+      );
     },
     async getDataFromVectorByReferencePeriodRange(vectorIds, startRefPeriod, endReferencePeriod, signal) {
       assertVectorIds(vectorIds);
-      for (const d of [startRefPeriod, endReferencePeriod]) if (!isValidIsoDate(d)) throw new UpstreamError(`${d} is not a YYYY-MM-DD date`);
+      for (const d of [startRefPeriod, endReferencePeriod])
+        if (!isValidIsoDate(d)) throw new UpstreamError(`${d} is not a YYYY-MM-DD date`);
       // The guide writes the ids quoted and comma-separated: vectorIds="1","2".
       const ids = encodeURIComponent(vectorIds.map((v) => `"${v}"`).join(','));
       const query = `?vectorIds=${ids}&startRefPeriod=${startRefPeriod}&endReferencePeriod=${endReferencePeriod}`;
-      return parseWdsResponse<WdsVectorData>(await request('getDataFromVectorByReferencePeriodRange', { method: 'GET' }, query, signal));
+      return parseWdsResponse<WdsVectorData>(
+        await request('getDataFromVectorByReferencePeriodRange', { method: 'GET' }, query, signal),
+      );
     },
     async pull(entry: RegistryEntry, signal: AbortSignal) {
       if (entry.vectorIds.length === 0) throw new UpstreamError(`${entry.id} has no StatCan vector ids`);
@@ -261,7 +312,9 @@ export function createStatcanClient(options: StatcanClientOptions = {}): Statcan
         if (!item) throw new UpstreamError(`${label} WDS: v${vectorId} is missing from the answer`);
         if (!item.ok) throw new UpstreamError(`${label} WDS: v${vectorId}: ${item.message}`);
         const points = Array.isArray(item.object.vectorDataPoint) ? item.object.vectorDataPoint : [];
-        for (const o of normalizeWdsDataPoints(points, { scalarFactorCode: entry.scalarFactorCode, vectorId }).observations) byDate.set(o.date, o.value);
+        for (const o of normalizeWdsDataPoints(points, { scalarFactorCode: entry.scalarFactorCode, vectorId })
+          .observations)
+          byDate.set(o.date, o.value);
       });
       return [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
     },

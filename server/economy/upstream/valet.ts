@@ -41,9 +41,11 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** The body's shape, checked: an object with an `observations` array of objects with a `d`. */
 export function parseValetResponse(body: unknown): ValetObservationsBody {
   const b = body as Partial<ValetObservationsBody> | null;
-  if (typeof b !== 'object' || b === null || !Array.isArray(b.observations)) throw new UpstreamError('Bank of Canada Valet: the answer has no observations array');
+  if (typeof b !== 'object' || b === null || !Array.isArray(b.observations))
+    throw new UpstreamError('Bank of Canada Valet: the answer has no observations array');
   for (const row of b.observations) {
-    if (typeof row !== 'object' || row === null || typeof row.d !== 'string') throw new UpstreamError('Bank of Canada Valet: an observation has no date `d`');
+    if (typeof row !== 'object' || row === null || typeof row.d !== 'string')
+      throw new UpstreamError('Bank of Canada Valet: an observation has no date `d`');
   }
   return b as ValetObservationsBody;
 }
@@ -61,7 +63,10 @@ export function toValetNumber(cell: unknown): number | undefined {
 }
 
 /** One series of a Valet answer, ascending by date; cells present but without a number go to `dropped`. */
-export function normalizeValetObservations(body: ValetObservationsBody, name: string): { observations: Observation[]; dropped: Dropped[] } {
+export function normalizeValetObservations(
+  body: ValetObservationsBody,
+  name: string,
+): { observations: Observation[]; dropped: Dropped[] } {
   const byDate = new Map<string, number>();
   const dropped: Dropped[] = [];
   for (const row of body.observations) {
@@ -74,7 +79,9 @@ export function normalizeValetObservations(body: ValetObservationsBody, name: st
     if (value === undefined) dropped.push({ date: row.d, reason: `no value (${JSON.stringify(row[name])})` });
     else byDate.set(row.d, value);
   }
-  const observations = [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
+  const observations = [...byDate]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, value]) => ({ date, value }));
   return { observations, dropped };
 }
 
@@ -89,7 +96,11 @@ export interface ValetClientOptions {
 
 export interface ValetClient extends SeriesUpstream {
   readonly baseUrl: string;
-  getObservations(names: readonly string[], range?: { startDate?: string; endDate?: string }, signal?: AbortSignal): Promise<ValetObservationsBody>;
+  getObservations(
+    names: readonly string[],
+    range?: { startDate?: string; endDate?: string },
+    signal?: AbortSignal,
+  ): Promise<ValetObservationsBody>;
 }
 
 /** BOC_VALET_URL from an environment (an http(s) address, else a ConfigError), else the public service. */
@@ -107,20 +118,29 @@ export function createValetClient(options: ValetClientOptions = {}): ValetClient
     baseUrl,
     async getObservations(names, range = {}, signal) {
       if (names.length === 0) throw new UpstreamError('Bank of Canada Valet: no series names');
-      for (const n of names) if (!/^[A-Za-z0-9_.]+$/.test(n)) throw new UpstreamError(`Bank of Canada Valet: ${JSON.stringify(n)} is not a series name`);
+      for (const n of names)
+        if (!/^[A-Za-z0-9_.]+$/.test(n))
+          throw new UpstreamError(`Bank of Canada Valet: ${JSON.stringify(n)} is not a series name`);
       const params = new URLSearchParams();
-      for (const [key, d] of [['start_date', range.startDate], ['end_date', range.endDate]] as const) {
+      for (const [key, d] of [
+        ['start_date', range.startDate],
+        ['end_date', range.endDate],
+      ] as const) {
         if (d === undefined) continue;
         if (!isValidIsoDate(d)) throw new UpstreamError(`${d} is not a YYYY-MM-DD date`);
         params.set(key, d);
       }
       const query = params.toString() ? `?${params.toString()}` : '';
-      const body = await fetchUpstreamJson(`${baseUrl}/observations/${names.join(',')}/json${query}`, { method: 'GET' }, {
-        fetch: options.fetch,
-        timeoutMs: options.timeoutMs ?? 10_000,
-        signal,
-        label: `${label} Valet`,
-      });
+      const body = await fetchUpstreamJson(
+        `${baseUrl}/observations/${names.join(',')}/json${query}`,
+        { method: 'GET' },
+        {
+          fetch: options.fetch,
+          timeoutMs: options.timeoutMs ?? 10_000,
+          signal,
+          label: `${label} Valet`,
+        },
+      );
       return parseValetResponse(body);
     },
     async pull(entry: RegistryEntry, signal: AbortSignal) {
@@ -129,7 +149,8 @@ export function createValetClient(options: ValetClientOptions = {}): ValetClient
       const body = await client.getObservations(entry.seriesNames, {}, signal);
       const byDate = new Map<string, number>();
       for (const name of entry.seriesNames) {
-        if (body.seriesDetail && !(name in body.seriesDetail)) throw new UpstreamError(`${label} Valet: ${name} is missing from the answer`);
+        if (body.seriesDetail && !(name in body.seriesDetail))
+          throw new UpstreamError(`${label} Valet: ${name} is missing from the answer`);
         for (const o of normalizeValetObservations(body, name).observations) byDate.set(o.date, o.value);
       }
       return [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
