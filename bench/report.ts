@@ -454,11 +454,11 @@ export async function writeResults(
   // Microsecond precision is noise on this VM; three decimals keep the file readable and diffable.
   await writeFile(
     path,
-    JSON.stringify(
+    `${JSON.stringify(
       doc,
       (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v),
       2,
-    ) + '\n',
+    )}\n`,
   );
 }
 

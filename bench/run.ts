@@ -147,7 +147,7 @@ function toSettings(argv: string[]): Settings | undefined {
     USAGE,
   );
   if (values.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return undefined;
   }
   const number = (name: string, raw: string | undefined, fallback: number, ok: (n: number) => boolean) => {
@@ -545,7 +545,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(coldBursts.length ? [formatColdBursts(coldBursts), ''] : []),
     `results: ${settings.out}`,
   ];
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
   const checked = [
     ...results.map((r) => ({ name: `${r.service} ${r.scenario}`, met: r.met, smallScale: r.smallScale })),
     ...builds.flatMap((b) =>

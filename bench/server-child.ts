@@ -34,7 +34,7 @@ async function serve(job: ServerJob): Promise<Server> {
     {
       dataDir: job.dataDir,
       // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
-      log: job.log ? (line) => writeSync(devNull, JSON.stringify(line) + '\n') : null,
+      log: job.log ? (line) => writeSync(devNull, `${JSON.stringify(line)}\n`) : null,
       reloadIntervalMs: 0,
     },
   );

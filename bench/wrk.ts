@@ -53,7 +53,7 @@ export function wrkScript(pathsFile: string, headers: Record<string, string> | u
     '    e.connect, e.read, e.write, e.status, e.timeout))',
     'end',
   ];
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 interface WrkFigures {
@@ -100,7 +100,7 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
   try {
     const pathsFile = join(dir, 'paths.txt');
     const script = join(dir, 'load.lua');
-    await writeFile(pathsFile, options.paths.join('\n') + '\n');
+    await writeFile(pathsFile, `${options.paths.join('\n')}\n`);
     await writeFile(script, wrkScript(pathsFile, options.headers));
     const args = [
       '-t1',

@@ -137,5 +137,5 @@ export async function writeDemoMarker(
     ...(asOf ? { as_of: asOf } : {}),
     ...info.extra,
   };
-  await writeFile(join(dir, DEMO_MARKER), JSON.stringify(marker) + '\n');
+  await writeFile(join(dir, DEMO_MARKER), `${JSON.stringify(marker)}\n`);
 }

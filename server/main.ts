@@ -84,7 +84,7 @@ export async function main(argv: string[]): Promise<void> {
     USAGE,
   );
   if (values.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   const names = values.service ? [values.service] : Object.keys(SERVICES);

@@ -70,7 +70,7 @@ export async function runCli(main: () => Promise<void>): Promise<void> {
     await main();
   } catch (err) {
     if (err instanceof CliError) {
-      process.stderr.write(err.message + '\n');
+      process.stderr.write(`${err.message}\n`);
       process.exitCode = err.exitCode;
     } else {
       process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);

@@ -193,7 +193,7 @@ export function createDecoder(): {
       }
       // Only called on complete input, so a cut-off prefix is a truncated sequence at end of file.
       const bad = n === 0 ? buf.length - i : -n;
-      out += buf.toString('utf8', start, i) + '\ufffd';
+      out += `${buf.toString('utf8', start, i)}\ufffd`;
       undecodableBytes += bad;
       i += bad;
       start = i;
@@ -306,7 +306,7 @@ export function createRecordParser(
     pending = final ? '' : pending.slice(result.meta.cursor);
     records.forEach((fields, i) => {
       const last = fields[fields.length - 1];
-      if (last !== undefined && last.endsWith('\r')) fields[fields.length - 1] = last.slice(0, -1);
+      if (last?.endsWith('\r')) fields[fields.length - 1] = last.slice(0, -1);
       onRecord(fields, errors.get(i));
     });
   }

@@ -157,7 +157,7 @@ export function toDocumentFile(urlPath: string): string {
 
 /** The build payload that answers a document's URL path (server/core/build.ts keys: no `.json`). */
 export function toPayloadPath(urlPath: string): string {
-  return '/' + toDocumentFile(urlPath).slice(0, -'.json'.length);
+  return `/${toDocumentFile(urlPath).slice(0, -'.json'.length)}`;
 }
 
 /** `facilities/record` → `facilities.record` (component names allow `[a-zA-Z0-9._-]` only). */

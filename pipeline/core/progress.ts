@@ -9,7 +9,7 @@ export interface Progress {
 
 export function createProgress(
   label: string,
-  write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   now: () => number = () => performance.now(),
   intervalMs = 1000,
 ): Progress {

@@ -404,7 +404,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       };
       registry.assert('core/manifest', full, 'manifest.json');
       // The manifest is written last: a tree without one is never a finished build.
-      await put('manifest.json', Buffer.from(JSON.stringify(full, null, 2) + '\n'));
+      await put('manifest.json', Buffer.from(`${JSON.stringify(full, null, 2)}\n`));
       const privateDir = privateDirOf(live, full);
       if (privateDir) {
         // In place before the tree that names it. Already there from a build of the same files: the same bytes.

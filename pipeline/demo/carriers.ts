@@ -119,8 +119,8 @@ const CENSUS_FIELDS = [
 type CensusField = (typeof CENSUS_FIELDS)[number];
 /** README §1: the open-data export names the same fields in lower case and moves `fax` to the end. */
 const CENSUS_CSV_FIELDS: readonly CensusField[] = [...CENSUS_FIELDS.filter((f) => f !== 'fax'), 'fax'];
-const CENSUS_TXT_HEADER = CENSUS_FIELDS.map((f) => `"${f.toUpperCase()}"`).join(',') + '\r\n';
-const CENSUS_CSV_HEADER = CENSUS_CSV_FIELDS.join(',') + '\n';
+const CENSUS_TXT_HEADER = `${CENSUS_FIELDS.map((f) => `"${f.toUpperCase()}"`).join(',')}\r\n`;
+const CENSUS_CSV_HEADER = `${CENSUS_CSV_FIELDS.join(',')}\n`;
 
 /** README "SMS Input file layouts": SMS Input – Inspection, 39 columns. */
 const INSPECTION_COLUMNS = [
@@ -207,7 +207,7 @@ function toCensusTxtLine(r: CensusRecord): string {
     const text = typeof v === 'boolean' ? (v ? 'Y' : 'N') : v.replaceAll('"', '""');
     line += i === 0 ? `"${text}"` : `,"${text}"`;
   }
-  return line + '\r\n';
+  return `${line}\r\n`;
 }
 
 function toCensusCsvLine(r: CensusRecord): string {
@@ -217,7 +217,7 @@ function toCensusCsvLine(r: CensusRecord): string {
     const text = typeof v === 'boolean' ? (v ? 'true' : 'false') : toCsvField(v);
     line += i === 0 ? text : `,${text}`;
   }
-  return line + '\n';
+  return `${line}\n`;
 }
 
 const bool = (b: boolean) => (b ? 'true' : 'false');
@@ -1711,9 +1711,9 @@ export async function writeCarriersDemo(
   try {
     const sinks: Sinks = {
       census: await open(censusFile, form === 'txt' ? CENSUS_TXT_HEADER : CENSUS_CSV_HEADER),
-      inspections: await open(INSPECTION_FILE, INSPECTION_COLUMNS.join(',') + '\n'),
-      violations: await open(VIOLATION_FILE, VIOLATION_COLUMNS.join(',') + '\n'),
-      crashes: await open(CRASH_FILE, CRASH_COLUMNS.join(',') + '\n'),
+      inspections: await open(INSPECTION_FILE, `${INSPECTION_COLUMNS.join(',')}\n`),
+      violations: await open(VIOLATION_FILE, `${VIOLATION_COLUMNS.join(',')}\n`),
+      crashes: await open(CRASH_FILE, `${CRASH_COLUMNS.join(',')}\n`),
     };
     const all = [sinks.census, sinks.inspections, sinks.violations, sinks.crashes];
     const counters: Counters = { inspections: 0, violations: 0, crashes: 0 };

@@ -23,7 +23,7 @@ export async function main(argv: string[]): Promise<void> {
     USAGE,
   );
   if (values.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   const services = values.service ? [values.service] : SERVICE_NAMES;

@@ -2127,7 +2127,7 @@ function toOntarioFile(
   if (!conflictingTotals || conflictingTotals[0] === conflictingTotals[1])
     throw new Error('demo: the conflicting duplicate does not conflict');
   return {
-    bytes: toCp1252(lines.map((l) => l + '\r\n').join(''), ONTARIO_FILE),
+    bytes: toCp1252(lines.map((l) => `${l}\r\n`).join(''), ONTARIO_FILE),
     rows: lines.length - 1,
     ids: new Set(rows.map((r) => r.spec.id)),
     conflictingTotals,
@@ -2214,7 +2214,7 @@ function toByGasFile(d: DemoWorldResult): { bytes: Buffer; rows: number; outside
   }
   // README §3.3: reference year descending, then GHGRP id ascending.
   rows.sort((a, b) => b.year - a.year || a.id - b.id);
-  const text = [toCsvLine(BY_GAS_COLUMNS), ...rows.map((r) => r.line)].map((l) => l + '\r\n').join('');
+  const text = [toCsvLine(BY_GAS_COLUMNS), ...rows.map((r) => r.line)].map((l) => `${l}\r\n`).join('');
   const body = Buffer.from(text, 'utf8');
   const at0 = body.indexOf(MARK.charCodeAt(0));
   if (at0 < 0 || body.indexOf(MARK.charCodeAt(0), at0 + 1) >= 0)
@@ -2268,7 +2268,7 @@ function toIndicatorFile(d: DemoWorldResult): {
       `http://indicators-map.canada.ca/App/Detail?id=01${digits}&GoCTemplateCulture=en-CA\n`,
     ]);
   });
-  const text = [toCsvLine(INDICATOR_COLUMNS), ...lines].map((l) => l + '\n').join('');
+  const text = [toCsvLine(INDICATOR_COLUMNS), ...lines].map((l) => `${l}\n`).join('');
   const ontario = specs.filter((s) => s.province === 'Ontario');
   return {
     bytes: toCp1252(text, INDICATOR_FILE),

@@ -138,6 +138,7 @@ class UnionFind {
   union(a: string, b: string) {
     const ra = this.find(a);
     const rb = this.find(b);
+    // biome-ignore lint/complexity/useMathMinMax: ids are strings, ordered as strings
     if (ra !== rb) this.parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   }
 }

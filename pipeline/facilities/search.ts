@@ -166,17 +166,15 @@ export function toSearchResponse(matches: readonly SearchDoc[], limit: number): 
   return {
     total: matches.length,
     limit,
-    results: matches
-      .slice(0, limit)
-      .map(({ spine_id, name, city, tier, program, totals, emissions }) => ({
-        spine_id,
-        name,
-        city,
-        tier,
-        program,
-        totals,
-        emissions,
-      })),
+    results: matches.slice(0, limit).map(({ spine_id, name, city, tier, program, totals, emissions }) => ({
+      spine_id,
+      name,
+      city,
+      tier,
+      program,
+      totals,
+      emissions,
+    })),
   };
 }
 

@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<GenerateSummary[] | undefine
     USAGE,
   );
   if (values.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return undefined;
   }
   const names: readonly string[] = GENERATE_SERVICES;
@@ -109,11 +109,11 @@ export async function main(argv: string[]): Promise<GenerateSummary[] | undefine
   }
   if (values.json)
     process.stdout.write(
-      JSON.stringify(
+      `${JSON.stringify(
         summaries.map((s) => ({ ...s, files: toSummaryRows(s.files) })),
         null,
         2,
-      ) + '\n',
+      )}\n`,
     );
   process.stderr.write(
     `generated ${services.join(', ')} at ${scale} × full in ${out} in ${(progress.elapsedMs() / 1000).toFixed(1)} s\n`,

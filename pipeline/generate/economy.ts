@@ -79,7 +79,7 @@ export async function writeEconomyInputs(
   const asOf = options.asOf ?? DEFAULT_ECONOMY_AS_OF;
   const demo = { now: () => new Date(`${asOf}T12:00:00.000Z`), entries };
   const files: EconomyFileCount[] = [];
-  const registry = await put(dir, 'registry.json', JSON.stringify(entries, null, 2) + '\n');
+  const registry = await put(dir, 'registry.json', `${JSON.stringify(entries, null, 2)}\n`);
   files.push({ file: registry.file, rows: entries.length, bytes: registry.bytes });
 
   let done = 0;

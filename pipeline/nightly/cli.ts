@@ -104,7 +104,7 @@ export async function main(
     USAGE,
   );
   if (values.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return undefined;
   }
   const service = values.service;

@@ -54,7 +54,7 @@ export async function readDownloadState(dir: string): Promise<DownloadState> {
 
 async function writeDownloadState(dir: string, state: DownloadState): Promise<void> {
   const tmp = join(dir, `${STATE_FILE}.tmp-${process.pid}`);
-  await writeFile(tmp, JSON.stringify(state, null, 2) + '\n');
+  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`);
   await rename(tmp, join(dir, STATE_FILE));
 }
 

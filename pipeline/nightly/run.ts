@@ -180,7 +180,7 @@ async function runService(
 
 /** Runs every service in turn; never throws for one service's failure (see each outcome). */
 export async function runNightly(config: NightlyConfig): Promise<ServiceOutcome[]> {
-  const log = config.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   await mkdir(config.downloadsDir, { recursive: true });
   const lock = await acquireLock(config.downloadsDir, 'nightly');
   try {

@@ -66,16 +66,14 @@ function toTable(keys: KeyInfo[]): string {
     ...keys.map((k) => [k.id, k.plan, k.label, k.created_at, k.revoked ? 'yes' : 'no']),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return (
-    rows
-      .map((r) =>
-        r
-          .map((cell, i) => cell.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return `${rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 export interface KeysIo {
@@ -126,13 +124,13 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     Infinity,
   );
   if (values.help) {
-    io.stdout(USAGE + '\n');
+    io.stdout(`${USAGE}\n`);
     return;
   }
   const [command, ...args] = positionals;
   // `keys help` is what many CLIs take (git, npm): the same as --help.
   if (command === 'help' && args.length === 0) {
-    io.stdout(USAGE + '\n');
+    io.stdout(`${USAGE}\n`);
     return;
   }
   if (!isCommand(command))
@@ -162,7 +160,7 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     const store = openStore(io);
     try {
       const created = store.createKey(values.plan, label, io.now());
-      io.stdout(values.json ? JSON.stringify(created, null, 2) + '\n' : created.key + '\n');
+      io.stdout(values.json ? `${JSON.stringify(created, null, 2)}\n` : `${created.key}\n`);
       io.stderr(
         `created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`,
       );
@@ -177,7 +175,7 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
     const store = openStore(io);
     try {
       const keys = store.listKeys();
-      io.stdout(values.json ? JSON.stringify(keys, null, 2) + '\n' : toTable(keys));
+      io.stdout(values.json ? `${JSON.stringify(keys, null, 2)}\n` : toTable(keys));
     } finally {
       store.close();
     }

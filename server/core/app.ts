@@ -82,7 +82,7 @@ export interface ServiceApp<D> {
   close(): void;
 }
 
-export const jsonLog = (line: LogLine) => process.stdout.write(JSON.stringify(line) + '\n');
+export const jsonLog = (line: LogLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
   const build = loadBuild(dir, def.name);

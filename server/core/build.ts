@@ -112,7 +112,7 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     const payload: Payload = { body, etag: etagOf(checksums[relPath]!), type: 'application/json' };
     if (checksums[`${relPath}.gz`]) payload.gz = read(`${relPath}.gz`);
     if (checksums[`${relPath}.br`]) payload.br = read(`${relPath}.br`);
-    payloads.set('/' + relPath.slice(0, -'.json'.length), payload);
+    payloads.set(`/${relPath.slice(0, -'.json'.length)}`, payload);
   }
   return {
     dir,

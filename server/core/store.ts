@@ -294,15 +294,13 @@ export function openSqliteStore(stateDir: string): AccountStore {
       return created;
     },
     listKeys() {
-      return selectKeys
-        .all()
-        .map((r) => ({
-          id: r.id,
-          plan: r.plan,
-          label: r.label,
-          created_at: r.created_at,
-          revoked: r.revoked_at !== null,
-        }));
+      return selectKeys.all().map((r) => ({
+        id: r.id,
+        plan: r.plan,
+        label: r.label,
+        created_at: r.created_at,
+        revoked: r.revoked_at !== null,
+      }));
     },
     revokeKey(id, now) {
       forgetKeys();

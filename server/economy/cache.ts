@@ -176,7 +176,7 @@ interface SeriesState {
 }
 
 export const stderrLog = (line: CacheLogLine) =>
-  process.stderr.write(JSON.stringify({ service: 'economy', ...line }) + '\n');
+  process.stderr.write(`${JSON.stringify({ service: 'economy', ...line })}\n`);
 
 /**
  * Writes `data` to `path` through a temporary file in the same folder and a rename, which POSIX makes

@@ -77,7 +77,7 @@ describe('keys', () => {
     const last = key.at(-1) === 'A' ? 'B' : 'A';
     expect(store.findKey(key.slice(0, -1) + last)).toBeUndefined();
     expect(store.findKey(key.slice(0, -1))).toBeUndefined();
-    expect(store.findKey(key + 'A')).toBeUndefined();
+    expect(store.findKey(`${key}A`)).toBeUndefined();
     expect(store.findKey('')).toBeUndefined();
     expect(store.findKey(key)).toBeDefined();
   });

@@ -102,7 +102,7 @@ describe('SMS events given twice', () => {
     // And the first data row of the inspections and crashes repeated at the end of their file.
     for (const name of ['inspections', 'crashes']) {
       const lines = (await readFile(join(sms, `${name}.csv`), 'utf8')).trimEnd().split('\n');
-      await writeFile(join(sms, `${name}.csv`), [...lines, lines[1]!].join('\n') + '\n');
+      await writeFile(join(sms, `${name}.csv`), `${[...lines, lines[1]!].join('\n')}\n`);
     }
     const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
     expect(summary.counts).toEqual(baseline.counts);

@@ -170,7 +170,7 @@ describe('carriers demo: formats', () => {
 
   it('writes the txt census with the FMCSA header, every field quoted, Y/N flags and CRLF', () => {
     const text = bytes[CENSUS_TXT]!.toString('latin1');
-    expect(text.startsWith(CENSUS_TXT_HEADER + '\r\n')).toBe(true);
+    expect(text.startsWith(`${CENSUS_TXT_HEADER}\r\n`)).toBe(true);
     expect(text.endsWith('\r\n')).toBe(true);
     expect(text.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
     expect(/^[\x20-\x7e\r\n]*$/.test(text)).toBe(true);
@@ -209,7 +209,7 @@ describe('carriers demo: formats', () => {
     expect(csvFiles[0]).toBe(join(csvDir, CENSUS_CSV));
     expect(csvFacts).toEqual(facts);
     const text = await readFile(join(csvDir, CENSUS_CSV), 'utf8');
-    expect(text.startsWith(CENSUS_CSV_HEADER + '\n')).toBe(true);
+    expect(text.startsWith(`${CENSUS_CSV_HEADER}\n`)).toBe(true);
     expect(text).not.toContain('\r');
     expect(text.endsWith('\n')).toBe(true);
     // Minimal quoting: a quoted field always holds a comma or a quote.
@@ -253,7 +253,7 @@ describe('carriers demo: formats', () => {
     };
     for (const f of SMS_FILES) {
       const text = bytes[f]!.toString('utf8');
-      expect(text.startsWith(headers[f]! + '\n'), f).toBe(true);
+      expect(text.startsWith(`${headers[f]!}\n`), f).toBe(true);
       expect(text, f).not.toContain('\r');
       expect(text.endsWith('\n'), f).toBe(true);
     }
@@ -321,8 +321,8 @@ describe('carriers demo: formats', () => {
       ),
     ).toEqual([]);
     const added = census.map((r) => toIso(r.ADD_DATE!));
-    expect(added.reduce((a, b) => (a < b ? a : b))).toMatch(/^1974-/);
-    expect(added.reduce((a, b) => (a > b ? a : b)) <= '2026-10-31').toBe(true);
+    expect([...added].sort()[0]).toMatch(/^1974-/);
+    expect([...added].sort().at(-1)! <= '2026-10-31').toBe(true);
     // Both centuries are present: "74"–"99" must read as 19xx and "00"–"26" as 20xx.
     expect(added.filter((d) => d < '2000-01-01').length).toBeGreaterThan(50);
     expect(added.filter((d) => d >= '2020-01-01').length).toBeGreaterThan(300);

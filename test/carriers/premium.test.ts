@@ -49,7 +49,7 @@ async function addOddCarrier(input: string): Promise<void> {
   const q = (f: string) => `"${f.replaceAll('"', '""')}"`;
   await writeFile(
     join(input, 'census', 'FMCSA_CENSUS1_extra.txt'),
-    [census[0], row.map(q).join(',')].join('\r\n') + '\r\n',
+    `${[census[0], row.map(q).join(',')].join('\r\n')}\r\n`,
   );
 
   const derive = async (
@@ -68,7 +68,7 @@ async function addOddCarrier(input: string): Promise<void> {
       r[cols.indexOf(dateColumn)] = oracle(date);
       return r.join(',');
     });
-    await writeFile(join(input, 'sms', out), [lines[0], ...rows].join('\n') + '\n');
+    await writeFile(join(input, 'sms', out), `${[lines[0], ...rows].join('\n')}\n`);
   };
   // The window of AS_OF 2026-10-31 runs from 2024-10-31 to 2026-10-31, both included.
   await derive('inspections.csv', 'odd-inspections.csv', 'Unique_ID', 'Insp_Date', [

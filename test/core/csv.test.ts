@@ -487,7 +487,7 @@ describe('readCsv', () => {
   });
 
   it('keeps 1000 issues but counts every malformed record', async () => {
-    const csv = 'id,name\n' + Array.from({ length: 1500 }, (_, i) => `${i},a,b\n`).join('') + 'ok,fine\n';
+    const csv = `id,name\n${Array.from({ length: 1500 }, (_, i) => `${i},a,b\n`).join('')}ok,fine\n`;
     const { report } = await collect(await fixture(csv), ID_NAME);
     expect(report).toMatchObject({ malformed: 1500, rows: 1, records: 1501 });
     expect(report.issues).toHaveLength(1000);

@@ -17,7 +17,7 @@ const options = (extra: Partial<DownloadOptions> = {}): DownloadOptions => ({
   sleep: async (ms) => void sleeps.push(ms),
   ...extra,
 });
-const BODY = Buffer.from('Year,Ontario GHG ID,Facility Name\r\n' + '2024,1001,Plant\r\n'.repeat(5000));
+const BODY = Buffer.from(`Year,Ontario GHG ID,Facility Name\r\n${'2024,1001,Plant\r\n'.repeat(5000)}`);
 
 beforeAll(async () => {
   root = await tempDir('fetch');

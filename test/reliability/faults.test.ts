@@ -25,7 +25,7 @@ import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 import { buildEconomyFixture, economyRegistryService, serveEconomy } from '../helpers/economy.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { ROOT } from '../helpers/process.ts';
-import { startService, tempDir, type Running } from '../helpers/server.ts';
+import { startService, type Running } from '../helpers/server.ts';
 
 const KILLER = join(import.meta.dirname, '..', 'fixtures', 'kill-build.ts');
 
@@ -82,7 +82,7 @@ const KILL_TARGETS: KillTarget[] = [
       // Without its last carrier, a finished build would publish a different tree.
       const census = join(built.input, 'census', 'FMCSA_CENSUS1_2026Oct.txt');
       const lines = readFileSync(census, 'latin1').trimEnd().split('\r\n');
-      writeFileSync(census, lines.slice(0, -1).join('\r\n') + '\r\n', 'latin1');
+      writeFileSync(census, `${lines.slice(0, -1).join('\r\n')}\r\n`, 'latin1');
       return {
         outDir: built.outDir,
         input: built.input,

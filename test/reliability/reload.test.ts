@@ -87,7 +87,7 @@ const TARGETS: ReloadTarget[] = [
       cpSync(fx.input, changed, { recursive: true });
       const census = join(changed, 'census', 'FMCSA_CENSUS1_2026Oct.txt');
       const lines = readFileSync(census, 'latin1').trimEnd().split('\r\n');
-      writeFileSync(census, lines.slice(0, -1).join('\r\n') + '\r\n', 'latin1');
+      writeFileSync(census, `${lines.slice(0, -1).join('\r\n')}\r\n`, 'latin1');
       return {
         root: fx.root,
         outDir: fx.outDir,
