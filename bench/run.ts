@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
-import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
+import { CliError, isMain, parseCli, runCli } from '../contract/core/cli.ts';
 import { createProgress, type Progress } from '../pipeline/core/progress.ts';
 import { createRng } from '../pipeline/demo/rng.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './autocannon.ts';

@@ -1,7 +1,7 @@
 // npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
 import { resolve } from 'node:path';
-import { flagSetting } from '../server/core/config-error.ts';
-import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from './core/cli.ts';
+import { flagSetting } from '../contract/core/settings.ts';
+import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../contract/core/cli.ts';
 import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
 import { PIPELINES, SERVICE_NAMES } from './services.ts';

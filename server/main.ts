@@ -7,14 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
+import { CliError, isMain, parseCli, runCli } from '../contract/core/cli.ts';
 import { createProgress } from '../pipeline/core/progress.ts';
 import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
-import { wholeNumberSetting } from './core/config-error.ts';
+import { wholeNumberSetting } from '../contract/core/settings.ts';
 import { createServiceServer, drainConnections } from './core/http-server.ts';
-import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
+import { prepareStateDir, stateDirOf } from '../contract/core/state-dir.ts';
 import { SERVICES } from './services.ts';
 
 const USAGE = `Serve the built data of every service (or one).

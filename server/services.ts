@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceDefinition } from './core/app.ts';
-import { wholeNumberSetting } from './core/config-error.ts';
+import { wholeNumberSetting } from '../contract/core/settings.ts';
 import { ACCOUNTS_FILE, openSqliteStore, type AccountStore } from './core/store.ts';
 import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';

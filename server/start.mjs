@@ -62,6 +62,6 @@ try {
 } catch (err) {
   process.stderr.write(`compiling the server failed (${err?.message ?? err}); running the sources through tsx\n`);
   await import('tsx/esm');
-  entry = { ...(await import('../server/main.ts')), ...(await import('../pipeline/core/cli.ts')) };
+  entry = { ...(await import('../server/main.ts')), ...(await import('../contract/core/cli.ts')) };
 }
 await entry.runCli(() => entry.main(process.argv.slice(2)));

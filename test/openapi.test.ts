@@ -5,7 +5,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../pipeline/core/openapi.ts';
-import { schemas, type SchemaRegistry } from '../pipeline/core/schemas.ts';
+import { schemas, type SchemaRegistry } from '../contract/core/schemas.ts';
 import { toCarriersOpenApi } from '../pipeline/carriers/openapi.ts';
 import { toEconomyOpenApi } from '../pipeline/economy/openapi.ts';
 import { toFacilitiesOpenApi } from '../pipeline/facilities/openapi.ts';

@@ -8,7 +8,8 @@ import { isAlive } from '../core/sink.ts';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { indexOfSorted } from '../core/sorted.ts';
+import { fnv1a } from '../../contract/core/hash.ts';
+import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { MonthlyCounter } from './monthly.ts';
 import {
   BASICS,
@@ -210,7 +211,7 @@ export class Aggregator {
     const severity = row.severity_weight + (row.oos ? row.oos_weight : 0);
     // The code is clean text (whitespace collapsed: no tab or line break), '' when the row had none.
     const line = `${row.unique_id}\t${c}\t${BASIC_INDEX.get(row.basic)!}\t${tw}\t${severity}\t${toDays(row.date)}\t${row.code}\n`;
-    const p = hashString(row.unique_id) % PARTITIONS;
+    const p = fnv1a(row.unique_id) % PARTITIONS;
     const buffered = this.spill.buffers[p]! + line;
     if (buffered.length >= 1 << 20) {
       writeSync(this.spill.fds[p]!, buffered);
@@ -378,14 +379,4 @@ function fromDays(days: number): string {
 
 function fromDaysUncached(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** FNV-1a over UTF-16 code units: only spreads inspection ids over partitions. */
-function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
-import { hashTree } from '../core/hash.ts';
+import { hashTree } from '../core/code-hash.ts';
 import {
   assertAllRecognized,
   assertRowsUsed,
@@ -18,11 +18,11 @@ import {
 } from '../core/inputs.ts';
 import { SeenSet } from '../core/seen.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
-import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
-import { schemas } from '../core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { AGENT_PATH, toAgentListing } from './agent-tools.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
@@ -37,7 +37,7 @@ import { OPENAPI_PATH, toCarriersOpenApi } from './openapi.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
 import { INSUFFICIENT_SEG, toProfile } from './profile.ts';
 import { BASICS, type Basic, type CensusRow, type CrashRow } from './types.ts';
-import { formatCount } from '../core/values.ts';
+import { formatCount } from '../../contract/core/values.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DEMO_MARKER = '.shardline-demo.json';
@@ -397,6 +397,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
       counts,
       codeHash: hashTree(ROOT, [
+        'contract/core',
+        'contract/carriers',
         'pipeline/core',
         'pipeline/carriers',
         'schemas/core',

@@ -3,7 +3,7 @@
 //   the other BASICs:                 Σ(time weight × capped severity) / Σ(time weight of relevant inspections)
 // The numerators come from the aggregation (`agg.basics[b].weighted`, already capped per inspection), the
 // rules and tables from the methodology file.
-import { round } from '../core/values.ts';
+import { round } from '../../contract/core/values.ts';
 import {
   basisCount,
   eventCount,

@@ -3,9 +3,9 @@
 // file, which cites the methodology section or reference note behind it (shared/reference/sms-methodology.md).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { schemas } from '../core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
-import { formatCount } from '../core/values.ts';
+import { formatCount } from '../../contract/core/values.ts';
 
 export const METHODOLOGY_PATH = fileURLToPath(new URL('../../data/carriers/sms-methodology.json', import.meta.url));
 

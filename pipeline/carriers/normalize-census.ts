@@ -2,7 +2,7 @@
 // clock; the century pivot's reference date is passed in.
 import { assertIsoDate, parseAnyDate } from '../core/dates.ts';
 import { rowIssue as issue, type Normalized, type RowIssue } from '../core/issues.ts';
-import { cleanText, parseInteger } from '../core/values.ts';
+import { cleanText, parseInteger } from '../../contract/core/values.ts';
 import type { CensusRow } from './types.ts';
 
 type Raw = Record<string, string>;

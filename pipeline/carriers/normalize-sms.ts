@@ -7,7 +7,7 @@
 // when it cannot be attributed or placed in time: no id, an invalid DOT number, no valid date.
 import { assertIsoDate, parseAnyDate } from '../core/dates.ts';
 import { rowIssue as issue, type Normalized, type RowIssue } from '../core/issues.ts';
-import { cleanText, parseInteger, parseNumber } from '../core/values.ts';
+import { cleanText, parseInteger, parseNumber } from '../../contract/core/values.ts';
 import { RELEVANCE_COLUMNS } from './inputs.ts';
 import { toDotNumber } from './normalize-census.ts';
 import type { CrashRow, InspectionRow, ViolationBasic, ViolationRow } from './types.ts';

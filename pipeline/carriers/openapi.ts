@@ -13,7 +13,7 @@ import {
   type ParameterSpec,
   type ResponseSpec,
 } from '../core/openapi.ts';
-import type { SchemaRegistry } from '../core/schemas.ts';
+import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi';
 const BASE = '/api';

@@ -6,7 +6,7 @@
 // one carrier gets 0 (no peer ranks below or above it).
 // One BASIC per call. Sized for 2 M carriers: typed arrays, an LSD radix sort on the measures' IEEE-754 bits
 // (order-preserving for non-negative doubles) then a stable counting sort by SEG — O(n), no comparator calls.
-import { round } from '../core/values.ts';
+import { round } from '../../contract/core/values.ts';
 
 export interface RankItem {
   dot: number;

@@ -1,6 +1,6 @@
 // `GET /api/carrier/{id}`: one carrier's profile (shared/contracts/carriers.md, schema `carriers/profile`)
 // from its census row, 24-month aggregate, measures and percentiles.
-import { round, formatCount } from '../core/values.ts';
+import { round, formatCount } from '../../contract/core/values.ts';
 import { toMileage, type Measures, type Mileage } from './measures.ts';
 import { carrierType, maybeOutlierFleet, thresholdFor, toCount, type Methodology } from './methodology.ts';
 import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';

@@ -9,7 +9,7 @@
 // every `$ref` is rewritten to a pointer inside the document: `record#/$defs/spine_id` in
 // `facilities/spine` → `#/components/schemas/facilities.record/$defs/spine_id`. Only the schemas the
 // operations reach are included.
-import type { SchemaRegistry } from './schemas.ts';
+import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
 type Json = Record<string, unknown>;
 

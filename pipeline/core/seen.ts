@@ -3,20 +3,9 @@
 // at most, where a Set of strings would hold the strings themselves. Two different strings share a
 // fingerprint with a chance of about n² / 2^65 (one in a million for 8 million strings): then the later one
 // is taken for a repeat.
+import { fingerprint64 } from '../../contract/core/hash.ts';
 
-/** Two independent 32-bit hashes of the UTF-16 code units (FNV-1a, and a multiply-xorshift mix). */
-function fingerprint(s: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  b = Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
-  return [a >>> 0, (b ^ (b >>> 16)) >>> 0];
-}
+const scratch = new Uint32Array(2);
 
 export class SeenSet {
   private hi: Uint32Array;
@@ -36,7 +25,9 @@ export class SeenSet {
 
   /** Adds `s`; true when it was not there yet. */
   add(s: string): boolean {
-    let [h, l] = fingerprint(s);
+    fingerprint64(s, scratch);
+    const h = scratch[0]!;
+    let l = scratch[1]!;
     // (0, 0) marks an empty slot.
     if (h === 0 && l === 0) l = 1;
     if ((this.count + 1) * 2 > this.hi.length) this.grow();

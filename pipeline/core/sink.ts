@@ -14,10 +14,10 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { sha256 } from './hash.ts';
-import { toHealth, type Manifest } from './manifest.ts';
-import { schemas, type SchemaRegistry } from './schemas.ts';
-import { notFound, toProblem } from '../../server/core/problem.ts';
+import { sha256 } from '../../contract/core/hash.ts';
+import { toHealth, type Manifest } from '../../contract/core/manifest.ts';
+import { schemas, type SchemaRegistry } from '../../contract/core/schemas.ts';
+import { notFound, toProblem } from '../../contract/core/problem.ts';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);

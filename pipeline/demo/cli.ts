@@ -1,6 +1,6 @@
 // npm run demo -- --out DIR [--service NAME] [--seed N] [--scale N]
 import { resolve, join } from 'node:path';
-import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
+import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
 import { createProgress } from '../core/progress.ts';
 import { SERVICE_NAMES, writeDemo } from '../services.ts';
 

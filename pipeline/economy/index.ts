@@ -2,11 +2,11 @@
 // from the upstreams at request time), turn it into the static API documents, the search index and a
 // report, and publish them through the sink (shared/contracts/economy.md).
 import { fileURLToPath } from 'node:url';
-import { hashTree } from '../core/hash.ts';
-import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { hashTree } from '../core/code-hash.ts';
+import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
-import { schemas } from '../core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import {
@@ -183,7 +183,14 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       // The upstream mode changes what the service answers, so it is part of the data version.
       options: { upstream: config.demo ? 'demo' : 'live' },
       counts,
-      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/economy', 'schemas/core', 'schemas/economy']),
+      codeHash: hashTree(ROOT, [
+        'contract/core',
+        'contract/economy',
+        'pipeline/core',
+        'pipeline/economy',
+        'schemas/core',
+        'schemas/economy',
+      ]),
       builtAt,
     });
     progress.stage('publishing');

@@ -11,7 +11,7 @@ import {
   type OpenApiDocument,
   type ResponseSpec,
 } from '../core/openapi.ts';
-import type { SchemaRegistry } from '../core/schemas.ts';
+import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi';
 const API = '/api';

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { isValidIsoDate } from '../core/dates.ts';
 import { fileURLToPath } from 'node:url';
-import { sha256 } from '../core/hash.ts';
-import { schemas } from '../core/schemas.ts';
+import { sha256 } from '../../contract/core/hash.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import {
   CATEGORIES,
   type CategorySlug,

@@ -12,7 +12,7 @@
 //      title or description but the title alone does not hold them all.
 // Series that match in no tier are left out.
 import lunr from 'lunr';
-import { toSearchWords } from '../core/text.ts';
+import { toSearchWords } from '../../contract/core/text.ts';
 import { compareIds, sortById } from './registry.ts';
 import type { SeriesRecord } from './types.ts';
 

@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidIsoDate } from '../core/dates.ts';
-import type { SourceFile } from '../core/manifest.ts';
-import type { SchemaRegistry } from '../core/schemas.ts';
+import type { SourceFile } from '../../contract/core/manifest.ts';
+import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import type { Sink } from '../core/sink.ts';
 import type { Observation, RegistryEntry } from './types.ts';
 

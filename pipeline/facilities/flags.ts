@@ -1,5 +1,5 @@
 // Methane and anomaly flags with the reasons that fired them (shared/contracts/facilities.md).
-import { round } from '../core/values.ts';
+import { round } from '../../contract/core/values.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 import { toAdjustedOntario, type Delta, type SeriesPoint } from './records.ts';
 

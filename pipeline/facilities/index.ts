@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
-import { hashTree, sha256 } from '../core/hash.ts';
+import { sha256 } from '../../contract/core/hash.ts';
+import { hashTree } from '../core/code-hash.ts';
 import {
   assertAllRecognized,
   assertRowsUsed,
@@ -13,10 +14,10 @@ import {
   scanInputs,
   type RecognizedFile,
 } from '../core/inputs.ts';
-import { toManifest, type SourceFile } from '../core/manifest.ts';
+import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
 import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
-import { schemas } from '../core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity, type Buildings } from './buildings.ts';
 import { toFlags } from './flags.ts';
@@ -404,7 +405,14 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       sources,
       options: { year },
       counts,
-      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/facilities', 'schemas/core', 'schemas/facilities']),
+      codeHash: hashTree(ROOT, [
+        'contract/core',
+        'contract/facilities',
+        'pipeline/core',
+        'pipeline/facilities',
+        'schemas/core',
+        'schemas/facilities',
+      ]),
       // The ids carried over decide which spine id each facility gets: the same inputs with other ids
       // before them are other data.
       carried: { ids_sha256: previousIds ? sha256(previousIds) : null },

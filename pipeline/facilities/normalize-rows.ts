@@ -1,6 +1,6 @@
 // normalize*: raw string rows (keys from inputs.ts) to typed rows, or issues. Pure: no I/O, no clock.
 import { rowIssue } from '../core/issues.ts';
-import { cleanText, parseNumber } from '../core/values.ts';
+import { cleanText, parseNumber } from '../../contract/core/values.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
 
 type Raw = Record<string, string>;

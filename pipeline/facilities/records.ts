@@ -1,6 +1,6 @@
 // Facility records (shared/contracts/facilities.md, "Facility record"): names, series, totals and delta,
 // from the rows of every source id a spine record holds. Pure.
-import { round } from '../core/values.ts';
+import { round } from '../../contract/core/values.ts';
 import { toTitleCase } from './normalize-names.ts';
 import type { Component } from './link.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';

@@ -1,6 +1,6 @@
 // `/stats`: match counts, the funnel from raw inputs to anchored facilities, top emitters and how far the
 // two programs agree in the comparison year (shared/contracts/facilities.md).
-import { median, round } from '../core/values.ts';
+import { median, round } from '../../contract/core/values.ts';
 import type { LinkResult } from './link.ts';
 import { toEmissions, type BaseRecord, type Delta, type Program } from './records.ts';
 

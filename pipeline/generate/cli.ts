@@ -1,6 +1,6 @@
 // npm run generate -- --service NAME|all --scale full|FRACTION --out DIR [--seed N] [--json]
 import { resolve, join } from 'node:path';
-import { CliError, isMain, parseCli, runCli } from '../core/cli.ts';
+import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
 import { createProgress, formatTable } from '../core/progress.ts';
 import {
   generate,

@@ -1,9 +1,9 @@
 // npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
 import { resolve, join } from 'node:path';
-import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../core/cli.ts';
+import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../../contract/core/cli.ts';
 import { statSync } from 'node:fs';
-import { flagSetting, urlSetting, wholeNumberSetting } from '../../server/core/config-error.ts';
-import { isInsideFolder, prepareStateDir, stateDirOf } from '../../server/core/state-dir.ts';
+import { flagSetting, urlSetting, wholeNumberSetting } from '../../contract/core/settings.ts';
+import { isInsideFolder, prepareStateDir, stateDirOf } from '../../contract/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
 import { SERVICE_NAMES } from '../services.ts';
 import { isSuccess, runNightly, type NightlyConfig, type ServiceOutcome } from './run.ts';

@@ -8,7 +8,7 @@ import { createProgress, type Progress } from '../core/progress.ts';
 import { acquireLock } from '../core/sink.ts';
 import { loadRegistry } from '../economy/registry.ts';
 import { PIPELINES } from '../services.ts';
-import { flagSetting } from '../../server/core/config-error.ts';
+import { flagSetting } from '../../contract/core/settings.ts';
 import { toStatcanBaseUrl } from '../../server/economy/upstream/statcan.ts';
 import { toValetBaseUrl } from '../../server/economy/upstream/valet.ts';
 import { checkEconomyRegistry } from './economy-check.ts';

@@ -13,8 +13,8 @@ import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
 import { setVersionHeader } from '../core/data-version.ts';
 import { toParameterErrors } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
-import { HttpError, invalidParameters, type ParameterError } from '../core/problem.ts';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { AGENT_PATH, AGENT_TOOLS, toAgentListing, type ToolName } from '../../pipeline/carriers/agent-tools.ts';
 
 export { AGENT_PATH };

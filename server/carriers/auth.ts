@@ -1,7 +1,7 @@
 // Sign-in for the carriers service (contracts/carriers.md "Access"): `Authorization: Bearer <api key>`.
 import type { IncomingMessage } from 'node:http';
 import { repeatsHeader } from '../core/headers.ts';
-import { HttpError } from '../core/problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import { KEY_PATTERN, type AccountStore, type Plan } from '../core/store.ts';
 
 export interface Account {

@@ -2,7 +2,7 @@
 // a shipper or broker, made from the profile alone. Four paragraphs: who the carrier is, how it compares
 // with its peer group, its three top risks with their figures, and what the figures do not say. A pure
 // function: the same profile always gives the same text, so the summary can be cached and tested.
-import { formatCount, round } from '../../pipeline/core/values.ts';
+import { formatCount, round } from '../../contract/core/values.ts';
 import { methodology, type Methodology } from '../../pipeline/carriers/methodology.ts';
 import { INSUFFICIENT_SEG, type Category, type Profile } from '../../pipeline/carriers/profile.ts';
 

@@ -1,11 +1,11 @@
 // npm run keys -- create --plan free|premium --label TEXT [--json] | list [--json] | revoke KEY_ID
 // Issues and revokes the carriers service's API keys in the store under STATE_DIR, the same one the
 // server reads (contracts/carriers.md "Access", contracts/common.md "State").
-import { CliError, isMain, parseCli, runCli } from '../../pipeline/core/cli.ts';
-import { ConfigError } from '../core/config-error.ts';
+import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
+import { ConfigError } from '../../contract/core/settings.ts';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { prepareStateDir, stateDirOf } from '../core/state-dir.ts';
+import { prepareStateDir, stateDirOf } from '../../contract/core/state-dir.ts';
 import {
   KEY_ID_PATTERN,
   KEY_PATTERN,

@@ -5,7 +5,7 @@
 // oversized content, or a summary checkLlmSummary refuses: no figures, made-up figures, markup) is a
 // failure: the caller falls back to the template, so the route never fails because of the backend.
 import type { Profile } from '../../pipeline/carriers/profile.ts';
-import { ConfigError, wholeNumberSetting } from '../core/config-error.ts';
+import { ConfigError, wholeNumberSetting } from '../../contract/core/settings.ts';
 
 export interface LlmConfig {
   /** The chat completions URL, e.g. https://api.openai.com/v1/chat/completions. */

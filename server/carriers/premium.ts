@@ -11,7 +11,7 @@ import type { RepeatCache } from '../core/cache.ts';
 import { setVersionHeader } from '../core/data-version.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, type Payload } from '../core/payload.ts';
-import { invalidParameters, notFound } from '../core/problem.ts';
+import { invalidParameters, notFound } from '../../contract/core/problem.ts';
 import type { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
 import type { Profile } from '../../pipeline/carriers/profile.ts';

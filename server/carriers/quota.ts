@@ -3,7 +3,7 @@
 // Headers: RateLimit-Limit / -Remaining / -Reset (delta seconds), the separate fields of
 // draft-ietf-httpapi-ratelimit-headers-06 that the contract names (later drafts fold them into one
 // `RateLimit` field), and Retry-After in seconds on 429 (RFC 9110 §10.2.3, RFC 6585 §4).
-import { HttpError } from '../core/problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import type { AccountStore } from '../core/store.ts';
 import type { Account } from './auth.ts';
 

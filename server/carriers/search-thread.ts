@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { LoadedBuild } from '../core/build.ts';
 import { RecordStore } from '../core/record-store.ts';
-import { toNameKey } from '../../pipeline/carriers/name-index.ts';
+import { toNameKey } from '../../contract/carriers/name-index.ts';
 import { NameIndex } from './search.ts';
 
 export const SEARCH_RECORDS = 'private/search-records';

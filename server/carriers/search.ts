@@ -11,9 +11,10 @@ import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { u32View } from '../core/typed-view.ts';
 import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
-import { decodeCommon, decodeCommonTop, fnv1a, nameKeyOf } from '../../pipeline/carriers/name-index.ts';
-import { indexOfSorted } from '../../pipeline/core/sorted.ts';
-import { toSearchWords } from '../../pipeline/core/text.ts';
+import { decodeCommon, decodeCommonTop, NAME_INDEX, nameKeyOf } from '../../contract/carriers/name-index.ts';
+import { fnv1aUtf8 } from '../../contract/core/hash.ts';
+import { indexOfSorted } from '../../contract/core/sorted.ts';
+import { toSearchWords } from '../../contract/core/text.ts';
 
 export interface SearchHit {
   total: number;
@@ -182,24 +183,22 @@ export class NameIndex {
     build: Pick<LoadedBuild, 'checksums' | 'readBuffer'>,
     options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {},
   ) {
-    this.tokens = build.readBuffer('index/names.tokens');
-    this.tokenOffsets = u32View(build.readBuffer('index/names.token-offsets'));
-    this.postingOffsets = u32View(build.readBuffer('index/names.posting-offsets'));
-    this.postings = u32View(build.readBuffer('index/names.postings'));
-    this.rankDots = u32View(build.readBuffer('index/names.rank-dots'));
+    this.tokens = build.readBuffer(NAME_INDEX.tokens);
+    this.tokenOffsets = u32View(build.readBuffer(NAME_INDEX.tokenOffsets));
+    this.postingOffsets = u32View(build.readBuffer(NAME_INDEX.postingOffsets));
+    this.postings = u32View(build.readBuffer(NAME_INDEX.postings));
+    this.rankDots = u32View(build.readBuffer(NAME_INDEX.rankDots));
     this.rankRecords =
-      'index/names.rank-records' in build.checksums ? u32View(build.readBuffer('index/names.rank-records')) : undefined;
-    this.exact = u32View(build.readBuffer('index/names.exact'));
+      NAME_INDEX.rankRecords in build.checksums ? u32View(build.readBuffer(NAME_INDEX.rankRecords)) : undefined;
+    this.exact = u32View(build.readBuffer(NAME_INDEX.exact));
     this.collisions =
-      'index/names.exact-collisions' in build.checksums
-        ? u32View(build.readBuffer('index/names.exact-collisions'))
-        : undefined;
-    this.forwardOffsets = u32View(build.readBuffer('index/names.forward-offsets'));
-    this.forward = u32View(build.readBuffer('index/names.forward'));
-    this.common = decodeCommon(build.readBuffer('index/names.common'));
+      NAME_INDEX.exactCollisions in build.checksums ? u32View(build.readBuffer(NAME_INDEX.exactCollisions)) : undefined;
+    this.forwardOffsets = u32View(build.readBuffer(NAME_INDEX.forwardOffsets));
+    this.forward = u32View(build.readBuffer(NAME_INDEX.forward));
+    this.common = decodeCommon(build.readBuffer(NAME_INDEX.common));
     this.commonTop =
-      'index/names.common-top' in build.checksums
-        ? decodeCommonTop(this.common, u32View(build.readBuffer('index/names.common-top')))
+      NAME_INDEX.commonTop in build.checksums
+        ? decodeCommonTop(this.common, u32View(build.readBuffer(NAME_INDEX.commonTop)))
         : undefined;
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
@@ -488,7 +487,7 @@ export class NameIndex {
     if (ranges[0]!.size === 0) return this.hit(0, []);
     // The query as a whole name (toNameKey), from the words already split.
     const key = nameKeyOf(all);
-    const h = fnv1a(key);
+    const h = fnv1aUtf8(key);
     // A carrier whose legal and DBA names are the same words is in the exact table twice: once here.
     let exact = [...new Set(this.exactRanks(h))].filter((r) => this.hasAll(r, ranges, 0));
     if (this.collisions && indexOfSorted(this.collisions, h) < 0) {

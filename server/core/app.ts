@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import { loadBuild, type LoadedBuild } from './build.ts';
 import { PUBLIC_CACHE, staticHandler } from './statics.ts';
-import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
+import { describeFailure, HttpError, PROBLEMS, problemType, type ProblemCode } from '../../contract/core/problem.ts';
+import { sendProblem } from './problem.ts';
 import { stampVersion } from './data-version.ts';
 import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
-import { toHealth } from '../../pipeline/core/manifest.ts';
+import { toHealth } from '../../contract/core/manifest.ts';
 
 export { PUBLIC_CACHE };
 

@@ -3,7 +3,7 @@
 // drained for long.
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 
 /** A JSON request of a few short arguments is far below this. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;

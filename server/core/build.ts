@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import type { Manifest } from '../../pipeline/core/manifest.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 import { PRIVATE_PREFIX, privateDirOf } from '../../pipeline/core/sink.ts';
-import { schemas, SchemaError } from '../../pipeline/core/schemas.ts';
+import { schemas, SchemaError } from '../../contract/core/schemas.ts';
 import { etagOf, type Payload } from './payload.ts';
 
 export class DataError extends Error {

@@ -5,7 +5,7 @@
 // (`server.on('clientError', …)`, https://nodejs.org/api/http.html#event-clienterror).
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpError, toProblem, type ProblemCode } from './problem.ts';
+import { HttpError, toProblem, type ProblemCode } from '../../contract/core/problem.ts';
 
 type ParserError = Error & { code?: string; reason?: string };
 

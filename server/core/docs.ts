@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, PUBLIC_CACHE, toPayloadPath } from '../../pipeline/core/openapi.ts';
 import type { Routes } from './app.ts';
-import { HttpError } from './problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import { etagOf, sendPayload, toPayload, type Payload } from './payload.ts';
 
 /** The page asks for the bundle with its content hash in the query: a new bundle is a new URL. */

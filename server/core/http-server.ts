@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { ServiceApp } from './app.ts';
 import { answerClientError, toRawProblem } from './client-error.ts';
-import { HttpError } from './problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 
 export interface ServiceServerOptions {
   /** How long an idle keep-alive connection stays open, ms (Node's default: 5 s). */

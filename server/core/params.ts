@@ -2,8 +2,8 @@
 // parameter is reported at once). Unknown parameters are ignored, as shared/contracts/common.md says.
 import { unescape } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
-import { paramSchemas } from '../../pipeline/core/schemas.ts';
-import { invalidParameters, type ParameterError } from './problem.ts';
+import { paramSchemas } from '../../contract/core/schemas.ts';
+import { invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
 
 /** The names whose value was not percent-encoded UTF-8, kept beside the query (see queryOf). */
 const MALFORMED = Symbol('malformed');

@@ -14,7 +14,7 @@ import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
 import { f64View, u32View } from './typed-view.ts';
-import { indexOfSorted } from '../../pipeline/core/sorted.ts';
+import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { DataError, type LoadedBuild } from './build.ts';
 
 const readAsync = promisify(read);

@@ -33,7 +33,7 @@ import { join, relative, resolve as resolvePath } from 'node:path';
 import sirv from 'sirv';
 import { DataError, type LoadedBuild } from './build.ts';
 import { previousDir, PRIVATE_PREFIX } from '../../pipeline/core/sink.ts';
-import { HttpError } from './problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=300';

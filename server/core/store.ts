@@ -6,7 +6,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ConfigError } from './config-error.ts';
+import { ConfigError } from '../../contract/core/settings.ts';
 
 export type Plan = 'free' | 'premium';
 export const PLANS: readonly Plan[] = ['free', 'premium'];

@@ -26,10 +26,16 @@ import { setVersionHeader } from '../core/data-version.ts';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../pipeline/economy/types.ts';
-import type { Manifest } from '../../pipeline/core/manifest.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
 import { readBody } from '../core/body.ts';
-import { describeFailure, HttpError, invalidParameters, toProblem, type ParameterError } from '../core/problem.ts';
+import {
+  describeFailure,
+  HttpError,
+  invalidParameters,
+  toProblem,
+  type ParameterError,
+} from '../../contract/core/problem.ts';
 
 export interface McpDeps {
   /** The `/api/series?q=` records for a query (throws HttpError 400 with the REST message for bad input). */

@@ -24,7 +24,7 @@ import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from 
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf, type RawQuery } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
-import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
+import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
 import { ObservationPayloads } from './observation-payloads.ts';
 import { createDemoUpstreams } from './upstream/demo.ts';

@@ -17,7 +17,7 @@ import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
-import { notFound } from '../core/problem.ts';
+import { notFound } from '../../contract/core/problem.ts';
 
 export const API = '/api';
 

@@ -18,7 +18,7 @@ import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
-import { notFound, type ParameterError } from '../core/problem.ts';
+import { notFound, type ParameterError } from '../../contract/core/problem.ts';
 
 export interface FacilitiesData {
   names: NameMatcher;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticate, requirePremium, type Account } from '../../server/carriers/auth.ts';
 import { chargeProfileLookup, refundProfileLookup, secondsToNextMonth, toMonth } from '../../server/carriers/quota.ts';
-import { HttpError } from '../../server/core/problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import { openSqliteStore, toKeyHash, type AccountStore } from '../../server/core/store.ts';
 
 const CHILD = join(import.meta.dirname, '..', 'fixtures', 'consume-child.ts');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

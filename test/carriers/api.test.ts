@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 

@@ -2,13 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  compareRank,
-  fnv1a,
-  toNameKey,
-  writeNameIndex,
-  type NamedCarrier,
-} from '../../pipeline/carriers/name-index.ts';
+import { toNameKey } from '../../contract/carriers/name-index.ts';
+import { fnv1aUtf8 } from '../../contract/core/hash.ts';
+import { compareRank, writeNameIndex, type NamedCarrier } from '../../pipeline/carriers/name-index.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import { loadBuild } from '../../server/core/build.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
@@ -277,14 +273,14 @@ describe('whole-name matches through the exact table', () => {
     const seen = new Map<number, number>();
     const pairs: [number, number][] = [];
     for (let n = 0; pairs.length < 2; n++) {
-      const h = fnv1a(`acme ${n}`);
+      const h = fnv1aUtf8(`acme ${n}`);
       const other = seen.get(h);
       if (other !== undefined) pairs.push([other, n]);
       else seen.set(h, n);
     }
     const [[a, b], [c, d]] = pairs as [[number, number], [number, number]];
-    expect(fnv1a(`acme ${a}`)).toBe(fnv1a(`acme ${b}`));
-    expect(fnv1a(`acme ${c}`)).toBe(fnv1a(`acme ${d}`));
+    expect(fnv1aUtf8(`acme ${a}`)).toBe(fnv1aUtf8(`acme ${b}`));
+    expect(fnv1aUtf8(`acme ${c}`)).toBe(fnv1aUtf8(`acme ${d}`));
     for (const [x, y] of [
       [a, b],
       [b, a],
@@ -324,7 +320,7 @@ describe('whole-name matches through the exact table', () => {
       const build = loadBuild(join(out, 'carriers'), 'carriers');
       expect(
         Array.from(new Uint32Array(new Uint8Array(build.readBuffer('index/names.exact-collisions')).buffer)),
-      ).toEqual([fnv1a(`acme ${a}`)]);
+      ).toEqual([fnv1aUtf8(`acme ${a}`)]);
       const idx = new NameIndex(build);
       const byDot = new Map(carriers.map((c) => [c.dot, c]));
       const asked: number[] = [];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { MonthlyCounter, toMonthlyCounts } from '../../pipeline/carriers/monthly.ts';
 import type { Profile } from '../../pipeline/carriers/profile.ts';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { TEMPLATE_GENERATOR, toExplanation } from '../../server/carriers/explain.ts';
 import { CSV_COLUMNS, toExportCsv } from '../../server/carriers/export.ts';
 import type { LlmConfig } from '../../server/carriers/llm.ts';

@@ -1,6 +1,6 @@
 // The carrier ranking: methodology data and its rules, measures, percentiles and the profile they build.
 import { describe, expect, it } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { toMeasures, toMileage } from '../../pipeline/carriers/measures.ts';
 import {
   carrierType,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, toDocumentFile, type OpenApiDocument } from '../../pipeline/core/openapi.ts';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { conformingFetch, OpenApiChecker } from './openapi-check.ts';
 
 export interface ContractTarget {

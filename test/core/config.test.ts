@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLlmConfig } from '../../server/carriers/llm.ts';
-import { ConfigError, flagSetting, urlSetting } from '../../server/core/config-error.ts';
+import { ConfigError, flagSetting, urlSetting } from '../../contract/core/settings.ts';
 import { toStatcanBaseUrl, STATCAN_WDS_DEFAULT_URL } from '../../server/economy/upstream/statcan.ts';
 import { toValetBaseUrl } from '../../server/economy/upstream/valet.ts';
 import { toFreeLookups } from '../../server/services.ts';

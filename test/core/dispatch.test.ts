@@ -9,7 +9,7 @@ import polka, { type Request } from 'polka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type RouteRequest, type Routes, type ServiceDefinition } from '../../server/core/app.ts';
 import { queryOf } from '../../server/core/params.ts';
-import { HttpError } from '../../server/core/problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { rawRequest, toRequest, type RawOptions } from '../helpers/raw-http.ts';
 import { startService, type Running } from '../helpers/server.ts';

@@ -2,7 +2,7 @@
 // unreachable upstream) is one line saying what happened; an unexpected failure, a bug, gets its stack.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceDefinition } from '../../server/core/app.ts';
-import { describeFailure, HttpError } from '../../server/core/problem.ts';
+import { describeFailure, HttpError } from '../../contract/core/problem.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { startService, type Running } from '../helpers/server.ts';
 import { expectProblem } from '../helpers/carriers.ts';

@@ -1,6 +1,6 @@
 // data_version (pipeline/core/manifest.ts): a function of the inputs, the options and the code, not the clock.
 import { describe, expect, it } from 'vitest';
-import { toManifest, type SourceFile } from '../../pipeline/core/manifest.ts';
+import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
 
 const source: SourceFile = {
   file: 'a.csv',

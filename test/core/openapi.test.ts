@@ -13,7 +13,7 @@ import {
   type ApiSpec,
   type OperationSpec,
 } from '../../pipeline/core/openapi.ts';
-import { createSchemaRegistry, type SchemaRegistry } from '../../pipeline/core/schemas.ts';
+import { createSchemaRegistry, type SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OpenApiChecker } from '../contract/openapi-check.ts';
 import { tempDir } from '../helpers/server.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identityTag, matchesEtag, pickEncoding, toPayload } from '../../server/core/payload.ts';
 import { parseQuery, queryOf } from '../../server/core/params.ts';
-import { HttpError } from '../../server/core/problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 
 const big = toPayload('x'.repeat(5000));
 const small = toPayload('{}');

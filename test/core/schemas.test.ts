@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSchemaRegistry } from '../../pipeline/core/schemas.ts';
+import { createSchemaRegistry } from '../../contract/core/schemas.ts';
 
 describe('schemas/', () => {
   it('every schema is valid against the JSON Schema 2020-12 meta-schema and compiles in strict mode', () => {

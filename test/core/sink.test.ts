@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SchemaError, schemas } from '../../pipeline/core/schemas.ts';
+import { SchemaError, schemas } from '../../contract/core/schemas.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexOfSorted } from '../../pipeline/core/sorted.ts';
+import { indexOfSorted } from '../../contract/core/sorted.ts';
 
 describe('indexOfSorted', () => {
   it('finds every key and no other value, whatever the spread of the keys', () => {

@@ -1,6 +1,6 @@
 // Text folding: the ASCII shortcut gives exactly what the Unicode definition gives.
 import { describe, expect, it } from 'vitest';
-import { foldAccents, toSearchWords, toWordKey } from '../../pipeline/core/text.ts';
+import { foldAccents, toSearchWords, toWordKey } from '../../contract/core/text.ts';
 
 /** The definition, without the shortcut. */
 const reference = (s: string) =>

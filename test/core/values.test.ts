@@ -1,7 +1,7 @@
 // Numbers as the upstream files print them (pipeline/core/values.ts): null for a missing value, NaN for a
 // malformed one (counted and reported by the build), never Infinity.
 import { describe, expect, it } from 'vitest';
-import { parseInteger, parseNumber, round } from '../../pipeline/core/values.ts';
+import { parseInteger, parseNumber, round } from '../../contract/core/values.ts';
 
 describe('parseNumber', () => {
   it.each([

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '../../pipeline/economy/types.ts';
-import { HttpError } from '../../server/core/problem.ts';
+import { HttpError } from '../../contract/core/problem.ts';
 import {
   createObservationCache,
   writeFileAtomic,

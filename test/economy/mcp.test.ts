@@ -9,11 +9,11 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { openSink } from '../../pipeline/core/sink.ts';
-import { toManifest } from '../../pipeline/core/manifest.ts';
+import { toManifest } from '../../contract/core/manifest.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { queryOf } from '../../server/core/params.ts';
 import { jsonPayload, sendPayload } from '../../server/core/payload.ts';
-import { HttpError, invalidParameters, notFound } from '../../server/core/problem.ts';
+import { HttpError, invalidParameters, notFound } from '../../contract/core/problem.ts';
 import { mountMcp, type McpDeps } from '../../server/economy/mcp.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toManifest } from '../../pipeline/core/manifest.ts';
+import { toManifest } from '../../contract/core/manifest.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';

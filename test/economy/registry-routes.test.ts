@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../../pipeline/core/hash.ts';
-import { schemas } from '../../pipeline/core/schemas.ts';
-import { toSearchWords } from '../../pipeline/core/text.ts';
+import { sha256 } from '../../contract/core/hash.ts';
+import { schemas } from '../../contract/core/schemas.ts';
+import { toSearchWords } from '../../contract/core/text.ts';
 import { createRng } from '../../pipeline/demo/rng.ts';
 import { loadRegistry, REGISTRY_PATH, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
 import { rankSeries, toSearchIndex, toSeriesSearch } from '../../pipeline/economy/search.ts';

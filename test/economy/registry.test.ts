@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import {
   isSeriesId,
   loadRegistry,

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CliError } from '../../pipeline/core/cli.ts';
+import { CliError } from '../../contract/core/cli.ts';
 import { silentProgress } from '../../pipeline/core/progress.ts';
 import { loadRegistry } from '../../pipeline/economy/registry.ts';
 import { main } from '../../pipeline/generate/cli.ts';

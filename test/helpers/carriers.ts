@@ -1,7 +1,7 @@
 // Builds the carriers fixture into a temp folder and serves it with a fresh account store.
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';

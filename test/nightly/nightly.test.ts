@@ -26,7 +26,7 @@ import { generate } from '../../pipeline/generate/index.ts';
 import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
 import { main } from '../../pipeline/nightly/cli.ts';
 import type { ServiceOutcome } from '../../pipeline/nightly/run.ts';
-import { CliError } from '../../pipeline/core/cli.ts';
+import { CliError } from '../../contract/core/cli.ts';
 import { tempDir } from '../helpers/server.ts';
 import { loadRegistry } from '../../pipeline/economy/registry.ts';
 import { startFakeUpstream, type FakeUpstream } from '../helpers/upstream.ts';

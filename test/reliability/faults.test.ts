@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { recoverPublish } from '../../pipeline/core/sink.ts';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { buildEconomy } from '../../pipeline/economy/index.ts';

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../pipeline/demo/rng.ts';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { openSqliteStore } from '../../server/core/store.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 import { buildEconomyFixture } from '../helpers/economy.ts';

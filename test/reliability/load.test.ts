@@ -3,7 +3,7 @@
 // over the keys and both processes. Exactly 7 per key succeed, every other one is a 429 problem, and the
 // store's counters say 7 for every key: no unit lost or given twice between the processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemas } from '../../pipeline/core/schemas.ts';
+import { schemas } from '../../contract/core/schemas.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
 import { openSqliteStore, type CreatedKey } from '../../server/core/store.ts';
 import { CENSUS } from '../fixtures/carriers.ts';

@@ -17,7 +17,7 @@
 //   - Missing values are dropped, never written as 0: a null, empty or symbol value (`..`, `...`, `x`, `F`),
 //     a status of `..` (1), `F` (8) or `...` (9), and security level 1 (`x`, suppressed under the
 //     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
-import { urlSetting } from '../../core/config-error.ts';
+import { urlSetting } from '../../../contract/core/settings.ts';
 import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
 import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';

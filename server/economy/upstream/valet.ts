@@ -7,7 +7,7 @@
 //   - a series with no value on a date is simply absent from that observation (FXMYRCAD from 2019-12-27);
 //     other captures show `{"v":""}` or an error cell `{"e":-64}` on holidays: all three are left out;
 //   - values are already in the units the series states (Valet has no scalar factor).
-import { urlSetting } from '../../core/config-error.ts';
+import { urlSetting } from '../../../contract/core/settings.ts';
 import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
 import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';

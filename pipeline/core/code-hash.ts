@@ -2,10 +2,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /**
  * A hash of every file below the given folders (path and bytes), so the data version changes when the code
  * that builds the data changes, and only then.
@@ -13,7 +9,7 @@ export function sha256(data: string | Uint8Array): string {
 export function hashTree(root: string, dirs: readonly string[]): string {
   const hash = createHash('sha256');
   const walk = (dir: string): string[] => {
-    let entries;
+    let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
