@@ -4,7 +4,7 @@
 // The ids and names are read from the build's record stores (pipeline/core/record-store.ts) by sampling:
 // at 2 million carriers the search records are hundreds of megabytes, and the bench needs a few thousand.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { offsetsStart, RECORD_STORE_MAGIC } from '../pipeline/core/record-store.ts';
+import { offsetsStart, RECORD_STORE_MAGIC } from '../contract/core/record-store.ts';
 import { toSearchWords } from '../contract/core/text.ts';
 import type { Rng } from '../pipeline/demo/rng.ts';
 import { BASE, PROFILES, SEARCH_RECORDS } from '../server/carriers/routes.ts';

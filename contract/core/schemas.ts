@@ -23,7 +23,7 @@ export function formatErrors(errors: readonly ErrorObject[]): string {
   return errors.map((e) => `  ${e.instancePath || '/'}: ${e.message ?? 'is invalid'}`).join('\n');
 }
 
-function listSchemaFiles(dir: string): string[] {
+export function listSchemaFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

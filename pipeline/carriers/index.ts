@@ -19,7 +19,7 @@ import {
 import { SeenSet } from '../core/seen.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
-import { toDocumentFile } from '../core/openapi.ts';
+import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../../contract/core/schemas.ts';

@@ -4,15 +4,14 @@
 import {
   COMMON_DESCRIPTION,
   coreOperations,
-  NO_STORE,
   problem,
-  PUBLIC_CACHE,
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
   type ParameterSpec,
   type ResponseSpec,
 } from '../core/openapi.ts';
+import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi';

@@ -9,18 +9,13 @@
 // every `$ref` is rewritten to a pointer inside the document: `record#/$defs/spine_id` in
 // `facilities/spine` → `#/components/schemas/facilities.record/$defs/spine_id`. Only the schemas the
 // operations reach are included.
+import { DOCS_PATH, DOCS_SCRIPT_PATH, NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
 type Json = Record<string, unknown>;
 
 export const OPENAPI_VERSION = '3.1.0';
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-/** The human API reference of every service, rendered in the browser from its OpenAPI document. */
-export const DOCS_PATH = '/docs';
-/** The reference renderer's browser bundle, served by the service itself (no CDN at run time). */
-export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
-export const PUBLIC_CACHE = 'public, max-age=300';
-export const NO_STORE = 'no-store';
 
 /**
  * A schema of schemas/ by `$id`, optionally with a JSON pointer (`facilities/record#/$defs/spine_id`), or
@@ -147,17 +142,6 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, Json>>;
   components: Json & { schemas: Record<string, Json> };
   security?: Json[];
-}
-
-/** Where a build writes the document for its URL path: `/api/openapi` → `api/openapi.json`. */
-export function toDocumentFile(urlPath: string): string {
-  const rel = urlPath.replace(/^\/+/, '');
-  return rel.endsWith('.json') ? rel : `${rel}.json`;
-}
-
-/** The build payload that answers a document's URL path (server/core/build.ts keys: no `.json`). */
-export function toPayloadPath(urlPath: string): string {
-  return `/${toDocumentFile(urlPath).slice(0, -'.json'.length)}`;
 }
 
 /** `facilities/record` → `facilities.record` (component names allow `[a-zA-Z0-9._-]` only). */

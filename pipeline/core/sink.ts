@@ -18,6 +18,14 @@ import { sha256 } from '../../contract/core/hash.ts';
 import { toHealth, type Manifest } from '../../contract/core/manifest.ts';
 import { schemas, type SchemaRegistry } from '../../contract/core/schemas.ts';
 import { notFound, toProblem } from '../../contract/core/problem.ts';
+import {
+  HEALTH_FILE,
+  NOT_FOUND_FILE,
+  PRIVATE_PREFIX,
+  previousDir,
+  privateDirOf,
+  privateRoot,
+} from '../../contract/core/layout.ts';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -124,29 +132,6 @@ function brotliParams(size: number): Record<number, number> {
   };
 }
 
-export function publishedDir(outDir: string, service: string): string {
-  return join(outDir, service);
-}
-
-/** Where a publish moves the build it replaces, whole, until the next publish: `<service>.prev`. */
-export function previousDir(live: string): string {
-  return `${live}.prev`;
-}
-
-/** Where a build's private files go: `<service>.private/`, one folder per set of files. */
-export function privateRoot(live: string): string {
-  return `${live}.private`;
-}
-
-/** The private folder a manifest names (by `private_checksums_sha256`), or undefined for a build with none. */
-export function privateDirOf(live: string, manifest: Pick<Manifest, 'private_checksums_sha256'>): string | undefined {
-  const key = manifest.private_checksums_sha256;
-  return key === undefined ? undefined : join(privateRoot(live), key.slice(0, 16));
-}
-
-/** The part of a build that is never published with its tree (see the header). */
-export const PRIVATE_PREFIX = 'private/';
-
 /**
  * Finishes a publish that was killed between its two renames: the previous build is still whole in
  * `<service>.prev`, so it is put back.
@@ -211,10 +196,6 @@ export async function assertNotLocked(
   if (holder !== undefined && holder !== process.pid) throw lockedBy(service, holder, lock);
 }
 
-/** Every tree's error document: the server's 404 problem body (server/core/problem.ts). */
-export const NOT_FOUND_FILE = '404.json';
-/** GET /healthz's answer for the build. */
-export const HEALTH_FILE = 'healthz.json';
 const NOT_FOUND_DOCUMENT = toProblem(notFound('no resource at this path in this build')).body;
 
 /**

@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../core/code-hash.ts';
 import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
-import { toDocumentFile } from '../core/openapi.ts';
+import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';

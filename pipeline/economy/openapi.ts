@@ -5,12 +5,12 @@ import {
   COMMON_DESCRIPTION,
   coreOperations,
   problem,
-  PUBLIC_CACHE,
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
   type ResponseSpec,
 } from '../core/openapi.ts';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi';

@@ -15,7 +15,7 @@ import {
   type RecognizedFile,
 } from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
-import { toDocumentFile } from '../core/openapi.ts';
+import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../contract/core/manifest.ts';
-import { PRIVATE_PREFIX, privateDirOf } from '../../pipeline/core/sink.ts';
+import { PRIVATE_PREFIX, privateDirOf } from '../../contract/core/layout.ts';
 import { schemas, SchemaError } from '../../contract/core/schemas.ts';
 import { etagOf, type Payload } from './payload.ts';
 

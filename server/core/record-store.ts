@@ -12,7 +12,7 @@
 // still cached.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { offsetsStart, RECORD_STORE_MAGIC } from '../../pipeline/core/record-store.ts';
+import { offsetsStart, RECORD_STORE_MAGIC } from '../../contract/core/record-store.ts';
 import { f64View, u32View } from './typed-view.ts';
 import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { DataError, type LoadedBuild } from './build.ts';

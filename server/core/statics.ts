@@ -32,7 +32,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import sirv from 'sirv';
 import { DataError, type LoadedBuild } from './build.ts';
-import { previousDir, PRIVATE_PREFIX } from '../../pipeline/core/sink.ts';
+import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
 

@@ -5,14 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  problem,
-  toDocumentFile,
-  toOpenApi,
-  toPayloadPath,
-  type ApiSpec,
-  type OperationSpec,
-} from '../../pipeline/core/openapi.ts';
+import { problem, toOpenApi, type ApiSpec, type OperationSpec } from '../../pipeline/core/openapi.ts';
+import { toDocumentFile, toPayloadPath } from '../../contract/core/layout.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OpenApiChecker } from '../contract/openapi-check.ts';
 import { tempDir } from '../helpers/server.ts';

@@ -1,0 +1,30 @@
+// Generated from schemas/ by `npm run types`: edit the schema, not this file.
+/**
+ * POST /api/carrier/{carrier_id}/explain (premium): a plain-language summary of one carrier's profile for a shipper or broker, generated from the profile alone and cached per carrier and data version (shared/contracts/carriers.md, "Explain").
+ */
+export interface CarrierExplanation {
+  /**
+   * USDOT number.
+   */
+  carrier_id: number;
+  /**
+   * Who the carrier is, how it compares with its peer group, its three top risks with figures, and what the figures do not say. Paragraphs are separated by a blank line.
+   */
+  summary: string;
+  /**
+   * What wrote the summary: `template-v1`, the deterministic template (the default, and the fall-back when the configured LLM backend fails), or `llm:<model>`.
+   */
+  generator: string;
+  /**
+   * The build the summary was generated from (manifest.json data_version).
+   */
+  data_version: string;
+  /**
+   * When the summary was generated; a cached answer keeps the time of its first generation.
+   */
+  generated_at: string;
+  /**
+   * True when this request did not generate the summary: it came from the cache, or from a concurrent request that generated it.
+   */
+  cached: boolean;
+}

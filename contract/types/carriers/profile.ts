@@ -1,0 +1,212 @@
+// Generated from schemas/ by `npm run types`: edit the schema, not this file.
+/**
+ * `<basic>:<group>`, `<basic>:<segment>:<group>` for the BASICs segmented into combination and straight, or `insufficient`.
+ *
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "seg_id".
+ */
+export type SegId = string;
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "count".
+ */
+export type Count = number;
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "basic".
+ */
+export type Basic =
+  | "unsafe_driving"
+  | "hos_compliance"
+  | "driver_fitness"
+  | "controlled_substances"
+  | "vehicle_maintenance"
+  | "hazmat"
+  | "crash_indicator";
+/**
+ * Percentile rank in the safety event group, 0–100, higher is worse.
+ *
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "percentile".
+ */
+export type Percentile = number | null;
+/**
+ * Intervention threshold for the carrier's type (general, passenger, hazmat).
+ *
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "threshold".
+ */
+export type Threshold = number;
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "rate".
+ */
+export type Rate = number | null;
+
+/**
+ * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (shared/contracts/carriers.md). An empty census field is null, never 0 or "".
+ */
+export interface CarrierProfile {
+  /**
+   * USDOT number.
+   */
+  carrier_id: number;
+  legal_name: string;
+  dba_name: string | null;
+  city: string | null;
+  state: string | null;
+  /**
+   * As reported on the census (an outlier fleet is shown as reported but not used to normalize).
+   */
+  power_units: number | null;
+  drivers: number | null;
+  /**
+   * Latest known vehicle miles travelled: recent_mileage/recent_mileage_year when the year is set, else mcs150_mileage/mcs150_mileage_year; null when neither is known (the census writes 0,0 for unknown).
+   */
+  mileage: null | {
+    miles: number;
+    year: number;
+  };
+  /**
+   * The safety event group of the carrier's Unsafe Driving category if ranked, else of its first ranked category, else the group of carriers ranked in no category (id `insufficient`).
+   */
+  peer_group: {
+    id: SegId;
+    label: string;
+    basis: string;
+    /**
+     * Carriers in the group.
+     */
+    size: number;
+  };
+  inspections: {
+    window_months: number;
+    total: Count;
+    driver: Count;
+    vehicle: Count;
+    hazmat: Count;
+    with_violations: Count;
+  };
+  crashes: {
+    window_months: number;
+    total: Count;
+    fatal: Count;
+    injury: Count;
+    tow_away: Count;
+  };
+  /**
+   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown.
+   */
+  rates: {
+    /**
+     * Vehicle out-of-service inspections / vehicle inspections.
+     */
+    vehicle_oos_rate: number | null;
+    /**
+     * Driver out-of-service inspections / driver inspections.
+     */
+    driver_oos_rate: number | null;
+    /**
+     * Hazmat out-of-service inspections / hazmat inspections.
+     */
+    hazmat_oos_rate: number | null;
+    /**
+     * Violations in the six inspection BASICs / inspections.
+     */
+    violations_per_inspection: number | null;
+    /**
+     * Crashes / power units; null for an outlier fleet.
+     */
+    crashes_per_power_unit: number | null;
+  };
+  /**
+   * The seven BASICs in a fixed order.
+   */
+  categories: Category[];
+  /**
+   * The categories' percentiles by category.
+   */
+  percentiles: {
+    unsafe_driving: Percentile;
+    hos_compliance: Percentile;
+    driver_fitness: Percentile;
+    controlled_substances: Percentile;
+    vehicle_maintenance: Percentile;
+    hazmat: Percentile;
+    crash_indicator: Percentile;
+  };
+  /**
+   * Exactly three: the categories with the highest percentiles, then those with the most violations (percentile null).
+   *
+   * @minItems 3
+   * @maxItems 3
+   */
+  top_risks: [
+    {
+      category: Basic;
+      label: string;
+      percentile: Percentile;
+      /**
+       * Why the category is listed, with its figures.
+       */
+      reason: string;
+    },
+    {
+      category: Basic;
+      label: string;
+      percentile: Percentile;
+      /**
+       * Why the category is listed, with its figures.
+       */
+      reason: string;
+    },
+    {
+      category: Basic;
+      label: string;
+      percentile: Percentile;
+      /**
+       * Why the category is listed, with its figures.
+       */
+      reason: string;
+    }
+  ];
+  /**
+   * Snapshot date of the FMCSA data.
+   */
+  data_as_of: string;
+  methodology: {
+    version: string;
+    note: "Percentiles are recomputed from FMCSA public data; they are not FMCSA's published values.";
+  };
+}
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "category".
+ */
+export interface Category {
+  category: Basic;
+  label: string;
+  /**
+   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units).
+   */
+  measure: number | null;
+  percentile: Percentile;
+  threshold: Threshold;
+  /**
+   * percentile ≥ threshold; false when the percentile is null.
+   */
+  alert: boolean;
+  /**
+   * Violations in the window, each violation code once per inspection (crashes for crash_indicator).
+   */
+  violations: number;
+  /**
+   * Id of the category's safety event group; null below the first group.
+   */
+  peer_group: string | null;
+  sufficient_data: boolean;
+  /**
+   * Present when FMCSA publishes no percentile for the category and the percentile is withheld.
+   */
+  percentile_note?: "not published by FMCSA";
+}

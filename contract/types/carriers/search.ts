@@ -1,0 +1,23 @@
+// Generated from schemas/ by `npm run types`: edit the schema, not this file.
+export interface CarrierSearchResults {
+  /**
+   * q as given.
+   */
+  query: string;
+  /**
+   * Every match, before limit.
+   */
+  total: number;
+  results: CarrierSearchResult[];
+}
+/**
+ * One carrier as search lists it; stored per carrier at build time.
+ */
+export interface CarrierSearchResult {
+  carrier_id: number;
+  legal_name: string;
+  dba_name: string | null;
+  city: string | null;
+  state: string | null;
+  power_units: number | null;
+}

@@ -1,0 +1,52 @@
+// Generated from schemas/ by `npm run types`: edit the schema, not this file.
+/**
+ * The shape every service's generated OpenAPI document must have before the build publishes it (pipeline/core/openapi.ts). The full OpenAPI 3.1 schema is checked by the tests.
+ */
+export interface OpenAPIDocument {
+  openapi: "3.1.0";
+  jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema";
+  info: {
+    title: string;
+    version: string;
+    description: string;
+  };
+  tags: {
+    name: string;
+    description: string;
+  }[];
+  paths: {
+    [k: string]:
+      | {
+          [k: string]:
+            | {
+                operationId: string;
+                summary: string;
+                /**
+                 * @minItems 1
+                 */
+                tags: [string, ...string[]];
+                responses: {
+                  [k: string]: unknown | undefined;
+                };
+                [k: string]: unknown | undefined;
+              }
+            | undefined;
+        }
+      | undefined;
+  };
+  components: {
+    schemas: {
+      [k: string]: unknown | undefined;
+    };
+    responses: {
+      [k: string]: unknown | undefined;
+    };
+    parameters: {
+      [k: string]: unknown | undefined;
+    };
+    headers: {
+      [k: string]: unknown | undefined;
+    };
+    [k: string]: unknown | undefined;
+  };
+}
