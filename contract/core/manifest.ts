@@ -1,29 +1,10 @@
 // The manifest of a build: what it was made from and when (shared/contracts/common.md, "Versions").
+import type { BuildManifest } from '../types/core/manifest.ts';
 import { sha256 } from './hash.ts';
 
-export interface SourceFile {
-  file: string;
-  kind: string;
-  rows: number;
-  bytes: number;
-  sha256: string;
-  encoding?: string;
-  url: string;
-}
-
-export interface Manifest {
-  service: string;
-  data_version: string;
-  built_at: string;
-  demo: boolean;
-  options?: Record<string, unknown>;
-  sources: SourceFile[];
-  counts: Record<string, number>;
-  files: number;
-  checksums_sha256: string;
-  /** sha256 of the private files' checksums.json, for a build with private files (pipeline/core/sink.ts). */
-  private_checksums_sha256?: string;
-}
+/** A build's manifest.json (schemas/core/manifest.schema.json). */
+export type Manifest = BuildManifest;
+export type SourceFile = Manifest['sources'][number];
 
 /**
  * data_version: a hash of the inputs' bytes, the options that change the output and the build code, so two
@@ -41,7 +22,7 @@ export function toDataVersion(
 }
 
 export function toManifest(args: {
-  service: string;
+  service: Manifest['service'];
   demo: boolean;
   sources: SourceFile[];
   options: Record<string, unknown>;
@@ -53,7 +34,7 @@ export function toManifest(args: {
    * carries over from the previous one): part of the data version, not written in the manifest.
    */
   carried?: Record<string, unknown>;
-}): Omit<Manifest, 'files' | 'checksums_sha256'> {
+}): Omit<Manifest, 'format' | 'files' | 'checksums_sha256'> {
   const sources = [...args.sources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     service: args.service,

@@ -24,25 +24,25 @@ import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
-import { AGENT_PATH, toAgentListing } from './agent-tools.ts';
+import { AGENT_PATH, toAgentListing } from '../../contract/carriers/agent-tools.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
-import { MONTHLY } from './monthly.ts';
+import { MONTHLY } from '../../contract/carriers/layout.ts';
 import { methodology as loadMethodology, toMonthsBefore, toTimeWeigher, type Methodology } from './methodology.ts';
 import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts';
 import { normalizeCensusRow } from './normalize-census.ts';
 import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from './normalize-sms.ts';
-import { OPENAPI_PATH, toCarriersOpenApi } from './openapi.ts';
+import { toCarriersOpenApi } from './openapi.ts';
+import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
 import { INSUFFICIENT_SEG, toProfile } from './profile.ts';
 import { BASICS, type Basic, type CensusRow, type CrashRow } from './types.ts';
 import { formatCount } from '../../contract/core/values.ts';
+import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DEMO_MARKER = '.shardline-demo.json';
-export const PROFILES = 'private/profiles';
-export const SEARCH_RECORDS = 'private/search-records';
 
 export interface CarriersBuildConfig {
   input: string;

@@ -13,8 +13,8 @@ import {
 } from '../core/openapi.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
+import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 
-export const OPENAPI_PATH = '/api/openapi';
 const BASE = '/api';
 
 const CARRIER_ID: ParameterSpec = {

@@ -19,6 +19,7 @@ import { toHealth, type Manifest } from '../../contract/core/manifest.ts';
 import { schemas, type SchemaRegistry } from '../../contract/core/schemas.ts';
 import { notFound, toProblem } from '../../contract/core/problem.ts';
 import {
+  DATA_FORMAT,
   HEALTH_FILE,
   NOT_FOUND_FILE,
   PRIVATE_PREFIX,
@@ -114,7 +115,8 @@ export interface Sink {
   /** The files written so far with their sha256, by relative path. */
   files(): ReadonlyMap<string, string>;
   /** Writes `checksums.json` and `manifest.json` (validated), then swaps the build in. */
-  publish(manifest: Omit<Manifest, 'files' | 'checksums_sha256'>): Promise<void>;
+  /** Writes the manifest last, with the data format, the file count and the checksums' hash added. */
+  publish(manifest: Omit<Manifest, 'format' | 'files' | 'checksums_sha256'>): Promise<void>;
   abort(): Promise<void>;
 }
 
@@ -377,7 +379,8 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       registry.assert('core/checksums', checksums, 'checksums.json');
       const checksumsBody = Buffer.from(JSON.stringify(checksums));
       await put('checksums.json', checksumsBody);
-      const full = {
+      const full: Manifest = {
+        format: DATA_FORMAT,
         ...manifest,
         files: publicFiles.length,
         checksums_sha256: sha256(checksumsBody),

@@ -8,14 +8,13 @@
 // with `Accept-Post: application/json`, checked before the body is read, as strict JSON APIs do (and a
 // CORS-safelisted text/plain or form post from a browser page cannot reach a tool without a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Routes, ServiceState } from '../core/app.ts';
+import { type Routes, type ServiceState, sendDocument } from '../core/app.ts';
 import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
 import { setVersionHeader } from '../core/data-version.ts';
 import { toParameterErrors } from '../core/params.ts';
-import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { AGENT_PATH, AGENT_TOOLS, toAgentListing, type ToolName } from '../../pipeline/carriers/agent-tools.ts';
+import { AGENT_PATH, AGENT_TOOLS, type ToolName } from '../../contract/carriers/agent-tools.ts';
 
 export { AGENT_PATH };
 
@@ -128,12 +127,8 @@ function sendResult(res: ServerResponse, name: string, answer: ToolAnswer): void
 /** Mounts GET and POST `/api/mcp`; any other method is createApp's 405 with `Allow: GET, HEAD, POST`. */
 export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
   const tools: Record<string, Tool<D>> = toolsOf<D>();
-  let listing: Payload | undefined;
-  r.get(AGENT_PATH, (req, res, state) => {
-    // The build's document (api/mcp.json); a build made before it was written gets the same listing made here.
-    const p = state.build.payloads.get(AGENT_PATH) ?? (listing ??= jsonPayload(toAgentListing()));
-    sendPayload(req, res, p, { cacheControl: 'public, max-age=300' });
-  });
+  // The build's document (api/mcp.json).
+  r.get(AGENT_PATH, (req, res, state) => sendDocument(req, res, state, AGENT_PATH));
   r.post(AGENT_PATH, async (req, res, state) => {
     const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
     // The profile route signs in before it reads the carrier id: a call of its tool without a valid key

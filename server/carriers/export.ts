@@ -2,7 +2,7 @@
 // export (schema carriers/export) is the stored profile spliced in as it is plus the monthly counts the
 // build stored; the CSV is RFC 4180 with one row per BASIC.
 import { toMonthsBefore } from '../../pipeline/carriers/methodology.ts';
-import { toMonthlyCounts } from '../../pipeline/carriers/monthly.ts';
+import { toMonthlyCounts } from '../../contract/carriers/monthly.ts';
 import type { Profile } from '../../pipeline/carriers/profile.ts';
 import Papa from 'papaparse';
 

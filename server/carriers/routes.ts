@@ -11,22 +11,18 @@ import { matchesEtag, sendPayload, toPayload, type Payload } from '../core/paylo
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
-import { MONTHLY } from '../../pipeline/carriers/monthly.ts';
+import { MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
-import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
 import { mountAgent } from './agent.ts';
 import { authenticate, type Account } from './auth.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
 import { CARRIER_NUMBER, SearchThread } from './search-thread.ts';
+import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 
-export { SEARCH_RECORDS } from './search-thread.ts';
 
 export const BASE = '/api';
-export const PROFILES = 'private/profiles';
-const PRIVATE_CACHE = 'no-store';
-const PUBLIC_CACHE = 'public, max-age=300';
 /** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
 export const PROFILE_CACHE = 20_000;
 
@@ -106,7 +102,7 @@ async function searchPayload(data: CarriersData, key: string, toQuery: () => Sea
  */
 function sendRecord(req: IncomingMessage, res: ServerResponse, answer: ProfileAnswer): void {
   const payload: Payload = { body: answer.body, etag: answer.etag, type: 'application/json' };
-  sendPayload(req, res, payload, { cacheControl: PRIVATE_CACHE, headers: answer.headers });
+  sendPayload(req, res, payload, { cacheControl: NO_STORE, headers: answer.headers });
 }
 
 export interface ProfileAccess {

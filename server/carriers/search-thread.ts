@@ -15,8 +15,8 @@ import type { LoadedBuild } from '../core/build.ts';
 import { RecordStore } from '../core/record-store.ts';
 import { toNameKey } from '../../contract/carriers/name-index.ts';
 import { NameIndex } from './search.ts';
+import { SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
-export const SEARCH_RECORDS = 'private/search-records';
 /** The files of the name index (pipeline/carriers/name-index.ts): every file of the build named so. */
 const NAME_INDEX_PREFIX = 'index/names.';
 
@@ -54,7 +54,7 @@ export function searchBody(data: SearchData, q: string, limit: number): Buffer {
     };
     const hit = data.names.search(q, limit, isWholeName);
     total = hit.total;
-    records = hit.records ?? hit.dots.map((d) => data.results.indexOf(d));
+    records = hit.records;
   }
   // The stored results are complete JSON objects: the response is their bytes, joined.
   return data.results.joinAt(records, `{"query":${JSON.stringify(q)},"total":${total},"results":[`, ']}');

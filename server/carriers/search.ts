@@ -20,11 +20,8 @@ export interface SearchHit {
   total: number;
   /** carrier_ids in result order. */
   dots: number[];
-  /**
-   * The same carriers' positions in the build's record stores (carrier_id order), from
-   * names.rank-records; undefined for a build written before that file.
-   */
-  records?: number[];
+  /** The same carriers' positions in the build's record stores (carrier_id order), from names.rank-records. */
+  records: number[];
 }
 
 interface WordRange {
@@ -136,15 +133,15 @@ export class NameIndex {
   private readonly postingOffsets: Uint32Array;
   private readonly postings: Uint32Array;
   private readonly rankDots: Uint32Array;
-  private readonly rankRecords: Uint32Array | undefined;
+  private readonly rankRecords: Uint32Array;
   private readonly exact: Uint32Array;
-  /** Hashes of the exact table shared by different names; undefined for a build before that file. */
-  private readonly collisions: Uint32Array | undefined;
+  /** Hashes of the exact table shared by different names. */
+  private readonly collisions: Uint32Array;
   private readonly forwardOffsets: Uint32Array;
   private readonly forward: Uint32Array;
   private readonly common: Map<string, number>;
-  /** The common prefixes' first ranks; undefined for a build written before names.common-top. */
-  private readonly commonTop: Map<string, Uint32Array> | undefined;
+  /** The common prefixes' first ranks. */
+  private readonly commonTop: Map<string, Uint32Array>;
   /**
    * One bit per rank, all clear between searches: marks the ranks a prefix driver has given already (a
    * carrier with two words of the prefix counts once). N/8 bytes stay in the CPU cache where a mark per
@@ -188,18 +185,13 @@ export class NameIndex {
     this.postingOffsets = u32View(build.readBuffer(NAME_INDEX.postingOffsets));
     this.postings = u32View(build.readBuffer(NAME_INDEX.postings));
     this.rankDots = u32View(build.readBuffer(NAME_INDEX.rankDots));
-    this.rankRecords =
-      NAME_INDEX.rankRecords in build.checksums ? u32View(build.readBuffer(NAME_INDEX.rankRecords)) : undefined;
+    this.rankRecords = u32View(build.readBuffer(NAME_INDEX.rankRecords));
     this.exact = u32View(build.readBuffer(NAME_INDEX.exact));
-    this.collisions =
-      NAME_INDEX.exactCollisions in build.checksums ? u32View(build.readBuffer(NAME_INDEX.exactCollisions)) : undefined;
+    this.collisions = u32View(build.readBuffer(NAME_INDEX.exactCollisions));
     this.forwardOffsets = u32View(build.readBuffer(NAME_INDEX.forwardOffsets));
     this.forward = u32View(build.readBuffer(NAME_INDEX.forward));
     this.common = decodeCommon(build.readBuffer(NAME_INDEX.common));
-    this.commonTop =
-      NAME_INDEX.commonTop in build.checksums
-        ? decodeCommonTop(this.common, u32View(build.readBuffer(NAME_INDEX.commonTop)))
-        : undefined;
+    this.commonTop = decodeCommonTop(this.common, u32View(build.readBuffer(NAME_INDEX.commonTop)));
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
@@ -490,7 +482,7 @@ export class NameIndex {
     const h = fnv1aUtf8(key);
     // A carrier whose legal and DBA names are the same words is in the exact table twice: once here.
     let exact = [...new Set(this.exactRanks(h))].filter((r) => this.hasAll(r, ranges, 0));
-    if (this.collisions && indexOfSorted(this.collisions, h) < 0) {
+    if (indexOfSorted(this.collisions, h) < 0) {
       // The hash stands for one name: the first carrier's names tell whether it is the query's, for all.
       if (exact.length > 0 && !isWholeName(this.rankDots[exact[0]!]!, key)) exact = [];
     } else {
@@ -509,14 +501,14 @@ export class NameIndex {
     if (known !== undefined) {
       // A common prefix of several words: its total and its first ranks are in the build's tables. Of the
       // first `want`, at most exact.length are shown already, so `limit` others remain.
-      const first = this.commonTop?.get(prefix);
+      const first = this.commonTop.get(prefix);
       if (first && (first.length >= want || first.length === known)) {
         for (let i = 0; i < first.length && shown.length < limit; i++) take(first[i]!);
         return this.hit(known, shown);
       }
     }
     if (known !== undefined && known * WALK_SHARE >= this.rankDots.length) {
-      // Past those ranks (or in a build before names.common-top), a prefix matching many carriers: they are
+      // Past those ranks, a prefix matching many carriers: they are
       // dense among the top ranks, so walking from the top finds `want` of them within want × WALK_SHARE.
       for (let r = 0, found = 0; r < this.rankDots.length && found < want && found < known; r++) {
         if (this.hasAll(r, ranges, 0)) {
@@ -547,6 +539,6 @@ export class NameIndex {
   private hit(total: number, ranks: readonly number[]): SearchHit {
     const dots = ranks.map((r) => this.rankDots[r]!);
     const rankRecords = this.rankRecords;
-    return rankRecords ? { total, dots, records: ranks.map((r) => rankRecords[r]!) } : { total, dots };
+    return { total, dots, records: ranks.map((r) => rankRecords[r]!) };
   }
 }

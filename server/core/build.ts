@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../contract/core/manifest.ts';
-import { PRIVATE_PREFIX, privateDirOf } from '../../contract/core/layout.ts';
+import { DATA_FORMAT, PRIVATE_PREFIX, privateDirOf } from '../../contract/core/layout.ts';
 import { schemas, SchemaError } from '../../contract/core/schemas.ts';
 import { etagOf, type Payload } from './payload.ts';
 
@@ -21,7 +21,7 @@ export class DataError extends Error {
 export interface LoadedBuild {
   dir: string;
   manifest: Manifest;
-  /** The tree's files (checksums.json): private ones only for a build made before they moved beside the tree. */
+  /** The tree's files (checksums.json); private ones are listed beside the tree, in its private folder. */
   checksums: Record<string, string>;
   /** Where a file of the build is on disk: in the tree, or in its private folder for `private/<file>`. */
   pathOf(relPath: string): string;
@@ -62,6 +62,11 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
       `${join(dir, 'manifest.json')} ${reason}: build the data first (npm run build -- --service ${service} --input DIR)`,
     );
   }
+  const format = (manifest as { format?: unknown } | null)?.format;
+  if (format !== DATA_FORMAT)
+    throw new DataError(
+      `${dir} is a build of data format ${format ?? '0 (none stated)'}; this server reads format ${DATA_FORMAT}: rebuild with this version (npm run build -- --service ${service} --input DIR)`,
+    );
   try {
     schemas().assert('core/manifest', manifest, 'manifest.json');
   } catch (err) {
@@ -80,7 +85,6 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
     throw new DataError(`${join(dir, 'checksums.json')} does not match the manifest: the build is damaged`);
   const checksums = (JSON.parse(checksumsBody.toString('utf8')) as { files: Record<string, string> }).files;
 
-  // A build before the private folder kept its private files in the tree, listed in checksums.json.
   const privateDir = privateDirOf(dir, manifest);
   let privateSums: Record<string, string> = {};
   if (privateDir) {
@@ -95,9 +99,12 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
       throw new DataError(`${path} does not match the manifest: the build is damaged`);
     privateSums = (JSON.parse(body.toString('utf8')) as { files: Record<string, string> }).files;
   }
-  const isPrivate = (relPath: string) => privateDir !== undefined && relPath.startsWith(PRIVATE_PREFIX);
-  const located = (relPath: string): [string, string, Record<string, string>] =>
-    isPrivate(relPath) ? [privateDir!, relPath.slice(PRIVATE_PREFIX.length), privateSums] : [dir, relPath, checksums];
+  const isPrivate = (relPath: string) => relPath.startsWith(PRIVATE_PREFIX);
+  const located = (relPath: string): [string, string, Record<string, string>] => {
+    if (!isPrivate(relPath)) return [dir, relPath, checksums];
+    if (privateDir === undefined) throw new DataError(`${relPath}: this build has no private files`);
+    return [privateDir, relPath.slice(PRIVATE_PREFIX.length), privateSums];
+  };
   const verified = new Set<string>(['checksums.json']);
   const read = (relPath: string) => {
     const buf = readVerified(...located(relPath));

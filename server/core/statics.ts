@@ -2,7 +2,7 @@
 // answers: manifest, report, indexes. sirv streams them with their precompressed siblings; around it, the
 // tree is answered as the routes are (shared/contracts/common.md):
 // - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
-//   private/ (signed-in data, in the tree of a build made before it moved beside it) and never anything else found in the folder (a STATE_DIR put there by
+//   a private/ path and never anything else found in the folder (a STATE_DIR put there by
 //   mistake, a stray copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);
 // - a Content-Type for each: JSON, or application/octet-stream for the binary indexes (sirv knows no type
 //   for them and sent an empty one), and Vary only for a file with a compressed sibling;
@@ -35,8 +35,8 @@ import { DataError, type LoadedBuild } from './build.ts';
 import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 
-export const PUBLIC_CACHE = 'public, max-age=300';
 
 /** A file of the tree as listed: its strong tag, its siblings, its type. */
 interface Listed {

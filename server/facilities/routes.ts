@@ -14,7 +14,8 @@ import {
   type SearchIndexFile,
 } from '../../pipeline/facilities/search.ts';
 import type { Program, Tier } from '../../pipeline/facilities/records.ts';
-import { PUBLIC_CACHE, sendDocument, type ServiceDefinition } from '../core/app.ts';
+import { sendDocument, type ServiceDefinition } from '../core/app.ts';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';

@@ -5,13 +5,8 @@ import type { Worker } from 'node:worker_threads';
 import { loadBuild } from '../../server/core/build.ts';
 import { RecordStore } from '../../server/core/record-store.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
-import {
-  SEARCH_RECORDS,
-  SearchThread,
-  SearchThreadError,
-  searchBody,
-  type SearchData,
-} from '../../server/carriers/search-thread.ts';
+import { SearchThread, SearchThreadError, searchBody, type SearchData } from '../../server/carriers/search-thread.ts';
+import { SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;

@@ -1,6 +1,6 @@
 import { contractSuite } from './suite.ts';
 import { serveCarriersFixture } from '../helpers/carriers.ts';
-import { OPENAPI_PATH } from '../../pipeline/carriers/openapi.ts';
+import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 
 contractSuite({
   name: 'carriers',

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const manifest = {
-  service: 'carriers',
+  service: 'carriers' as const,
   data_version: '0123456789abcdef',
   built_at: '2026-01-01T00:00:00.000Z',
   demo: true,

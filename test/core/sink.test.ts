@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-const manifest = (service = 'facilities') => ({
+const manifest = (service: 'facilities' | 'carriers' | 'economy' = 'facilities') => ({
   service,
   data_version: '0123456789abcdef',
   built_at: '2026-01-01T00:00:00.000Z',

@@ -331,6 +331,15 @@ describe('the server process refuses a damaged build', () => {
     facilities: [
       ['a missing manifest', removeManifest, /manifest\.json is missing: build the data first/],
       [
+        'a build of another data format',
+        (d) => {
+          const path = join(d, 'manifest.json');
+          const { format: _, ...older } = JSON.parse(readFileSync(path, 'utf8'));
+          writeFileSync(path, JSON.stringify(older));
+        },
+        /is a build of data format 0 \(none stated\); this server reads format 1: rebuild with this version \(npm run build -- --service facilities --input DIR\)\n/,
+      ],
+      [
         'a truncated document',
         (d) => cutInHalf(join(d, 'api/v1/facility/ONF-000001.json')),
         /ONF-000001\.json does not match checksums\.json/,

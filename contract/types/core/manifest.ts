@@ -3,6 +3,10 @@
  * dist-data/<service>/manifest.json: what a build was made from and when. The only file of a build that holds a clock time.
  */
 export interface BuildManifest {
+  /**
+   * The build data format: what the tree holds and how its files are laid out. A server loads only builds of its own format; another asks for a rebuild with the server's version.
+   */
+  format: 1;
   service: "facilities" | "carriers" | "economy";
   /**
    * Hash of the input files, the build options and the build code (for facilities also of the ids.json carried over from the previous build): two builds with the same version have the same files, the manifest's built_at aside.

@@ -1,7 +1,7 @@
 // The carriers agent route's tools (contracts/carriers.md, "Agent route"): names, descriptions and the
 // schemas of their arguments. `GET /api/mcp` lists them; the build writes that listing into the static tree
 // (api/mcp.json, as every GET without a query is), and the server answers the build's document.
-import { schemas } from '../../contract/core/schemas.ts';
+import { schemas } from '../core/schemas.ts';
 
 export const AGENT_PATH = '/api/mcp';
 

@@ -1,0 +1,11 @@
+// Where the carriers build keeps what the server reads: URL paths of its documents, and the record stores
+// of signed-in data (under private/, moved beside the tree at publish, contract/core/layout.ts).
+
+/** The service's OpenAPI document. */
+export const OPENAPI_PATH = '/api/openapi';
+/** Every profile, by carrier_id (record store). */
+export const PROFILES = 'private/profiles';
+/** What search lists per carrier, by position in carrier_id order (record store). */
+export const SEARCH_RECORDS = 'private/search-records';
+/** Inspection and crash counts by month, for the premium export (record store; contract/carriers/monthly.ts). */
+export const MONTHLY = 'private/monthly';
