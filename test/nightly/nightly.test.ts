@@ -21,7 +21,7 @@ import {
   EWRB_FILE,
   INDICATOR_FILE,
   ONTARIO_FILE,
-} from '../../pipeline/demo/facilities.ts';
+} from '../../pipeline/demo/facilities/index.ts';
 import { generate } from '../../pipeline/generate/index.ts';
 import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
 import { main } from '../../pipeline/nightly/cli.ts';
