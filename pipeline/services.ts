@@ -6,7 +6,7 @@ import type { Progress } from './core/progress.ts';
 import { writeFacilitiesDemo } from './demo/facilities/index.ts';
 import { buildFacilities, DEMO_MARKER } from './facilities/index.ts';
 import { buildCarriers } from './carriers/index.ts';
-import { writeCarriersDemo } from './demo/carriers.ts';
+import { writeCarriersDemo } from './demo/carriers/index.ts';
 import { buildEconomy } from './economy/index.ts';
 
 export interface BuildOptions {

@@ -14,7 +14,7 @@ import {
   CRASH_FILE,
   INSPECTION_FILE,
   VIOLATION_FILE,
-} from '../../pipeline/demo/carriers.ts';
+} from '../../pipeline/demo/carriers/index.ts';
 import {
   writeFacilitiesDemo,
   BY_GAS_FILE,
