@@ -80,7 +80,7 @@ export const BENCH_SERVICES: Record<string, BenchService> = {
   },
   carriers: {
     name: 'carriers',
-    // 3,000 carriers per unit of scale (pipeline/demo/carriers.ts): x700 is the 2.1 M carriers of a real census.
+    // 3,000 carriers per unit of scale (pipeline/demo/carriers/index.ts): x700 is the 2.1 M carriers of a real census.
     // ~4.8 MB of inputs and ~9.9 MB of build per unit (measured at x10): ~10 GB at x700.
     demo: { option: 'carriers-scale', default: 700, quick: 10, diskMbPerUnit: 15 },
     targets: { atScale: 700, atSize: '2.1 M carriers', maxBuildMs: 10 * 60_000, maxStartupMs: 1000, maxRssMb: 1024 },

@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Progress } from './core/progress.ts';
-import { writeFacilitiesDemo } from './demo/facilities.ts';
+import { writeFacilitiesDemo } from './demo/facilities/index.ts';
 import { buildFacilities, DEMO_MARKER } from './facilities/index.ts';
 import { buildCarriers } from './carriers/index.ts';
-import { writeCarriersDemo } from './demo/carriers.ts';
+import { writeCarriersDemo } from './demo/carriers/index.ts';
 import { buildEconomy } from './economy/index.ts';
 
 export interface BuildOptions {

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCarriersDemo, type CarriersDemoFacts } from '../../pipeline/demo/carriers.ts';
+import { writeCarriersDemo, type CarriersDemoFacts } from '../../pipeline/demo/carriers/index.ts';
 
 const CENSUS_TXT = 'census/FMCSA_CENSUS1_2026Oct.txt';
 const CENSUS_CSV = 'census/sms_input_census.csv';

@@ -5,7 +5,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FACILITY_DEMO_FILES, writeFacilitiesDemo, type FacilitiesDemoFacts } from '../../pipeline/demo/facilities.ts';
+import {
+  FACILITY_DEMO_FILES,
+  writeFacilitiesDemo,
+  type FacilitiesDemoFacts,
+} from '../../pipeline/demo/facilities/index.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -14,14 +14,14 @@ import {
   CRASH_FILE,
   INSPECTION_FILE,
   VIOLATION_FILE,
-} from '../../pipeline/demo/carriers.ts';
+} from '../../pipeline/demo/carriers/index.ts';
 import {
   writeFacilitiesDemo,
   BY_GAS_FILE,
   EWRB_FILE,
   INDICATOR_FILE,
   ONTARIO_FILE,
-} from '../../pipeline/demo/facilities.ts';
+} from '../../pipeline/demo/facilities/index.ts';
 import { generate } from '../../pipeline/generate/index.ts';
 import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
 import { main } from '../../pipeline/nightly/cli.ts';
