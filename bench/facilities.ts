@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Rng } from '../pipeline/demo/rng.ts';
-import type { SearchDoc, SearchIndexFile } from '../pipeline/facilities/search.ts';
+import type { SearchDoc, SearchIndexFile } from '../contract/facilities/search.ts';
 import type { Scenario, ScenarioInput } from './services.ts';
 
 const BASE = '/api/v1';

@@ -11,15 +11,8 @@ import { join } from 'node:path';
 import { fnv1a } from '../../contract/core/hash.ts';
 import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { MonthlyCounter } from './monthly.ts';
-import {
-  BASICS,
-  type Basic,
-  type CarrierAggregate,
-  type CrashRow,
-  type InspectionRow,
-  type ViolationBasic,
-  type ViolationRow,
-} from './types.ts';
+import { type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationRow } from './types.ts';
+import { BASICS, type Basic, type ViolationBasic } from '../../contract/carriers/basics.ts';
 
 /** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */
 export interface AggregationRules {

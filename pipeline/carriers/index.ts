@@ -29,15 +29,22 @@ import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from 
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
-import { methodology as loadMethodology, toMonthsBefore, toTimeWeigher, type Methodology } from './methodology.ts';
+import { toTimeWeigher } from './methodology.ts';
+import {
+  methodology as loadMethodology,
+  toMonthsBefore,
+  type Methodology,
+} from '../../contract/carriers/methodology.ts';
 import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts';
 import { normalizeCensusRow } from './normalize-census.ts';
 import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from './normalize-sms.ts';
 import { toCarriersOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
-import { INSUFFICIENT_SEG, toProfile } from './profile.ts';
-import { BASICS, type Basic, type CensusRow, type CrashRow } from './types.ts';
+import { toProfile } from './profile.ts';
+import { INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
+import { type CensusRow, type CrashRow } from './types.ts';
+import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { formatCount } from '../../contract/core/values.ts';
 import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 

@@ -4,7 +4,7 @@
 // the lower-case data.transportation.gov export names (`dot_number`) and the mixed-case SMS Input names
 // (`DOT_Number`) all match one spec name. Columns not listed here are ignored.
 import type { ColumnSpec } from '../core/csv.ts';
-import type { ViolationBasic } from './types.ts';
+import type { ViolationBasic } from '../../contract/carriers/basics.ts';
 
 export type CarriersInputKind = 'census' | 'inspection' | 'violation' | 'crash';
 

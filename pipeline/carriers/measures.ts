@@ -9,14 +9,13 @@ import {
   eventCount,
   maybeInsufficient,
   maybeOutlierFleet,
-  methodology,
   segmentOf,
   segOf,
   utilizationFactor,
-  type Methodology,
-  type Seg,
 } from './methodology.ts';
-import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
+import { methodology, type Methodology, type Seg } from '../../contract/carriers/methodology.ts';
+import { type CarrierAggregate, type CensusRow } from './types.ts';
+import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 
 export interface Measure {
   /** 0 with no violation (crash) in the window; null when it cannot be computed (unknown power units). */

@@ -79,4 +79,3 @@ export class MonthlyCounter {
     return buf;
   }
 }
-

@@ -10,7 +10,8 @@ import { rowIssue as issue, type Normalized, type RowIssue } from '../core/issue
 import { cleanText, parseInteger, parseNumber } from '../../contract/core/values.ts';
 import { RELEVANCE_COLUMNS } from './inputs.ts';
 import { toDotNumber } from './normalize-census.ts';
-import type { CrashRow, InspectionRow, ViolationBasic, ViolationRow } from './types.ts';
+import type { CrashRow, InspectionRow, ViolationRow } from './types.ts';
+import type { ViolationBasic } from '../../contract/carriers/basics.ts';
 
 type Raw = Record<string, string>;
 

@@ -2,65 +2,11 @@
 // from its census row, 24-month aggregate, measures and percentiles.
 import { round, formatCount } from '../../contract/core/values.ts';
 import { toMileage, type Measures, type Mileage } from './measures.ts';
-import { carrierType, maybeOutlierFleet, thresholdFor, toCount, type Methodology } from './methodology.ts';
-import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from './types.ts';
-
-/** Peer group of a carrier ranked in no category whose percentile is shown. */
-export const INSUFFICIENT_SEG = 'insufficient';
-
-export interface Category {
-  category: Basic;
-  label: string;
-  measure: number | null;
-  percentile: number | null;
-  threshold: number;
-  alert: boolean;
-  violations: number;
-  /** SEG id, null below the first group. */
-  peer_group: string | null;
-  sufficient_data: boolean;
-  percentile_note?: string;
-}
-
-export interface TopRisk {
-  category: Basic;
-  label: string;
-  percentile: number | null;
-  reason: string;
-}
-
-export interface Profile {
-  carrier_id: number;
-  legal_name: string;
-  dba_name: string | null;
-  city: string | null;
-  state: string | null;
-  power_units: number | null;
-  drivers: number | null;
-  mileage: Mileage | null;
-  peer_group: { id: string; label: string; basis: string; size: number };
-  inspections: {
-    window_months: number;
-    total: number;
-    driver: number;
-    vehicle: number;
-    hazmat: number;
-    with_violations: number;
-  };
-  crashes: { window_months: number; total: number; fatal: number; injury: number; tow_away: number };
-  rates: {
-    vehicle_oos_rate: number | null;
-    driver_oos_rate: number | null;
-    hazmat_oos_rate: number | null;
-    violations_per_inspection: number | null;
-    crashes_per_power_unit: number | null;
-  };
-  categories: Category[];
-  percentiles: Record<Basic, number | null>;
-  top_risks: [TopRisk, TopRisk, TopRisk];
-  data_as_of: string;
-  methodology: { version: string; note: string };
-}
+import { carrierType, maybeOutlierFleet, thresholdFor, toCount } from './methodology.ts';
+import { type Methodology } from '../../contract/carriers/methodology.ts';
+import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
+import { type Category, INSUFFICIENT_SEG, type Profile, type TopRisk } from '../../contract/carriers/profile.ts';
+import type { CarrierAggregate, CensusRow } from './types.ts';
 
 export interface ProfileInput {
   census: CensusRow;
@@ -172,7 +118,8 @@ export function toProfile(input: ProfileInput): Profile {
       violations: mm.violations,
       peer_group: mm.seg?.id ?? null,
       sufficient_data: mm.sufficient,
-      ...(withheld ? { percentile_note: m.public_display.restricted_note } : {}),
+      // The methodology file's wording; the profile schema holds it to the contract's, and the sink checks.
+      ...(withheld ? { percentile_note: m.public_display.restricted_note as Category['percentile_note'] } : {}),
     };
   });
 
@@ -227,6 +174,6 @@ export function toProfile(input: ProfileInput): Profile {
     percentiles: visible,
     top_risks: toTopRisks(input, categories),
     data_as_of: input.dataAsOf,
-    methodology: { version: m.version, note: m.note },
+    methodology: { version: m.version, note: m.note as Profile['methodology']['note'] },
   };
 }

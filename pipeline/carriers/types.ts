@@ -1,19 +1,6 @@
 // Typed rows and aggregates of the carriers build (shared/contracts/carriers.md). Parsers produce the rows,
 // the streaming aggregation produces CarrierAggregate, and the ranking stages turn aggregates into profiles.
-
-/** The seven BASICs in the contract's fixed order. */
-export const BASICS = [
-  'unsafe_driving',
-  'hos_compliance',
-  'driver_fitness',
-  'controlled_substances',
-  'vehicle_maintenance',
-  'hazmat',
-  'crash_indicator',
-] as const;
-export type Basic = (typeof BASICS)[number];
-/** BASICs measured from inspection violations (the crash indicator is measured from crashes). */
-export type ViolationBasic = Exclude<Basic, 'crash_indicator'>;
+import type { Basic, ViolationBasic } from '../../contract/carriers/basics.ts';
 
 /** One census row, either form (FMCSA_CENSUS1 txt with Y/N, or the open-data CSV with true/false). */
 export interface CensusRow {

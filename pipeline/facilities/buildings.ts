@@ -1,7 +1,7 @@
 // Large-building context per city from Ontario's EWRB data. EWRB carries no facility names or ids, so a
 // facility only gets the figures of the buildings in its (normalized) city.
 import { median, round } from '../../contract/core/values.ts';
-import { normalizeCity } from './normalize-names.ts';
+import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
 import type { BuildingRow } from './rows.ts';
 
 export interface Buildings {

@@ -1,6 +1,7 @@
 // Stable spine ids (shared/contracts/facilities.md): a facility keeps its `ONF-` id as long as one of its
 // source ids still exists; new facilities get the next free number; an id is never given to another
 // facility. The map of every source id ever seen is carried from build to build in `ids.json`.
+import { toSpineId } from '../../contract/facilities/ids.ts';
 import type { Component } from './link.ts';
 
 export interface IdMap {
@@ -20,9 +21,7 @@ export interface IdAssignment {
 
 export const EMPTY_ID_MAP: IdMap = { next: 1, sources: {} };
 
-export const toSpineId = (n: number) => `ONF-${String(n).padStart(6, '0')}`;
 const numberOf = (id: string) => Number(id.slice(4));
-export const isSpineId = (s: string) => /^ONF-\d{6}$/.test(s);
 
 const sourceKeys = (c: Component) => [
   ...c.ontario.map((id) => `ontario:${id}`),

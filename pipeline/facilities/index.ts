@@ -24,17 +24,19 @@ import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
 import { INPUTS, KINDS, type FacilitiesInputKind } from './inputs.ts';
 import { linkFacilities } from './link.ts';
-import { normalizeCity } from './normalize-names.ts';
+import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
 import {
   normalizeBuildingRow,
   normalizeByGasRow,
   normalizeIndicatorRow,
   normalizeOntarioRow,
 } from './normalize-rows.ts';
-import { OPENAPI_PATH, toFacilitiesOpenApi } from './openapi.ts';
+import { toFacilitiesOpenApi } from './openapi.ts';
+import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 import { toBaseRecord, toDelta } from './records.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
-import { DEFAULT_LIMIT, toSearchIndex, toSearchResponse } from './search.ts';
+import { toSearchIndex } from './search.ts';
+import { DEFAULT_LIMIT, toSearchResponse } from '../../contract/facilities/search.ts';
 import { compareByEmissions, toStats } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -9,7 +9,7 @@
 // other years (Ontario's 2010 "Hamilton" for a carbon-black plant, the federal "Hamilton" steel works).
 // Links whose pair the two ids used closest in time go first, so the contemporaneous ones win; a link the
 // guard refuses is listed in the report with its reason.
-import { maxSimilarity, normalizeCity, normalizeName, similarity } from './normalize-names.ts';
+import { maxSimilarity, normalizeCity, normalizeName, similarity } from '../../contract/facilities/normalize-names.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 
 export const SIMILAR_NAME_THRESHOLD = 0.85;

@@ -12,8 +12,8 @@ import {
 } from '../core/openapi.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
+import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 
-export const OPENAPI_PATH = '/api/v1/openapi.json';
 const BASE = '/api/v1';
 
 const document = (schema: string, description: string): ResponseSpec => ({

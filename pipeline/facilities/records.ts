@@ -1,20 +1,12 @@
 // Facility records (shared/contracts/facilities.md, "Facility record"): names, series, totals and delta,
 // from the rows of every source id a spine record holds. Pure.
 import { round } from '../../contract/core/values.ts';
-import { toTitleCase } from './normalize-names.ts';
+import { toTitleCase } from '../../contract/facilities/normalize-names.ts';
+import type { Program, Tier, Totals } from '../../contract/facilities/record.ts';
 import type { Component } from './link.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 
-export type Tier = 'anchored' | 'unmatched';
-export type Program = 'both' | 'ontario_only' | 'federal_only';
-
 export interface SeriesPoint {
-  year: number;
-  ontario: number | null;
-  federal: number | null;
-}
-
-export interface Totals {
   year: number;
   ontario: number | null;
   federal: number | null;

@@ -2,7 +2,8 @@
 // two programs agree in the comparison year (shared/contracts/facilities.md).
 import { median, round } from '../../contract/core/values.ts';
 import type { LinkResult } from './link.ts';
-import { toEmissions, type BaseRecord, type Delta, type Program } from './records.ts';
+import { toEmissions, type BaseRecord, type Delta } from './records.ts';
+import { type Program } from '../../contract/facilities/record.ts';
 
 export interface FunnelStage {
   stage: string;

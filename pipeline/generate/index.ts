@@ -5,7 +5,13 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadRegistry } from '../economy/registry.ts';
-import { CENSUS_TXT_FILE, CRASH_FILE, INSPECTION_FILE, VIOLATION_FILE, writeCarriersDemo } from '../demo/carriers/index.ts';
+import {
+  CENSUS_TXT_FILE,
+  CRASH_FILE,
+  INSPECTION_FILE,
+  VIOLATION_FILE,
+  writeCarriersDemo,
+} from '../demo/carriers/index.ts';
 import { BY_GAS_FILE, EWRB_FILE, INDICATOR_FILE, ONTARIO_FILE, writeFacilitiesDemo } from '../demo/facilities/index.ts';
 import { writeDemoMarker } from '../services.ts';
 import { toGeneratedRegistry, writeEconomyInputs } from './economy.ts';

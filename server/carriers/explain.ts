@@ -3,8 +3,8 @@
 // with its peer group, its three top risks with their figures, and what the figures do not say. A pure
 // function: the same profile always gives the same text, so the summary can be cached and tested.
 import { formatCount, round } from '../../contract/core/values.ts';
-import { methodology, type Methodology } from '../../pipeline/carriers/methodology.ts';
-import { INSUFFICIENT_SEG, type Category, type Profile } from '../../pipeline/carriers/profile.ts';
+import { methodology, type Methodology } from '../../contract/carriers/methodology.ts';
+import { INSUFFICIENT_SEG, type Category, type Profile } from '../../contract/carriers/profile.ts';
 
 /** The `generator` of a template summary; a new wording gets a new version (cached summaries say which). */
 export const TEMPLATE_GENERATOR = 'template-v1';

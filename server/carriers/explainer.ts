@@ -2,7 +2,7 @@
 // profile, cached per carrier and data version in the account store. Generated once however many requests
 // ask at the same moment: within a process, concurrent first requests share one generation (single
 // flight); across processes, the store keeps the first summary written and everyone serves that one.
-import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
 import type { AccountStore, ExplainEntry } from '../core/store.ts';
 import { TEMPLATE_GENERATOR, toExplanation } from './explain.ts';
 import { requestLlmSummary, toLlmGenerator, type LlmConfig } from './llm.ts';

@@ -1,9 +1,9 @@
 // GET /api/carrier/{carrier_id}/export's bodies (shared/contracts/carriers.md, "Export"), pure: the JSON
 // export (schema carriers/export) is the stored profile spliced in as it is plus the monthly counts the
 // build stored; the CSV is RFC 4180 with one row per BASIC.
-import { toMonthsBefore } from '../../pipeline/carriers/methodology.ts';
+import { toMonthsBefore } from '../../contract/carriers/methodology.ts';
 import { toMonthlyCounts } from '../../contract/carriers/monthly.ts';
-import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
 import Papa from 'papaparse';
 
 export type ExportFormat = 'json' | 'csv';

@@ -4,7 +4,7 @@
 // the time-out (no connection, a hang, a non-2xx status, a body that is not the expected JSON, empty or
 // oversized content, or a summary checkLlmSummary refuses: no figures, made-up figures, markup) is a
 // failure: the caller falls back to the template, so the route never fails because of the backend.
-import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
 import { ConfigError, wholeNumberSetting } from '../../contract/core/settings.ts';
 
 export interface LlmConfig {

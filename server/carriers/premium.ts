@@ -14,7 +14,7 @@ import { sendPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../../contract/core/problem.ts';
 import type { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
-import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
 import { authenticate, requirePremium } from './auth.ts';
 import { createExplainer } from './explainer.ts';
 import { EXPORT_TYPES, toContentDisposition, toExportCsv, toExportJson, type ExportFormat } from './export.ts';

@@ -21,7 +21,6 @@ import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quot
 import { CARRIER_NUMBER, SearchThread } from './search-thread.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 
-
 export const BASE = '/api';
 /** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
 export const PROFILE_CACHE = 20_000;

@@ -37,7 +37,6 @@ import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 
-
 /** A file of the tree as listed: its strong tag, its siblings, its type. */
 interface Listed {
   tag: string;

@@ -2,9 +2,9 @@
 // is a precomputed Payload from the build, answered with one Map read; search runs the prebuilt lunr index
 // and caches each distinct query's response.
 import lunr from 'lunr';
-import { isSpineId } from '../../pipeline/facilities/ids.ts';
-import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
-import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
+import { isSpineId } from '../../contract/facilities/ids.ts';
+import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
+import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 import {
   DEFAULT_LIMIT,
   NameMatcher,
@@ -12,8 +12,8 @@ import {
   toSearchResponse,
   type SearchDoc,
   type SearchIndexFile,
-} from '../../pipeline/facilities/search.ts';
-import type { Program, Tier } from '../../pipeline/facilities/records.ts';
+} from '../../contract/facilities/search.ts';
+import type { Program, Tier } from '../../contract/facilities/record.ts';
 import { sendDocument, type ServiceDefinition } from '../core/app.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { RepeatCache } from '../core/cache.ts';

@@ -2,7 +2,7 @@
 // served in place of the template: figures that come from the profile or the draft, as a writer rounds
 // or rescales them, and plain text.
 import { describe, expect, it } from 'vitest';
-import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
 import { checkLlmSummary } from '../../server/carriers/llm.ts';
 
 // Only the numbers matter to the check: a few of a profile's, in the places a profile has them.

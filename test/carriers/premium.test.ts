@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { MonthlyCounter } from '../../pipeline/carriers/monthly.ts';
 import { toMonthlyCounts } from '../../contract/carriers/monthly.ts';
-import type { Profile } from '../../pipeline/carriers/profile.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { TEMPLATE_GENERATOR, toExplanation } from '../../server/carriers/explain.ts';
 import { CSV_COLUMNS, toExportCsv } from '../../server/carriers/export.ts';

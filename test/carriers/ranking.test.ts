@@ -7,26 +7,24 @@ import {
   isOutlierFleet,
   isSufficient,
   maybeInsufficient,
-  methodology,
   segmentOf,
   segOf,
   thresholdFor,
   timeWeight,
-  toMonthsBefore,
   utilizationFactor,
-  type CarrierType,
-  type Segment,
 } from '../../pipeline/carriers/methodology.ts';
+import { methodology, toMonthsBefore, type CarrierType, type Segment } from '../../contract/carriers/methodology.ts';
 import { countBySeg, rankPercentiles, type RankItem } from '../../pipeline/carriers/percentiles.ts';
 import {
-  INSUFFICIENT_SEG,
   toOrdinal,
   toPeerSegId,
   toProfile,
   toVisiblePercentiles,
   type ProfileInput,
 } from '../../pipeline/carriers/profile.ts';
-import { BASICS, type Basic, type CarrierAggregate, type CensusRow } from '../../pipeline/carriers/types.ts';
+import { INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
+import { type CarrierAggregate, type CensusRow } from '../../pipeline/carriers/types.ts';
+import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 
 const m = methodology();
 

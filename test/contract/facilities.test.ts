@@ -1,6 +1,6 @@
 import { contractSuite } from './suite.ts';
 import { serveFixture } from '../helpers/facilities.ts';
-import { OPENAPI_PATH } from '../../pipeline/facilities/openapi.ts';
+import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 
 contractSuite({
   name: 'facilities',

@@ -7,7 +7,7 @@ import {
   SIMILARITY_CHARS,
   toSearchText,
   toTitleCase,
-} from '../../pipeline/facilities/normalize-names.ts';
+} from '../../contract/facilities/normalize-names.ts';
 
 // The table of cases for the identity rules (shared/contracts/facilities.md).
 describe('normalizeName', () => {

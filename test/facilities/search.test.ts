@@ -4,14 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  matchNames,
-  NameMatcher,
-  toQueryTerms,
-  toSearchResponse,
-  type SearchIndexFile,
-} from '../../pipeline/facilities/search.ts';
-import { normalizeCity } from '../../pipeline/facilities/normalize-names.ts';
+import { matchNames } from '../../pipeline/facilities/search.ts';
+import { NameMatcher, toQueryTerms, toSearchResponse, type SearchIndexFile } from '../../contract/facilities/search.ts';
+import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
 import { loadSearch, search } from '../../server/facilities/routes.ts';
 import { writeDemo } from '../../pipeline/services.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';

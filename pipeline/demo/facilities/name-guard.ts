@@ -1,4 +1,9 @@
-import { maxSimilarity, normalizeCity, normalizeName, similarity } from '../../facilities/normalize-names.ts';
+import {
+  maxSimilarity,
+  normalizeCity,
+  normalizeName,
+  similarity,
+} from '../../../contract/facilities/normalize-names.ts';
 
 // The product's own normalization keeps random names apart, so the demo's only links are the planted ones.
 const toNameKey = normalizeName;

@@ -1,7 +1,7 @@
 // Name and city normalization for linking Ontario and federal records (shared/contracts/facilities.md,
 // "Identity rules"). The table of cases lives in test/facilities/normalize-names.test.ts.
 
-import { foldAccents, toWordKey } from '../../contract/core/text.ts';
+import { foldAccents, toWordKey } from '../core/text.ts';
 
 export { foldAccents };
 
