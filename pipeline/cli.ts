@@ -1,14 +1,19 @@
 // npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { flagSetting } from '../contract/core/settings.ts';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../contract/core/cli.ts';
 import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
-import { PIPELINES, SERVICE_NAMES } from './services.ts';
+import { recoverPublish } from './core/sink.ts';
+import { PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
 Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [--as-of YYYY-MM-DD] [--demo]
+       npm run build -- --service NAME --demo-inputs [--if-missing] [--out DIR]
 
   --service   ${SERVICE_NAMES.join(' | ')}
   --input     folder of raw upstream downloads (any names, any subfolders; recognized by header);
@@ -18,6 +23,9 @@ Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [
   --year      comparison year (facilities; default 2024)
   --as-of     snapshot date of the inputs (carriers; default: the latest census date)
   --demo      label the build as demo data (set automatically for npm run demo output)
+  --demo-inputs  build from demo inputs written into a temporary folder (no --input)
+  --if-missing   build only when OUT/<service>/ is missing, after finishing a publish that was killed
+                 (what npm start runs for each service on a fresh clone)
 
 Examples:
   npm run build -- --service facilities --input ../shared/data/facilities --year 2020
@@ -36,6 +44,8 @@ export async function main(argv: string[]): Promise<void> {
       year: { type: 'string' },
       'as-of': { type: 'string' },
       demo: { type: 'boolean' },
+      'demo-inputs': { type: 'boolean' },
+      'if-missing': { type: 'boolean' },
     },
     USAGE,
   );
@@ -48,7 +58,9 @@ export async function main(argv: string[]): Promise<void> {
     throw new CliError(`--service must be one of ${SERVICE_NAMES.join(', ')}\n\n${USAGE}`);
   const pipeline = PIPELINES[service]!;
   const needsInput = pipeline.needsInput ?? true;
-  if (needsInput && !values.input) throw new CliError(`--input is required\n\n${USAGE}`);
+  const demoInputs = values['demo-inputs'] ?? false;
+  if (demoInputs && values.input) throw new CliError(`--demo-inputs writes its own input: give no --input\n\n${USAGE}`);
+  if (needsInput && !values.input && !demoInputs) throw new CliError(`--input is required\n\n${USAGE}`);
   // An option another service takes is refused, not ignored: `--year` on a carriers build changes nothing.
   if (values.year !== undefined && service !== 'facilities')
     throw new CliError(`--year applies to facilities builds only, not ${service}\n\n${USAGE}`);
@@ -62,20 +74,31 @@ export async function main(argv: string[]): Promise<void> {
   const showRestricted = settingOption(() =>
     flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES),
   );
+  if (values['if-missing']) {
+    await recoverPublish(outDir, service);
+    // Only a missing folder is built: one without its manifest is a damaged or half-copied build, which the
+    // server refuses with the reason rather than have generated data replace it.
+    if (existsSync(join(outDir, service))) return;
+    process.stderr.write(`${join(outDir, service)} is missing: building demo data\n`);
+  }
   const progress = createProgress(`build ${service}`);
+  const demoDir = demoInputs ? await mkdtemp(join(tmpdir(), `shardline-demo-${service}-`)) : undefined;
   let result;
   try {
+    if (demoDir) await writeDemo(service, demoDir);
     result = await pipeline.build({
-      input: values.input ? resolve(values.input) : '',
+      input: demoDir ?? (values.input ? resolve(values.input) : ''),
       outDir,
       year,
       asOf,
-      demo: values.demo,
+      demo: values.demo || demoInputs,
       showRestricted,
       progress,
     });
   } catch (err) {
     throw new CliError(`build failed, nothing was published: ${(err as Error).message}`, 1);
+  } finally {
+    if (demoDir) await rm(demoDir, { recursive: true, force: true });
   }
   const rows: (string | number)[][] = [['input', 'kind', 'rows', 'used', 'dropped']];
   for (const i of result.inputs) {

@@ -2,15 +2,10 @@
 // The only file that listens. Builds demo data for any service whose dist-data/<service>/ is missing,
 // then serves each service on its own port and prints the base URLs.
 import type { Server } from 'node:http';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CliError, isMain, parseCli, runCli } from '../contract/core/cli.ts';
-import { createProgress } from '../pipeline/core/progress.ts';
-import { recoverPublish } from '../pipeline/core/sink.ts';
-import { PIPELINES, writeDemo } from '../pipeline/services.ts';
+import { ensureBuilt } from './core/demo-build.ts';
 import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
 import { wholeNumberSetting } from '../contract/core/settings.ts';
 import { createServiceServer, drainConnections } from './core/http-server.ts';
@@ -34,24 +29,6 @@ LOG (json | off).
 Examples:
   npm start
   npm start -- --service facilities --port 0`;
-
-/** Runs demo + build for a service whose published folder is missing, so a fresh clone serves at once. */
-async function ensureBuilt(service: string, dataDir: string): Promise<void> {
-  await recoverPublish(dataDir, service);
-  // Only a missing folder gets demo data: a folder without its manifest is a damaged or half-copied build,
-  // which must stop the server (loadBuild says why) rather than be replaced by generated data.
-  if (existsSync(join(dataDir, service))) return;
-  const pipeline = PIPELINES[service];
-  if (!pipeline) throw new CliError(`no build for ${service}`, 1);
-  process.stderr.write(`${join(dataDir, service)} is missing: building demo data\n`);
-  const dir = await mkdtemp(join(tmpdir(), `shardline-demo-${service}-`));
-  try {
-    await writeDemo(service, dir);
-    await pipeline.build({ input: dir, outDir: dataDir, demo: true, progress: createProgress(`demo ${service}`) });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((res, rej) => {

@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'node_modules', '.shardline', 'server.mjs');
 const THREAD_OUT = join(dirname(OUT), 'search-thread.mjs');
-const SOURCES = ['server', 'pipeline'];
+const SOURCES = ['server', 'contract'];
 
 function newestSource(dir) {
   let newest = 0;
@@ -52,7 +52,7 @@ async function compile() {
   };
   // The thread's module first: a server module newer than it is one whose thread is ready.
   await bundle("export { serveSearches } from './server/carriers/search-thread.ts';\n", THREAD_OUT);
-  await bundle("export { main } from './server/main.ts';\nexport { runCli } from './pipeline/core/cli.ts';\n", OUT);
+  await bundle("export { main } from './server/main.ts';\nexport { runCli } from './contract/core/cli.ts';\n", OUT);
 }
 
 let entry;
