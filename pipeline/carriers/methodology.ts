@@ -169,7 +169,8 @@ export function loadMethodology(path = METHODOLOGY_PATH): Methodology {
 let loaded: Methodology | undefined;
 /** The project's methodology file, loaded and validated once per process. */
 export function methodology(): Methodology {
-  return (loaded ??= loadMethodology());
+  loaded ??= loadMethodology();
+  return loaded;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -271,7 +272,10 @@ export function segOf(
   if (i < 0) return null;
   // Labels depend only on the group: made once per methodology (a 2-million-carrier build asks millions of times).
   let cache = segCache.get(m);
-  if (!cache) segCache.set(m, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    segCache.set(m, cache);
+  }
   const key = `${basic}|${segment}|${i}`;
   const hit = cache.get(key);
   if (hit) return hit;

@@ -244,7 +244,10 @@ export async function writeNameIndex(
     }
     for (const w of words) {
       let list = postings.get(w);
-      if (!list) postings.set(w, (list = []));
+      if (!list) {
+        list = [];
+        postings.set(w, list);
+      }
       list.push(rank);
     }
   });

@@ -1550,8 +1550,10 @@ function writeEvents(
     for (const day of days) {
       // A small pool per carrier, so the same trucks come back at later inspections.
       let vehicle: Vehicle;
-      if (pool.length < poolSize) pool.push((vehicle = toVehicle(c, rng, w)));
-      else vehicle = pool[rng.int(0, pool.length - 1)]!;
+      if (pool.length < poolSize) {
+        vehicle = toVehicle(c, rng, w);
+        pool.push(vehicle);
+      } else vehicle = pool[rng.int(0, pool.length - 1)]!;
       const uid = 100_000_000 + counters.inspections;
       counters.inspections++;
       const level = rng.pickWeighted(levels);

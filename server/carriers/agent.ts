@@ -131,7 +131,11 @@ export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
   let listing: Payload | undefined;
   r.get(AGENT_PATH, (req, res, state) => {
     // The build's document (api/mcp.json); a build made before it was written gets the same listing made here.
-    const p = state.build.payloads.get(AGENT_PATH) ?? (listing ??= jsonPayload(toAgentListing()));
+    let p = state.build.payloads.get(AGENT_PATH);
+    if (p === undefined) {
+      listing ??= jsonPayload(toAgentListing());
+      p = listing;
+    }
     sendPayload(req, res, p, { cacheControl: 'public, max-age=300' });
   });
   r.post(AGENT_PATH, async (req, res, state) => {

@@ -43,7 +43,8 @@ export function queryOf(req: { search: string }): RawQuery {
     const name = decodeComponent(rawName) ?? unescape(rawName.replaceAll('+', ' '));
     let value = decodeComponent(rawValue);
     if (value === undefined) {
-      (out[MALFORMED] ??= new Set()).add(name);
+      out[MALFORMED] ??= new Set();
+      out[MALFORMED].add(name);
       value = unescape(rawValue.replaceAll('+', ' '));
     }
     const before = out[name];
