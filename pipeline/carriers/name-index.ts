@@ -265,7 +265,9 @@ export async function writeNameIndex(
   tokenOffsets[tokens.length] = bytes;
   postingOffsets[tokens.length] = total;
   const all = new Uint32Array(total);
-  tokens.forEach((t, i) => all.set(postings.get(t.toString('utf8'))!, postingOffsets[i]!));
+  tokens.forEach((t, i) => {
+    all.set(postings.get(t.toString('utf8'))!, postingOffsets[i]!);
+  });
   postings.clear();
   // The forward lists: each rank's word ids, ascending because word ids are visited in order.
   const forwardOffsets = new Uint32Array(ranked.length + 1);

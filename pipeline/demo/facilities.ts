@@ -2003,11 +2003,15 @@ function toDemoWorld(seed: number, scale: number, otherProvinceShare?: number): 
   ids
     .shuffle(w.ontario)
     .sort((a, b) => (a.years[0] ?? LAST_YEAR) - (b.years[0] ?? LAST_YEAR))
-    .forEach((s, i) => (s.id = String(1001 + i)));
+    .forEach((s, i) => {
+      s.id = String(1001 + i);
+    });
   ids
     .shuffle(w.federal)
     .sort((a, b) => (a.years[0] ?? LAST_YEAR) - (b.years[0] ?? LAST_YEAR))
-    .forEach((s, i) => (s.id = `G${10001 + i}`));
+    .forEach((s, i) => {
+      s.id = `G${10001 + i}`;
+    });
 
   // Row-level cases, each on a different ordinary facility.
   const pool = root.fork('rows').shuffle(w.pairs);

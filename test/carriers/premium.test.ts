@@ -345,7 +345,9 @@ describe('explain: the template', () => {
       expect(peers).toContain(`${c.label} (percentile ${c.percentile}, threshold ${c.threshold})`);
     const lines = risks!.split('\n');
     expect(lines).toHaveLength(4);
-    p.top_risks.forEach((r, i) => expect(lines[i + 1]).toContain(`${i + 1}. ${r.reason}`));
+    p.top_risks.forEach((r, i) => {
+      expect(lines[i + 1]).toContain(`${i + 1}. ${r.reason}`);
+    });
     expect(caveats).toContain("they are not FMCSA's published values");
     expect(caveats).toContain('FMCSA publishes no Hazardous Materials Compliance or Crash Indicator percentiles');
     const unranked = p.categories.filter((c) => !c.sufficient_data).map((c) => c.label);
