@@ -4,7 +4,7 @@ import { flagSetting } from '../server/core/config-error.ts';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from './core/cli.ts';
 import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
-import { PIPELINES, SERVICE_NAMES } from './services.ts';
+import { type BuildResult, PIPELINES, SERVICE_NAMES } from './services.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<void> {
     flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES),
   );
   const progress = createProgress(`build ${service}`);
-  let result;
+  let result: BuildResult;
   try {
     result = await pipeline.build({
       input: values.input ? resolve(values.input) : '',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export function sha256(data: string | Uint8Array): string {
@@ -13,7 +13,7 @@ export function sha256(data: string | Uint8Array): string {
 export function hashTree(root: string, dirs: readonly string[]): string {
   const hash = createHash('sha256');
   const walk = (dir: string): string[] => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
