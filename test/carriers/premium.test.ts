@@ -22,7 +22,8 @@ import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { expectProblem as problem } from '../helpers/carriers.ts';
 import { startService, tempDir } from '../helpers/server.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 /** A carrier of our own: its name needs CSV quoting, its events sit on the window's edges. */
