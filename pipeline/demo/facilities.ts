@@ -216,6 +216,7 @@ const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n
 
 /** Windows-1252 bytes for text restricted to ASCII and U+00A0–U+00FF, where cp1252 and Latin-1 agree. */
 function toCp1252(text: string, file: string): Buffer {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are ASCII, one byte in cp1252 too
   const bad = /[^\x00-\x7f\xa0-\xff]/.exec(text);
   if (bad)
     throw new Error(
