@@ -81,6 +81,7 @@ export class RecordStore {
    */
   private inFlight = 0;
   /** joinAt()'s early reads of its records' bytes, kept so that they are not optimized away. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a sink for joinAt()'s early reads, never read
   private touched = 0;
   /** Until when (performance.now()) reads of pages not read before go to the thread pool. */
   private pooledUntil = 0;
