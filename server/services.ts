@@ -16,8 +16,7 @@ export interface ServiceEnv {
 }
 
 export interface ServerService {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  create(env: ServiceEnv): ServiceDefinition<any>;
+  create(env: ServiceEnv): ServiceDefinition<unknown>;
   defaultPort: number;
   portEnv: string;
 }

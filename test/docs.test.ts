@@ -36,7 +36,7 @@ describe('README', () => {
   }
   for (const svc of Object.values(SERVICES)) vars.add(svc.portEnv);
   it.each([...vars].sort())('documents environment variable %s', (name) => {
-    expect(README).toMatch(new RegExp(`\\| \`${name}\` \\|`));
+    expect(README).toMatch(new RegExp(`\\| \`${name}\` +\\|`));
   });
 
   it('gives the two set-up commands', () => {

@@ -19,18 +19,19 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * ignored without a word.
  */
 export function parseCli<O extends Options>(argv: string[], options: O, usage: string, maxPositionals = 0) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-    });
-  } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${usage}`);
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({
+        args: argv,
+        options: { ...options, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: true,
+        strict: true,
+        tokens: true,
+      });
+    } catch (err) {
+      throw new CliError(`${(err as Error).message}\n\n${usage}`);
+    }
+  })();
   // parseArgs keeps the last of a repeated option: `--plan free --plan premium` would quietly be premium.
   const seen = new Set<string>();
   for (const token of parsed.tokens) {

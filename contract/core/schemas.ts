@@ -97,12 +97,14 @@ let outputs: SchemaRegistry | undefined;
 let params: SchemaRegistry | undefined;
 /** The registry over the project's own `schemas/`, compiled once per process; never changes a document. */
 export function schemas(): SchemaRegistry {
-  return (outputs ??= createSchemaRegistry());
+  outputs ??= createSchemaRegistry();
+  return outputs;
 }
 /**
  * The same schemas with type coercion, for query strings only: `limit=20` arrives as text and must validate
  * as an integer. Kept apart because coercion rewrites the document it checks.
  */
 export function paramSchemas(): SchemaRegistry {
-  return (params ??= createSchemaRegistry(SCHEMAS_DIR, { coerceTypes: true }));
+  params ??= createSchemaRegistry(SCHEMAS_DIR, { coerceTypes: true });
+  return params;
 }

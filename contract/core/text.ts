@@ -2,6 +2,7 @@
 // whether two names are the same.
 
 /** Only ASCII: NFKD leaves it as it is, and its letters and digits are A-Z, a-z and 0-9. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the class is all of ASCII, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**

@@ -202,7 +202,16 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const census: { row: CensusRow; account: number }[] = [];
     for (const f of files('census')) {
       const account = ctx.accounts.length;
-      await readInput(f, normalizeCensusRow, reference, (row) => (census.push({ row, account }), 'used'), ctx);
+      await readInput(
+        f,
+        normalizeCensusRow,
+        reference,
+        (row) => {
+          census.push({ row, account });
+          return 'used';
+        },
+        ctx,
+      );
     }
     census.sort((a, b) => a.row.dot - b.row.dot);
     const unique: CensusRow[] = [];

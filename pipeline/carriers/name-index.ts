@@ -151,7 +151,10 @@ export async function writeNameIndex(
     }
     for (const w of words) {
       let list = postings.get(w);
-      if (!list) postings.set(w, (list = []));
+      if (!list) {
+        list = [];
+        postings.set(w, list);
+      }
       list.push(rank);
     }
   });
@@ -169,7 +172,9 @@ export async function writeNameIndex(
   tokenOffsets[tokens.length] = bytes;
   postingOffsets[tokens.length] = total;
   const all = new Uint32Array(total);
-  tokens.forEach((t, i) => all.set(postings.get(t.toString('utf8'))!, postingOffsets[i]!));
+  tokens.forEach((t, i) => {
+    all.set(postings.get(t.toString('utf8'))!, postingOffsets[i]!);
+  });
   postings.clear();
   // The forward lists: each rank's word ids, ascending because word ids are visited in order.
   const forwardOffsets = new Uint32Array(ranked.length + 1);

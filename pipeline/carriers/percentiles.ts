@@ -62,7 +62,10 @@ export function rankPercentiles(items: readonly RankItem[], decimals = 1, single
     if (!Number.isFinite(item.measure) || item.measure < 0)
       throw new Error(`carrier ${item.dot}: measure ${item.measure} cannot be ranked`);
     let s = segIndex.get(item.seg);
-    if (s === undefined) segIndex.set(item.seg, (s = segIndex.size));
+    if (s === undefined) {
+      s = segIndex.size;
+      segIndex.set(item.seg, s);
+    }
     segOfItem[i] = s;
     // `+ 0` turns −0 into 0, whose bits would otherwise sort above every positive measure.
     measures[i] = item.measure + 0;

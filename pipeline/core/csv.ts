@@ -389,7 +389,7 @@ async function openFile(path: string): Promise<{ handle: FileHandle; size: numbe
 async function scanFile(
   path: string,
   onRecord: RecordHandler,
-  afterChunk: (bytesRead: number, size: number) => boolean | void,
+  afterChunk: (bytesRead: number, size: number) => boolean,
 ): Promise<{
   bytes: number;
   sha256: string;
@@ -513,9 +513,10 @@ export async function readCsv(
 
   const scan = await scanFile(path, onRecord, (bytesRead, bytes) => {
     const now = Date.now();
-    if (onProgress === undefined || now - lastProgress < PROGRESS_INTERVAL_MS) return;
+    if (onProgress === undefined || now - lastProgress < PROGRESS_INTERVAL_MS) return true;
     lastProgress = now;
     onProgress({ bytesRead, bytes, rows });
+    return true;
   });
   if (head === undefined) throw emptyFileError(path);
   // A download cut short ends inside a record: the last record is malformed and no line end follows it.

@@ -394,7 +394,11 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
   for (const op of spec.operations) {
     if (operationIds.has(op.operationId)) throw new Error(`operationId ${op.operationId} is used twice`);
     operationIds.add(op.operationId);
-    const item = (paths[op.path] ??= {});
+    let item = paths[op.path];
+    if (item === undefined) {
+      item = {};
+      paths[op.path] = item;
+    }
     if (item[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
 
     const parameters: Json[] = (op.parameters ?? []).map((p) => ({

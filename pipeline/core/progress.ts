@@ -45,7 +45,11 @@ export const silentProgress: Progress = {
 export function formatTable(rows: readonly (readonly (string | number)[])[]): string {
   const cells = rows.map((r) => r.map(String));
   const widths: number[] = [];
-  for (const r of cells) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  for (const r of cells) {
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, c.length);
+    });
+  }
   return cells
     .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  '))
     .join('\n');

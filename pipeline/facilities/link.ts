@@ -81,13 +81,19 @@ function pairsById(
   const out = new Map<string, Map<string, Pair>>();
   for (const r of rows) {
     let pairs = out.get(r.id);
-    if (!pairs) out.set(r.id, (pairs = new Map()));
+    if (!pairs) {
+      pairs = new Map();
+      out.set(r.id, pairs);
+    }
     const name = normalizeName(r.name);
     const city = r.city ? normalizeCity(r.city) : '';
     if (!name || !city) continue;
     const key = `${name}\u0000${city}`;
     let pair = pairs.get(key);
-    if (!pair) pairs.set(key, (pair = { name, city, rawName: r.name, rawCity: r.city ?? '', years: new Set() }));
+    if (!pair) {
+      pair = { name, city, rawName: r.name, rawCity: r.city ?? '', years: new Set() };
+      pairs.set(key, pair);
+    }
     pair.years.add(r.year);
   }
   return out;
@@ -167,7 +173,10 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
     for (const [id, pairs] of ids) {
       for (const [key, p] of pairs) {
         let e = byKey.get(key);
-        if (!e) byKey.set(key, (e = { name: p.name, city: p.city, on: new Set(), fed: new Set() }));
+        if (!e) {
+          e = { name: p.name, city: p.city, on: new Set(), fed: new Set() };
+          byKey.set(key, e);
+        }
         e[side].add(id);
       }
     }
@@ -227,7 +236,10 @@ export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: 
   const groupOf = (node: string) => {
     const root = uf.find(node);
     let g = groups.get(root);
-    if (!g) groups.set(root, (g = { ontario: [], federal: [], evidence: [] }));
+    if (!g) {
+      g = { ontario: [], federal: [], evidence: [] };
+      groups.set(root, g);
+    }
     return g;
   };
   for (const id of ontario.keys()) groupOf(`o:${id}`).ontario.push(id);

@@ -106,9 +106,9 @@ export function toUpstreamFiles(
     const value = env[s.env] ?? s.defaultUrl;
     const urls = (s.list ? value.split(/\s+/) : [value.trim()]).filter((u) => u !== '');
     if (urls.length === 0) skipped.push(s.env);
-    urls.forEach((url, i) =>
-      files.push({ env: s.env, name: `${s.stem}${i === 0 ? '' : `-${i + 1}`}.csv`, label: s.label, url }),
-    );
+    urls.forEach((url, i) => {
+      files.push({ env: s.env, name: `${s.stem}${i === 0 ? '' : `-${i + 1}`}.csv`, label: s.label, url });
+    });
   }
   return { files, skipped };
 }

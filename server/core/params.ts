@@ -1,6 +1,6 @@
 // Query parameters validated by the same JSON Schemas that document them (ajv with allErrors, so every bad
 // parameter is reported at once). Unknown parameters are ignored, as shared/contracts/common.md says.
-import { unescape } from 'node:querystring';
+import { unescape as unescapeQuery } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../contract/core/schemas.ts';
 import { invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
@@ -40,11 +40,12 @@ export function queryOf(req: { search: string }): RawQuery {
     const eq = pair.indexOf('=');
     const rawName = eq < 0 ? pair : pair.slice(0, eq);
     const rawValue = eq < 0 ? '' : pair.slice(eq + 1);
-    const name = decodeComponent(rawName) ?? unescape(rawName.replaceAll('+', ' '));
+    const name = decodeComponent(rawName) ?? unescapeQuery(rawName.replaceAll('+', ' '));
     let value = decodeComponent(rawValue);
     if (value === undefined) {
-      (out[MALFORMED] ??= new Set()).add(name);
-      value = unescape(rawValue.replaceAll('+', ' '));
+      out[MALFORMED] ??= new Set();
+      out[MALFORMED].add(name);
+      value = unescapeQuery(rawValue.replaceAll('+', ' '));
     }
     const before = out[name];
     if (before === undefined) out[name] = value;

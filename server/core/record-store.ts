@@ -81,6 +81,7 @@ export class RecordStore {
    */
   private inFlight = 0;
   /** joinAt()'s early reads of its records' bytes, kept so that they are not optimized away. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a sink for joinAt()'s early reads, never read
   private touched = 0;
   /** Until when (performance.now()) reads of pages not read before go to the thread pool. */
   private pooledUntil = 0;
@@ -200,9 +201,11 @@ export class RecordStore {
     const length = this.offsets[i + 1]! - start;
     if (this.data) return Promise.resolve(this.data.subarray(start, start + length));
     if (this.closed) return Promise.reject(new Error('the record store is closed'));
-    const pages = (this.readPages ??= new Int32Array(
-      Math.ceil((this.offsets[this.keys.length]! + 1) / 2 ** (PAGE_SHIFT + 5)),
-    ));
+    let pages = this.readPages;
+    if (pages === undefined) {
+      pages = new Int32Array(Math.ceil((this.offsets[this.keys.length]! + 1) / 2 ** (PAGE_SHIFT + 5)));
+      this.readPages = pages;
+    }
     // Page numbers stay below 2^31 for files under 8 TiB: the bitwise operators below are exact.
     const first = Math.floor(start / 2 ** PAGE_SHIFT);
     const last = Math.floor((start + Math.max(length, 1) - 1) / 2 ** PAGE_SHIFT);

@@ -245,13 +245,19 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   const keys = new WeakMap<RegistryEntry, string>();
   const keyOf = (entry: RegistryEntry) => {
     let key = keys.get(entry);
-    if (key === undefined) keys.set(entry, (key = toCacheKey(entry, options.upstreams[entry.source].label)));
+    if (key === undefined) {
+      key = toCacheKey(entry, options.upstreams[entry.source].label);
+      keys.set(entry, key);
+    }
     return key;
   };
   const expiries = new WeakMap<CacheFile, number>();
   const expiryOf = (file: CacheFile) => {
     let at = expiries.get(file);
-    if (at === undefined) expiries.set(file, (at = Date.parse(file.asOf) + ttl));
+    if (at === undefined) {
+      at = Date.parse(file.asOf) + ttl;
+      expiries.set(file, at);
+    }
     return at;
   };
 

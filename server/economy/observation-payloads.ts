@@ -76,7 +76,10 @@ export class ObservationPayloads {
     };
     // Larger than the whole budget: kept by nobody, rather than emptying the cache for it.
     if (item.bytes > this.maxBytes) return;
-    if (!held) this.series.set(id, (held = { source: value.source, keys: new Set() }));
+    if (!held) {
+      held = { source: value.source, keys: new Set() };
+      this.series.set(id, held);
+    }
     this.items.set(key, item);
     held.keys.add(key);
     this.total += item.bytes;

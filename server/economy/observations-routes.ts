@@ -163,7 +163,10 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   let stores = 0;
   const storeId = (s: ObservationStores) => {
     let id = storeIds.get(s);
-    if (id === undefined) storeIds.set(s, (id = ++stores));
+    if (id === undefined) {
+      id = ++stores;
+      storeIds.set(s, id);
+    }
     return id;
   };
   const payloadOf = (key: unknown[], make: () => unknown): Payload => {
@@ -185,7 +188,10 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   const currentByBuild = new WeakMap<ServiceState<D>['build'], ObservationPayloads>();
   const currentOf = (s: ServiceState<D>) => {
     let p = currentByBuild.get(s.build);
-    if (!p) currentByBuild.set(s.build, (p = new ObservationPayloads(OBSERVATION_PAYLOAD_BYTES)));
+    if (!p) {
+      p = new ObservationPayloads(OBSERVATION_PAYLOAD_BYTES);
+      currentByBuild.set(s.build, p);
+    }
     return p;
   };
 

@@ -108,7 +108,9 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
     }
   } else {
     const kept: number[] = [];
-    data.docs.forEach((d, i) => keep(d) && kept.push(i));
+    data.docs.forEach((d, i) => {
+      if (keep(d)) kept.push(i);
+    });
     matches = kept;
   }
   // The same bytes as JSON.stringify(toSearchResponse(...)), from the results serialized at load.

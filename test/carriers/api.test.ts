@@ -9,7 +9,8 @@ import { schemas } from '../../contract/core/schemas.ts';
 import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;

@@ -85,6 +85,8 @@ describe('bitset kernel (WebAssembly SIMD)', () => {
     expected = and(outside, copies[2]!);
     expect(kernel.and(outside, slots[2]!)).toBe(count(expected));
     expect([...kernel.result]).toEqual([...expected]);
-    slots.forEach((slot, i) => expect([...slot]).toEqual([...copies[i]!]));
+    slots.forEach((slot, i) => {
+      expect([...slot]).toEqual([...copies[i]!]);
+    });
   });
 });

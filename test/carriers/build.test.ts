@@ -64,7 +64,9 @@ describe('the build lock', () => {
     const held: Record<string, boolean> = {};
     const progress = {
       ...silentProgress,
-      stage: (name: string) => void (held[name.split(' ')[0]!] ??= existsSync(join(out, '.carriers.lock'))),
+      stage: (name: string) => {
+        held[name.split(' ')[0]!] ??= existsSync(join(out, '.carriers.lock'));
+      },
     };
     await buildCarriers({ input, outDir: out, now: PINNED_CLOCK, progress });
     expect(held).toMatchObject({ scanning: true, reading: true });

@@ -23,7 +23,8 @@ import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { expectProblem as problem } from '../helpers/carriers.ts';
 import { startService, tempDir } from '../helpers/server.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 /** A carrier of our own: its name needs CSV quoting, its events sit on the window's edges. */
@@ -346,7 +347,9 @@ describe('explain: the template', () => {
       expect(peers).toContain(`${c.label} (percentile ${c.percentile}, threshold ${c.threshold})`);
     const lines = risks!.split('\n');
     expect(lines).toHaveLength(4);
-    p.top_risks.forEach((r, i) => expect(lines[i + 1]).toContain(`${i + 1}. ${r.reason}`));
+    p.top_risks.forEach((r, i) => {
+      expect(lines[i + 1]).toContain(`${i + 1}. ${r.reason}`);
+    });
     expect(caveats).toContain("they are not FMCSA's published values");
     expect(caveats).toContain('FMCSA publishes no Hazardous Materials Compliance or Crash Indicator percentiles');
     const unranked = p.categories.filter((c) => !c.sufficient_data).map((c) => c.label);

@@ -459,7 +459,10 @@ describe('percentiles', () => {
         const inSeg = items.filter((x) => x.seg === seg).sort((a, b) => a.measure - b.measure);
         inSeg.forEach((x, k) => {
           const prev = inSeg[k - 1];
-          if (!prev) return expect(p.get(x.dot)).toBe(0);
+          if (!prev) {
+            expect(p.get(x.dot)).toBe(0);
+            return;
+          }
           if (prev.measure === x.measure) expect(p.get(x.dot)).toBe(p.get(prev.dot));
           else expect(p.get(x.dot)!).toBeGreaterThanOrEqual(p.get(prev.dot)!);
           if (x.measure === 0) expect(p.get(x.dot)).toBe(0);

@@ -12,7 +12,8 @@ const INPUT = join(SHARED_DATA, 'carriers');
 const present = existsSync(INPUT);
 if (!present) console.warn('skipped: ../shared/data not found (carriers real-data test)');
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 describe.skipIf(!present)('carriers on the real census samples', () => {
   let root: Awaited<ReturnType<typeof tempDir>>;

@@ -18,7 +18,9 @@ describe('indexOfSorted', () => {
       for (const n of [0, 1, 2, 3, 1000]) {
         const keys = new Uint32Array(n);
         for (let i = 0, k = 0; i < n; i++) keys[i] = k += gap(i);
-        keys.forEach((k, i) => expect(indexOfSorted(keys, k), `${name} ${n} ${k}`).toBe(i));
+        keys.forEach((k, i) => {
+          expect(indexOfSorted(keys, k), `${name} ${n} ${k}`).toBe(i);
+        });
         for (const k of keys) {
           if (k + 1 !== keys[keys.indexOf(k) + 1]) expect(indexOfSorted(keys, k + 1), `${name} ${n} ${k + 1}`).toBe(-1);
         }

@@ -3,8 +3,12 @@ import { f64View, u32View } from '../../server/core/typed-view.ts';
 
 describe('typed views over file bytes', () => {
   const bytes = Buffer.alloc(4 + 12 + 16);
-  [7, 0xfffffffe, 42].forEach((v, i) => bytes.writeUInt32LE(v, 4 + i * 4));
-  [1.5, -2e10].forEach((v, i) => bytes.writeDoubleLE(v, 16 + i * 8));
+  [7, 0xfffffffe, 42].forEach((v, i) => {
+    bytes.writeUInt32LE(v, 4 + i * 4);
+  });
+  [1.5, -2e10].forEach((v, i) => {
+    bytes.writeDoubleLE(v, 16 + i * 8);
+  });
 
   it('shares the memory of an aligned Buffer', () => {
     const view = u32View(bytes, 4, 3);

@@ -8,7 +8,8 @@ import { startServerProcess } from '../helpers/process.ts';
 import { startService } from '../helpers/server.ts';
 import { startFakeUpstream } from '../helpers/upstream.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 let built: Awaited<ReturnType<typeof buildEconomyFixture>>;
 let srv: Awaited<ReturnType<typeof startService>>;

@@ -98,7 +98,10 @@ function loadRecorded(): Recorded {
     const doc = read(vdir, name) as { seriesDetail: Record<string, unknown>; observations: Record<string, unknown>[] };
     for (const [series, detail] of Object.entries(doc.seriesDetail)) {
       let s = valet.get(series);
-      if (!s) valet.set(series, (s = { detail, cells: new Map() }));
+      if (!s) {
+        s = { detail, cells: new Map() };
+        valet.set(series, s);
+      }
       // The yearly FX files overlap by a few days at year ends: one cell per date.
       for (const row of doc.observations) if (series in row) s.cells.set(row.d as string, row[series]);
     }
@@ -173,7 +176,10 @@ async function startReplay(rec: Recorded): Promise<Replay> {
         for (const [d, cell] of rec.valet.get(n)!.cells) {
           if (d < start || d > end) continue;
           let row = rows.get(d);
-          if (!row) rows.set(d, (row = { d }));
+          if (!row) {
+            row = { d };
+            rows.set(d, row);
+          }
           row[n] = cell;
         }
       }

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixture } from '../helpers/facilities.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 let fx: Awaited<ReturnType<typeof serveFixture>>;
 const get = async (path: string): Promise<Json> => {

@@ -12,7 +12,8 @@ import {
 } from '../../pipeline/demo/facilities/index.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 const ONTARIO = 'ontario/GHG_Data_2010_2024_demo.csv';
 const BY_GAS = 'federal/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv';
@@ -106,12 +107,16 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') fields.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       fields.push(field);
       records.push(fields);

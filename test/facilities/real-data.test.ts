@@ -11,7 +11,8 @@ const INPUT = join(SHARED_DATA, 'facilities');
 const present = existsSync(INPUT);
 if (!present) console.warn('skipped: ../shared/data not found (facilities real-data test)');
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 
 describe.skipIf(!present)('facilities on the real registry files (--year 2020)', () => {
   let root: Awaited<ReturnType<typeof tempDir>>;

@@ -203,8 +203,14 @@ describe('the command', () => {
   it('writes, prints a JSON summary with --json, and refuses bad arguments', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => (out.push(String(c)), true));
-    const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
+    const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => {
+      out.push(String(c));
+      return true;
+    });
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => {
+      err.push(String(c));
+      return true;
+    });
     try {
       await main(['--service', 'economy', '--scale', '0.01', '--out', join(root.path, 'cli'), '--json']);
       const json = JSON.parse(out.join('')) as {

@@ -51,7 +51,7 @@ export async function serveCarriersFixture() {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
 export type Json = Record<string, any>;
 
 /** Asserts an RFC 9457 problem response with this status and code (schema-checked), and returns its body. */

@@ -64,7 +64,10 @@ async function nightly(
   extra: string[] = [],
 ): Promise<{ code: number; summary: string; outcomes: Map<string, ServiceOutcome> }> {
   const out: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out.push(String(chunk));
+    return true;
+  });
   let code = 0;
   let outcomes: ServiceOutcome[] = [];
   const collect: ServiceOutcome[] = [];

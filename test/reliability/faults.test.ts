@@ -88,7 +88,10 @@ const KILL_TARGETS: KillTarget[] = [
         input: built.input,
         running: running as unknown as Running<unknown>,
         probe: '/api/search?q=alpha',
-        remove: async () => (await running.close(), await built.root.remove()),
+        remove: async () => {
+          await running.close();
+          await built.root.remove();
+        },
       };
     },
     rebuild: (input, outDir) => buildCarriers({ input, outDir, asOf: AS_OF }),
@@ -106,7 +109,10 @@ const KILL_TARGETS: KillTarget[] = [
         input: built.root.path,
         running: running as unknown as Running<unknown>,
         probe: '/api/series',
-        remove: async () => (await running.close(), await built.root.remove()),
+        remove: async () => {
+          await running.close();
+          await built.root.remove();
+        },
       };
     },
     // The served build is a demo one; a live one has another data version.

@@ -396,7 +396,10 @@ export function respondDemo(
       for (const p of points) {
         if (p.date < start || p.date > end || p.value === undefined) continue; // absent, as Valet does
         let row = rows.get(p.date);
-        if (!row) rows.set(p.date, (row = { d: p.date }));
+        if (!row) {
+          row = { d: p.date };
+          rows.set(p.date, row);
+        }
         row[name] = { v: p.value.toFixed(profile.decimals) };
       }
     }
