@@ -8,7 +8,7 @@ import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '.
 import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
 import { recoverPublish } from './core/sink.ts';
-import { PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';
+import { type BuildResult, PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
@@ -83,7 +83,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const progress = createProgress(`build ${service}`);
   const demoDir = demoInputs ? await mkdtemp(join(tmpdir(), `shardline-demo-${service}-`)) : undefined;
-  let result;
+  let result: BuildResult;
   try {
     if (demoDir) await writeDemo(service, demoDir);
     result = await pipeline.build({

@@ -169,7 +169,8 @@ export function loadMethodology(path = METHODOLOGY_PATH): Methodology {
 let loaded: Methodology | undefined;
 /** The project's methodology file, loaded and validated once per process. */
 export function methodology(): Methodology {
-  return (loaded ??= loadMethodology());
+  loaded ??= loadMethodology();
+  return loaded;
 }
 
 export const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fnv1a } from '../../contract/core/hash.ts';
 import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { MonthlyCounter } from './monthly.ts';
-import { type CarrierAggregate, type CrashRow, type InspectionRow, type ViolationRow } from './types.ts';
+import type { CarrierAggregate, CrashRow, InspectionRow, ViolationRow } from './types.ts';
 import { BASICS, type Basic, type ViolationBasic } from '../../contract/carriers/basics.ts';
 
 /** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */

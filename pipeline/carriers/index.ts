@@ -43,7 +43,7 @@ import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
 import { toProfile } from './profile.ts';
 import { INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
-import { type CensusRow, type CrashRow } from './types.ts';
+import type { CensusRow, CrashRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { formatCount } from '../../contract/core/values.ts';
 import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';

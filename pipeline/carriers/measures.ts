@@ -14,7 +14,7 @@ import {
   utilizationFactor,
 } from './methodology.ts';
 import { methodology, type Methodology, type Seg } from '../../contract/carriers/methodology.ts';
-import { type CarrierAggregate, type CensusRow } from './types.ts';
+import type { CarrierAggregate, CensusRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 
 export interface Measure {

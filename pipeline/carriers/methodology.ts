@@ -1,10 +1,5 @@
-// The small rules that read the SMS methodology (contract/carriers/methodology.ts): time weights, segments,
-// safety event groups, sufficiency, thresholds, carrier types and outlier fleets.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { schemas } from '../../contract/core/schemas.ts';
-import { type CarrierAggregate, type CensusRow } from './types.ts';
-import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
+import type { CarrierAggregate, CensusRow } from './types.ts';
+import type { Basic } from '../../contract/carriers/basics.ts';
 import { formatCount } from '../../contract/core/values.ts';
 import {
   type CarrierType,
@@ -103,7 +98,10 @@ export function segOf(
   if (i < 0) return null;
   // Labels depend only on the group: made once per methodology (a 2-million-carrier build asks millions of times).
   let cache = segCache.get(m);
-  if (!cache) segCache.set(m, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    segCache.set(m, cache);
+  }
   const key = `${basic}|${segment}|${i}`;
   const hit = cache.get(key);
   if (hit) return hit;

@@ -11,7 +11,6 @@ import {
   NAME_INDEX,
   toNameKey,
 } from '../../contract/carriers/name-index.ts';
-import { toSearchWords } from '../../contract/core/text.ts';
 import type { Sink } from '../core/sink.ts';
 import { indexOfSorted } from '../../contract/core/sorted.ts';
 

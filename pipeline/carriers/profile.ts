@@ -1,9 +1,9 @@
 // `GET /api/carrier/{id}`: one carrier's profile (shared/contracts/carriers.md, schema `carriers/profile`)
 // from its census row, 24-month aggregate, measures and percentiles.
 import { round, formatCount } from '../../contract/core/values.ts';
-import { toMileage, type Measures, type Mileage } from './measures.ts';
+import { toMileage, type Measures } from './measures.ts';
 import { carrierType, maybeOutlierFleet, thresholdFor, toCount } from './methodology.ts';
-import { type Methodology } from '../../contract/carriers/methodology.ts';
+import type { Methodology } from '../../contract/carriers/methodology.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { type Category, INSUFFICIENT_SEG, type Profile, type TopRisk } from '../../contract/carriers/profile.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';

@@ -3,7 +3,7 @@
 import { median, round } from '../../contract/core/values.ts';
 import type { LinkResult } from './link.ts';
 import { toEmissions, type BaseRecord, type Delta } from './records.ts';
-import { type Program } from '../../contract/facilities/record.ts';
+import type { Program } from '../../contract/facilities/record.ts';
 
 export interface FunnelStage {
   stage: string;

@@ -1,7 +1,7 @@
 // npm run nightly -- --service all|facilities|carriers|economy [--out DIR] [--downloads DIR]
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../../contract/core/cli.ts';
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { flagSetting, urlSetting, wholeNumberSetting } from '../../contract/core/settings.ts';
 import { isInsideFolder, prepareStateDir, stateDirOf } from '../../contract/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
@@ -62,7 +62,7 @@ function checkUpstreamUrls(services: readonly string[], env: Readonly<Record<str
 
 /** A folder option: a folder or nothing yet, never a file. */
 function checkFolder(option: string, dir: string): void {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(dir);
   } catch {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
-import { type OpenApiDocument } from '../../pipeline/core/openapi.ts';
+import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';

@@ -23,7 +23,7 @@ import {
   type ProfileInput,
 } from '../../pipeline/carriers/profile.ts';
 import { INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
-import { type CarrierAggregate, type CensusRow } from '../../pipeline/carriers/types.ts';
+import type { CarrierAggregate, CensusRow } from '../../pipeline/carriers/types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 
 const m = methodology();

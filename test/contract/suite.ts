@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenApiDocument } from '../../pipeline/core/openapi.ts';
+import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, toDocumentFile } from '../../contract/core/layout.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { conformingFetch, OpenApiChecker } from './openapi-check.ts';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenApiDocument } from '../../pipeline/core/openapi.ts';
+import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import { createEconomyService } from '../../server/economy/routes.ts';
