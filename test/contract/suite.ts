@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
-import { DOCS_PATH, DOCS_SCRIPT_PATH, toDocumentFile } from '../../contract/core/layout.ts';
+import {
+  DOCS_PATH,
+  DOCS_SCRIPT_PATH,
+  PRIVATE_PREFIX,
+  privateDirOf,
+  toDocumentFile,
+} from '../../contract/core/layout.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { conformingFetch, OpenApiChecker } from './openapi-check.ts';
 
@@ -234,12 +241,18 @@ export function contractSuite(target: ContractTarget): void {
     });
 
     it('never serves the private part of the build', async () => {
-      const checksums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as {
-        files: Record<string, string>;
-      };
-      for (const file of Object.keys(checksums.files).filter((f) => f.startsWith('private/'))) {
-        expect((await fetch(`${base}/${file}`)).status, file).toBe(404);
+      // Signed-in data sits beside the tree, in the folder the manifest names (carriers only): none of its
+      // files is reachable through the tree, under private/ or at the top.
+      const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as Manifest;
+      const dir = privateDirOf(buildDir, manifest);
+      const files = dir
+        ? Object.keys((JSON.parse(readFileSync(join(dir, 'checksums.json'), 'utf8')) as { files: object }).files)
+        : [];
+      expect(files.length > 0, 'private files').toBe(target.name === 'carriers');
+      for (const file of [...files, 'checksums.json']) {
+        expect((await fetch(`${base}/${PRIVATE_PREFIX}${file}`)).status, file).toBe(404);
       }
+      for (const file of files) expect((await fetch(`${base}/${file}`)).status, file).toBe(404);
     });
   });
 }
