@@ -62,8 +62,9 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
       `${join(dir, 'manifest.json')} ${reason}: build the data first (npm run build -- --service ${service} --input DIR)`,
     );
   }
-  const format = (manifest as { format?: unknown } | null)?.format;
-  if (format !== DATA_FORMAT)
+  // A manifest of a build (it has a data_version) in another format: said as such, not as damage.
+  const { format, data_version } = (manifest ?? {}) as { format?: unknown; data_version?: unknown };
+  if (format !== DATA_FORMAT && typeof data_version === 'string')
     throw new DataError(
       `${dir} is a build of data format ${format ?? '0 (none stated)'}; this server reads format ${DATA_FORMAT}: rebuild with this version (npm run build -- --service ${service} --input DIR)`,
     );
