@@ -62,7 +62,7 @@ export async function generateTypes(): Promise<Map<string, string>> {
       strictIndexSignatures: true,
       unreachableDefinitions: true,
       declareExternallyReferenced: true,
-      maxItems: 7,
+      ignoreMinAndMaxItems: true,
       $refOptions: {
         resolve: {
           external: true,

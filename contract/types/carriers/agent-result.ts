@@ -210,86 +210,32 @@ export interface CarrierProfile {
    * @minItems 3
    * @maxItems 3
    */
-  top_risks: [
-    {
-      /**
-       * This interface was referenced by `CarrierProfile`'s JSON-Schema
-       * via the `definition` "basic".
-       */
-      category:
-        | "unsafe_driving"
-        | "hos_compliance"
-        | "driver_fitness"
-        | "controlled_substances"
-        | "vehicle_maintenance"
-        | "hazmat"
-        | "crash_indicator";
-      label: string;
-      /**
-       * Percentile rank in the safety event group, 0–100, higher is worse.
-       *
-       * This interface was referenced by `CarrierProfile`'s JSON-Schema
-       * via the `definition` "percentile".
-       */
-      percentile: number | null;
-      /**
-       * Why the category is listed, with its figures.
-       */
-      reason: string;
-    },
-    {
-      /**
-       * This interface was referenced by `CarrierProfile`'s JSON-Schema
-       * via the `definition` "basic".
-       */
-      category:
-        | "unsafe_driving"
-        | "hos_compliance"
-        | "driver_fitness"
-        | "controlled_substances"
-        | "vehicle_maintenance"
-        | "hazmat"
-        | "crash_indicator";
-      label: string;
-      /**
-       * Percentile rank in the safety event group, 0–100, higher is worse.
-       *
-       * This interface was referenced by `CarrierProfile`'s JSON-Schema
-       * via the `definition` "percentile".
-       */
-      percentile: number | null;
-      /**
-       * Why the category is listed, with its figures.
-       */
-      reason: string;
-    },
-    {
-      /**
-       * This interface was referenced by `CarrierProfile`'s JSON-Schema
-       * via the `definition` "basic".
-       */
-      category:
-        | "unsafe_driving"
-        | "hos_compliance"
-        | "driver_fitness"
-        | "controlled_substances"
-        | "vehicle_maintenance"
-        | "hazmat"
-        | "crash_indicator";
-      label: string;
-      /**
-       * Percentile rank in the safety event group, 0–100, higher is worse.
-       *
-       * This interface was referenced by `CarrierProfile`'s JSON-Schema
-       * via the `definition` "percentile".
-       */
-      percentile: number | null;
-      /**
-       * Why the category is listed, with its figures.
-       */
-      reason: string;
-    }
-  ];
+  top_risks: {
+    /**
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "basic".
+     */
+    category:
+      | "unsafe_driving"
+      | "hos_compliance"
+      | "driver_fitness"
+      | "controlled_substances"
+      | "vehicle_maintenance"
+      | "hazmat"
+      | "crash_indicator";
+    label: string;
+    /**
+     * Percentile rank in the safety event group, 0–100, higher is worse.
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "percentile".
+     */
+    percentile: number | null;
+    /**
+     * Why the category is listed, with its figures.
+     */
+    reason: string;
+  }[];
   /**
    * Snapshot date of the FMCSA data.
    */

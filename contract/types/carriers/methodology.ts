@@ -33,32 +33,18 @@ export type Basic =
  * This interface was referenced by `SMSMethodologyData`'s JSON-Schema
  * via the `definition` "ufRows".
  */
-export type UfRows = [
-  {
-    /**
-     * Inclusive upper bound; null: no bound.
-     */
-    max_vmt_per_pu: number | null;
-    base: number;
-    offset: number;
-    /**
-     * null: the factor is base.
-     */
-    divisor: number | null;
-  },
-  ...{
-    /**
-     * Inclusive upper bound; null: no bound.
-     */
-    max_vmt_per_pu: number | null;
-    base: number;
-    offset: number;
-    /**
-     * null: the factor is base.
-     */
-    divisor: number | null;
-  }[]
-];
+export type UfRows = {
+  /**
+   * Inclusive upper bound; null: no bound.
+   */
+  max_vmt_per_pu: number | null;
+  base: number;
+  offset: number;
+  /**
+   * null: the factor is base.
+   */
+  divisor: number | null;
+}[];
 /**
  * Contiguous ascending groups; group n is SEG id `<basic>:n` (`<basic>:<segment>:n` when segmented), counted from 1.
  *
@@ -67,22 +53,13 @@ export type UfRows = [
  * This interface was referenced by `SMSMethodologyData`'s JSON-Schema
  * via the `definition` "groups".
  */
-export type Groups = [
-  {
-    min: number;
-    /**
-     * Inclusive; null: no bound.
-     */
-    max: number | null;
-  },
-  ...{
-    min: number;
-    /**
-     * Inclusive; null: no bound.
-     */
-    max: number | null;
-  }[]
-];
+export type Groups = {
+  min: number;
+  /**
+   * Inclusive; null: no bound.
+   */
+  max: number | null;
+}[];
 /**
  * This interface was referenced by `SMSMethodologyData`'s JSON-Schema
  * via the `definition` "count".
@@ -135,22 +112,13 @@ export interface SMSMethodologyData {
      *
      * @minItems 1
      */
-    bands: [
-      {
-        /**
-         * Inclusive upper bound of the age in calendar months.
-         */
-        max_age_months: number;
-        weight: number;
-      },
-      ...{
-        /**
-         * Inclusive upper bound of the age in calendar months.
-         */
-        max_age_months: number;
-        weight: number;
-      }[]
-    ];
+    bands: {
+      /**
+       * Inclusive upper bound of the age in calendar months.
+       */
+      max_age_months: number;
+      weight: number;
+    }[];
     /**
      * How age is counted, in words.
      */
@@ -312,32 +280,18 @@ export interface SMSMethodologyData {
     /**
      * @minItems 1
      */
-    rules: [
-      {
-        id: string;
-        /**
-         * Flagged when power units exceed this…
-         */
-        power_units_over: number;
-        /**
-         * …and drivers (unknown counts as 0) are below this share of power units; null: whatever the drivers.
-         */
-        drivers_below_share: number | null;
-        reason: string;
-      },
-      ...{
-        id: string;
-        /**
-         * Flagged when power units exceed this…
-         */
-        power_units_over: number;
-        /**
-         * …and drivers (unknown counts as 0) are below this share of power units; null: whatever the drivers.
-         */
-        drivers_below_share: number | null;
-        reason: string;
-      }[]
-    ];
+    rules: {
+      id: string;
+      /**
+       * Flagged when power units exceed this…
+       */
+      power_units_over: number;
+      /**
+       * …and drivers (unknown counts as 0) are below this share of power units; null: whatever the drivers.
+       */
+      drivers_below_share: number | null;
+      reason: string;
+    }[];
     effect: string;
     source: Source;
     review?: Review;

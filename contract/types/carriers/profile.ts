@@ -141,35 +141,15 @@ export interface CarrierProfile {
    * @minItems 3
    * @maxItems 3
    */
-  top_risks: [
-    {
-      category: Basic;
-      label: string;
-      percentile: Percentile;
-      /**
-       * Why the category is listed, with its figures.
-       */
-      reason: string;
-    },
-    {
-      category: Basic;
-      label: string;
-      percentile: Percentile;
-      /**
-       * Why the category is listed, with its figures.
-       */
-      reason: string;
-    },
-    {
-      category: Basic;
-      label: string;
-      percentile: Percentile;
-      /**
-       * Why the category is listed, with its figures.
-       */
-      reason: string;
-    }
-  ];
+  top_risks: {
+    category: Basic;
+    label: string;
+    percentile: Percentile;
+    /**
+     * Why the category is listed, with its figures.
+     */
+    reason: string;
+  }[];
   /**
    * Snapshot date of the FMCSA data.
    */

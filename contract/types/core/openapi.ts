@@ -24,7 +24,7 @@ export interface OpenAPIDocument {
                 /**
                  * @minItems 1
                  */
-                tags: [string, ...string[]];
+                tags: string[];
                 responses: {
                   [k: string]: unknown | undefined;
                 };

@@ -7,181 +7,25 @@
  *
  * Items: One category.
  */
-export type Categories = [
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  },
-  {
-    /**
-     * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
-     */
-    slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
-    /**
-     * Category name (Prices and inflation).
-     */
-    name: string;
-    /**
-     * Series of the registry in this category, counted at build time.
-     */
-    seriesCount: number;
-    /**
-     * Up to 3 titles of series in this category.
-     *
-     * @maxItems 3
-     *
-     * Items: A series title.
-     */
-    examples: [] | [string] | [string, string] | [string, string, string];
-  }
-];
+export type Categories = {
+  /**
+   * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
+   */
+  slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
+  /**
+   * Category name (Prices and inflation).
+   */
+  name: string;
+  /**
+   * Series of the registry in this category, counted at build time.
+   */
+  seriesCount: number;
+  /**
+   * Up to 3 titles of series in this category.
+   *
+   * @maxItems 3
+   *
+   * Items: A series title.
+   */
+  examples: string[];
+}[];

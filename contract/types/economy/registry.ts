@@ -1,11 +1,5 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * data/economy/registry.json (and its copy registry.json in the build): the reviewed list of Canadian economic series the economy service answers for, each with its real upstream identifiers (shared/contracts/economy.md, Registry). Ids are unique (checked by pipeline/economy/registry.ts, which JSON Schema cannot express). The $defs hold the pieces the other economy schemas share, and the build report.
- *
- * @minItems 1
- */
-export type EconomySeriesRegistry = [Entry, ...Entry[]];
-/**
  * Series id: upper case letters, digits and underscores, starting with a letter (CPI_ALL_ITEMS).
  */
 export type Id = string;
@@ -38,6 +32,12 @@ export type VectorIds = number[];
  * Items: A Valet series name (FXUSDCAD, V39079, AVG.INTWO).
  */
 export type SeriesNames = string[];
+/**
+ * data/economy/registry.json (and its copy registry.json in the build): the reviewed list of Canadian economic series the economy service answers for, each with its real upstream identifiers (shared/contracts/economy.md, Registry). Ids are unique (checked by pipeline/economy/registry.ts, which JSON Schema cannot express). The $defs hold the pieces the other economy schemas share, and the build report.
+ *
+ * @minItems 1
+ */
+export type EconomySeriesRegistry = Entry[];
 
 /**
  * One series of the registry (pipeline/economy/types.ts RegistryEntry).

@@ -88,7 +88,7 @@ export interface SeriesDetail {
          *
          * Items: A vector id.
          */
-        vectorIds: [number, ...number[]];
+        vectorIds: number[];
       }
     | {
         /**
@@ -102,6 +102,6 @@ export interface SeriesDetail {
          *
          * Items: A Valet series name.
          */
-        seriesNames: [string, ...string[]];
+        seriesNames: string[];
       };
 }
