@@ -5,95 +5,24 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { schemas } from '../core/schemas.ts';
+import type { SMSMethodologyData } from '../types/carriers/methodology.ts';
 import { BASICS, type Basic } from './basics.ts';
 
 export const METHODOLOGY_PATH = fileURLToPath(new URL('../../data/carriers/sms-methodology.json', import.meta.url));
 
-export type Segment = 'combination' | 'straight';
-export type CarrierType = 'general' | 'passenger' | 'hazmat';
-export type MeasureKind = 'per_power_unit' | 'per_relevant_inspection';
+/** The shape of `data/carriers/sms-methodology.json`, generated from its schema (`carriers/methodology`). */
+export type Methodology = SMSMethodologyData;
+export type Segment = Methodology['segments']['default'];
+export type CarrierType = Methodology['carrier_types']['order'][number];
+export type BasicRules = Methodology['basics'][Basic];
+export type MeasureKind = BasicRules['measure'];
 /** Which count of `CarrierAggregate.basics[b]` a rule reads. */
-export type CountField = 'relevant' | 'with_violations';
-
-interface Cited {
-  source: string;
-  /** An open item, `[verify] …`: not confirmed from the primary methodology document. */
-  review?: string;
-}
-export interface Noun {
-  one: string;
-  other: string;
-}
+export type CountField = BasicRules['seg']['basis'];
+export type Noun = BasicRules['units']['relevant'];
 /** A safety event group: inclusive bounds, `max` null for the open-ended last group. */
-export interface SegGroup {
-  min: number;
-  max: number | null;
-}
-export interface UfRow {
-  max_vmt_per_pu: number | null;
-  base: number;
-  offset: number;
-  divisor: number | null;
-}
-export interface BasicRules extends Cited {
-  label: string;
-  regulations: string;
-  public_percentile: boolean;
-  measure: MeasureKind;
-  units: { relevant: Noun; with_violations?: Noun; events: Noun };
-  seg: Cited & { basis: CountField; groups: { combination: SegGroup[]; straight: SegGroup[] } | { all: SegGroup[] } };
-  sufficiency: Cited & { min_relevant: number | null; min_with_violations: number | null };
-  relevant_inspections?: string;
-}
-export type ThresholdRow = Record<Basic, number>;
-
-/** The shape of `data/carriers/sms-methodology.json` (schema `carriers/methodology`). */
-export interface Methodology {
-  version: string;
-  title: string;
-  note: string;
-  document: Cited & { title: string; edition: string; url: string };
-  time_weights: Cited & {
-    window_months: number;
-    bands: { max_age_months: number; weight: number }[];
-    age_rule: string;
-  };
-  severity: Cited & { inspection_cap: number; oos_add_on: number; rule: string };
-  crash_severity: Cited & {
-    tow_away: number;
-    injury_or_fatality: number;
-    hazmat_release_add_on: number;
-    exclude_not_preventable: boolean;
-  };
-  power_units: Cited & { rule: string };
-  segments: Cited & { applies_to: Basic[]; combination_share_min: number; default: Segment; default_reason: string };
-  utilization_factor: Cited & { vmt: string; formula: string; no_vmt_factor: number; rows: Record<Segment, UfRow[]> };
-  basics: Record<Basic, BasicRules>;
-  measures: Record<MeasureKind, Cited & { formula: string }>;
-  sufficiency: {
-    no_violations: Cited & { rule: string };
-    critical_mass: Cited & { months: number; applied: boolean; rule: string };
-  };
-  percentiles: Cited & { formula: string; decimals: number; single_carrier: number };
-  thresholds: Cited & Record<CarrierType, ThresholdRow>;
-  carrier_types: Cited & {
-    order: CarrierType[];
-    order_reason: string;
-    passenger: Cited & { census_flag: 'pc_flag'; rule: string };
-    hazmat: Cited & {
-      census_flag: 'hm_flag';
-      min_placard_inspections_24m: number;
-      min_placard_inspections_12m: number;
-      min_share_of_inspections: number;
-      rule: string;
-    };
-  };
-  outlier_fleets: Cited & {
-    rules: { id: string; power_units_over: number; drivers_below_share: number | null; reason: string }[];
-    effect: string;
-  };
-  public_display: Cited & { restricted_note: string; rule: string };
-}
+export type SegGroup = { min: number; max: number | null };
+export type ThresholdRow = Methodology['thresholds'][CarrierType];
+export type UfRow = Methodology['utilization_factor']['rows'][Segment][number];
 
 /** A carrier's safety event group for one BASIC: `unsafe_driving:combination:2`, `hos_compliance:3`. */
 export interface Seg {
