@@ -2,16 +2,8 @@
 // facility only gets the figures of the buildings in its (normalized) city.
 import { median, round } from '../../contract/core/values.ts';
 import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
+import type { Buildings } from '../../contract/facilities/record.ts';
 import type { BuildingRow } from './rows.ts';
-
-export interface Buildings {
-  year: number | null;
-  city: string;
-  count: number;
-  median_site_eui_gj_m2: number | null;
-  median_ghg_intensity_kg_m2: number | null;
-  median_water_m3_m2: number | null;
-}
 
 /**
  * The EWRB data year: buildings report the previous calendar year, and the data-quality check runs during

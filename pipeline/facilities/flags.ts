@@ -1,18 +1,13 @@
 // Methane and anomaly flags with the reasons that fired them (shared/contracts/facilities.md).
 import { round } from '../../contract/core/values.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
-import { toAdjustedOntario, type Delta, type SeriesPoint } from './records.ts';
+import type { Delta, Flags, SeriesPoint } from '../../contract/facilities/record.ts';
+import { toAdjustedOntario } from './records.ts';
 
 export const METHANE_SHARE = 0.1;
 export const METHANE_TONNES = 25_000;
 export const YOY_CHANGE = 0.5;
 export const DISAGREEMENT_PCT = 10;
-
-export interface Flags {
-  methane: boolean;
-  anomaly: boolean;
-  reasons: string[];
-}
 
 const t = (n: number) => `${Math.round(n).toLocaleString('en-CA')} t`;
 

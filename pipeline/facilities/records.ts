@@ -2,34 +2,9 @@
 // from the rows of every source id a spine record holds. Pure.
 import { round } from '../../contract/core/values.ts';
 import { toTitleCase } from '../../contract/facilities/normalize-names.ts';
-import type { Program, Tier, Totals } from '../../contract/facilities/record.ts';
+import type { BaseRecord, Delta, Program, Totals } from '../../contract/facilities/record.ts';
 import type { Component } from './link.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
-
-export interface SeriesPoint {
-  year: number;
-  ontario: number | null;
-  federal: number | null;
-}
-
-export interface Delta {
-  year: number;
-  tonnes: number;
-  pct: number;
-}
-
-export interface BaseRecord {
-  spine_id: string;
-  tier: Tier;
-  program: Program;
-  name: string;
-  city: string | null;
-  names: { ontario: string[]; federal: string[] };
-  source_ids: { ontario: string[]; federal: string[] };
-  naics: string | null;
-  totals: Totals;
-  series: SeriesPoint[];
-}
 
 /** Provincial total on the federal basis: CO2 from biomass subtracted (the federal total excludes it). */
 export function toAdjustedOntario(row: Pick<OntarioRow, 'total' | 'biomass'>): number | null {

@@ -5,7 +5,8 @@
 // contract/facilities/search.ts.
 import lunr from 'lunr';
 import { normalizeCity, toSearchText } from '../../contract/facilities/normalize-names.ts';
-import { toEmissions, type BaseRecord } from './records.ts';
+import { toEmissions } from './records.ts';
+import type { BaseRecord } from '../../contract/facilities/record.ts';
 import type { SearchDoc, SearchIndexFile } from '../../contract/facilities/search.ts';
 
 export function toSearchDoc(r: BaseRecord): SearchDoc {

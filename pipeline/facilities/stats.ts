@@ -2,47 +2,13 @@
 // two programs agree in the comparison year (shared/contracts/facilities.md).
 import { median, round } from '../../contract/core/values.ts';
 import type { LinkResult } from './link.ts';
-import { toEmissions, type BaseRecord, type Delta } from './records.ts';
-import type { Program } from '../../contract/facilities/record.ts';
+import { toEmissions } from './records.ts';
+import type { BaseRecord, Delta, } from '../../contract/facilities/record.ts';
+import type { Stats as GeneratedStats } from '../../contract/types/facilities/stats.ts';
 
-export interface FunnelStage {
-  stage: string;
-  count: number;
-  description: string;
-  narrowing: boolean;
-}
-
-export interface Stats {
-  year: number;
-  match: {
-    facilities: number;
-    anchored: number;
-    unmatched: number;
-    both: number;
-    ontario_only: number;
-    federal_only: number;
-    anchored_rate: number;
-  };
-  funnel: FunnelStage[];
-  top_emitters: {
-    rank: number;
-    spine_id: string;
-    name: string;
-    city: string | null;
-    emissions: number;
-    program: Program;
-  }[];
-  agreement: {
-    year: number;
-    compared: number;
-    within_1pct: number;
-    within_5pct: number;
-    within_10pct: number;
-    over_10pct: number;
-    median_abs_pct: number | null;
-    largest: { spine_id: string; name: string; tonnes: number; pct: number }[];
-  };
-}
+/** GET /api/v1/stats (schemas/facilities/stats.schema.json). */
+export type Stats = GeneratedStats;
+export type FunnelStage = Stats['funnel'][number];
 
 export interface StatsInput {
   year: number;
