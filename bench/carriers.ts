@@ -6,7 +6,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../pipeline/core/record-store.ts';
 import { toSearchWords } from '../pipeline/core/text.ts';
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import { BASE, PROFILES, SEARCH_RECORDS } from '../server/carriers/routes.ts';
 import { loadBuild } from '../server/core/build.ts';
 import { openSqliteStore } from '../server/core/store.ts';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Progress } from '../pipeline/core/progress.ts';
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import { buildEconomy } from '../pipeline/economy/index.ts';
 import type { RegistryEntry, Source } from '../pipeline/economy/types.ts';
 import { createObservationStores } from '../server/economy/observations-routes.ts';

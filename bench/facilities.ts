@@ -2,7 +2,7 @@
 // build (as people type them: whole words, prefixes, two words, a city or tier filter).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import type { SearchDoc, SearchIndexFile } from '../pipeline/facilities/search.ts';
 import type { Scenario, ScenarioInput } from './services.ts';
 

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
 import { createProgress, type Progress } from '../pipeline/core/progress.ts';
-import { createRng } from '../pipeline/demo/rng.ts';
+import { createRng } from '../contract/core/rng.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './autocannon.ts';
 import { runWrk, wrkVersion } from './wrk.ts';
 import { BUILD_NODE_FLAGS, killAllChildren, ROOT, startChild, type Child } from './children.ts';

@@ -1,7 +1,7 @@
 // What `npm run bench` measures, per service. A service adds itself with one entry here and a function
 // that turns its build into request paths (see bench/facilities.ts); building, serving, the bare
 // comparison and the report are shared.
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import { carriersScenarios } from './carriers.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { economyColdBursts, economyScenarios, type ColdBurstInput } from './economy.ts';

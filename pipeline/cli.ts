@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { flagSetting } from '../server/core/config-error.ts';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from './core/cli.ts';
-import { isValidIsoDate } from './core/dates.ts';
+import { isValidIsoDate } from '../contract/core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
 import { PIPELINES, SERVICE_NAMES } from './services.ts';
 

@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'node_modules', '.shardline', 'server.mjs');
 const THREAD_OUT = join(dirname(OUT), 'search-thread.mjs');
-const SOURCES = ['server', 'pipeline'];
+const SOURCES = ['server', 'pipeline', 'contract'];
 
 function newestSource(dir) {
   let newest = 0;

@@ -397,6 +397,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
       counts,
       codeHash: hashTree(ROOT, [
+        'contract/core',
         'pipeline/core',
         'pipeline/carriers',
         'schemas/core',

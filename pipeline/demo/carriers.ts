@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createRng, type Rng } from './rng.ts';
+import { createRng, type Rng } from '../../contract/core/rng.ts';
 import { toCsvField } from './csv-text.ts';
 
 export const DEFAULT_SEED = 20261031;

@@ -11,7 +11,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createRng, type Rng } from './rng.ts';
+import { createRng, type Rng } from '../../contract/core/rng.ts';
 import { foldAccents, maxSimilarity, normalizeCity, normalizeName, similarity } from '../facilities/normalize-names.ts';
 import { toCsvLine } from './csv-text.ts';
 

@@ -183,7 +183,13 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       // The upstream mode changes what the service answers, so it is part of the data version.
       options: { upstream: config.demo ? 'demo' : 'live' },
       counts,
-      codeHash: hashTree(ROOT, ['pipeline/core', 'pipeline/economy', 'schemas/core', 'schemas/economy']),
+      codeHash: hashTree(ROOT, [
+        'contract/core',
+        'pipeline/core',
+        'pipeline/economy',
+        'schemas/core',
+        'schemas/economy',
+      ]),
       builtAt,
     });
     progress.stage('publishing');

@@ -2,7 +2,7 @@
 // `economy/registry`, plus the pure converters from its entries to the documents the API answers
 // (shared/contracts/economy.md, "Registry" and "REST").
 import { readFileSync } from 'node:fs';
-import { isValidIsoDate } from '../core/dates.ts';
+import { isValidIsoDate } from '../../contract/core/dates.ts';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from '../core/hash.ts';
 import { schemas } from '../core/schemas.ts';

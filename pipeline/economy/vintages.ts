@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isValidIsoDate } from '../core/dates.ts';
+import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { SourceFile } from '../core/manifest.ts';
 import type { SchemaRegistry } from '../core/schemas.ts';
 import type { Sink } from '../core/sink.ts';

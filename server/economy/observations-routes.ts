@@ -18,7 +18,7 @@
 // the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { isCalendarDate } from '../../pipeline/core/dates.ts';
+import { isCalendarDate } from '../../contract/core/dates.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';

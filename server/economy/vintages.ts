@@ -10,7 +10,7 @@
 // to date by `write` (STYLE.md practice 5: no request walks a directory an index could answer).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isValidIsoDate } from '../../pipeline/core/dates.ts';
+import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { Observation } from '../../pipeline/economy/types.ts';
 import { Lru } from '../core/cache.ts';
 import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../pipeline/core/hash.ts';
 import { schemas } from '../../pipeline/core/schemas.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
-import { createRng } from '../../pipeline/demo/rng.ts';
+import { createRng } from '../../contract/core/rng.ts';
 import { loadRegistry, REGISTRY_PATH, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
 import { rankSeries, toSearchIndex, toSeriesSearch } from '../../pipeline/economy/search.ts';
 import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../pipeline/economy/types.ts';

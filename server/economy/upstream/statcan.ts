@@ -18,7 +18,7 @@
 //     a status of `..` (1), `F` (8) or `...` (9), and security level 1 (`x`, suppressed under the
 //     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
 import { urlSetting } from '../../core/config-error.ts';
-import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
+import { isValidIsoDate } from '../../../contract/core/dates.ts';
 import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
 

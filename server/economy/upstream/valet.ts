@@ -8,7 +8,7 @@
 //     other captures show `{"v":""}` or an error cell `{"e":-64}` on holidays: all three are left out;
 //   - values are already in the units the series states (Valet has no scalar factor).
 import { urlSetting } from '../../core/config-error.ts';
-import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
+import { isValidIsoDate } from '../../../contract/core/dates.ts';
 import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
 import type { Dropped } from './statcan.ts';
