@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Progress } from '../pipeline/core/progress.ts';
 import type { Rng } from '../contract/core/rng.ts';
 import { buildEconomy } from '../pipeline/economy/index.ts';
-import type { RegistryEntry, Source } from '../pipeline/economy/types.ts';
+import type { RegistryEntry, Source } from '../contract/economy/types.ts';
 import { createObservationStores } from '../server/economy/observations-routes.ts';
 import { respondDemo } from '../server/economy/upstream/demo.ts';
 import { ROOT, startChild } from './children.ts';

@@ -20,7 +20,7 @@ import {
 } from './registry.ts';
 import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
-import { CATEGORIES, type RegistryEntry } from './types.ts';
+import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -185,6 +185,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       counts,
       codeHash: hashTree(ROOT, [
         'contract/core',
+        'contract/economy',
         'pipeline/core',
         'pipeline/economy',
         'schemas/core',

@@ -13,7 +13,7 @@ import {
   type SeriesDetail,
   type SeriesRecord,
   type Source,
-} from './types.ts';
+} from '../../contract/economy/types.ts';
 
 export const REGISTRY_PATH = fileURLToPath(new URL('../../data/economy/registry.json', import.meta.url));
 /** The registry's path as the manifest and report name it. */

@@ -14,7 +14,7 @@
 import lunr from 'lunr';
 import { toSearchWords } from '../core/text.ts';
 import { compareIds, sortById } from './registry.ts';
-import type { SeriesRecord } from './types.ts';
+import type { SeriesRecord } from '../../contract/economy/types.ts';
 
 export interface SearchIndexFile {
   /** Every list record, by id. */

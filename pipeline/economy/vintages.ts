@@ -14,7 +14,7 @@ import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { SourceFile } from '../core/manifest.ts';
 import type { SchemaRegistry } from '../core/schemas.ts';
 import type { Sink } from '../core/sink.ts';
-import type { Observation, RegistryEntry } from './types.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
 

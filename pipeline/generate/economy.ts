@@ -11,7 +11,7 @@
 // economy-upstream.ts serves the files to the real clients as a fake upstream (tests, benchmarks).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { RegistryEntry } from '../economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { DEMO_STATCAN_URL, DEMO_VALET_URL, respondDemo } from '../../server/economy/upstream/demo.ts';
 import { LATEST_N } from '../../server/economy/upstream/statcan.ts';
 

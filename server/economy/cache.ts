@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Observation, RegistryEntry, Source } from '../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
 import { HttpError } from '../core/problem.ts';
 import type { VintageArchive } from './vintages.ts';
 

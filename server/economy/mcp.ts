@@ -25,7 +25,7 @@ import { isUtf8 } from 'node:buffer';
 import { setVersionHeader } from '../core/data-version.ts';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { CATEGORIES } from '../../pipeline/economy/types.ts';
+import { CATEGORIES } from '../../contract/economy/types.ts';
 import type { Manifest } from '../../pipeline/core/manifest.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
 import { readBody } from '../core/body.ts';

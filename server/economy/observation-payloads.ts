@@ -7,7 +7,7 @@
 // the very entry it was made from, so no response claims fresher data (`asOf`, `cached`, `stale`) than it has.
 // Bounded by bytes, so query variety cannot grow memory: the oldest go first, except that one used since it
 // was last looked at gets a second chance (CLOCK), which keeps a hit to one Map read and a flag.
-import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 import type { Payload } from '../core/payload.ts';
 
 export interface ObservationPayload {

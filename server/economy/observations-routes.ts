@@ -19,7 +19,7 @@
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { isCalendarDate } from '../../contract/core/dates.ts';
-import type { Observation, ObservationsResponse, RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { Observation, ObservationsResponse, RegistryEntry } from '../../contract/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf, type RawQuery } from '../core/params.ts';

@@ -11,7 +11,7 @@ import {
   type SearchIndexFile,
   type SeriesSearch,
 } from '../../pipeline/economy/search.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { PUBLIC_CACHE, sendDocument, type Routes } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';

@@ -5,7 +5,7 @@ import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import { parseQuery } from '../core/params.ts';
 import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import { rankSeries } from '../../pipeline/economy/search.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
 import {
   createObservationStores,

@@ -11,7 +11,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidIsoDate } from '../../contract/core/dates.ts';
-import type { Observation } from '../../pipeline/economy/types.ts';
+import type { Observation } from '../../contract/economy/types.ts';
 import { Lru } from '../core/cache.ts';
 import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';
 

@@ -6,7 +6,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { HttpError } from '../../server/core/problem.ts';
 import {
   createObservationCache,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toManifest } from '../../pipeline/core/manifest.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
-import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { toPayload } from '../../server/core/payload.ts';
 import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toManifest } from '../../pipeline/core/manifest.ts';
 import { schemas } from '../../pipeline/core/schemas.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { createObservationCache } from '../../server/economy/cache.ts';
 import { observationRoutes, sliceByDate, type ObservationStores } from '../../server/economy/observations-routes.ts';

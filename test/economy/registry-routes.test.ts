@@ -10,7 +10,7 @@ import { toSearchWords } from '../../pipeline/core/text.ts';
 import { createRng } from '../../contract/core/rng.ts';
 import { loadRegistry, REGISTRY_PATH, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
 import { rankSeries, toSearchIndex, toSeriesSearch } from '../../pipeline/economy/search.ts';
-import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../pipeline/economy/types.ts';
+import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../contract/economy/types.ts';
 import { buildEconomyFixture, ECONOMY_CLOCK, serveEconomyFixture } from '../helpers/economy.ts';
 
 const { entries } = loadRegistry();

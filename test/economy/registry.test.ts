@@ -14,7 +14,7 @@ import {
   toSeriesDetail,
   toSeriesRecord,
 } from '../../pipeline/economy/registry.ts';
-import { CATEGORIES, type RegistryEntry } from '../../pipeline/economy/types.ts';
+import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 import { SHARED_DATA } from '../helpers/server.ts';
 
 const { entries } = loadRegistry();

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 import { UpstreamError } from '../../server/economy/cache.ts';
 import { createDemoUpstreams, DEMO_STATCAN_URL, respondDemo } from '../../server/economy/upstream/demo.ts';
 import {

@@ -11,7 +11,7 @@
 // around its level. About one period in 173 has no value (WDS status `..`, Valet: absent), and the latest
 // period is preliminary (WDS symbol `p`) with a value that shifts a little from one day's pull to the next,
 // so the vintage archive and the revisions view show something in a demo too.
-import type { Frequency, RegistryEntry, Source } from '../../../pipeline/economy/types.ts';
+import type { Frequency, RegistryEntry, Source } from '../../../contract/economy/types.ts';
 import { createRng, type Rng } from '../../../contract/core/rng.ts';
 import type { FetchLike, SeriesUpstream } from '../cache.ts';
 import { createStatcanClient, STATCAN_LABEL, type WdsDataPoint } from './statcan.ts';

@@ -19,7 +19,7 @@
 //     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
 import { urlSetting } from '../../core/config-error.ts';
 import { isValidIsoDate } from '../../../contract/core/dates.ts';
-import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry } from '../../../contract/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
 
 export const STATCAN_WDS_DEFAULT_URL = 'https://www150.statcan.gc.ca/t1/wds/rest';

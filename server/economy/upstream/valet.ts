@@ -9,7 +9,7 @@
 //   - values are already in the units the series states (Valet has no scalar factor).
 import { urlSetting } from '../../core/config-error.ts';
 import { isValidIsoDate } from '../../../contract/core/dates.ts';
-import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry } from '../../../contract/economy/types.ts';
 import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
 import type { Dropped } from './statcan.ts';
 
