@@ -11,8 +11,8 @@ import type { Progress } from '../pipeline/core/progress.ts';
 import type { Rng } from '../contract/core/rng.ts';
 import { buildEconomy } from '../pipeline/economy/index.ts';
 import type { RegistryEntry, Source } from '../contract/economy/types.ts';
-import { createObservationStores } from '../server/economy/observations-routes.ts';
-import { respondDemo } from '../server/economy/upstream/demo.ts';
+import { createObservationStores } from '../server/economy/stores.ts';
+import { respondDemo } from '../contract/economy/upstream/demo.ts';
 import { ROOT, startChild } from './children.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { getLocal } from './http.ts';
@@ -139,7 +139,7 @@ interface CountingUpstream {
 
 /**
  * A fake StatCan WDS and Bank of Canada Valet on 127.0.0.1 that counts every request and answers it in the
- * upstreams' wire formats with the demo upstream's generated series (server/economy/upstream/demo.ts),
+ * upstreams' wire formats with the demo upstream's generated series (contract/economy/upstream/demo.ts),
  * after UPSTREAM_DELAY_MS.
  */
 async function startCountingUpstream(entries: readonly RegistryEntry[]): Promise<CountingUpstream> {

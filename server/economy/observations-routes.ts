@@ -17,7 +17,6 @@
 // keyed by its raw query string, once the cache says, from memory, that the entry it was made from is still
 // the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
 import type { ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { isCalendarDate } from '../../contract/core/dates.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../contract/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
@@ -25,12 +24,9 @@ import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf, type RawQuery } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
-import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
 import { ObservationPayloads } from './observation-payloads.ts';
-import { createDemoUpstreams } from './upstream/demo.ts';
-import { createStatcanClient, toStatcanBaseUrl } from './upstream/statcan.ts';
-import { createValetClient, toValetBaseUrl } from './upstream/valet.ts';
-import { createVintageArchive, toRevisions, type VintageArchive } from './vintages.ts';
+import type { ObservationStores } from './stores.ts';
+import { toRevisions } from './vintages.ts';
 
 export const STALE_CACHE = 'public, max-age=60';
 export const SNAPSHOT_CACHE = 'public, max-age=86400';
@@ -39,11 +35,6 @@ export const SNAPSHOT_CACHE = 'public, max-age=86400';
  * is about 250 kB with its compressed forms, most queries are a few kB.
  */
 export const OBSERVATION_PAYLOAD_BYTES = 64 * 1024 * 1024;
-
-export interface ObservationStores {
-  cache: ObservationCache;
-  vintages: VintageArchive;
-}
 
 export interface ObservationRouteDeps<D> {
   /** The registry entry of a series id, or undefined (→ 404). */
@@ -270,60 +261,5 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     }
     const p = payloadOf([storeId(stores), 'revisions', entry.id, a.asOf, b.asOf], () => toRevisions(a, b));
     sendPayload(req, res, p, { cacheControl: snapshotCache(q.to) });
-  });
-}
-
-export interface ObservationStoresOptions {
-  /** STATE_DIR; the stores live in `<stateDir>/economy/` (demo: `<stateDir>/economy/demo/`). */
-  stateDir: string;
-  /** Where STATCAN_WDS_URL and BOC_VALET_URL are read (process.env in the server). */
-  env: Readonly<Record<string, string | undefined>>;
-  now?: () => Date;
-  log?: (line: CacheLogLine) => void;
-  /** Limit on one upstream pull; default 15 s. */
-  timeoutMs?: number;
-}
-
-/**
- * The real and the demo stores, each made on first use: `(demo) => stores`, for `deps.stores` as
- * `(s) => storesFor(s.build.manifest.demo)`. The demo ones live in their own folder so generated numbers
- * never enter the real cache or vintage archive.
- */
-/** The stores for a build (`stores(demo)`), and `close()` for a shutdown: see ObservationCache.close. */
-export type ObservationStoresFor = ((demo: boolean) => ObservationStores) & { close(): void };
-
-export function createObservationStores(options: ObservationStoresOptions): ObservationStoresFor {
-  const now = options.now ?? (() => new Date());
-  const made = new Map<boolean, ObservationStores>();
-  const storesFor = (demo: boolean) => {
-    let stores = made.get(demo);
-    if (!stores) {
-      const dir = demo ? join(options.stateDir, 'economy', 'demo') : join(options.stateDir, 'economy');
-      const vintages = createVintageArchive(dir, { log: options.log });
-      const upstreams = demo
-        ? createDemoUpstreams({ now })
-        : {
-            STATCAN: createStatcanClient({ baseUrl: toStatcanBaseUrl(options.env) }),
-            BOC: createValetClient({ baseUrl: toValetBaseUrl(options.env) }),
-          };
-      stores = {
-        cache: createObservationCache({
-          dir,
-          upstreams,
-          now,
-          vintages,
-          timeoutMs: options.timeoutMs,
-          log: options.log,
-        }),
-        vintages,
-      };
-      made.set(demo, stores);
-    }
-    return stores;
-  };
-  return Object.assign(storesFor, {
-    close() {
-      for (const stores of made.values()) stores.cache.close();
-    },
   });
 }

@@ -7,15 +7,9 @@ import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import { rankSeries } from '../../pipeline/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
-import {
-  createObservationStores,
-  currentObservations,
-  observationRoutes,
-  type ObservationRouteDeps,
-} from './observations-routes.ts';
+import { currentObservations, observationRoutes, type ObservationRouteDeps } from './observations-routes.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
-import { toStatcanBaseUrl } from './upstream/statcan.ts';
-import { toValetBaseUrl } from './upstream/valet.ts';
+import { createObservationStores } from './stores.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -44,9 +38,6 @@ function sourceUrl(entry: RegistryEntry): string {
 
 export function createEconomyService(options: EconomyOptions): ServiceDefinition<EconomyRegistryData> {
   const now = options.now ?? (() => new Date());
-  // Checked at start-up (a ConfigError naming the variable), not on the first pull.
-  toStatcanBaseUrl(options.env);
-  toValetBaseUrl(options.env);
   const storesFor = createObservationStores({
     stateDir: options.stateDir,
     env: options.env,

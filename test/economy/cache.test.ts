@@ -14,8 +14,8 @@ import {
   type CacheLogLine,
   type ObservationCache,
 } from '../../server/economy/cache.ts';
-import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import {
   createVintageArchive,
   toRevisions,

@@ -14,8 +14,8 @@ import { toPayload } from '../../server/core/payload.ts';
 import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
 import { ObservationPayloads } from '../../server/economy/observation-payloads.ts';
 import { observationRoutes } from '../../server/economy/observations-routes.ts';
-import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 

@@ -11,9 +11,9 @@
 // around its level. About one period in 173 has no value (WDS status `..`, Valet: absent), and the latest
 // period is preliminary (WDS symbol `p`) with a value that shifts a little from one day's pull to the next,
 // so the vintage archive and the revisions view show something in a demo too.
-import type { Frequency, RegistryEntry, Source } from '../../../contract/economy/types.ts';
-import { createRng, type Rng } from '../../../contract/core/rng.ts';
-import type { FetchLike, SeriesUpstream } from '../cache.ts';
+import type { Frequency, RegistryEntry, Source } from '../types.ts';
+import { createRng, type Rng } from '../../core/rng.ts';
+import type { FetchLike, SeriesUpstream } from './port.ts';
 import { createStatcanClient, STATCAN_LABEL, type WdsDataPoint } from './statcan.ts';
 import { BOC_LABEL, createValetClient } from './valet.ts';
 
@@ -396,7 +396,10 @@ export function respondDemo(
       for (const p of points) {
         if (p.date < start || p.date > end || p.value === undefined) continue; // absent, as Valet does
         let row = rows.get(p.date);
-        if (!row) rows.set(p.date, (row = { d: p.date }));
+        if (!row) {
+          row = { d: p.date };
+          rows.set(p.date, row);
+        }
         row[name] = { v: p.value.toFixed(profile.decimals) };
       }
     }
