@@ -8,12 +8,12 @@ import { toDocumentFile } from '../core/openapi.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../core/schemas.ts';
 import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { sortById } from '../../contract/economy/ids.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import {
   loadRegistry,
   REGISTRY_FILE,
   REGISTRY_PATH,
-  sortById,
   toCategories,
   toSeriesDetail,
   toSeriesRecord,

@@ -12,12 +12,9 @@ import {
   type ResponseSpec,
 } from '../core/openapi.ts';
 import type { SchemaRegistry } from '../core/schemas.ts';
+import { API, OPENAPI_PATH, SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 
-export const OPENAPI_PATH = '/api/openapi';
-const API = '/api';
-/** server/economy/observations-routes.ts: a past day's snapshot never changes; a stale answer is asked for again soon. */
-const SNAPSHOT_CACHE = 'public, max-age=86400';
-const STALE_CACHE = 'public, max-age=60';
+export { OPENAPI_PATH };
 
 const document = (schema: string, description: string, cache: string | string[] = PUBLIC_CACHE): ResponseSpec => ({
   description,

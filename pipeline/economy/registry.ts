@@ -19,13 +19,6 @@ export const REGISTRY_PATH = fileURLToPath(new URL('../../data/economy/registry.
 /** The registry's path as the manifest and report name it. */
 export const REGISTRY_FILE = 'data/economy/registry.json';
 
-/** Series ids: upper case letters, digits and underscores, starting with a letter (the contract's `CPI_ALL_ITEMS`). */
-const SERIES_ID = /^[A-Z][A-Z0-9_]*$/;
-
-export function isSeriesId(s: string): boolean {
-  return s.length <= 64 && SERIES_ID.test(s);
-}
-
 export const SOURCE_LABELS: Record<Source, SeriesRecord['sourceLabel']> = {
   STATCAN: 'Statistics Canada',
   BOC: 'Bank of Canada',
@@ -139,13 +132,4 @@ export function toCategories(entries: readonly RegistryEntry[]): Category[] {
       examples: members.slice(0, MAX_EXAMPLES).map((e) => e.title),
     };
   });
-}
-
-/** Code-unit order, the same in every locale. */
-export function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function sortById<T extends { id: string }>(rows: readonly T[]): T[] {
-  return [...rows].sort((a, b) => compareIds(a.id, b.id));
 }

@@ -18,6 +18,7 @@
 // the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
 import type { ServerResponse } from 'node:http';
 import { isCalendarDate } from '../../contract/core/dates.ts';
+import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import type { Observation, ObservationsResponse, RegistryEntry } from '../../contract/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
@@ -28,8 +29,6 @@ import { ObservationPayloads } from './observation-payloads.ts';
 import type { ObservationStores } from './stores.ts';
 import { toRevisions } from './vintages.ts';
 
-export const STALE_CACHE = 'public, max-age=60';
-export const SNAPSHOT_CACHE = 'public, max-age=86400';
 /**
  * Bytes of precomputed current-observation responses kept per loaded build: a daily series' whole history
  * is about 250 kB with its compressed forms, most queries are a few kB.

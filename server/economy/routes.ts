@@ -3,8 +3,8 @@
 // the MCP endpoint answers the same data as tools.
 import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import { parseQuery } from '../core/params.ts';
-import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
-import { rankSeries } from '../../pipeline/economy/search.ts';
+import { OPENAPI_PATH } from '../../contract/economy/api.ts';
+import { rankSeries } from '../../contract/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
 import { currentObservations, observationRoutes, type ObservationRouteDeps } from './observations-routes.ts';

@@ -9,7 +9,8 @@ import { schemas } from '../../pipeline/core/schemas.ts';
 import { toSearchWords } from '../../pipeline/core/text.ts';
 import { createRng } from '../../contract/core/rng.ts';
 import { loadRegistry, REGISTRY_PATH, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
-import { rankSeries, toSearchIndex, toSeriesSearch } from '../../pipeline/economy/search.ts';
+import { rankSeries, toSeriesSearch } from '../../contract/economy/search.ts';
+import { toSearchIndex } from '../../pipeline/economy/search.ts';
 import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../contract/economy/types.ts';
 import { buildEconomyFixture, ECONOMY_CLOCK, serveEconomyFixture } from '../helpers/economy.ts';
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemas } from '../../pipeline/core/schemas.ts';
+import { isSeriesId } from '../../contract/economy/ids.ts';
 import {
-  isSeriesId,
   loadRegistry,
   parseRegistry,
   toCategories,
