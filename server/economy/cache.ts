@@ -8,12 +8,12 @@
 //   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
 //     with `Retry-After`.
 // The clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
 import { UpstreamError, type SeriesUpstream } from '../../contract/economy/upstream/port.ts';
 import { HttpError } from '../core/problem.ts';
+import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
 import type { VintageArchive } from './vintages.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,18 +48,6 @@ export interface ObservationCache {
    * limit; a later `get` that would pull fails the same way.
    */
   close(): void;
-}
-
-export interface CacheLogLine {
-  event:
-    | 'upstream_pull_failed'
-    | 'cache_file_unreadable'
-    | 'cache_write_failed'
-    | 'vintage_write_failed'
-    | 'vintage_unreadable';
-  series: string;
-  error: string;
-  [key: string]: unknown;
 }
 
 export interface ObservationCacheOptions {
@@ -98,49 +86,9 @@ interface SeriesState {
   retryAt: number;
 }
 
-export const stderrLog = (line: CacheLogLine) =>
-  process.stderr.write(`${JSON.stringify({ service: 'economy', ...line })}\n`);
-
-/**
- * Writes `data` to `path` through a temporary file in the same folder and a rename, which POSIX makes
- * atomic: a reader sees the old file or the new one, never a mix, and a crash leaves at most a stray
- * `.tmp-*` file that nothing reads.
- */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** Series ids are file names here: only the registry's alphabet (upper case, digits, underscore). */
-export function assertSeriesId(id: string): void {
-  if (!/^[A-Z0-9_]{1,100}$/.test(id))
-    throw new Error(`series id ${JSON.stringify(id)} is not upper case letters, digits and underscores`);
-}
-
 /** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
 export function toCacheKey(entry: RegistryEntry, label: string): string {
   return JSON.stringify([label, entry.source, entry.vectorIds, entry.seriesNames, entry.scalarFactorCode]);
-}
-
-/** Observations as the cache and the vintage archive store them: `{ date, value }`, a date and a finite number each. */
-export function isObservationList(x: unknown): x is Observation[] {
-  return (
-    Array.isArray(x) &&
-    x.every(
-      (o) =>
-        typeof o === 'object' &&
-        o !== null &&
-        typeof (o as Observation).date === 'string' &&
-        Number.isFinite((o as Observation).value),
-    )
-  );
 }
 
 function isCacheFile(doc: unknown, series: string): doc is CacheFile {

@@ -9,9 +9,8 @@ import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
 import { currentObservations, observationRoutes, type ObservationRouteDeps } from './observations-routes.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
+import { DAY_MS } from './cache.ts';
 import { createObservationStores } from './stores.ts';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface EconomyOptions {
   stateDir: string;

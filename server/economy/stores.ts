@@ -5,7 +5,8 @@ import { createDemoUpstreams } from '../../contract/economy/upstream/demo.ts';
 import { createStatcanClient, toStatcanBaseUrl } from '../../contract/economy/upstream/statcan.ts';
 import { createValetClient, toValetBaseUrl } from '../../contract/economy/upstream/valet.ts';
 import { urlSetting } from '../core/config-error.ts';
-import { createObservationCache, type CacheLogLine, type ObservationCache } from './cache.ts';
+import { createObservationCache, type ObservationCache } from './cache.ts';
+import type { CacheLogLine } from './state-files.ts';
 import { createVintageArchive, type VintageArchive } from './vintages.ts';
 
 export interface ObservationStores {

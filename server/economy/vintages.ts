@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { Observation } from '../../contract/economy/types.ts';
 import { Lru } from '../core/cache.ts';
-import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';
+import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
 
 export interface VintageSnapshot {
   series: string;

@@ -8,12 +8,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { HttpError } from '../../server/core/problem.ts';
-import {
-  createObservationCache,
-  writeFileAtomic,
-  type CacheLogLine,
-  type ObservationCache,
-} from '../../server/economy/cache.ts';
+import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
+import { writeFileAtomic, type CacheLogLine } from '../../server/economy/state-files.ts';
 import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
 import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import {
