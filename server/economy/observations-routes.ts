@@ -2,8 +2,7 @@
 //   GET /api/observations?series&from&to&vintage   the series through the cache, or one day's snapshot
 //   GET /api/vintages?series                         the snapshot days, ascending
 //   GET /api/revisions?series&from=A&to=B            what changed between the snapshots of days A and B
-// Parameters are validated by schemas/economy/*-query.schema.json, plus what a JSON Schema cannot say
-// (2024-02-30 is no date; `from` after `to`), and every bad parameter is listed in one 400.
+// The observations document is made by observations.ts, which the MCP tool uses too.
 //
 // Cache-Control, per route:
 //   - current observations: `public, max-age=300` (the data changes at most daily; the contract's value);
@@ -17,15 +16,20 @@
 // keyed by its raw query string, once the cache says, from memory, that the entry it was made from is still
 // the fresh one: no validation, no cache round trip, no serializing. Any other case takes the full path.
 import type { ServerResponse } from 'node:http';
-import { isCalendarDate } from '../../contract/core/dates.ts';
 import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
-import type { Observation, ObservationsResponse, RegistryEntry } from '../../contract/economy/types.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
-import { parseQuery, queryOf, type RawQuery } from '../core/params.ts';
+import { parseQuery, queryOf } from '../core/params.ts';
 import { jsonPayload, sendPayload, type Payload } from '../core/payload.ts';
-import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
+import { notFound } from '../core/problem.ts';
 import { ObservationPayloads } from './observation-payloads.ts';
+import {
+  findObservations,
+  lookupSeries,
+  parseWithDates,
+  toObservationsDocument,
+  type ObservationRouteDeps,
+} from './observations.ts';
 import type { ObservationStores } from './stores.ts';
 import { toRevisions } from './vintages.ts';
 
@@ -35,115 +39,13 @@ import { toRevisions } from './vintages.ts';
  */
 export const OBSERVATION_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
-export interface ObservationRouteDeps<D> {
-  /** The registry entry of a series id, or undefined (→ 404). */
-  entry(id: string, state: ServiceState<D>): RegistryEntry | undefined;
-  /** The cache and archive to serve from: the demo ones when the loaded build is a demo build. */
-  stores(state: ServiceState<D>): ObservationStores;
-  /** Today, for the snapshot Cache-Control; the same clock as the cache's. */
-  now(): Date;
-}
-
-interface ObservationsQuery {
-  series: string;
-  from?: string;
-  to?: string;
-  vintage?: string;
-}
-
 interface RevisionsQuery {
   series: string;
   from: string;
   to: string;
 }
 
-/**
- * parseQuery, then the checks a JSON Schema cannot make, all reported together: each date in `dates` must
- * name a real day, and the `range` pair must be in order.
- */
-function parseWithDates<T>(
-  query: RawQuery,
-  schemaId: string,
-  dates: readonly string[],
-  range?: readonly [string, string],
-): T {
-  let parsed: T | undefined;
-  const errors: ParameterError[] = [];
-  try {
-    parsed = parseQuery<T>(query, schemaId);
-  } catch (err) {
-    if (!(err instanceof HttpError) || err.code !== 'invalid_parameter') throw err;
-    errors.push(...(err.errors ?? []));
-  }
-  const bad = (name: string) => errors.some((e) => e.parameter === name);
-  const dateOf = (name: string) => {
-    const v = query[name];
-    return typeof v === 'string' && !bad(name) ? v : undefined;
-  };
-  for (const name of dates) {
-    const v = dateOf(name);
-    if (v !== undefined && !isCalendarDate(v))
-      errors.push({ parameter: name, message: `must be a real calendar date (YYYY-MM-DD); ${v} is not` });
-  }
-  if (range) {
-    const [a, b] = [dateOf(range[0]), dateOf(range[1])];
-    if (a !== undefined && b !== undefined && isCalendarDate(a) && isCalendarDate(b) && a > b) {
-      errors.push({ parameter: range[0], message: `must not be after ${range[1]} (${b})` });
-    }
-  }
-  if (errors.length || parsed === undefined) {
-    throw invalidParameters(
-      errors.sort((x, y) => (x.parameter < y.parameter ? -1 : x.parameter > y.parameter ? 1 : 0)),
-    );
-  }
-  return parsed;
-}
-
-/** First index whose date is ≥ `date` (observations are ascending). */
-function lowerBound(obs: readonly Observation[], date: string): number {
-  let lo = 0;
-  let hi = obs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (obs[mid]!.date < date) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The observations from `from` to `to`, both inclusive. */
-export function sliceByDate(obs: readonly Observation[], from?: string, to?: string): Observation[] {
-  const start = from === undefined ? 0 : lowerBound(obs, from);
-  // The first date after `to`: `to` followed by any character sorts after `to` and before the next day.
-  const end = to === undefined ? obs.length : lowerBound(obs, `${to}~`);
-  return obs.slice(start, end);
-}
-
 const today = (now: Date) => now.toISOString().slice(0, 10);
-
-/**
- * The current observations of a series for `{series, from, to}` given as query values: the same validation,
- * errors and document as `GET /api/observations` without `vintage` (the MCP tool answers with it).
- */
-export async function currentObservations<D>(
-  deps: ObservationRouteDeps<D>,
-  s: ServiceState<D>,
-  query: RawQuery,
-): Promise<ObservationsResponse> {
-  const q = parseWithDates<ObservationsQuery>(query, 'economy/observations-query', ['from', 'to'], ['from', 'to']);
-  const entry = deps.entry(q.series, s);
-  if (!entry) throw notFound(`unknown series ${q.series}; /api/series lists the series`);
-  const got = await deps.stores(s).cache.get(entry);
-  const doc: ObservationsResponse = {
-    series: entry.id,
-    observations: sliceByDate(got.observations, q.from, q.to),
-    source: got.source,
-    cached: got.cached,
-    asOf: got.asOf,
-  };
-  if (got.stale) doc.stale = true;
-  return doc;
-}
 
 export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>): void {
   // A snapshot or revisions response is the same bytes for the same snapshots and parameters: compute it
@@ -165,11 +67,7 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     }
     return p;
   };
-  const lookup = (id: string, s: ServiceState<D>): RegistryEntry => {
-    const entry = deps.entry(id, s);
-    if (!entry) throw notFound(`unknown series ${id}; /api/series lists the series`);
-    return entry;
-  };
+  const lookup = (id: string, s: ServiceState<D>) => lookupSeries(deps, s, id);
   const snapshotCache = (day: string) => (day < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE);
   // Per loaded build: a reload may change or remove a series' registry entry, and so what a query means.
   const currentByBuild = new WeakMap<ServiceState<D>['build'], ObservationPayloads>();
@@ -186,47 +84,23 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     stores: ObservationStores,
     current: ObservationPayloads,
   ) => {
-    const q = parseWithDates<ObservationsQuery>(
-      queryOf(req),
-      'economy/observations-query',
-      ['from', 'to', 'vintage'],
-      ['from', 'to'],
-    );
-    const entry = lookup(q.series, s);
-    if (q.vintage !== undefined) {
-      const snap = await stores.vintages.read(entry.id, q.vintage);
-      if (!snap)
-        throw notFound(`no snapshot of ${entry.id} on ${q.vintage}; /api/vintages?series=${entry.id} lists them`);
-      const p = payloadOf(
-        [storeId(stores), 'vintage', entry.id, snap.asOf, q.from, q.to],
-        (): ObservationsResponse => ({
-          series: entry.id,
-          observations: sliceByDate(snap.observations, q.from, q.to),
-          source: snap.source,
-          cached: true,
-          asOf: snap.asOf,
-        }),
+    const a = await findObservations(deps, s, queryOf(req));
+    if (a.vintage !== undefined) {
+      const p = payloadOf([storeId(stores), 'vintage', a.series, a.asOf, a.start, a.end], () =>
+        toObservationsDocument(a),
       );
-      return sendPayload(req, res, p, { cacheControl: snapshotCache(q.vintage) });
+      return sendPayload(req, res, p, { cacheControl: snapshotCache(a.vintage) });
     }
-    const got = await stores.cache.get(entry);
+    const entry = lookup(a.series, s);
     // The flags are part of the key: the first answers after a pull say `cached: false`, the ones after it
     // `cached: true`, and a stale answer says so; only the plain key is looked up without asking the cache.
-    const key = `${got.stale ? 'stale' : got.cached ? '' : 'pulled'}${req.search}`;
-    let p = current.get(key, entry.id, got.observations);
+    const key = `${a.stale ? 'stale' : a.cached ? '' : 'pulled'}${req.search}`;
+    let p = current.get(key, entry.id, a.observations);
     if (!p) {
-      const doc: ObservationsResponse = {
-        series: entry.id,
-        observations: sliceByDate(got.observations, q.from, q.to),
-        source: got.source,
-        cached: got.cached,
-        asOf: got.asOf,
-      };
-      if (got.stale) doc.stale = true;
-      p = jsonPayload(doc);
-      current.set(key, { entry, source: got.observations, payload: p });
+      p = jsonPayload(toObservationsDocument(a));
+      current.set(key, { entry, source: a.observations, payload: p });
     }
-    sendPayload(req, res, p, { cacheControl: got.stale ? STALE_CACHE : PUBLIC_CACHE });
+    sendPayload(req, res, p, { cacheControl: a.stale ? STALE_CACHE : PUBLIC_CACHE });
   };
 
   r.get('/api/observations', (req, res, s) => {

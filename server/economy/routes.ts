@@ -7,7 +7,8 @@ import { OPENAPI_PATH } from '../../contract/economy/api.ts';
 import { rankSeries } from '../../contract/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
-import { currentObservations, observationRoutes, type ObservationRouteDeps } from './observations-routes.ts';
+import { observationRoutes } from './observations-routes.ts';
+import { findObservations, toObservationsDocument, type ObservationRouteDeps } from './observations.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
 import { DAY_MS } from './cache.ts';
 import { createObservationStores } from './stores.ts';
@@ -54,7 +55,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       return rankSeries(q.q ?? '', s.data.search);
     },
     getObservations: async (args) => ({
-      ...(await currentObservations(deps, s, { series: args.series, from: args.from, to: args.to })),
+      ...toObservationsDocument(await findObservations(deps, s, { series: args.series, from: args.from, to: args.to })),
     }),
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
     provenance: (series) => {
