@@ -23,7 +23,7 @@ export interface CachedObservations {
   series: string;
   /**
    * The cache entry's own array, shared by every answer from that entry and never mutated: a pull or a
-   * reload replaces it with a new one, so its identity names the entry (precomputed responses key on it).
+   * reload replaces it with a new one, so its identity names the entry (response bodies key on it).
    */
   observations: Observation[];
   source: string;
@@ -38,8 +38,8 @@ export interface CachedObservations {
 export interface ObservationCache {
   get(entry: RegistryEntry): Promise<CachedObservations>;
   /**
-   * What `get` would answer now from memory with no pull and no disk read (a fresh copy of this entry's
-   * identifiers, `cached: true`), or undefined when `get` has more to do: load, pull, serve stale, or fail.
+   * What `get` would answer now from memory, with no pull and no file read (`cached: true`), or undefined
+   * when `get` has more to do: load, pull, serve stale, or fail.
    */
   peek(entry: RegistryEntry): CachedObservations | undefined;
   /**
@@ -110,21 +110,19 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   const retryBase = options.retryBaseMs ?? 60_000;
   const retryMax = options.retryMaxMs ?? 60 * 60_000;
   const log = options.log ?? stderrLog;
+  // Kept: the contract's cache (a pull per series per 24 h, one in flight), in memory so a hit reads no file.
   const states = new Map<string, SeriesState>();
-  // Registry entries are loaded once per build and never changed, nor are cache files once made: `peek`
-  // computes their key and expiry once.
+  // Registry entries are fixed for the life of a loaded build: each one's key is made once.
   const keys = new WeakMap<RegistryEntry, string>();
   const keyOf = (entry: RegistryEntry) => {
     let key = keys.get(entry);
-    if (key === undefined) keys.set(entry, (key = toCacheKey(entry, options.upstreams[entry.source].label)));
+    if (key === undefined) {
+      key = toCacheKey(entry, options.upstreams[entry.source].label);
+      keys.set(entry, key);
+    }
     return key;
   };
-  const expiries = new WeakMap<CacheFile, number>();
-  const expiryOf = (file: CacheFile) => {
-    let at = expiries.get(file);
-    if (at === undefined) expiries.set(file, (at = Date.parse(file.asOf) + ttl));
-    return at;
-  };
+  const isFresh = (file: CacheFile, now: number) => now - Date.parse(file.asOf) < ttl;
 
   const pathOf = (id: string) => join(options.dir, 'observations', `${id}.json`);
 
@@ -223,13 +221,14 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     },
     peek(entry) {
       const file = states.get(entry.id)?.file;
-      if (!file || file.key !== keyOf(entry) || options.now().getTime() >= expiryOf(file)) return undefined;
-      return toAnswer(file, true);
+      return file && file.key === keyOf(entry) && isFresh(file, options.now().getTime())
+        ? toAnswer(file, true)
+        : undefined;
     },
     async get(entry) {
       assertSeriesId(entry.id);
       const upstream = options.upstreams[entry.source];
-      const key = toCacheKey(entry, upstream.label);
+      const key = keyOf(entry);
       let st = states.get(entry.id);
       if (!st) {
         st = { failures: 0, retryAt: 0 };
@@ -246,7 +245,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       // A copy pulled with other identifiers (registry edit, demo build on a real state folder) is not this series.
       const file = st.file?.key === key ? st.file : undefined;
       const now = options.now().getTime();
-      if (file && now - Date.parse(file.asOf) < ttl) return toAnswer(file, true);
+      if (file && isFresh(file, now)) return toAnswer(file, true);
 
       if (!st.inFlight) {
         if (now < st.retryAt) {

@@ -7,6 +7,7 @@ import type { Observation, ObservationsResponse, RegistryEntry } from '../../con
 import type { ServiceState } from '../core/app.ts';
 import { parseQuery, type RawQuery } from '../core/params.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../core/problem.ts';
+import type { CachedObservations } from './cache.ts';
 import type { ObservationStores } from './stores.ts';
 
 export interface ObservationRouteDeps<D> {
@@ -118,21 +119,30 @@ export function lookupSeries<D>(deps: ObservationRouteDeps<D>, s: ServiceState<D
   return entry;
 }
 
+export function parseObservationsQuery(query: RawQuery): ObservationsQuery {
+  return parseWithDates(query, 'economy/observations-query', ['from', 'to', 'vintage'], ['from', 'to']);
+}
+
+/** The answer made from what the cache gave for `q`. */
+export function toCurrentAnswer(
+  entry: RegistryEntry,
+  got: CachedObservations,
+  q: ObservationsQuery,
+): ObservationsAnswer {
+  const [start, end] = toDateRange(got.observations, q.from, q.to);
+  const { observations, source, cached, asOf } = got;
+  return { series: entry.id, observations, start, end, source, cached, asOf, ...(got.stale && { stale: true }) };
+}
+
 /**
- * The answer to an observations query given as query values (`series`, `from`, `to`, `vintage`): the
- * current copy through the cache, or that day's snapshot (404 when there is none).
+ * The answer to a checked observations query: the current copy through the cache, or that day's snapshot
+ * (404 when there is none).
  */
 export async function findObservations<D>(
   deps: ObservationRouteDeps<D>,
   s: ServiceState<D>,
-  query: RawQuery,
+  q: ObservationsQuery,
 ): Promise<ObservationsAnswer> {
-  const q = parseWithDates<ObservationsQuery>(
-    query,
-    'economy/observations-query',
-    ['from', 'to', 'vintage'],
-    ['from', 'to'],
-  );
   const entry = lookupSeries(deps, s, q.series);
   const stores = deps.stores(s);
   if (q.vintage !== undefined) {
@@ -143,10 +153,7 @@ export async function findObservations<D>(
     const { observations, source, asOf, vintage } = snap;
     return { series: entry.id, observations, start, end, source, cached: true, asOf, vintage };
   }
-  const got = await stores.cache.get(entry);
-  const [start, end] = toDateRange(got.observations, q.from, q.to);
-  const { observations, source, cached, asOf } = got;
-  return { series: entry.id, observations, start, end, source, cached, asOf, ...(got.stale && { stale: true }) };
+  return toCurrentAnswer(entry, await stores.cache.get(entry), q);
 }
 
 /** The contract's document for an answer. */

@@ -8,7 +8,12 @@ import { rankSeries } from '../../contract/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
 import { observationRoutes } from './observations-routes.ts';
-import { findObservations, toObservationsDocument, type ObservationRouteDeps } from './observations.ts';
+import {
+  findObservations,
+  parseObservationsQuery,
+  toObservationsDocument,
+  type ObservationRouteDeps,
+} from './observations.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
 import { DAY_MS } from './cache.ts';
 import { createObservationStores } from './stores.ts';
@@ -54,9 +59,10 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       const q = parseQuery<{ q?: string }>({ q: query }, 'economy/series-query');
       return rankSeries(q.q ?? '', s.data.search);
     },
-    getObservations: async (args) => ({
-      ...toObservationsDocument(await findObservations(deps, s, { series: args.series, from: args.from, to: args.to })),
-    }),
+    getObservations: async (args) => {
+      const q = parseObservationsQuery({ series: args.series, from: args.from, to: args.to });
+      return { ...toObservationsDocument(await findObservations(deps, s, q)) };
+    },
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
     provenance: (series) => {
       const entry = s.data.entries.get(series);

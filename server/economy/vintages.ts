@@ -93,7 +93,9 @@ export function createVintageArchive(
 ): VintageArchive {
   const log = options.log ?? stderrLog;
   const root = join(dir, 'vintages');
+  // Kept: listing a day is a Set read, not a readdir per request.
   const index = new Map<string, Promise<Set<string>>>();
+  // Kept: a daily series' snapshot is ~230 kB of JSON to read and parse; one copy keeps its bodies' key.
   const snapshots = new Lru<VintageSnapshot>(options.cacheSize ?? 200);
 
   const datesOf = (series: string): Promise<Set<string>> => {
