@@ -73,7 +73,8 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     const q = parseQuery<{ series: string }>(queryOf(req), 'economy/vintages-query');
     const entry = lookupSeries(deps, s, q.series);
     const snapshots = await deps.stores(s).vintages.list(entry.id);
-    sendPayload(req, res, jsonPayload({ series: entry.id, snapshots }), { cacheControl: PUBLIC_CACHE });
+    const p = await bodies.getOrMake(`l${identityOf(snapshots)}`, () => jsonPayload({ series: entry.id, snapshots }));
+    sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
   });
 
   r.get('/api/revisions', async (req, res, s) => {
