@@ -22,8 +22,8 @@ import type { Scenario, ScenarioInput } from './services.ts';
 const API = '/api';
 /**
  * Distinct observation queries: about seven per series, as many as a dashboard over the whole registry
- * asks for; their payloads (about 10 MB with compressed forms) fit well within what the route keeps
- * precomputed (OBSERVATION_PAYLOAD_BYTES), so after the warm-up each is answered from memory.
+ * asks for; their bodies (about 10 MB with compressed forms) fit well within what the route keeps
+ * (OBSERVATION_BODY_BYTES, server/economy/bodies.ts), so after the warm-up each is answered from memory.
  */
 const OBSERVATION_QUERIES = 300;
 /** Concurrent cold requests per series in the burst. */
