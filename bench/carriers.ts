@@ -10,7 +10,7 @@ import type { Rng } from '../contract/core/rng.ts';
 import { BASE, PROFILES, SEARCH_RECORDS } from '../server/carriers/routes.ts';
 import { loadBuild } from '../server/core/build.ts';
 import { openSqliteStore } from '../server/core/store.ts';
-import type { Scenario, ScenarioInput } from './services.ts';
+import type { Scenario, ScenarioInput } from './scenario.ts';
 
 /** Enough distinct ids that lookups spread over the data file rather than a few pages of it. */
 const MAX_IDS = 2000;

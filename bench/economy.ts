@@ -17,7 +17,7 @@ import { ROOT, startChild } from './children.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { getLocal } from './http.ts';
 import type { ServerJob } from './protocol.ts';
-import type { Scenario, ScenarioInput } from './services.ts';
+import type { Scenario, ScenarioInput } from './scenario.ts';
 
 const API = '/api';
 /**

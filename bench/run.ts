@@ -38,7 +38,8 @@ import {
   type StartupResult,
 } from './report.ts';
 import { measureStartup } from './startup.ts';
-import { BENCH_SERVICES, type BenchService, type Scenario } from './services.ts';
+import type { Scenario } from './scenario.ts';
+import { BENCH_SERVICES, type BenchService } from './services.ts';
 import { formatColdBursts, type ColdBurstResult } from './cold-burst.ts';
 
 const USAGE = `Benchmark the services against a bare node:http server, side by side in one run.
