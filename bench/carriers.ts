@@ -5,13 +5,13 @@
 // at 2 million carriers the search records are hundreds of megabytes, and the bench needs a few thousand.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../contract/core/record-store.ts';
-import { toSearchWords } from '../contract/core/text.ts';
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import { BASE } from '../server/carriers/routes.ts';
 import { PROFILES, SEARCH_RECORDS } from '../contract/carriers/layout.ts';
+import { toSearchWords } from '../contract/core/text.ts';
 import { loadBuild } from '../server/core/build.ts';
 import { openSqliteStore } from '../server/core/store.ts';
-import type { Scenario, ScenarioInput } from './services.ts';
+import type { Scenario, ScenarioInput } from './scenario.ts';
 
 /** Enough distinct ids that lookups spread over the data file rather than a few pages of it. */
 const MAX_IDS = 2000;

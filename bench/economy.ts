@@ -8,22 +8,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Progress } from '../pipeline/core/progress.ts';
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import { buildEconomy } from '../pipeline/economy/index.ts';
-import type { RegistryEntry, Source } from '../pipeline/economy/types.ts';
-import { createObservationStores } from '../server/economy/observations-routes.ts';
-import { respondDemo } from '../server/economy/upstream/demo.ts';
+import type { RegistryEntry, Source } from '../contract/economy/types.ts';
+import { createObservationStores } from '../server/economy/stores.ts';
+import { respondDemo } from '../contract/economy/upstream/demo.ts';
 import { ROOT, startChild } from './children.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { getLocal } from './http.ts';
 import type { ServerJob } from './protocol.ts';
-import type { Scenario, ScenarioInput } from './services.ts';
+import type { Scenario, ScenarioInput } from './scenario.ts';
 
 const API = '/api';
 /**
  * Distinct observation queries: about seven per series, as many as a dashboard over the whole registry
- * asks for; their payloads (about 10 MB with compressed forms) fit well within what the route keeps
- * precomputed (OBSERVATION_PAYLOAD_BYTES), so after the warm-up each is answered from memory.
+ * asks for; their bodies (about 10 MB with compressed forms) fit well within what the route keeps
+ * (OBSERVATION_BODY_BYTES, server/economy/bodies.ts), so after the warm-up each is answered from memory.
  */
 const OBSERVATION_QUERIES = 300;
 /** Concurrent cold requests per series in the burst. */
@@ -139,7 +139,7 @@ interface CountingUpstream {
 
 /**
  * A fake StatCan WDS and Bank of Canada Valet on 127.0.0.1 that counts every request and answers it in the
- * upstreams' wire formats with the demo upstream's generated series (server/economy/upstream/demo.ts),
+ * upstreams' wire formats with the demo upstream's generated series (contract/economy/upstream/demo.ts),
  * after UPSTREAM_DELAY_MS.
  */
 async function startCountingUpstream(entries: readonly RegistryEntry[]): Promise<CountingUpstream> {

@@ -2,9 +2,9 @@
 // build (as people type them: whole words, prefixes, two words, a city or tier filter).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Rng } from '../pipeline/demo/rng.ts';
+import type { Rng } from '../contract/core/rng.ts';
 import type { SearchDoc, SearchIndexFile } from '../contract/facilities/search.ts';
-import type { Scenario, ScenarioInput } from './services.ts';
+import type { Scenario, ScenarioInput } from './scenario.ts';
 
 const BASE = '/api/v1';
 /** Enough distinct ids that lookups do not sit in one CPU cache line; the issue asks for a few hundred. */

@@ -7,7 +7,8 @@ import { formatTable } from '../pipeline/core/progress.ts';
 import type { LoadResult } from './autocannon.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import type { StartupFigures } from './startup.ts';
-import { describeTarget, meetsTarget, type SizeTargets, type Target } from './services.ts';
+import type { Target } from './scenario.ts';
+import { describeTarget, meetsTarget, type SizeTargets } from './services.ts';
 
 export type ServerKind = 'bare' | 'app';
 

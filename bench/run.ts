@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../contract/core/cli.ts';
 import { createProgress, type Progress } from '../pipeline/core/progress.ts';
-import { createRng } from '../pipeline/demo/rng.ts';
+import { createRng } from '../contract/core/rng.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './autocannon.ts';
 import { runWrk, wrkVersion } from './wrk.ts';
 import { BUILD_NODE_FLAGS, killAllChildren, ROOT, startChild, type Child } from './children.ts';
@@ -38,7 +38,8 @@ import {
   type StartupResult,
 } from './report.ts';
 import { measureStartup } from './startup.ts';
-import { BENCH_SERVICES, type BenchService, type Scenario } from './services.ts';
+import type { Scenario } from './scenario.ts';
+import { BENCH_SERVICES, type BenchService } from './services.ts';
 import { formatColdBursts, type ColdBurstResult } from './cold-burst.ts';
 
 const USAGE = `Benchmark the services against a bare node:http server, side by side in one run.

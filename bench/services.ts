@@ -1,36 +1,11 @@
 // What `npm run bench` measures, per service. A service adds itself with one entry here and a function
 // that turns its build into request paths (see bench/facilities.ts); building, serving, the bare
 // comparison and the report are shared.
-import type { Rng } from '../pipeline/demo/rng.ts';
 import { carriersScenarios } from './carriers.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { economyColdBursts, economyScenarios, type ColdBurstInput } from './economy.ts';
 import { facilitiesScenarios } from './facilities.ts';
-
-export interface Target {
-  /** App req/s at least this fraction of the bare server's, in the same round. */
-  minRatio?: number;
-  /** App p99 latency below this many milliseconds. */
-  maxP99Ms?: number;
-}
-
-export interface Scenario {
-  name: string;
-  description: string;
-  /** Request paths (with query); each connection cycles through its own share of them. */
-  paths: string[];
-  /** Sent with every request of the scenario (a bearer key): by autocannon, the checks and the bare server's capture. */
-  headers?: Record<string, string>;
-  target: Target;
-}
-
-export interface ScenarioInput {
-  /** The published build of the service (`<dataDir>/<service>`). */
-  buildDir: string;
-  /** STATE_DIR of the server children (API keys, counters): scenarios that sign in create their key here. */
-  stateDir: string;
-  rng: Rng;
-}
+import type { Scenario, ScenarioInput, Target } from './scenario.ts';
 
 export interface DemoScale {
   /** The command-line option that sets this service's demo scale (`--scale`, `--carriers-scale`); none when the demo has one size. */

@@ -1,11 +1,12 @@
 // npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
+import { resolve } from 'node:path';
+import { isValidIsoDate } from '../contract/core/dates.ts';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { flagSetting } from '../contract/core/settings.ts';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../contract/core/cli.ts';
-import { isValidIsoDate } from './core/dates.ts';
 import { createProgress, formatTable } from './core/progress.ts';
 import { recoverPublish } from './core/sink.ts';
 import { type BuildResult, PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';

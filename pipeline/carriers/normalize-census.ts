@@ -1,6 +1,6 @@
 // normalize*: raw census rows (keys from inputs.ts CENSUS_COLUMNS) to CensusRow, or issues. Pure: no I/O, no
 // clock; the century pivot's reference date is passed in.
-import { assertIsoDate, parseAnyDate } from '../core/dates.ts';
+import { assertIsoDate, parseAnyDate } from '../../contract/core/dates.ts';
 import { rowIssue as issue, type Normalized, type RowIssue } from '../core/issues.ts';
 import { cleanText, parseInteger } from '../../contract/core/values.ts';
 import type { CensusRow } from './types.ts';
@@ -47,7 +47,7 @@ const DATES = ['mcs150_date', 'add_date'] as const;
 
 /**
  * One census row, either form. `reference` is an ISO date (the snapshot's) for the DD-MON-YY century pivot
- * (core/dates.ts parseOracleDate). Dropped: an invalid DOT number or an empty legal name. Kept with an issue
+ * (contract/core/dates.ts parseOracleDate). Dropped: an invalid DOT number or an empty legal name. Kept with an issue
  * and the field null: an unknown carrier_operation, flag, number or date.
  */
 export function normalizeCensusRow(raw: Raw, file: string, record: number, reference: string): Normalized<CensusRow> {

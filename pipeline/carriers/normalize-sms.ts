@@ -5,7 +5,7 @@
 // with a `missing_value` issue, and unreadable text as 0 / false with an `invalid_value` issue; the row is
 // kept, because dropping an inspection or crash would understate a carrier's record. A row is dropped only
 // when it cannot be attributed or placed in time: no id, an invalid DOT number, no valid date.
-import { assertIsoDate, parseAnyDate } from '../core/dates.ts';
+import { assertIsoDate, parseAnyDate } from '../../contract/core/dates.ts';
 import { rowIssue as issue, type Normalized, type RowIssue } from '../core/issues.ts';
 import { cleanText, parseInteger, parseNumber } from '../../contract/core/values.ts';
 import { RELEVANCE_COLUMNS } from './inputs.ts';

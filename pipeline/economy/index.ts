@@ -8,19 +8,19 @@ import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { sortById } from '../../contract/economy/ids.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import {
   loadRegistry,
   REGISTRY_FILE,
   REGISTRY_PATH,
-  sortById,
   toCategories,
   toSeriesDetail,
   toSeriesRecord,
 } from './registry.ts';
 import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
-import { CATEGORIES, type RegistryEntry } from './types.ts';
+import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -10,14 +10,11 @@ import {
   type OpenApiDocument,
   type ResponseSpec,
 } from '../core/openapi.ts';
+import { API, OPENAPI_PATH, SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 
-export const OPENAPI_PATH = '/api/openapi';
-const API = '/api';
-/** server/economy/observations-routes.ts: a past day's snapshot never changes; a stale answer is asked for again soon. */
-const SNAPSHOT_CACHE = 'public, max-age=86400';
-const STALE_CACHE = 'public, max-age=60';
+export { OPENAPI_PATH };
 
 const document = (schema: string, description: string, cache: string | string[] = PUBLIC_CACHE): ResponseSpec => ({
   description,

@@ -2,7 +2,7 @@
 // `economy/registry`, plus the pure converters from its entries to the documents the API answers
 // (shared/contracts/economy.md, "Registry" and "REST").
 import { readFileSync } from 'node:fs';
-import { isValidIsoDate } from '../core/dates.ts';
+import { isValidIsoDate } from '../../contract/core/dates.ts';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from '../../contract/core/hash.ts';
 import { schemas } from '../../contract/core/schemas.ts';
@@ -13,18 +13,11 @@ import {
   type SeriesDetail,
   type SeriesRecord,
   type Source,
-} from './types.ts';
+} from '../../contract/economy/types.ts';
 
 export const REGISTRY_PATH = fileURLToPath(new URL('../../data/economy/registry.json', import.meta.url));
 /** The registry's path as the manifest and report name it. */
 export const REGISTRY_FILE = 'data/economy/registry.json';
-
-/** Series ids: upper case letters, digits and underscores, starting with a letter (the contract's `CPI_ALL_ITEMS`). */
-const SERIES_ID = /^[A-Z][A-Z0-9_]*$/;
-
-export function isSeriesId(s: string): boolean {
-  return s.length <= 64 && SERIES_ID.test(s);
-}
 
 export const SOURCE_LABELS: Record<Source, SeriesRecord['sourceLabel']> = {
   STATCAN: 'Statistics Canada',
@@ -139,13 +132,4 @@ export function toCategories(entries: readonly RegistryEntry[]): Category[] {
       examples: members.slice(0, MAX_EXAMPLES).map((e) => e.title),
     };
   });
-}
-
-/** Code-unit order, the same in every locale. */
-export function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function sortById<T extends { id: string }>(rows: readonly T[]): T[] {
-  return [...rows].sort((a, b) => compareIds(a.id, b.id));
 }

@@ -1,30 +1,16 @@
-// Series search (shared/contracts/economy.md, `/api/series?q=`): a lunr index over ids, titles and
-// descriptions, built once by the pipeline and loaded by the server with lunr.Index.load. Words are folded
-// the same way on both sides (toSearchWords), and the stemmer and stop-word filter are off, so "every query
-// word starts a word of the series" is a plain trailing-wildcard query per word.
-//
-// Ranking, in tiers; within a tier, by id (code-unit order), so a result list never depends on input order:
-//   0. exact id: the query's words joined by underscores, upper-cased, equal a series id
-//      (`cpi all items`, `CPI_ALL_ITEMS` and `cpi-all-items` all name CPI_ALL_ITEMS);
-//   1. id prefix: a series id starts with that key (`cpi` → CPI_ALBERTA_…, CPI_ALL_ITEMS, CPI_ENERGY, …);
-//   2. title words: every query word starts a word of the title;
-//   3. description words: the rest of the lunr matches, where every query word starts a word of the id,
-//      title or description but the title alone does not hold them all.
-// Series that match in no tier are left out.
+// Series search, the build side (shared/contracts/economy.md, `/api/series?q=`): a lunr index over ids,
+// titles and descriptions, written once as `index/search.json`; the server ranks with it through
+// contract/economy/search.ts, which folds query words the way the index's words are folded here.
 import lunr from 'lunr';
+import { sortById } from '../../contract/economy/ids.ts';
+import type { SearchIndexFile } from '../../contract/economy/search.ts';
+import type { SeriesRecord } from '../../contract/economy/types.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
-import { compareIds, sortById } from './registry.ts';
-import type { SeriesRecord } from './types.ts';
-
-export interface SearchIndexFile {
-  /** Every list record, by id. */
-  series: SeriesRecord[];
-  lunr: object;
-}
 
 export function toSearchIndex(records: readonly SeriesRecord[]): SearchIndexFile {
   const series = sortById(records);
   const index = lunr(function () {
+    // No stemmer or stop-word filter: a query word must start a word of the series as written.
     this.pipeline.reset();
     this.searchPipeline.reset();
     this.ref('ref');
@@ -42,88 +28,4 @@ export function toSearchIndex(records: readonly SeriesRecord[]): SearchIndexFile
     }
   });
   return { series, lunr: index.toJSON() };
-}
-
-/** What the server keeps per series to place a lunr match in a tier. */
-interface RankDoc {
-  record: SeriesRecord;
-  titleWords: readonly string[];
-}
-
-export interface SeriesSearch {
-  index: lunr.Index;
-  /** Ids in code-unit order, for the id-prefix tier (binary search). */
-  ids: readonly string[];
-  byId: ReadonlyMap<string, RankDoc>;
-}
-
-export function toSeriesSearch(file: SearchIndexFile): SeriesSearch {
-  const series = sortById(file.series);
-  return {
-    index: lunr.Index.load(file.lunr),
-    ids: series.map((r) => r.id),
-    byId: new Map(series.map((r) => [r.id, { record: r, titleWords: toSearchWords(r.title) }])),
-  };
-}
-
-/** Words of a query as the index holds them; an empty list means the query constrains nothing. */
-export function toQueryWords(q: string): string[] {
-  return toSearchWords(q);
-}
-
-/** The id a query would name: its words joined by underscores, upper-cased (`cpi all items` → CPI_ALL_ITEMS). */
-export function toIdKey(words: readonly string[]): string {
-  return words.join('_').toUpperCase();
-}
-
-/** First index of `ids` (sorted) whose id is ≥ key. */
-function lowerBound(ids: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareIds(ids[mid]!, key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-const startsAWord = (word: string, words: readonly string[]) => words.some((w) => w.startsWith(word));
-
-/**
- * The records matching `query`, ranked by the tiers above, ties by id. A query without letters or digits
- * returns every record by id.
- */
-export function rankSeries(query: string, search: SeriesSearch): SeriesRecord[] {
-  const words = toQueryWords(query);
-  if (words.length === 0) return search.ids.map((id) => search.byId.get(id)!.record);
-  const key = toIdKey(words);
-  const tiers: string[][] = [[], [], [], []];
-  const placed = new Set<string>();
-  const place = (tier: number, id: string) => {
-    if (placed.has(id)) return;
-    placed.add(id);
-    tiers[tier]!.push(id);
-  };
-
-  if (search.byId.has(key)) place(0, key);
-  for (let i = lowerBound(search.ids, key); i < search.ids.length && search.ids[i]!.startsWith(key); i++)
-    place(1, search.ids[i]!);
-
-  const hits = search.index.query((q) => {
-    for (const word of words) {
-      q.term(word, {
-        wildcard: lunr.Query.wildcard.TRAILING,
-        presence: lunr.Query.presence.REQUIRED,
-        usePipeline: false,
-      });
-    }
-  });
-  for (const id of hits.map((h) => h.ref)) {
-    const doc = search.byId.get(id);
-    if (!doc) continue;
-    place(words.every((w) => startsAWord(w, doc.titleWords)) ? 2 : 3, id);
-  }
-
-  return tiers.flatMap((ids) => ids.sort(compareIds).map((id) => search.byId.get(id)!.record));
 }

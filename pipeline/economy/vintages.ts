@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isValidIsoDate } from '../core/dates.ts';
+import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { SourceFile } from '../../contract/core/manifest.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import type { Sink } from '../core/sink.ts';
-import type { Observation, RegistryEntry } from './types.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
 

@@ -3,7 +3,7 @@
 import { median, round } from '../../contract/core/values.ts';
 import type { LinkResult } from './link.ts';
 import { toEmissions } from './records.ts';
-import type { BaseRecord, Delta, } from '../../contract/facilities/record.ts';
+import type { BaseRecord, Delta } from '../../contract/facilities/record.ts';
 import type { Stats as GeneratedStats } from '../../contract/types/facilities/stats.ts';
 
 /** GET /api/v1/stats (schemas/facilities/stats.schema.json). */

@@ -1,6 +1,6 @@
 // Economy inputs at a chosen size: a registry of generated series (the reviewed registry's 43, then numbered
 // variants of them with invented upstream identifiers) and, for every series, the upstream's answer in its
-// own wire format, rendered by the built-in demo upstream (server/economy/upstream/demo.ts) for one day.
+// own wire format, rendered by the built-in demo upstream (contract/economy/upstream/demo.ts) for one day.
 //
 // Layout of the folder written (paths below it):
 //   registry.json                                                the registry (schema economy/registry)
@@ -11,9 +11,9 @@
 // economy-upstream.ts serves the files to the real clients as a fake upstream (tests, benchmarks).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { RegistryEntry } from '../economy/types.ts';
-import { DEMO_STATCAN_URL, DEMO_VALET_URL, respondDemo } from '../../server/economy/upstream/demo.ts';
-import { LATEST_N } from '../../server/economy/upstream/statcan.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
+import { DEMO_STATCAN_URL, DEMO_VALET_URL, respondDemo } from '../../contract/economy/upstream/demo.ts';
+import { LATEST_N } from '../../contract/economy/upstream/statcan.ts';
 
 /** The day the upstream answers are rendered for, unless another is given. */
 export const DEFAULT_ECONOMY_AS_OF = '2026-11-22';

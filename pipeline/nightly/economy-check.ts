@@ -7,10 +7,10 @@
 //   - Bank of Canada Valet observations for every series name (batched, from today so the answers are
 //     small): the name is known (Valet answers 404 for an unknown one).
 // A series that fails, or an upstream that cannot be reached after the retries, fails the economy service.
-import type { RegistryEntry } from '../economy/types.ts';
-import { UpstreamError, type FetchLike } from '../../server/economy/cache.ts';
-import { createStatcanClient, type WdsSeriesInfo, type WdsItem } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
+import { UpstreamError, type FetchLike } from '../../contract/economy/upstream/port.ts';
+import { createStatcanClient, type WdsSeriesInfo, type WdsItem } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 
 export interface EconomyCheckOptions {
   statcanUrl: string;

@@ -8,99 +8,22 @@
 //   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
 //     with `Retry-After`.
 // The clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
-//
-// This file also holds the port the upstream adapters implement (`SeriesUpstream`, `UpstreamError`): the
-// cache is what consumes them, and statcan.ts, valet.ts and demo.ts all speak to it the same way.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import type { Observation, RegistryEntry, Source } from '../../pipeline/economy/types.ts';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
+import { UpstreamError, type SeriesUpstream } from '../../contract/economy/upstream/port.ts';
 import { HttpError } from '../../contract/core/problem.ts';
+import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
 import type { VintageArchive } from './vintages.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A pull that failed: HTTP status, timeout, network error, malformed body or a WDS item status. */
-export class UpstreamError extends Error {
-  constructor(
-    message: string,
-    /** The upstream's HTTP status, when it answered. */
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'UpstreamError';
-  }
-}
-
-/** One upstream (StatCan WDS, Bank of Canada Valet, or the demo of either), as the cache pulls from it. */
-export interface SeriesUpstream {
-  /** The response's `source`: `Statistics Canada`, `Bank of Canada`, `… (demo)`. */
-  readonly label: string;
-  /** The whole series, ascending by date, values in base units (scalar factor applied). */
-  pull(entry: RegistryEntry, signal: AbortSignal): Promise<Observation[]>;
-}
-
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
-
-export interface UpstreamRequest {
-  fetch?: FetchLike;
-  /** Per-request time limit (AbortSignal.timeout), on top of any `signal` from the caller. */
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Names the upstream in error messages. */
-  label: string;
-}
-
-/**
- * One JSON request to an upstream, as both adapters make it: any failure (network, timeout, HTTP status,
- * body that is not JSON) is an UpstreamError naming the upstream and the URL's path.
- */
-export async function fetchUpstreamJson(url: string, init: RequestInit, req: UpstreamRequest): Promise<unknown> {
-  const timeout = AbortSignal.timeout(req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-  const where = `${req.label} ${new URL(url).pathname}`;
-  let res: Response;
-  let text: string;
-  try {
-    res = await (req.fetch ?? fetch)(url, {
-      ...init,
-      signal,
-      headers: { Accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
-    });
-    text = await res.text();
-  } catch (err) {
-    const reason = signal.aborted
-      ? timeout.aborted
-        ? `timed out after ${req.timeoutMs} ms`
-        : String((signal.reason as Error)?.message ?? signal.reason)
-      : (err as Error).message;
-    throw new UpstreamError(`${where}: ${reason}`, undefined, { cause: err });
-  }
-  if (!res.ok) {
-    // Valet explains a bad series name in a JSON `message`; WDS answers errors with HTML or text.
-    let detail = '';
-    try {
-      const body = JSON.parse(text) as { message?: unknown };
-      if (typeof body.message === 'string') detail = `: ${body.message}`;
-    } catch {
-      // not JSON: the status says enough
-    }
-    throw new UpstreamError(`${where} answered HTTP ${res.status}${detail}`, res.status);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new UpstreamError(`${where} answered a body that is not JSON`, res.status, { cause: err });
-  }
-}
 
 /** What `get` answers: the `/api/observations` document before from/to filtering. */
 export interface CachedObservations {
   series: string;
   /**
    * The cache entry's own array, shared by every answer from that entry and never mutated: a pull or a
-   * reload replaces it with a new one, so its identity names the entry (precomputed responses key on it).
+   * reload replaces it with a new one, so its identity names the entry (response bodies key on it).
    */
   observations: Observation[];
   source: string;
@@ -115,8 +38,8 @@ export interface CachedObservations {
 export interface ObservationCache {
   get(entry: RegistryEntry): Promise<CachedObservations>;
   /**
-   * What `get` would answer now from memory with no pull and no disk read (a fresh copy of this entry's
-   * identifiers, `cached: true`), or undefined when `get` has more to do: load, pull, serve stale, or fail.
+   * What `get` would answer now from memory, with no pull and no file read (`cached: true`), or undefined
+   * when `get` has more to do: load, pull, serve stale, or fail.
    */
   peek(entry: RegistryEntry): CachedObservations | undefined;
   /**
@@ -125,18 +48,6 @@ export interface ObservationCache {
    * limit; a later `get` that would pull fails the same way.
    */
   close(): void;
-}
-
-export interface CacheLogLine {
-  event:
-    | 'upstream_pull_failed'
-    | 'cache_file_unreadable'
-    | 'cache_write_failed'
-    | 'vintage_write_failed'
-    | 'vintage_unreadable';
-  series: string;
-  error: string;
-  [key: string]: unknown;
 }
 
 export interface ObservationCacheOptions {
@@ -175,49 +86,9 @@ interface SeriesState {
   retryAt: number;
 }
 
-export const stderrLog = (line: CacheLogLine) =>
-  process.stderr.write(`${JSON.stringify({ service: 'economy', ...line })}\n`);
-
-/**
- * Writes `data` to `path` through a temporary file in the same folder and a rename, which POSIX makes
- * atomic: a reader sees the old file or the new one, never a mix, and a crash leaves at most a stray
- * `.tmp-*` file that nothing reads.
- */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** Series ids are file names here: only the registry's alphabet (upper case, digits, underscore). */
-export function assertSeriesId(id: string): void {
-  if (!/^[A-Z0-9_]{1,100}$/.test(id))
-    throw new Error(`series id ${JSON.stringify(id)} is not upper case letters, digits and underscores`);
-}
-
 /** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
 export function toCacheKey(entry: RegistryEntry, label: string): string {
   return JSON.stringify([label, entry.source, entry.vectorIds, entry.seriesNames, entry.scalarFactorCode]);
-}
-
-/** Observations as the cache and the vintage archive store them: `{ date, value }`, a date and a finite number each. */
-export function isObservationList(x: unknown): x is Observation[] {
-  return (
-    Array.isArray(x) &&
-    x.every(
-      (o) =>
-        typeof o === 'object' &&
-        o !== null &&
-        typeof (o as Observation).date === 'string' &&
-        Number.isFinite((o as Observation).value),
-    )
-  );
 }
 
 function isCacheFile(doc: unknown, series: string): doc is CacheFile {
@@ -239,9 +110,9 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   const retryBase = options.retryBaseMs ?? 60_000;
   const retryMax = options.retryMaxMs ?? 60 * 60_000;
   const log = options.log ?? stderrLog;
+  // Kept: the contract's cache (a pull per series per 24 h, one in flight), in memory so a hit reads no file.
   const states = new Map<string, SeriesState>();
-  // Registry entries are loaded once per build and never changed, nor are cache files once made: `peek`
-  // computes their key and expiry once.
+  // Registry entries are fixed for the life of a loaded build: each one's key is made once.
   const keys = new WeakMap<RegistryEntry, string>();
   const keyOf = (entry: RegistryEntry) => {
     let key = keys.get(entry);
@@ -251,15 +122,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     }
     return key;
   };
-  const expiries = new WeakMap<CacheFile, number>();
-  const expiryOf = (file: CacheFile) => {
-    let at = expiries.get(file);
-    if (at === undefined) {
-      at = Date.parse(file.asOf) + ttl;
-      expiries.set(file, at);
-    }
-    return at;
-  };
+  const isFresh = (file: CacheFile, now: number) => now - Date.parse(file.asOf) < ttl;
 
   const pathOf = (id: string) => join(options.dir, 'observations', `${id}.json`);
 
@@ -358,13 +221,14 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     },
     peek(entry) {
       const file = states.get(entry.id)?.file;
-      if (!file || file.key !== keyOf(entry) || options.now().getTime() >= expiryOf(file)) return undefined;
-      return toAnswer(file, true);
+      return file && file.key === keyOf(entry) && isFresh(file, options.now().getTime())
+        ? toAnswer(file, true)
+        : undefined;
     },
     async get(entry) {
       assertSeriesId(entry.id);
       const upstream = options.upstreams[entry.source];
-      const key = toCacheKey(entry, upstream.label);
+      const key = keyOf(entry);
       let st = states.get(entry.id);
       if (!st) {
         st = { failures: 0, retryAt: 0 };
@@ -381,7 +245,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       // A copy pulled with other identifiers (registry edit, demo build on a real state folder) is not this series.
       const file = st.file?.key === key ? st.file : undefined;
       const now = options.now().getTime();
-      if (file && now - Date.parse(file.asOf) < ttl) return toAnswer(file, true);
+      if (file && isFresh(file, now)) return toAnswer(file, true);
 
       if (!st.inFlight) {
         if (now < st.retryAt) {

@@ -25,8 +25,8 @@ import { isUtf8 } from 'node:buffer';
 import { setVersionHeader } from '../core/data-version.ts';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { CATEGORIES } from '../../pipeline/economy/types.ts';
-import type { Manifest } from '../../contract/core/manifest.ts';
+import { CATEGORIES } from '../../contract/economy/types.ts';
+import type { LoadedBuild } from '../core/build.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
 import { readBody } from '../core/body.ts';
 import {
@@ -409,7 +409,13 @@ async function toResult(work: () => Json | Promise<Json>): Promise<CallToolResul
   }
 }
 
-function toServer(sdk: Sdk, deps: McpDeps, manifest: Manifest, schemas: ToolSchemas, cacheTtlMs: number): McpServer {
+function toServer(
+  sdk: Sdk,
+  deps: McpDeps,
+  manifest: LoadedBuild['manifest'],
+  schemas: ToolSchemas,
+  cacheTtlMs: number,
+): McpServer {
   // One server per request: the tool list never changes under a client.
   const hint = { ttlMs: cacheTtlMs, cacheScope: 'public' as const };
   const server = new sdk.server.McpServer(

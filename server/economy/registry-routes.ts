@@ -3,23 +3,22 @@
 // one Map read; `q` runs the prebuilt lunr index through rankSeries and caches each distinct query's
 // response. The service definition that joins these routes with the observation and MCP routes lives in
 // server/economy/routes.ts.
-import { isSeriesId } from '../../pipeline/economy/registry.ts';
+import { API } from '../../contract/economy/api.ts';
+import { isSeriesId } from '../../contract/economy/ids.ts';
 import {
   rankSeries,
   toQueryWords,
   toSeriesSearch,
   type SearchIndexFile,
   type SeriesSearch,
-} from '../../pipeline/economy/search.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+} from '../../contract/economy/search.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { PUBLIC_CACHE, sendDocument, type Routes } from '../core/app.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound } from '../../contract/core/problem.ts';
-
-export const API = '/api';
 
 export interface EconomyRegistryData {
   search: SeriesSearch;

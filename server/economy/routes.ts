@@ -3,21 +3,20 @@
 // the MCP endpoint answers the same data as tools.
 import type { ServiceDefinition, ServiceState } from '../core/app.ts';
 import { parseQuery } from '../core/params.ts';
-import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
-import { rankSeries } from '../../pipeline/economy/search.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import { OPENAPI_PATH } from '../../contract/economy/api.ts';
+import { rankSeries } from '../../contract/economy/search.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
+import { observationRoutes } from './observations-routes.ts';
 import {
-  createObservationStores,
-  currentObservations,
-  observationRoutes,
+  findObservations,
+  parseObservationsQuery,
+  toObservationsDocument,
   type ObservationRouteDeps,
-} from './observations-routes.ts';
+} from './observations.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
-import { toStatcanBaseUrl } from './upstream/statcan.ts';
-import { toValetBaseUrl } from './upstream/valet.ts';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from './cache.ts';
+import { createObservationStores } from './stores.ts';
 
 export interface EconomyOptions {
   stateDir: string;
@@ -44,9 +43,6 @@ function sourceUrl(entry: RegistryEntry): string {
 
 export function createEconomyService(options: EconomyOptions): ServiceDefinition<EconomyRegistryData> {
   const now = options.now ?? (() => new Date());
-  // Checked at start-up (a ConfigError naming the variable), not on the first pull.
-  toStatcanBaseUrl(options.env);
-  toValetBaseUrl(options.env);
   const storesFor = createObservationStores({
     stateDir: options.stateDir,
     env: options.env,
@@ -63,9 +59,10 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       const q = parseQuery<{ q?: string }>({ q: query }, 'economy/series-query');
       return rankSeries(q.q ?? '', s.data.search);
     },
-    getObservations: async (args) => ({
-      ...(await currentObservations(deps, s, { series: args.series, from: args.from, to: args.to })),
-    }),
+    getObservations: async (args) => {
+      const q = parseObservationsQuery({ series: args.series, from: args.from, to: args.to });
+      return { ...toObservationsDocument(await findObservations(deps, s, q)) };
+    },
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
     provenance: (series) => {
       const entry = s.data.entries.get(series);

@@ -10,10 +10,10 @@
 // to date by `write` (STYLE.md practice 5: no request walks a directory an index could answer).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isValidIsoDate } from '../../pipeline/core/dates.ts';
-import type { Observation } from '../../pipeline/economy/types.ts';
+import { isValidIsoDate } from '../../contract/core/dates.ts';
+import type { Observation } from '../../contract/economy/types.ts';
 import { Lru } from '../core/cache.ts';
-import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './cache.ts';
+import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
 
 export interface VintageSnapshot {
   series: string;
@@ -47,8 +47,11 @@ export interface Revisions {
 export interface VintageArchive {
   /** Writes the snapshot of the pull at `asOf` and returns its vintage date. */
   write(snapshot: Omit<VintageSnapshot, 'vintage'>): Promise<string>;
-  /** Vintage dates of a series, ascending; [] when there are none. */
-  list(series: string): Promise<string[]>;
+  /**
+   * Vintage dates of a series, ascending; [] when there are none. The same array until a day is added or
+   * dropped, when a new one replaces it: never mutated, so its identity names the list.
+   */
+  list(series: string): Promise<readonly string[]>;
   read(series: string, vintage: string): Promise<VintageSnapshot | undefined>;
 }
 
@@ -93,7 +96,10 @@ export function createVintageArchive(
 ): VintageArchive {
   const log = options.log ?? stderrLog;
   const root = join(dir, 'vintages');
+  // Kept: listing a day is a Set read, not a readdir per request.
   const index = new Map<string, Promise<Set<string>>>();
+  const lists = new Map<string, readonly string[]>();
+  // Kept: a daily series' snapshot is ~230 kB of JSON to read and parse; one copy keeps its bodies' key.
   const snapshots = new Lru<VintageSnapshot>(options.cacheSize ?? 200);
 
   const datesOf = (series: string): Promise<Set<string>> => {
@@ -121,12 +127,19 @@ export function createVintageArchive(
       };
       await writeFileAtomic(join(root, snapshot.series, `${vintage}.json`), JSON.stringify(doc));
       (await datesOf(snapshot.series)).add(vintage);
+      lists.delete(snapshot.series);
       snapshots.set(`${snapshot.series}/${vintage}`, doc);
       return vintage;
     },
     async list(series) {
       assertSeriesId(series);
-      return [...(await datesOf(series))].sort();
+      const dates = await datesOf(series);
+      let list = lists.get(series);
+      if (!list) {
+        list = [...dates].sort();
+        lists.set(series, list);
+      }
+      return list;
     },
     async read(series, vintage) {
       assertSeriesId(series);
@@ -154,6 +167,7 @@ export function createVintageArchive(
         // Gone or damaged (a full disk, a bad copy of STATE_DIR): no longer listed either, so the list and
         // what `vintage=` serves agree; the file is left for whoever looks into it.
         (await datesOf(series)).delete(vintage);
+        lists.delete(series);
         log({ event: 'vintage_unreadable', series, error: `${vintage}: ${(err as Error).message}; no longer listed` });
         return undefined;
       }

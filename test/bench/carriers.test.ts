@@ -1,7 +1,7 @@
 // The carriers bench scenarios read the build they load-test: its record stores, where the build keeps them.
 import { describe, expect, it } from 'vitest';
 import { carriersScenarios } from '../../bench/carriers.ts';
-import { createRng } from '../../pipeline/demo/rng.ts';
+import { createRng } from '../../contract/core/rng.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 
 describe('carriers bench scenarios', () => {

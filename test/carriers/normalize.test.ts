@@ -13,7 +13,7 @@ import {
   parseIsoDate,
   parseOracleDate,
   parseUsDate,
-} from '../../pipeline/core/dates.ts';
+} from '../../contract/core/dates.ts';
 import { scanInputs } from '../../pipeline/core/inputs.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, CENSUS_COLUMNS, CRASH_COLUMNS } from '../../pipeline/carriers/inputs.ts';
 import { normalizeCensusRow, toDotNumber } from '../../pipeline/carriers/normalize-census.ts';

@@ -4,9 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLlmConfig } from '../../server/carriers/llm.ts';
+import { toStatcanBaseUrl, STATCAN_WDS_DEFAULT_URL } from '../../contract/economy/upstream/statcan.ts';
+import { BOC_VALET_DEFAULT_URL, toValetBaseUrl } from '../../contract/economy/upstream/valet.ts';
+import { createEconomyService } from '../../server/economy/routes.ts';
+import { toUpstreamUrls } from '../../server/economy/stores.ts';
 import { ConfigError, flagSetting, urlSetting } from '../../contract/core/settings.ts';
-import { toStatcanBaseUrl, STATCAN_WDS_DEFAULT_URL } from '../../server/economy/upstream/statcan.ts';
-import { toValetBaseUrl } from '../../server/economy/upstream/valet.ts';
 import { toFreeLookups } from '../../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -80,11 +82,20 @@ describe("upstream addresses (STATCAN_WDS_URL, BOC_VALET_URL, the nightly job's 
     expect(toStatcanBaseUrl({})).toBe(STATCAN_WDS_DEFAULT_URL);
     expect(toStatcanBaseUrl({ STATCAN_WDS_URL: '' })).toBe(STATCAN_WDS_DEFAULT_URL);
     expect(toStatcanBaseUrl({ STATCAN_WDS_URL: 'https://example.org/wds' })).toBe('https://example.org/wds');
+    expect(toValetBaseUrl({})).toBe(BOC_VALET_DEFAULT_URL);
+    expect(toUpstreamUrls({ STATCAN_WDS_URL: 'https://example.org/wds' })).toEqual({
+      statcan: 'https://example.org/wds',
+      valet: BOC_VALET_DEFAULT_URL,
+    });
+    // The server refuses them at start-up; the nightly CLI checks them itself before any download.
     for (const bad of ['wds', 'ftp://example.org/x', 'file:///etc/passwd', 'http//x']) {
-      expect(() => toStatcanBaseUrl({ STATCAN_WDS_URL: bad })).toThrow(
+      expect(() => toUpstreamUrls({ STATCAN_WDS_URL: bad })).toThrow(
         new ConfigError(`STATCAN_WDS_URL must be an http:// or https:// address, not ${bad}`),
       );
+      expect(() => createEconomyService({ stateDir: '/nonexistent', env: { STATCAN_WDS_URL: bad } })).toThrow(
+        ConfigError,
+      );
     }
-    expect(() => toValetBaseUrl({ BOC_VALET_URL: 'valet' })).toThrow(ConfigError);
+    expect(() => toUpstreamUrls({ BOC_VALET_URL: 'valet' })).toThrow(ConfigError);
   });
 });

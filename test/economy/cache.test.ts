@@ -6,16 +6,12 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { HttpError } from '../../contract/core/problem.ts';
-import {
-  createObservationCache,
-  writeFileAtomic,
-  type CacheLogLine,
-  type ObservationCache,
-} from '../../server/economy/cache.ts';
-import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
+import { writeFileAtomic, type CacheLogLine } from '../../server/economy/state-files.ts';
+import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import {
   createVintageArchive,
   toRevisions,
@@ -404,6 +400,36 @@ describe('vintage archive', () => {
     asOf: `${vintage}T10:00:00.000Z`,
     source: 'Statistics Canada',
     observations: observations.map(([date, value]) => ({ date, value })),
+  });
+
+  it('answers one list until a day is added or dropped, so its bodies can be kept by its identity', async () => {
+    const dir = await tempDir('economy-vintages');
+    try {
+      const archive = createVintageArchive(dir.path, { log: () => {} });
+      const write = (day: string) =>
+        archive.write({
+          series: 'CPI_ALL_ITEMS',
+          asOf: `${day}T10:00:00.000Z`,
+          source: 'Statistics Canada',
+          observations: [{ date: '2025-12-01', value: 1 }],
+        });
+      await write('2026-01-05');
+      const first = await archive.list('CPI_ALL_ITEMS');
+      expect(await archive.list('CPI_ALL_ITEMS')).toBe(first);
+      await write('2026-01-06');
+      const second = await archive.list('CPI_ALL_ITEMS');
+      expect(second).not.toBe(first);
+      expect(first).toEqual(['2026-01-05']);
+      expect(second).toEqual(['2026-01-05', '2026-01-06']);
+      await writeFile(join(dir.path, 'vintages', 'CPI_ALL_ITEMS', '2026-01-05.json'), '{not json');
+      const reopened = createVintageArchive(dir.path, { log: () => {} });
+      const listed = await reopened.list('CPI_ALL_ITEMS');
+      expect(await reopened.read('CPI_ALL_ITEMS', '2026-01-05')).toBeUndefined();
+      expect(await reopened.list('CPI_ALL_ITEMS')).not.toBe(listed);
+      expect(listed).toEqual(['2026-01-05', '2026-01-06']);
+    } finally {
+      await dir.remove();
+    }
   });
 
   it('lists snapshots ascending, reads them back, and answers nothing for a day without one', async () => {

@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toManifest } from '../../contract/core/manifest.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { createObservationCache } from '../../server/economy/cache.ts';
-import { observationRoutes, sliceByDate, type ObservationStores } from '../../server/economy/observations-routes.ts';
-import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { observationRoutes } from '../../server/economy/observations-routes.ts';
+import { sliceByDate } from '../../server/economy/observations.ts';
+import type { ObservationStores } from '../../server/economy/stores.ts';
+import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 

@@ -4,13 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../contract/core/rng.ts';
 import { sha256 } from '../../contract/core/hash.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
-import { createRng } from '../../pipeline/demo/rng.ts';
 import { loadRegistry, REGISTRY_PATH, toSeriesDetail, toSeriesRecord } from '../../pipeline/economy/registry.ts';
-import { rankSeries, toSearchIndex, toSeriesSearch } from '../../pipeline/economy/search.ts';
-import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../pipeline/economy/types.ts';
+import { rankSeries, toSeriesSearch } from '../../contract/economy/search.ts';
+import { toSearchIndex } from '../../pipeline/economy/search.ts';
+import { CATEGORIES, type RegistryEntry, type SeriesRecord } from '../../contract/economy/types.ts';
 import { buildEconomyFixture, ECONOMY_CLOCK, serveEconomyFixture } from '../helpers/economy.ts';
 
 const { entries } = loadRegistry();

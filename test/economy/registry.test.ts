@@ -5,16 +5,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isSeriesId } from '../../contract/economy/ids.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import {
-  isSeriesId,
   loadRegistry,
   parseRegistry,
   toCategories,
   toSeriesDetail,
   toSeriesRecord,
 } from '../../pipeline/economy/registry.ts';
-import { CATEGORIES, type RegistryEntry } from '../../pipeline/economy/types.ts';
+import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 import { SHARED_DATA } from '../helpers/server.ts';
 
 const { entries } = loadRegistry();

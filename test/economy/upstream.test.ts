@@ -1,4 +1,4 @@
-// The upstream adapters (server/economy/upstream/): parsing of the real recorded StatCan WDS and Bank of
+// The upstream adapters (contract/economy/upstream/): parsing of the real recorded StatCan WDS and Bank of
 // Canada Valet responses, replayed by a fake upstream (a node:http server on 127.0.0.1) that reads them
 // from ../shared/data/economy/ at test time; then the wire quirks on small fixtures of our own; then the
 // demo upstream through the same adapters. Checkable facts: shared/data/economy/README.md.
@@ -7,9 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
-import { UpstreamError } from '../../server/economy/cache.ts';
-import { createDemoUpstreams, DEMO_STATCAN_URL, respondDemo } from '../../server/economy/upstream/demo.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
+import { UpstreamError } from '../../contract/economy/upstream/port.ts';
+import { createDemoUpstreams, DEMO_STATCAN_URL, respondDemo } from '../../contract/economy/upstream/demo.ts';
 import {
   applyScalarFactor,
   createStatcanClient,
@@ -20,13 +20,13 @@ import {
   type StatcanClient,
   type WdsDataPoint,
   type WdsVectorData,
-} from '../../server/economy/upstream/statcan.ts';
+} from '../../contract/economy/upstream/statcan.ts';
 import {
   createValetClient,
   normalizeValetObservations,
   parseValetResponse,
   type ValetClient,
-} from '../../server/economy/upstream/valet.ts';
+} from '../../contract/economy/upstream/valet.ts';
 import { SHARED_DATA } from '../helpers/server.ts';
 
 const DATA = join(SHARED_DATA, 'economy');

@@ -15,9 +15,9 @@ import { DEFAULT_ECONOMY_AS_OF } from '../../pipeline/generate/economy.ts';
 import { generate, type GenerateSummary } from '../../pipeline/generate/index.ts';
 import { parseScale, toEconomySeriesCount } from '../../pipeline/generate/sizes.ts';
 import { PIPELINES } from '../../pipeline/services.ts';
-import { createDemoUpstreams } from '../../server/economy/upstream/demo.ts';
-import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import { createDemoUpstreams } from '../../contract/economy/upstream/demo.ts';
+import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import { tempDir } from '../helpers/server.ts';
 
 let root: Awaited<ReturnType<typeof tempDir>>;

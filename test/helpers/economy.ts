@@ -3,7 +3,7 @@
 // routes only; the real one (server/economy/routes.ts) adds the observation and MCP routes.
 import { join } from 'node:path';
 import { buildEconomy, type EconomyBuildConfig } from '../../pipeline/economy/index.ts';
-import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
+import { OPENAPI_PATH } from '../../contract/economy/api.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from '../../server/economy/registry-routes.ts';
 import { startService, tempDir } from './server.ts';

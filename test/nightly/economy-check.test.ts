@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRegistry } from '../../pipeline/economy/registry.ts';
-import type { RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { generate } from '../../pipeline/generate/index.ts';
 import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
 import { checkEconomyRegistry, type EconomyCheckOptions } from '../../pipeline/nightly/economy-check.ts';

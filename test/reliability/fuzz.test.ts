@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../../pipeline/demo/rng.ts';
+import { createRng, type Rng } from '../../contract/core/rng.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { openSqliteStore } from '../../server/core/store.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';

@@ -40,7 +40,7 @@ export type SeriesNames = string[];
 export type EconomySeriesRegistry = Entry[];
 
 /**
- * One series of the registry (pipeline/economy/types.ts RegistryEntry).
+ * One series of the registry (contract/economy/types.ts RegistryEntry).
  */
 export interface Entry {
   id: Id;

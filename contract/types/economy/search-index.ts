@@ -36,7 +36,7 @@ export interface SeriesSearchIndex {
   };
 }
 /**
- * A list record (pipeline/economy/types.ts SeriesRecord).
+ * A list record (contract/economy/types.ts SeriesRecord).
  */
 export interface Record {
   /**

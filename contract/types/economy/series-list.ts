@@ -5,7 +5,7 @@
 export type SeriesList = Record[];
 
 /**
- * A list record (pipeline/economy/types.ts SeriesRecord).
+ * A list record (contract/economy/types.ts SeriesRecord).
  */
 export interface Record {
   /**

@@ -1,5 +1,5 @@
 // One carrier's profile: kind, home, operation and fleet, with the planted ones forced to what they show.
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { fleetSize } from './draws.ts';
 import { INTERSTATE_SHARE, type Kind, KINDS, OUTLIER_DRIVERS, OUTLIER_POWER_UNITS, type Plant } from './model.ts';
 import { LEADING_ZERO_PLACE, type Place, PLACE_WEIGHTS, TEXAS_PLACE } from './places.ts';

@@ -1,6 +1,6 @@
 // One carrier's census record (shared/data/carriers/README.md §1, §3): name, addresses, contacts, MCS-150
 // filing, mileage and operation flags.
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import type { Carrier } from './carrier.ts';
 import { DAY_MS, type Timeline, toDdMonYy, yearOf } from './dates.ts';
 import { chars, digits, PLATE_LETTERS } from './draws.ts';

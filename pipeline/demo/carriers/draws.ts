@@ -1,5 +1,5 @@
 // Small draws shared by the carrier, census and vehicle generators.
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { FLEET_ALPHA, FLEET_MAX } from './model.ts';
 
 export function poisson(rng: Rng, lambda: number): number {

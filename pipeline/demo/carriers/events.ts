@@ -1,6 +1,6 @@
 // One carrier's inspections, violations and crashes over the window (SMS Input layouts, methodology §B.3).
 import { toCsvField } from '../csv-text.ts';
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import type { Carrier } from './carrier.ts';
 import { type Timeline, timeWeight, toDdMonYy } from './dates.ts';
 import { poisson } from './draws.ts';

@@ -14,7 +14,7 @@
  */
 
 import { join } from 'node:path';
-import { createRng } from '../rng.ts';
+import { createRng } from '../../../contract/core/rng.ts';
 import { type Carrier, toCarrier } from './carrier.ts';
 import { toCensusRecord } from './census.ts';
 import { FIRST_ADD_DATE, type Timeline, toDay, toMonthsBefore, yearOf } from './dates.ts';

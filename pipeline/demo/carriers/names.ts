@@ -1,5 +1,5 @@
 // Words of invented names, streets and contacts; each name slot mixes its short list with the long tail.
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { nameWord } from './tail-words.ts';
 
 export const STREETS = [

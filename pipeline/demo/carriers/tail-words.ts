@@ -1,4 +1,4 @@
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 
 /**
  * The words of real carrier names have a long tail: a real census of 1,000 carriers already holds about

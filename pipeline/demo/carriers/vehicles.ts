@@ -1,5 +1,5 @@
 // The trucks, buses and trailers an inspection reports: type, make, plate and VIN.
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import type { Carrier } from './carrier.ts';
 import type { Timeline } from './dates.ts';
 import { chars, digits, PLATE_LETTERS } from './draws.ts';

@@ -1,7 +1,7 @@
 // EWRB buildings (shared/data/facilities/README.md §2): intensities per floor area, no facility ids; metric and
 // imperial pairs.
 import { toCsvLine } from '../csv-text.ts';
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { clamp, EWRB_COLUMNS, NOT_AVAILABLE, toNumberText, UTF8_BOM } from './formats.ts';
 import { ONTARIO_PLACES } from './places.ts';
 

@@ -11,7 +11,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createRng } from '../rng.ts';
+import { createRng } from '../../../contract/core/rng.ts';
 import { toByGasFile, toIndicatorFile } from './federal-files.ts';
 import { toEwrbFile } from './ewrb-file.ts';
 import { BY_GAS_FILE, EWRB_FILE, INDICATOR_FILE, ONTARIO_FILE } from './formats.ts';

@@ -1,7 +1,7 @@
 // The Ontario registry file (shared/data/facilities/README.md §1): one row per facility and year, in
 // Windows-1252 with CRLF line ends.
 import { toCsvLine } from '../csv-text.ts';
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { AR4, ONTARIO_COLUMNS, ONTARIO_FILE, toCp1252, toNumberText } from './formats.ts';
 import type { DemoWorldResult } from './population.ts';
 import { toSiteSum } from './sites.ts';

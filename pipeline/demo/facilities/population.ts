@@ -1,6 +1,6 @@
 // The whole demo at a scale: the planted cases, ordinary and single-program facilities in proportion, their ids,
 // and the row-level cases (repeats, an empty city, an undecodable byte) placed on ordinary facilities.
-import { createRng } from '../rng.ts';
+import { createRng } from '../../../contract/core/rng.ts';
 import { plantEdgeCases, type Plants, type SpecPair } from './planted.ts';
 import { toPlace } from './places.ts';
 import type { FederalSpec, OntarioSpec } from './specs.ts';

@@ -1,6 +1,6 @@
 // A site is a physical emitter with yearly gas tonnages; an Ontario or federal facility reports one or more
 // sites, so one program can split what the other reports as one (the planted group cases).
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { AR4, clamp, roundTo } from './formats.ts';
 import type { Sector } from './sectors.ts';
 import { FIRST_FEDERAL_YEAR, LAST_YEAR, years } from './years.ts';

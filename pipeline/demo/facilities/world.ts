@@ -1,7 +1,7 @@
 // The invented facilities: ordinary linked pairs and single-program ones, each with a unique name, owner,
 // place, contacts and tonnages, drawn from one RNG stream.
 import { foldAccents } from '../../../contract/facilities/normalize-names.ts';
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../../contract/core/rng.ts';
 import { toNumberText } from './formats.ts';
 import { NameGuard } from './name-guard.ts';
 import {

@@ -7,10 +7,9 @@
 //   - a series with no value on a date is simply absent from that observation (FXMYRCAD from 2019-12-27);
 //     other captures show `{"v":""}` or an error cell `{"e":-64}` on holidays: all three are left out;
 //   - values are already in the units the series states (Valet has no scalar factor).
-import { urlSetting } from '../../../contract/core/settings.ts';
-import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
-import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
-import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
+import { isValidIsoDate } from '../../core/dates.ts';
+import type { Observation, RegistryEntry } from '../types.ts';
+import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from './port.ts';
 import type { Dropped } from './statcan.ts';
 
 export const BOC_VALET_DEFAULT_URL = 'https://www.bankofcanada.ca/valet';
@@ -103,11 +102,9 @@ export interface ValetClient extends SeriesUpstream {
   ): Promise<ValetObservationsBody>;
 }
 
-/** BOC_VALET_URL from an environment (an http(s) address, else a ConfigError), else the public service. */
+/** BOC_VALET_URL from an environment, else the public service; its readers check it is an http(s) address. */
 export function toValetBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  const raw = env.BOC_VALET_URL;
-  if (raw) urlSetting('BOC_VALET_URL', raw);
-  return raw || BOC_VALET_DEFAULT_URL;
+  return env.BOC_VALET_URL || BOC_VALET_DEFAULT_URL;
 }
 
 export function createValetClient(options: ValetClientOptions = {}): ValetClient {

@@ -11,9 +11,9 @@
 // around its level. About one period in 173 has no value (WDS status `..`, Valet: absent), and the latest
 // period is preliminary (WDS symbol `p`) with a value that shifts a little from one day's pull to the next,
 // so the vintage archive and the revisions view show something in a demo too.
-import type { Frequency, RegistryEntry, Source } from '../../../pipeline/economy/types.ts';
-import { createRng, type Rng } from '../../../pipeline/demo/rng.ts';
-import type { FetchLike, SeriesUpstream } from '../cache.ts';
+import type { Frequency, RegistryEntry, Source } from '../types.ts';
+import { createRng, type Rng } from '../../core/rng.ts';
+import type { FetchLike, SeriesUpstream } from './port.ts';
 import { createStatcanClient, STATCAN_LABEL, type WdsDataPoint } from './statcan.ts';
 import { BOC_LABEL, createValetClient } from './valet.ts';
 

@@ -1,6 +1,6 @@
-// Precomputed /api/observations responses (server/economy/observation-payloads.ts) and the cache's `peek`
-// they rely on: a payload is served only while the cache entry it was made from stands, so a pull that
-// replaces the entry, or a failed pull that turns it stale, is never answered with the old "fresh" bytes.
+// Kept /api/observations bodies (server/economy/bodies.ts): a body is keyed by the cache entry it was made
+// from, so a pull that replaces the entry, or a failed pull that turns it stale, is never answered with the
+// old "fresh" bytes.
 // The route is tested on a real socket against a fake WDS (node:http on 127.0.0.1) with a pinned clock.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toManifest } from '../../contract/core/manifest.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
-import type { Observation, RegistryEntry } from '../../pipeline/economy/types.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/app.ts';
 import { toPayload } from '../../server/core/payload.ts';
 import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
-import { ObservationPayloads } from '../../server/economy/observation-payloads.ts';
+import { BodyMemo, toBodyKey } from '../../server/economy/bodies.ts';
 import { observationRoutes } from '../../server/economy/observations-routes.ts';
-import { createStatcanClient } from '../../server/economy/upstream/statcan.ts';
-import { createValetClient } from '../../server/economy/upstream/valet.ts';
+import type { ObservationsAnswer } from '../../server/economy/observations.ts';
+import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
+import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 
@@ -42,61 +43,72 @@ const IPPI = entryOf('IPPI_TOTAL', 1230996350);
 
 const obs = (...values: number[]): Observation[] => values.map((value, i) => ({ date: `2025-0${i + 1}-01`, value }));
 
-describe('ObservationPayloads', () => {
+describe('BodyMemo', () => {
   const payload = (text: string) => toPayload(text, 'application/json', false);
-
-  it('answers a payload only for the cache entry it was made from, and drops the series when the entry is replaced', () => {
-    const cache = new ObservationPayloads(1 << 20);
-    const old = obs(1, 2);
-    const other = obs(7);
-    cache.set('?series=CPI_ALL_ITEMS', { entry: CPI, source: old, payload: payload('old') });
-    cache.set('?series=CPI_ALL_ITEMS&from=2025-02-01', { entry: CPI, source: old, payload: payload('old, from') });
-    cache.set('?series=IPPI_TOTAL', { entry: IPPI, source: other, payload: payload('ippi') });
-    expect(cache.get('?series=CPI_ALL_ITEMS', CPI.id, old)?.body.toString()).toBe('old');
-    expect(cache.size).toBe(3);
-
-    // An equal but new array is another entry: a pull made it.
-    const fresh = obs(1, 2);
-    expect(cache.get('?series=CPI_ALL_ITEMS', CPI.id, fresh)).toBeUndefined();
-    expect(cache.size).toBe(1);
-    expect(cache.peek('?series=CPI_ALL_ITEMS&from=2025-02-01')).toBeUndefined();
-    expect(cache.get('?series=IPPI_TOTAL', IPPI.id, other)?.body.toString()).toBe('ippi');
+  const answer = (observations: Observation[], flags: Partial<ObservationsAnswer> = {}): ObservationsAnswer => ({
+    series: CPI.id,
+    observations,
+    start: 0,
+    end: observations.length,
+    source: 'Statistics Canada',
+    cached: true,
+    asOf: new Date(START).toISOString(),
+    ...flags,
   });
 
-  it('drops the older payloads of a series when one made from a newer entry is stored', () => {
-    const cache = new ObservationPayloads(1 << 20);
-    const old = obs(1);
-    const fresh = obs(2);
-    cache.set('?series=CPI_ALL_ITEMS&to=2025-01-31', { entry: CPI, source: old, payload: payload('old') });
-    cache.set('?series=CPI_ALL_ITEMS', { entry: CPI, source: fresh, payload: payload('fresh') });
-    expect(cache.peek('?series=CPI_ALL_ITEMS&to=2025-01-31')).toBeUndefined();
-    expect(cache.peek('?series=CPI_ALL_ITEMS')?.source).toBe(fresh);
-    // A late request still holding the old entry finds nothing to reuse.
-    expect(cache.get('?series=CPI_ALL_ITEMS', CPI.id, old)).toBeUndefined();
+  it('keys a body by the copy it was made from, so a copy the cache replaced is never answered for the new one', () => {
+    const memo = new BodyMemo(1 << 20);
+    const old = obs(1, 2);
+    memo.set(toBodyKey(answer(old)), payload('old'));
+    memo.set(toBodyKey(answer(old, { start: 1 })), payload('old, from'));
+    expect(memo.get(toBodyKey(answer(old)))?.body.toString()).toBe('old');
+    expect(memo.size).toBe(2);
+
+    // An equal but new array is another copy: a pull made it.
+    const fresh = obs(1, 2);
+    expect(memo.get(toBodyKey(answer(fresh)))).toBeUndefined();
+    expect(memo.get(toBodyKey(answer(fresh, { start: 1 })))).toBeUndefined();
+    // The flags the document carries are part of the key too.
+    expect(toBodyKey(answer(old, { cached: false }))).not.toBe(toBodyKey(answer(old)));
+    expect(toBodyKey(answer(old, { stale: true }))).not.toBe(toBodyKey(answer(old)));
+  });
+
+  it('makes a body once for concurrent requests of one key', async () => {
+    const memo = new BodyMemo(1 << 20);
+    let made = 0;
+    const make = async () => {
+      made++;
+      await new Promise((r) => setTimeout(r, 10));
+      return payload('made');
+    };
+    const all = await Promise.all(Array.from({ length: 10 }, () => memo.getOrMake('k', make)));
+    expect(made).toBe(1);
+    expect(new Set(all).size).toBe(1);
+    expect(await memo.getOrMake('k', make)).toBe(all[0]);
+    expect(made).toBe(1);
   });
 
   it('stays within its byte budget, evicting the least recently used', () => {
     const body = 'x'.repeat(1000);
-    const one = new ObservationPayloads(1 << 20);
-    one.set('k', { entry: CPI, source: obs(1), payload: payload(body) });
+    const one = new BodyMemo(1 << 20);
+    one.set('k', payload(body));
     const itemBytes = one.bytes;
     expect(itemBytes).toBeGreaterThan(1000);
 
-    const cache = new ObservationPayloads(itemBytes * 3);
-    const source = obs(1);
-    for (const k of ['a', 'b', 'c']) cache.set(k, { entry: CPI, source, payload: payload(body) });
-    expect(cache.size).toBe(3);
-    cache.peek('a'); // a is now the most recently used
-    cache.set('d', { entry: CPI, source, payload: payload(body) });
-    expect(cache.size).toBe(3);
-    expect(cache.bytes).toBeLessThanOrEqual(itemBytes * 3);
-    expect(cache.peek('b')).toBeUndefined();
-    expect(['a', 'c', 'd'].every((k) => cache.peek(k) !== undefined)).toBe(true);
+    const memo = new BodyMemo(itemBytes * 3);
+    for (const k of ['a', 'b', 'c']) memo.set(k, payload(body));
+    expect(memo.size).toBe(3);
+    memo.get('a'); // a is now the most recently used
+    memo.set('d', payload(body));
+    expect(memo.size).toBe(3);
+    expect(memo.bytes).toBeLessThanOrEqual(itemBytes * 3);
+    expect(memo.get('b')).toBeUndefined();
+    expect(['a', 'c', 'd'].every((k) => memo.get(k) !== undefined)).toBe(true);
 
     // A payload larger than the whole budget is not kept, and pushes nothing else out for nothing.
-    cache.set('huge', { entry: CPI, source, payload: payload('y'.repeat(itemBytes * 4)) });
-    expect(cache.peek('huge')).toBeUndefined();
-    expect(cache.bytes).toBeLessThanOrEqual(itemBytes * 3);
+    memo.set('huge', payload('y'.repeat(itemBytes * 4)));
+    expect(memo.get('huge')).toBeUndefined();
+    expect(memo.bytes).toBeLessThanOrEqual(itemBytes * 3);
   });
 });
 

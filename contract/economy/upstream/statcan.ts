@@ -17,10 +17,9 @@
 //   - Missing values are dropped, never written as 0: a null, empty or symbol value (`..`, `...`, `x`, `F`),
 //     a status of `..` (1), `F` (8) or `...` (9), and security level 1 (`x`, suppressed under the
 //     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
-import { urlSetting } from '../../../contract/core/settings.ts';
-import { isValidIsoDate } from '../../../pipeline/core/dates.ts';
-import type { Observation, RegistryEntry } from '../../../pipeline/economy/types.ts';
-import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from '../cache.ts';
+import { isValidIsoDate } from '../../core/dates.ts';
+import type { Observation, RegistryEntry } from '../types.ts';
+import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from './port.ts';
 
 export const STATCAN_WDS_DEFAULT_URL = 'https://www150.statcan.gc.ca/t1/wds/rest';
 export const STATCAN_LABEL = 'Statistics Canada';
@@ -225,11 +224,9 @@ export interface StatcanClient extends SeriesUpstream {
   ): Promise<WdsItem<WdsVectorData>[]>;
 }
 
-/** STATCAN_WDS_URL from an environment (an http(s) address, else a ConfigError), else the public service. */
+/** STATCAN_WDS_URL from an environment, else the public service; its readers check it is an http(s) address. */
 export function toStatcanBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  const raw = env.STATCAN_WDS_URL;
-  if (raw) urlSetting('STATCAN_WDS_URL', raw);
-  return raw || STATCAN_WDS_DEFAULT_URL;
+  return env.STATCAN_WDS_URL || STATCAN_WDS_DEFAULT_URL;
 }
 
 function assertVectorIds(ids: readonly number[]): void {
