@@ -1,5 +1,7 @@
 // The economy registry's records (shared/contracts/economy.md, "Registry"): what the reviewed data file
 // holds per series, and the shapes the routes answer.
+import type { ObservationsOfASeries } from '../types/economy/observations.ts';
+import type { ObservationParameters } from '../types/economy/observations-query.ts';
 
 export const CATEGORIES = {
   output: 'Output and activity',
@@ -69,12 +71,7 @@ export interface Observation {
   value: number;
 }
 
-/** `/api/observations` response. */
-export interface ObservationsResponse {
-  series: string;
-  observations: Observation[];
-  source: string;
-  cached: boolean;
-  asOf: string;
-  stale?: boolean;
-}
+/** `/api/observations` response (schemas/economy/observations.schema.json). */
+export type ObservationsResponse = ObservationsOfASeries;
+/** Its query (schemas/economy/observations-query.schema.json). */
+export type ObservationsParameters = ObservationParameters;

@@ -37,7 +37,11 @@ export function identityOf(x: object): number {
 /** The key of an answer's body: its data, the slice, and the flags the document carries. */
 export function toBodyKey(a: ObservationsAnswer): string {
   const flags = a.stale ? 's' : a.cached ? 'c' : 'p';
-  return `${identityOf(a.observations)}${flags}${a.start}-${a.end}`;
+  const v = a.view;
+  // A transform selects by date after it runs, so the dates asked for, not only the slice, name the body.
+  const view = `${v.units}${v.frequency ?? ''}${v.method}${v.order}${v.offset}/${v.limit}${v.format}`;
+  const dates = v.units === 'lin' && v.frequency === undefined ? '' : `${v.from ?? ''}~${v.to ?? ''}`;
+  return `${identityOf(a.observations)}${flags}${a.start}-${a.end}${view}${dates}`;
 }
 
 export class BodyMemo {

@@ -26,6 +26,7 @@ import { setVersionHeader } from '../core/data-version.ts';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../contract/economy/types.ts';
+import { paramSchemas } from '../../contract/core/schemas.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
 import { readBody } from '../core/body.ts';
@@ -41,7 +42,7 @@ export interface McpDeps {
   /** The `/api/series?q=` records for a query (throws HttpError 400 with the REST message for bad input). */
   searchSeries(query: string): unknown[];
   /** The `/api/observations` object; throws HttpError (400/404/503) exactly as the REST route would. */
-  getObservations(args: { series: string; from?: string; to?: string }): Promise<Record<string, unknown>>;
+  getObservations(args: Record<string, string>): Promise<Record<string, unknown>>;
   /** The `/api/categories` array. */
   listCategories(): unknown[];
   /** Provenance for a series id: source URL and upstream ids. */
@@ -189,7 +190,7 @@ function replay(req: RouteRequest, body: Buffer): NodeIncomingMessageLike {
 
 type Json = Record<string, unknown>;
 
-/** A tool's arguments schema: every argument is a string (as REST query parameters are). */
+/** A tool's arguments schema: strings (as REST query parameters are) and integers. */
 interface ArgumentsSchema extends Json {
   type: 'object';
   properties: Record<string, Json>;
@@ -198,6 +199,24 @@ interface ArgumentsSchema extends Json {
 }
 
 const DATE_ARGUMENT = { type: 'string', format: 'date', description: 'An inclusive ISO date, YYYY-MM-DD.' };
+
+/** get_observations' FRED parameters: the REST route's (schemas/economy/observations-query), but format. */
+function observationArguments(): Record<string, Json> {
+  const { properties } = paramSchemas().schema('economy/observations-query') as { properties: Record<string, Json> };
+  const out: Record<string, Json> = {};
+  for (const name of ['units', 'frequency', 'aggregation_method', 'sort_order', 'limit', 'offset']) {
+    const { default: _, ...spec } = properties[name]!;
+    out[name] = spec;
+  }
+  out.limit = {
+    ...out.limit,
+    description: `${out.limit!.description} Without it, the newest ${MCP_OBSERVATIONS} observations at most, with "truncated": true when some were left out.`,
+  };
+  return out;
+}
+
+/** What get_observations answers without a limit: an agent's context is no place for a daily series' history. */
+export const MCP_OBSERVATIONS = 1000;
 
 const INPUT: Record<'search_series' | 'get_observations' | 'list_categories', ArgumentsSchema> = {
   search_series: {
@@ -217,6 +236,7 @@ const INPUT: Record<'search_series' | 'get_observations' | 'list_categories', Ar
       series: { type: 'string', description: 'A series id from search_series, such as CPI_ALL_ITEMS.' },
       from: DATE_ARGUMENT,
       to: DATE_ARGUMENT,
+      ...observationArguments(),
     },
     required: ['series'],
     additionalProperties: false,
@@ -386,6 +406,9 @@ function toArguments(schema: ArgumentsSchema, args: Record<string, unknown>): Re
     const value = args[name];
     if (value === undefined) {
       if (schema.required.includes(name)) errors.push({ parameter: name, message: 'is required' });
+    } else if (schema.properties[name]?.type === 'integer') {
+      if (Number.isSafeInteger(value)) out[name] = String(value);
+      else errors.push({ parameter: name, message: 'must be integer' });
     } else if (typeof value !== 'string') errors.push({ parameter: name, message: 'must be string' });
     else out[name] = value;
   }
@@ -471,13 +494,9 @@ function toServer(
     },
     (args) =>
       toResult(async () => {
-        const { series, from, to } = toArguments(INPUT.get_observations, args);
-        const doc = await deps.getObservations({
-          series: series!,
-          ...(from !== undefined && { from }),
-          ...(to !== undefined && { to }),
-        });
-        const id = typeof doc.series === 'string' ? doc.series : series!;
+        const given = toArguments(INPUT.get_observations, args);
+        const doc = await deps.getObservations(given);
+        const id = typeof doc.series === 'string' ? doc.series : given.series!;
         const asOf = typeof doc.asOf === 'string' ? doc.asOf : manifest.built_at;
         return { ...doc, provenance: provenanceOf([id], asOf) };
       }),

@@ -18,7 +18,7 @@ import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
-import { jsonPayload, sendPayload } from '../core/payload.ts';
+import { jsonPayload, type Payload, sendPayload, toPayload } from '../core/payload.ts';
 import { notFound } from '../../contract/core/problem.ts';
 import { BodyMemo, identityOf, OBSERVATION_BODY_BYTES, toBodyKey } from './bodies.ts';
 import {
@@ -27,7 +27,9 @@ import {
   parseObservationsQuery,
   parseWithDates,
   toCurrentAnswer,
+  toObservationsCsv,
   toObservationsDocument,
+  type ObservationsAnswer,
   type ObservationRouteDeps,
   type ObservationsQuery,
 } from './observations.ts';
@@ -40,6 +42,17 @@ interface RevisionsQuery {
 }
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
+
+/** The document, or with format=csv its observations as CSV. */
+function toBody(a: ObservationsAnswer): Payload {
+  const doc = toObservationsDocument(a);
+  return a.view.format === 'csv' ? toPayload(toObservationsCsv(doc), 'text/csv; charset=utf-8') : jsonPayload(doc);
+}
+
+const NO_HEADERS = {};
+/** A CSV answer is a download named after its series. */
+const headersOf = (a: ObservationsAnswer) =>
+  a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${a.series}.csv"` } : NO_HEADERS;
 /** Checked query strings kept: about seven per series covers a dashboard over the whole registry. */
 const QUERIES = 2000;
 
@@ -55,17 +68,18 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     const q = parseObservationsQuery(queryOf(req));
     checked.set(req.search, q);
     const a = await findObservations(deps, s, q);
-    const p = await bodies.getOrMake(toBodyKey(a), () => jsonPayload(toObservationsDocument(a)));
+    const p = await bodies.getOrMake(toBodyKey(a), () => toBody(a));
     const cacheControl = a.vintage !== undefined ? snapshotCache(a.vintage) : a.stale ? STALE_CACHE : PUBLIC_CACHE;
-    sendPayload(req, res, p, { cacheControl });
+    sendPayload(req, res, p, { cacheControl, headers: headersOf(a) });
   };
 
   r.get('/api/observations', (req, res, s) => {
     const q = checked.get(req.search);
     const entry = q?.vintage === undefined ? q && deps.entry(q.series, s) : undefined;
     const got = entry && deps.stores(s).cache.peek(entry);
-    const p = got && bodies.get(toBodyKey(toCurrentAnswer(entry, got, q!)));
-    if (p) return sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+    const a = got && toCurrentAnswer(entry, got, q!);
+    const p = a && bodies.get(toBodyKey(a));
+    if (p) return sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE, headers: headersOf(a) });
     return observations(req, res, s);
   });
 

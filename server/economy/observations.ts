@@ -3,12 +3,27 @@
 // Parameters are validated by schemas/economy/*-query.schema.json, plus what a JSON Schema cannot say
 // (2024-02-30 is no date; `from` after `to`), and every bad parameter is listed in one 400.
 import { isCalendarDate } from '../../contract/core/dates.ts';
-import type { Observation, ObservationsResponse, RegistryEntry } from '../../contract/economy/types.ts';
+import type {
+  Frequency,
+  Observation,
+  ObservationsParameters,
+  ObservationsResponse,
+  RegistryEntry,
+} from '../../contract/economy/types.ts';
 import type { ServiceState } from '../core/app.ts';
 import { parseQuery, type RawQuery } from '../core/params.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import type { CachedObservations } from './cache.ts';
 import type { ObservationStores } from './stores.ts';
+import {
+  type AggregationMethod,
+  aggregate,
+  canAggregate,
+  stepOf,
+  type TargetFrequency,
+  transform,
+  type Units,
+} from './transforms.ts';
 
 export interface ObservationRouteDeps<D> {
   /** The registry entry of a series id, or undefined (→ 404). */
@@ -19,12 +34,42 @@ export interface ObservationRouteDeps<D> {
   now(): Date;
 }
 
-export interface ObservationsQuery {
-  series: string;
+export type ObservationsQuery = ObservationsParameters;
+
+/** What a query asks of the series besides which data: FRED's parameters with their defaults applied. */
+export interface ObservationsView {
+  units: Units;
+  frequency?: TargetFrequency;
+  method: AggregationMethod;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+  format: 'json' | 'csv';
+  /** The dates selected after the transform, inclusive. */
   from?: string;
   to?: string;
-  vintage?: string;
 }
+
+/** The REST default and most a request may ask for (the FRED API's). */
+export const MAX_LIMIT = 100_000;
+
+export function toView(q: ObservationsQuery): ObservationsView {
+  return {
+    units: q.units ?? 'lin',
+    ...(q.frequency !== undefined && { frequency: q.frequency }),
+    method: q.aggregation_method ?? 'avg',
+    order: q.sort_order ?? 'asc',
+    limit: q.limit ?? MAX_LIMIT,
+    offset: q.offset ?? 0,
+    format: q.format ?? 'json',
+    ...(q.from !== undefined && { from: q.from }),
+    ...(q.to !== undefined && { to: q.to }),
+  };
+}
+
+/** A view that asks for the observations as stored: the date range alone selects them. */
+const isPlain = (v: ObservationsView) =>
+  v.units === 'lin' && v.frequency === undefined && v.order === 'asc' && v.offset === 0 && v.limit === MAX_LIMIT;
 
 /**
  * What a document is made from: the whole copy of the series (the cache's, or a snapshot's) and the part
@@ -33,6 +78,9 @@ export interface ObservationsQuery {
  */
 export interface ObservationsAnswer {
   series: string;
+  /** The series' own frequency. */
+  frequency: Frequency;
+  view: ObservationsView;
   observations: readonly Observation[];
   start: number;
   end: number;
@@ -131,7 +179,12 @@ export function toCurrentAnswer(
 ): ObservationsAnswer {
   const [start, end] = toDateRange(got.observations, q.from, q.to);
   const { observations, source, cached, asOf } = got;
-  return { series: entry.id, observations, start, end, source, cached, asOf, ...(got.stale && { stale: true }) };
+  const view = toView(q);
+  const { frequency } = entry;
+  return {
+    ...{ series: entry.id, frequency, view, observations, start, end, source, cached, asOf },
+    ...(got.stale && { stale: true }),
+  };
 }
 
 /**
@@ -144,6 +197,10 @@ export async function findObservations<D>(
   q: ObservationsQuery,
 ): Promise<ObservationsAnswer> {
   const entry = lookupSeries(deps, s, q.series);
+  if (q.frequency !== undefined && !canAggregate(entry.frequency, q.frequency)) {
+    const message = `must not be higher than the series' own frequency (${entry.frequency}); FRED never disaggregates`;
+    throw invalidParameters([{ parameter: 'frequency', message }]);
+  }
   const stores = deps.stores(s);
   if (q.vintage !== undefined) {
     const snap = await stores.vintages.read(entry.id, q.vintage);
@@ -151,20 +208,54 @@ export async function findObservations<D>(
       throw notFound(`no snapshot of ${entry.id} on ${q.vintage}; /api/vintages?series=${entry.id} lists them`);
     const [start, end] = toDateRange(snap.observations, q.from, q.to);
     const { observations, source, asOf, vintage } = snap;
-    return { series: entry.id, observations, start, end, source, cached: true, asOf, vintage };
+    const { frequency } = entry;
+    const view = toView(q);
+    return { series: entry.id, frequency, view, observations, start, end, source, cached: true, asOf, vintage };
   }
   return toCurrentAnswer(entry, await stores.cache.get(entry), q);
 }
 
+/** The observations an answer selects: aggregated, transformed, in range and in order, before paging. */
+export function toSelected(a: ObservationsAnswer): Observation[] {
+  const v = a.view;
+  let selected: Observation[];
+  if (v.units === 'lin' && v.frequency === undefined) selected = a.observations.slice(a.start, a.end);
+  else {
+    const own = v.frequency ? aggregate(a.observations, a.frequency, v.frequency, v.method) : a.observations;
+    selected = sliceByDate(transform(own, v.units, stepOf(a.frequency, v.frequency)), v.from, v.to);
+  }
+  return v.order === 'desc' ? selected.reverse() : selected;
+}
+
 /** The contract's document for an answer. */
 export function toObservationsDocument(a: ObservationsAnswer): ObservationsResponse {
+  const v = a.view;
+  const selected = toSelected(a);
   const doc: ObservationsResponse = {
     series: a.series,
-    observations: a.observations.slice(a.start, a.end),
+    observations: isPlain(v) ? selected : selected.slice(v.offset, v.offset + v.limit),
     source: a.source,
     cached: a.cached,
     asOf: a.asOf,
+    units: v.units,
+    frequency: v.frequency ?? FREQUENCY_CODE[a.frequency],
+    count: selected.length,
+    limit: v.limit,
+    offset: v.offset,
   };
   if (a.stale) doc.stale = true;
   return doc;
 }
+
+/** The answer as RFC 4180 CSV (CRLF line ends): `date,value`, one row an observation. */
+export function toObservationsCsv(doc: ObservationsResponse): string {
+  return `date,value\r\n${doc.observations.map((o) => `${o.date},${o.value}\r\n`).join('')}`;
+}
+
+const FREQUENCY_CODE: Record<Frequency, ObservationsResponse['frequency']> = {
+  daily: 'd',
+  weekly: 'w',
+  monthly: 'm',
+  quarterly: 'q',
+  annual: 'a',
+};

@@ -17,6 +17,8 @@ import {
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
 import { DAY_MS } from './cache.ts';
 import { createObservationStores } from './stores.ts';
+import { MCP_OBSERVATIONS } from './mcp.ts';
+import { toSelected } from './observations.ts';
 
 export interface EconomyOptions {
   stateDir: string;
@@ -60,8 +62,15 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       return rankSeries(q.q ?? '', s.data.search);
     },
     getObservations: async (args) => {
-      const q = parseObservationsQuery({ series: args.series, from: args.from, to: args.to });
-      return { ...toObservationsDocument(await findObservations(deps, s, q)) };
+      const q = parseObservationsQuery(args);
+      const a = await findObservations(deps, s, q);
+      if (q.limit !== undefined) return { ...toObservationsDocument(a) };
+      // No limit: the newest MCP_OBSERVATIONS of what the offset leaves, in the order asked for.
+      const left = toSelected(a).length - a.view.offset;
+      if (left <= MCP_OBSERVATIONS) return { ...toObservationsDocument(a) };
+      const skip = a.view.order === 'asc' ? left - MCP_OBSERVATIONS : 0;
+      const view = { ...a.view, offset: a.view.offset + skip, limit: MCP_OBSERVATIONS };
+      return { ...toObservationsDocument({ ...a, view }), truncated: true };
     },
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
     provenance: (series) => {

@@ -80,7 +80,7 @@ const deps: McpDeps = {
     const q = query.toLowerCase();
     return RECORDS.filter((r) => r.id.toLowerCase().startsWith(q) || r.title.toLowerCase().includes(q));
   },
-  async getObservations({ series, from, to }) {
+  async getObservations({ series = '', from, to }) {
     if (series === 'BROKEN') throw new Error('disk on fire');
     if (series === 'DOWN')
       throw new HttpError(

@@ -14,7 +14,7 @@ import { toPayload } from '../../server/core/payload.ts';
 import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
 import { BodyMemo, toBodyKey } from '../../server/economy/bodies.ts';
 import { observationRoutes } from '../../server/economy/observations-routes.ts';
-import type { ObservationsAnswer } from '../../server/economy/observations.ts';
+import { type ObservationsAnswer, toView } from '../../server/economy/observations.ts';
 import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
 import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
@@ -47,6 +47,8 @@ describe('BodyMemo', () => {
   const payload = (text: string) => toPayload(text, 'application/json', false);
   const answer = (observations: Observation[], flags: Partial<ObservationsAnswer> = {}): ObservationsAnswer => ({
     series: CPI.id,
+    frequency: 'monthly',
+    view: toView({ series: CPI.id }),
     observations,
     start: 0,
     end: observations.length,
@@ -290,6 +292,11 @@ describe('cached observation responses', () => {
       source: 'Statistics Canada',
       cached: true,
       asOf: t2,
+      units: 'lin',
+      frequency: 'm',
+      count: 2,
+      limit: 100000,
+      offset: 0,
     });
   });
 

@@ -236,6 +236,11 @@ describe('observation routes', () => {
         source: 'Statistics Canada',
         cached: false,
         asOf: '2026-03-10T12:00:00.000Z',
+        units: 'lin',
+        frequency: 'm',
+        count: 3,
+        limit: 100000,
+        offset: 0,
       });
     }
     const { body } = await json('/api/observations?series=CPI_ALL_ITEMS');
@@ -274,6 +279,61 @@ describe('observation routes', () => {
         query,
       ).toEqual(dates);
     }
+  });
+
+  it('applies FRED’s units, frequency, sort order and paging, in that order, and says what it applied', async () => {
+    // The upstream's CPI: 2025-10 164.1, 2025-11 164.5, 2025-12 missing (..), 2026-01 165.0.
+    const pch = await json('/api/observations?series=CPI_ALL_ITEMS&units=pch');
+    schemas().assert('economy/observations', pch.body, 'pch');
+    // 2026-01's previous month is missing: its change cannot be computed and is left out.
+    expect(pch.body).toMatchObject({ units: 'pch', frequency: 'm', count: 1, offset: 0, limit: 100000 });
+    expect(pch.body.observations).toEqual([
+      { date: '2025-11-01', value: expect.closeTo((164.5 / 164.1 - 1) * 100, 6) },
+    ]);
+
+    // 2025Q4 from the two months present; 2026Q1 is not over at the last observation (January).
+    const q = await json('/api/observations?series=CPI_ALL_ITEMS&frequency=q');
+    expect(q.body).toMatchObject({ frequency: 'q', count: 1, observations: [{ date: '2025-10-01', value: 164.3 }] });
+    const eop = await json('/api/observations?series=CPI_ALL_ITEMS&frequency=q&aggregation_method=eop');
+    expect(eop.body.observations).toEqual([{ date: '2025-10-01', value: 164.5 }]);
+
+    const page = await json('/api/observations?series=CPI_ALL_ITEMS&sort_order=desc&offset=1&limit=1');
+    expect(page.body).toMatchObject({
+      count: 3,
+      offset: 1,
+      limit: 1,
+      observations: [{ date: '2025-11-01', value: 164.5 }],
+    });
+    const past = await json('/api/observations?series=CPI_ALL_ITEMS&offset=10');
+    expect(page.res.status).toBe(200);
+    expect(past.body).toMatchObject({ count: 3, offset: 10, observations: [] });
+    expect(up.pulls.get(WDS_PULL)).toBe(1);
+  });
+
+  it('answers format=csv as a download of date,value rows', async () => {
+    const res = await get('/api/observations?series=CPI_ALL_ITEMS&format=csv&to=2025-12-31');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="CPI_ALL_ITEMS.csv"');
+    expect(await res.text()).toBe('date,value\r\n2025-10-01,164.1\r\n2025-11-01,164.5\r\n');
+    const etag = res.headers.get('etag')!;
+    const again = await get('/api/observations?series=CPI_ALL_ITEMS&format=csv&to=2025-12-31', {
+      'If-None-Match': etag,
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('refuses bad FRED parameters with a 400 naming each, and a frequency above the series’ own', async () => {
+    const bad = await json(
+      '/api/observations?series=CPI_ALL_ITEMS&units=pct&frequency=x&aggregation_method=max&sort_order=up&limit=0&offset=-1&format=xml',
+    );
+    expect(bad.res.status).toBe(400);
+    const named = (bad.body.errors as { parameter: string }[]).map((e) => e.parameter).sort();
+    expect(named).toEqual(['aggregation_method', 'format', 'frequency', 'limit', 'offset', 'sort_order', 'units']);
+    const higher = await json('/api/observations?series=CPI_ALL_ITEMS&frequency=w');
+    expect(higher.res.status).toBe(400);
+    expect(higher.body).toMatchObject({ code: 'invalid_parameter', errors: [{ parameter: 'frequency' }] });
+    expect((await json('/api/observations?series=CPI_ALL_ITEMS&limit=100001')).res.status).toBe(400);
   });
 
   it('answers If-None-Match with 304 and HEAD without a body', async () => {
@@ -428,7 +488,15 @@ describe('observation routes', () => {
       source: 'Statistics Canada',
       cached: true,
       asOf: '2026-03-10T12:00:00.000Z',
+      units: 'lin',
+      frequency: 'm',
+      count: 2,
+      limit: 100000,
+      offset: 0,
     });
+    // A snapshot takes the transforms too: the change from 2025-10 to 2025-11 as that day had them.
+    const changed = await json(`/api/observations?series=CPI_ALL_ITEMS&vintage=${day1}&units=chg&format=json`);
+    expect(changed.body).toMatchObject({ units: 'chg', count: 1, observations: [{ date: '2025-11-01', value: 0.4 }] });
     // A past day's snapshot never changes; today's may still be replaced.
     expect(old.res.headers.get('cache-control')).toBe('public, max-age=86400');
     expect((await get(`/api/observations?series=CPI_ALL_ITEMS&vintage=${day2}`)).headers.get('cache-control')).toBe(

@@ -95,6 +95,66 @@ describe('economy service on a demo build', () => {
     expect(provenance.series[0].sourceUrl).toBe('https://www150.statcan.gc.ca/t1/tbl1/en/tv.action?pid=1810000401');
     expect(provenance.series[0].note).toMatch(/^demo build: generated values/);
   });
+
+  const callTool = async (name: string, args: Json) => {
+    const res = await fetch(`${srv.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name,
+          arguments: args,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    return ((await res.json()) as Json).result as Json;
+  };
+
+  it('gives an agent the newest 1,000 observations of a long series, says it truncated, and pages as REST does', async () => {
+    const rest = await get('/api/observations?series=FX_USD_CAD');
+    expect(rest.count).toBeGreaterThan(1000);
+    const capped = await callTool('get_observations', { series: 'FX_USD_CAD' });
+    expect(capped.isError).toBeFalsy();
+    const doc = capped.structuredContent as Json;
+    expect(doc).toMatchObject({ truncated: true, limit: 1000, offset: rest.count - 1000, count: rest.count });
+    expect(doc.observations).toEqual(rest.observations.slice(-1000));
+    // With a limit, the agent's page and REST's are the same; integers are taken as JSON numbers.
+    const page = await callTool('get_observations', {
+      series: 'FX_USD_CAD',
+      units: 'pc1',
+      sort_order: 'desc',
+      limit: 5,
+    });
+    const restPage = await get('/api/observations?series=FX_USD_CAD&units=pc1&sort_order=desc&limit=5');
+    expect((page.structuredContent as Json).observations).toEqual(restPage.observations);
+    expect((page.structuredContent as Json).truncated).toBeUndefined();
+    // A short series is not truncated.
+    const short = (await callTool('get_observations', { series: 'CPI_ALL_ITEMS', frequency: 'a' }))
+      .structuredContent as Json;
+    expect(short.truncated).toBeUndefined();
+    expect(short.frequency).toBe('a');
+    const badType = await callTool('get_observations', { series: 'FX_USD_CAD', limit: '5' });
+    expect(badType.isError).toBe(true);
+    expect(badType.content[0].text).toBe('limit must be integer');
+    const badValue = await callTool('get_observations', { series: 'FX_USD_CAD', units: 'pct' });
+    const restBad = (await (await fetch(`${srv.base}/api/observations?series=FX_USD_CAD&units=pct`)).json()) as Json;
+    expect(badValue.isError).toBe(true);
+    expect(badValue.content[0].text).toBe(restBad.detail);
+  });
 });
 
 describe('economy server process on SIGTERM', () => {

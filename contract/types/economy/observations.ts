@@ -8,7 +8,7 @@ export interface ObservationsOfASeries {
    */
   series: string;
   /**
-   * Observations ascending by date, limited to from/to when given. A value the upstream does not publish (.., F, x, empty) is left out, never written as 0.
+   * Observations in sort_order (ascending by date unless asked otherwise), limited to from/to, then offset and limit. A value the upstream does not publish (.., F, x, empty) is left out, never written as 0; so is a point a transform cannot compute.
    */
   observations: {
     /**
@@ -36,4 +36,28 @@ export interface ObservationsOfASeries {
    * Present only when the latest pull failed and the cached copy (older than a day) was served instead.
    */
   stale?: true;
+  /**
+   * The units transform applied (lin: as published).
+   */
+  units: "lin" | "chg" | "ch1" | "pch" | "pc1" | "pca" | "cch" | "cca" | "log";
+  /**
+   * Frequency of the observations answered: the series' own (d daily, w weekly, m monthly, q quarterly, a annual) or the one aggregated to.
+   */
+  frequency: "d" | "w" | "m" | "q" | "sa" | "a";
+  /**
+   * Observations before offset and limit.
+   */
+  count: number;
+  /**
+   * The limit applied.
+   */
+  limit: number;
+  /**
+   * The offset applied.
+   */
+  offset: number;
+  /**
+   * MCP get_observations only: present when the default cap (the newest 1,000 observations, without a limit) left some out; page with limit and offset, or narrow with from/to.
+   */
+  truncated?: true;
 }
