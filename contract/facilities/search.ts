@@ -117,22 +117,26 @@ export class NameMatcher {
 export interface SearchResponse {
   total: number;
   limit: number;
+  offset: number;
   results: Omit<SearchDoc, 'city_key'>[];
 }
 
-export function toSearchResponse(matches: readonly SearchDoc[], limit: number): SearchResponse {
+export function toSearchResponse(matches: readonly SearchDoc[], limit: number, offset = 0): SearchResponse {
   return {
     total: matches.length,
     limit,
-    results: matches.slice(0, limit).map(({ spine_id, name, city, tier, program, totals, emissions }) => ({
-      spine_id,
-      name,
-      city,
-      tier,
-      program,
-      totals,
-      emissions,
-    })),
+    offset,
+    results: matches
+      .slice(offset, offset + limit)
+      .map(({ spine_id, name, city, tier, program, totals, emissions }) => ({
+        spine_id,
+        name,
+        city,
+        tier,
+        program,
+        totals,
+        emissions,
+      })),
   };
 }
 

@@ -76,6 +76,16 @@ export const HEADERS = {
     required: true,
     schema: { type: 'string', pattern: '^attachment; filename="[^"]+"$' },
   },
+  'Content-Disposition-200': {
+    description: 'With `format=csv` only: the body is a download, `attachment; filename="<name>.csv"`.',
+    required: false,
+    schema: { type: 'string', pattern: '^attachment; filename="[^"]+"$' },
+  },
+  'X-Total-Count': {
+    description: 'How many items matched before `offset` and `limit` (the body stays a plain array).',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
   Allow: {
     description: 'The methods the path supports (RFC 9110 §10.2.1).',
     required: true,

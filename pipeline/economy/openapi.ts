@@ -85,8 +85,13 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
           'Every series by id; with `q`, ranked: exact id, then id prefix, then title words, then description words (ties by id).',
         query: 'economy/series-query',
         responses: {
-          200: document('economy/series-list', 'The series list records.'),
-          400: badParameters('A `q` over 200 characters or given twice'),
+          200: {
+            ...document('economy/series-list', 'The series list records, paged by offset and limit.'),
+            headers: ['ETag', 'X-Total-Count'],
+          },
+          400: badParameters(
+            'A `q` without a letter or digit, over 200 characters or given twice, or a bad `limit` or `offset`',
+          ),
         },
       },
       {
@@ -128,12 +133,21 @@ export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
           'Pulled from the upstream at most once per series per 24 hours (`cached` says whether this answer needed a pull; `asOf` is the time of the pull). When a pull fails and a copy is cached, the copy is served with `stale: true`. With `vintage`, the observations as they were in that day’s snapshot. Missing upstream values are left out, never 0.',
         query: 'economy/observations-query',
         responses: {
-          200: document('economy/observations', 'The observations, oldest first.', [
-            PUBLIC_CACHE,
-            STALE_CACHE,
-            SNAPSHOT_CACHE,
-          ]),
-          400: badParameters('A missing `series`, a malformed or impossible date, or `from` after `to`'),
+          200: {
+            ...document('economy/observations', 'The observations, oldest first unless `sort_order=desc`.', [
+              PUBLIC_CACHE,
+              STALE_CACHE,
+              SNAPSHOT_CACHE,
+            ]),
+            content: {
+              'application/json': 'economy/observations',
+              'text/csv': { type: 'string', description: 'With `format=csv`: `date,value` rows, RFC 4180, UTF-8.' },
+            },
+            headers: ['ETag', 'Content-Disposition-200'],
+          },
+          400: badParameters(
+            'A missing `series`, a malformed or impossible date, `from` after `to`, an unknown `units`, `frequency`, `aggregation_method`, `sort_order` or `format`, a `frequency` above the series’ own, or a bad `limit` or `offset`',
+          ),
           404: unknownSeries(', or there is no snapshot of the `vintage` day'),
           503: problem(503, ['upstream_unavailable'], 'The upstream could not be reached and nothing is cached yet.', [
             'Retry-After',

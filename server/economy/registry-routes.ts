@@ -18,20 +18,28 @@ import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
-import { notFound } from '../../contract/core/problem.ts';
+import { notFound, type ParameterError } from '../../contract/core/problem.ts';
 
 export interface EconomyRegistryData {
   search: SeriesSearch;
   /** The build's registry (its registry.json) by id: upstream identifiers for the observation routes. */
   entries: ReadonlyMap<string, RegistryEntry>;
-  /** Ranked responses by canonical query (its words). */
-  searches: Lru<Payload>;
+  /** Ranked responses by canonical query (its words and page). */
+  searches: Lru<SeriesPage>;
   /** The same responses by raw query string, so a repeated request skips validation and ranking. */
-  raw: Lru<Payload>;
+  raw: Lru<SeriesPage>;
 }
 
 interface SeriesQuery {
   q?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** A page of `/api/series`, and how many series matched before paging (X-Total-Count). */
+export interface SeriesPage {
+  payload: Payload;
+  total: number;
 }
 
 /** Builds the lookups from a verified build; runs at start and on reload only. */
@@ -46,31 +54,45 @@ export function loadRegistryData(build: LoadedBuild): EconomyRegistryData {
   };
 }
 
-/** The `/api/series` response for a query: the build's list when q constrains nothing, else the ranking. */
-export function searchSeries(data: EconomyRegistryData, build: LoadedBuild, query: SeriesQuery): Payload {
+/** One rule for q on every service (shared/contracts/common.md): absent is no filter, present needs a word. */
+function checkSeriesQuery(query: Partial<SeriesQuery>): ParameterError[] {
+  if (query.q === undefined || toQueryWords(query.q).length > 0) return [];
+  return [{ parameter: 'q', message: 'must hold a letter or digit; leave q out to list every series' }];
+}
+
+/**
+ * The `/api/series` page for a query: the build's list when q is absent and nothing is paged, else the
+ * ranking (or the list) sliced by offset and limit.
+ */
+export function searchSeries(data: EconomyRegistryData, build: LoadedBuild, query: SeriesQuery): SeriesPage {
   const words = toQueryWords(query.q ?? '');
-  if (words.length === 0) {
+  const offset = query.offset ?? 0;
+  const paged = offset > 0 || query.limit !== undefined;
+  if (words.length === 0 && !paged) {
     const all = build.payloads.get(`${API}/series`);
     if (!all) throw notFound(`no resource at ${API}/series`);
-    return all;
+    return { payload: all, total: data.search.ids.length };
   }
-  const key = JSON.stringify(words);
-  let payload = data.searches.get(key);
-  if (!payload) {
-    payload = toPayload(JSON.stringify(rankSeries(words.join(' '), data.search)));
-    data.searches.set(key, payload);
+  const key = JSON.stringify([words, offset, query.limit ?? null]);
+  let page = data.searches.get(key);
+  if (!page) {
+    const matches = rankSeries(words.join(' '), data.search);
+    const end = query.limit === undefined ? undefined : offset + query.limit;
+    page = { payload: toPayload(JSON.stringify(matches.slice(offset, end))), total: matches.length };
+    data.searches.set(key, page);
   }
-  return payload;
+  return page;
 }
 
 export function registryRoutes<D extends EconomyRegistryData>(r: Routes<D>): void {
   r.get(`${API}/series`, (req, res, s) => {
-    let payload = s.data.raw.get(req.search);
-    if (!payload) {
-      payload = searchSeries(s.data, s.build, parseQuery<SeriesQuery>(queryOf(req), 'economy/series-query'));
-      s.data.raw.set(req.search, payload);
+    let page = s.data.raw.get(req.search);
+    if (!page) {
+      const query = parseQuery<SeriesQuery>(queryOf(req), 'economy/series-query', checkSeriesQuery);
+      page = searchSeries(s.data, s.build, query);
+      s.data.raw.set(req.search, page);
     }
-    sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
+    sendPayload(req, res, page.payload, { cacheControl: PUBLIC_CACHE, headers: { 'X-Total-Count': page.total } });
   });
   r.get(`${API}/series/:id`, (req, res, s) => {
     const id = req.params.id ?? '';

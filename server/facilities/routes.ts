@@ -20,6 +20,7 @@ import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound, type ParameterError } from '../../contract/core/problem.ts';
+import type { SearchParameters } from '../../contract/types/facilities/search-query.ts';
 
 export interface FacilitiesData {
   names: NameMatcher;
@@ -38,13 +39,8 @@ export interface FacilitiesData {
   raw: RepeatCache<Payload>;
 }
 
-interface SearchQuery {
-  q?: string;
-  city?: string;
-  tier?: Tier;
-  program?: Program;
-  limit?: number;
-}
+/** schemas/facilities/search-query.schema.json */
+type SearchQuery = SearchParameters;
 
 export const BASE = '/api/v1';
 
@@ -74,22 +70,29 @@ const TAIL = Buffer.from(']}');
  * normalized (`---`, `(Toronto)`: bracketed parts are dropped) would match every city, so it is a 400.
  */
 export function checkSearchQuery(query: Partial<SearchQuery>): ParameterError[] {
+  const errors: ParameterError[] = [];
+  // One rule for q on every service (shared/contracts/common.md): absent is no filter, present needs a word.
+  if (query.q !== undefined && toQueryTerms(query.q).length === 0)
+    errors.push({ parameter: 'q', message: 'must hold a letter or digit; leave q out to list every facility' });
   const city = query.city;
-  if (city === undefined || city.trim() === '' || normalizeCity(city) !== '') return [];
-  return [
-    { parameter: 'city', message: 'has no letters or digits to match once normalized (bracketed parts are left out)' },
-  ];
+  if (city !== undefined && city.trim() !== '' && normalizeCity(city) === '')
+    errors.push({
+      parameter: 'city',
+      message: 'has no letters or digits to match once normalized (bracketed parts are left out)',
+    });
+  return errors;
 }
 
 export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
   const limit = query.limit ?? DEFAULT_LIMIT;
+  const offset = query.offset ?? 0;
   const tier = query.tier ?? '';
   const program = query.program ?? '';
   // Terms and city are letters, digits and spaces; tier and program are names: NUL separates them all.
-  const key = `${limit}\0${tier}\0${program}\0${terms.join(' ')}\0${cityKey}`;
-  if (whole && key === `${DEFAULT_LIMIT}\0\0\0\0`) return whole;
+  const key = `${limit}\0${offset}\0${tier}\0${program}\0${terms.join(' ')}\0${cityKey}`;
+  if (whole && key === `${DEFAULT_LIMIT}\0${0}\0\0\0\0`) return whole;
   const cached = data.searches.get(key);
   if (cached) return cached;
   const filtered = cityKey !== '' || tier !== '' || program !== '';
@@ -114,11 +117,11 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
     matches = kept;
   }
   // The same bytes as JSON.stringify(toSearchResponse(...)), from the results serialized at load.
-  const shown = Math.min(limit, matches.length);
-  const parts: Buffer[] = [Buffer.from(`{"total":${matches.length},"limit":${limit},"results":[`)];
-  for (let k = 0; k < shown; k++) {
+  const end = Math.min(offset + limit, matches.length);
+  const parts: Buffer[] = [Buffer.from(`{"total":${matches.length},"limit":${limit},"offset":${offset},"results":[`)];
+  for (let k = offset; k < end; k++) {
     const result = data.results[matches[k]!]!;
-    parts.push(k === 0 ? result.subarray(1) : result);
+    parts.push(k === offset ? result.subarray(1) : result);
   }
   parts.push(TAIL);
   // A response is a function of the build and the canonical query: that pair is its strong validator,

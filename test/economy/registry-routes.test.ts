@@ -216,14 +216,39 @@ describe('GET /api/series', () => {
     expect(await search(q)).toEqual(bruteRank(q));
   });
 
-  it('answers a q without letters or digits, or no q, with the full list and its ETag', async () => {
+  it('answers no q with the full list and its ETag, and a q without letters or digits with a 400', async () => {
     const all = await getJson<SeriesRecord[]>('/api/series');
-    for (const path of ['/api/series?q=', '/api/series?q=%20!%20', '/api/series?unknown=1']) {
+    for (const path of ['/api/series?unknown=1', '/api/series?offset=0']) {
       const res = await getJson<SeriesRecord[]>(path);
       expect(res.status, path).toBe(200);
       expect(res.etag, path).toBe(all.etag);
       expect(res.body, path).toEqual(all.body);
     }
+    for (const path of ['/api/series?q=', '/api/series?q=%20!%20', '/api/series?q=*']) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { errors: { parameter: string }[] }).errors, path).toEqual([
+        { parameter: 'q', message: 'must hold a letter or digit; leave q out to list every series' },
+      ]);
+    }
+  });
+
+  it('pages the list and a ranking with limit and offset, the total in X-Total-Count', async () => {
+    const all = await getJson<SeriesRecord[]>('/api/series');
+    const pages: SeriesRecord[] = [];
+    for (let offset = 0; offset < all.body.length; offset += 20) {
+      const res = await fetch(`${base}/api/series?limit=20&offset=${offset}`);
+      expect(res.headers.get('x-total-count')).toBe(String(all.body.length));
+      pages.push(...((await res.json()) as SeriesRecord[]));
+    }
+    expect(pages).toEqual(all.body);
+    const ranked = await getJson<SeriesRecord[]>('/api/series?q=price');
+    const second = await fetch(`${base}/api/series?q=price&limit=2&offset=1`);
+    expect(second.headers.get('x-total-count')).toBe(String(ranked.body.length));
+    expect(await second.json()).toEqual(ranked.body.slice(1, 3));
+    const past = await fetch(`${base}/api/series?q=price&offset=10000`);
+    expect(await past.json()).toEqual([]);
+    expect((await fetch(`${base}/api/series?limit=0`)).status).toBe(400);
   });
 
   it('caches each raw query string once', async () => {

@@ -185,7 +185,7 @@ describe('search', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-encoding')).toBe('br');
     const body = await file.text();
-    for (const path of ['/api/v1/search', '/api/v1/search?limit=50', '/api/v1/search?q=%20&unknown=1']) {
+    for (const path of ['/api/v1/search', '/api/v1/search?limit=50', '/api/v1/search?offset=0&unknown=1']) {
       const route = await fetch(fx.base + path, { headers: { 'Accept-Encoding': 'br' } });
       expect(route.headers.get('etag'), path).toBe(file.headers.get('etag'));
       expect(route.headers.get('content-encoding'), path).toBe('br');
@@ -212,16 +212,42 @@ describe('search', () => {
     ['city=st.%20catharines', ['ONF-000006']],
     ['tier=anchored', ['ONF-000001', 'ONF-000006', 'ONF-000002']],
     ['program=federal_only&tier=unmatched', ['ONF-000010', 'ONF-000008', 'ONF-000009']],
-    ['q=%20%20&program=both', ['ONF-000001', 'ONF-000006', 'ONF-000002']],
+    ['program=both', ['ONF-000001', 'ONF-000006', 'ONF-000002']],
   ])('%s', async (query, expected) => {
     expect(ids(await get(`/api/v1/search?${query}`))).toEqual(expected);
   });
 
   it('counts every match before the limit', async () => {
     const r = await get('/api/v1/search?q=cement&limit=1');
-    expect(r).toMatchObject({ total: 4, limit: 1 });
+    expect(r).toMatchObject({ total: 4, limit: 1, offset: 0 });
     expect(ids(r)).toEqual(['ONF-000008']);
   });
+
+  it('pages through every match in ranking order, without overlap or gap, and past the end to an empty page', async () => {
+    const all = ids(await get('/api/v1/search?q=cement'));
+    const pages: string[] = [];
+    for (let offset = 0; offset < all.length; offset += 3) {
+      const page = await get(`/api/v1/search?q=cement&limit=3&offset=${offset}`);
+      expect(page).toMatchObject({ total: 4, limit: 3, offset });
+      pages.push(...ids(page));
+    }
+    expect(pages).toEqual(all);
+    expect(pages).toHaveLength(4);
+    expect(await get('/api/v1/search?q=cement&offset=4')).toMatchObject({ total: 4, offset: 4, results: [] });
+    const facilities = (await get('/api/v1/search')).total as number;
+    const last = await get(`/api/v1/search?offset=${facilities - 1}&limit=200`);
+    expect(ids(last)).toHaveLength(1);
+  });
+
+  it.each(['q=*', 'q=%20%20', 'q=', 'q=%F0%9F%9A%9A', 'offset=-1', 'offset=10001'])(
+    'refuses %s with a 400 naming the parameter',
+    async (query) => {
+      const res = await fetch(`${fx.base}/api/v1/search?${query}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { errors: { parameter: string }[] };
+      expect(body.errors.map((e) => e.parameter)).toEqual([query.split('=')[0]]);
+    },
+  );
 
   it('answers a repeated query with the same ETag', async () => {
     const a = await fetch(`${fx.base}/api/v1/search?q=cement`);

@@ -1,10 +1,10 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * Query parameters of GET /api/v1/search. Every parameter may be given at most once; unknown parameters are ignored. q that is empty or holds no letters or digits, and an empty or blank city, constrain nothing; a city with other text but no letters or digits once normalized (`---`, `(Toronto)`) is a 400.
+ * Query parameters of GET /api/v1/search. Every parameter may be given at most once; unknown parameters are ignored. q absent means no name filter; q present but without a letter or digit (`*`, blanks, an emoji) is a 400, as is a city with text but no letters or digits once normalized (`---`, `(Toronto)`); an empty or blank city constrains nothing.
  */
 export interface SearchParameters {
   /**
-   * Words matched case- and accent-insensitively against every name variant; each word must match the start of a word of some name.
+   * Words matched case- and accent-insensitively against every name variant; each word must match the start of a word of some name. Must hold at least one letter or digit.
    */
   q?: string;
   /**
@@ -14,5 +14,9 @@ export interface SearchParameters {
   tier?: "anchored" | "unmatched";
   program?: "both" | "ontario_only" | "federal_only";
   limit?: number;
+  /**
+   * Matches skipped before the page, in ranking order (stable: pages never overlap or skip); past the end gives an empty page.
+   */
+  offset?: number;
   [k: string]: unknown | undefined;
 }

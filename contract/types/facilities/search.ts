@@ -1,10 +1,11 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * GET /api/v1/search: total counts every match before limit; results ranked by emissions descending (facilities with none last), ties by spine_id.
+ * GET /api/v1/search: total counts every match; results are the page from offset, at most limit of them, ranked by emissions descending (facilities with none last), ties by spine_id.
  */
 export interface SearchResults {
   total: number;
   limit: number;
+  offset: number;
   results: {
     spine_id: string;
     name: string;
