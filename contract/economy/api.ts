@@ -6,3 +6,9 @@ export const OPENAPI_PATH = '/api/openapi';
 export const SNAPSHOT_CACHE = 'public, max-age=86400';
 /** An answer served from a stale copy after a failed pull: clients come back soon for fresh data. */
 export const STALE_CACHE = 'public, max-age=60';
+
+/** What /api/observations answers by default and at most: every observation, up to 100,000 (the FRED API's). */
+export const OBSERVATIONS_LIMIT = 100_000;
+
+/** The `frequency` an observations document gives for a series' own frequency (FRED's codes). */
+export const FREQUENCY_CODE = { daily: 'd', weekly: 'w', monthly: 'm', quarterly: 'q', annual: 'a' } as const;

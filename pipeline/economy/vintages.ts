@@ -14,17 +14,15 @@ import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { SourceFile } from '../../contract/core/manifest.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import type { Sink } from '../core/sink.ts';
-import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
+import type { RegistryEntry } from '../../contract/economy/types.ts';
+import { FREQUENCY_CODE, OBSERVATIONS_LIMIT } from '../../contract/economy/api.ts';
+import type { ObservationsResponse } from '../../contract/economy/types.ts';
 
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
 
 /** The document of /api/observations?series=&vintage= for the whole series (cached: a snapshot needs no pull). */
-export interface SnapshotDocument {
-  series: string;
-  observations: Observation[];
-  source: string;
+export interface SnapshotDocument extends ObservationsResponse {
   cached: true;
-  asOf: string;
 }
 
 export interface VintageIssue {
@@ -62,10 +60,11 @@ async function daysOf(dir: string): Promise<string[]> {
  */
 export function toSnapshotDocument(
   text: string,
-  series: string,
+  entry: Pick<RegistryEntry, 'id' | 'frequency'>,
   day: string,
   registry: SchemaRegistry,
 ): SnapshotDocument | string {
+  const series = entry.id;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -76,7 +75,12 @@ export function toSnapshotDocument(
   if (typeof raw !== 'object' || raw === null) return 'is not a snapshot object';
   if (s.series !== series) return `names the series ${JSON.stringify(s.series)}, not ${series}`;
   if (s.vintage !== day) return `names the vintage ${JSON.stringify(s.vintage)}, not the day of its file name`;
-  const doc = { series, observations: s.observations, source: s.source, cached: true, asOf: s.asOf };
+  const count = Array.isArray(s.observations) ? s.observations.length : 0;
+  // The server's answer to ?series=&vintage= with no other parameter, key for key.
+  const doc = {
+    ...{ series, observations: s.observations, source: s.source, cached: true, asOf: s.asOf },
+    ...{ units: 'lin', frequency: FREQUENCY_CODE[entry.frequency], count, limit: OBSERVATIONS_LIMIT, offset: 0 },
+  };
   const validate = registry.get('economy/observations');
   if (!validate(doc))
     return `is not a snapshot: ${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message ?? ''}`.trim();
@@ -95,8 +99,8 @@ export async function publishVintages(
   const issues: VintageIssue[] = [];
   let snapshots = 0;
   let bytes = 0;
-  const ids = entries.map((e) => e.id).sort();
-  for (const id of ids) {
+  for (const entry of [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const id = entry.id;
     const published: string[] = [];
     for (const day of await daysOf(join(dir, id))) {
       const file = join(dir, id, `${day}.json`);
@@ -111,7 +115,7 @@ export async function publishVintages(
         });
         continue;
       }
-      const doc = toSnapshotDocument(text, id, day, registry);
+      const doc = toSnapshotDocument(text, entry, day, registry);
       if (typeof doc === 'string') {
         issues.push({
           id,

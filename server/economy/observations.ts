@@ -3,6 +3,7 @@
 // Parameters are validated by schemas/economy/*-query.schema.json, plus what a JSON Schema cannot say
 // (2024-02-30 is no date; `from` after `to`), and every bad parameter is listed in one 400.
 import { isCalendarDate } from '../../contract/core/dates.ts';
+import { FREQUENCY_CODE, OBSERVATIONS_LIMIT } from '../../contract/economy/api.ts';
 import type {
   Frequency,
   Observation,
@@ -50,16 +51,13 @@ export interface ObservationsView {
   to?: string;
 }
 
-/** The REST default and most a request may ask for (the FRED API's). */
-export const MAX_LIMIT = 100_000;
-
 export function toView(q: ObservationsQuery): ObservationsView {
   return {
     units: q.units ?? 'lin',
     ...(q.frequency !== undefined && { frequency: q.frequency }),
     method: q.aggregation_method ?? 'avg',
     order: q.sort_order ?? 'asc',
-    limit: q.limit ?? MAX_LIMIT,
+    limit: q.limit ?? OBSERVATIONS_LIMIT,
     offset: q.offset ?? 0,
     format: q.format ?? 'json',
     ...(q.from !== undefined && { from: q.from }),
@@ -69,7 +67,11 @@ export function toView(q: ObservationsQuery): ObservationsView {
 
 /** A view that asks for the observations as stored: the date range alone selects them. */
 const isPlain = (v: ObservationsView) =>
-  v.units === 'lin' && v.frequency === undefined && v.order === 'asc' && v.offset === 0 && v.limit === MAX_LIMIT;
+  v.units === 'lin' &&
+  v.frequency === undefined &&
+  v.order === 'asc' &&
+  v.offset === 0 &&
+  v.limit === OBSERVATIONS_LIMIT;
 
 /**
  * What a document is made from: the whole copy of the series (the cache's, or a snapshot's) and the part
@@ -251,11 +253,3 @@ export function toObservationsDocument(a: ObservationsAnswer): ObservationsRespo
 export function toObservationsCsv(doc: ObservationsResponse): string {
   return `date,value\r\n${doc.observations.map((o) => `${o.date},${o.value}\r\n`).join('')}`;
 }
-
-const FREQUENCY_CODE: Record<Frequency, ObservationsResponse['frequency']> = {
-  daily: 'd',
-  weekly: 'w',
-  monthly: 'm',
-  quarterly: 'q',
-  annual: 'a',
-};

@@ -290,6 +290,11 @@ describe('npm run nightly', () => {
       source: 'Statistics Canada',
       cached: true,
       asOf: '2026-11-21T03:15:00.000Z',
+      units: 'lin',
+      frequency: 'm',
+      count: 2,
+      limit: 100000,
+      offset: 0,
     });
     // Every series of the registry has its list, empty when never pulled; the unreadable ones are reported.
     expect(await json('api/vintages/BANK_RATE.json')).toEqual({ series: 'BANK_RATE', snapshots: [] });
