@@ -1,4 +1,4 @@
-// npm run build -- --service facilities --input DIR [--out dist-data] [--year 2024] [--demo]
+// npm run build -- --service facilities --input DIR [--out dist-data] [--year YYYY] [--demo]
 import { resolve } from 'node:path';
 import { isValidIsoDate } from '../contract/core/dates.ts';
 import { existsSync } from 'node:fs';
@@ -21,7 +21,8 @@ Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [
               economy: optional, a folder holding another registry.json (npm run generate writes one);
               by default the repository's registry (observations are pulled at request time)
   --out       output root (default: dist-data, or DATA_DIR); the build lands in OUT/<service>/
-  --year      comparison year (facilities; default 2024)
+  --year      comparison year (facilities; default: the newest year both programs report); a year
+              neither program reports is refused
   --as-of     snapshot date of the inputs (carriers; default: the latest census date)
   --demo      label the build as demo data (set automatically for npm run demo output)
   --demo-inputs  build from demo inputs written into a temporary folder (no --input)

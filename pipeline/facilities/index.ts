@@ -41,7 +41,32 @@ import { DEFAULT_LIMIT, toSearchResponse } from '../../contract/facilities/searc
 import { compareByEmissions, toStats } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DEFAULT_YEAR = 2024;
+/**
+ * The comparison year: the one asked for, which some program must report, else the newest year both programs
+ * report (the real files end in 2020 for Ontario and 2023 for the federal program: 2020), else the newest
+ * year either reports.
+ */
+export function toComparisonYear(
+  ontario: readonly { year: number }[],
+  federal: readonly { year: number }[],
+  asked: number | undefined,
+): number {
+  const o = new Set(ontario.map((r) => r.year));
+  const f = new Set(federal.map((r) => r.year));
+  const span = (years: Set<number>) => {
+    const sorted = [...years].sort((a, b) => a - b);
+    return sorted.length ? `${sorted[0]}–${sorted.at(-1)}` : 'none';
+  };
+  if (asked !== undefined) {
+    if (o.has(asked) || f.has(asked)) return asked;
+    throw new Error(
+      `--year ${asked}: neither program reports that year (Ontario ${span(o)}, federal ${span(f)}); leave --year out for the newest year both report`,
+    );
+  }
+  const both = [...o].filter((y) => f.has(y));
+  const pool = both.length > 0 ? both : [...o, ...f];
+  return Math.max(...pool);
+}
 export const DEMO_MARKER = '.shardline-demo.json';
 
 export interface FacilitiesBuildConfig {
@@ -198,7 +223,6 @@ function parseIdMap(bytes: Buffer, file: string): IdMap {
 export async function buildFacilities(config: FacilitiesBuildConfig): Promise<BuildSummary> {
   const progress = config.progress ?? silentProgress;
   const effects = config.effects ?? fileEffects;
-  const year = config.year ?? DEFAULT_YEAR;
   const now = config.now ?? (() => new Date());
 
   // The lock first: a second build stops here, before it reads any input.
@@ -288,6 +312,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
         return { ...r, total: null };
       }),
     ];
+    const year = toComparisonYear(ontarioRows, federalRows, config.year);
     const buildingRows = dropDuplicates(
       ewrb.rows,
       (r) => r.id,

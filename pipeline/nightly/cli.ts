@@ -17,7 +17,7 @@ Usage: npm run nightly -- --service NAME [--out DIR] [--downloads DIR] [--year Y
   --service    all | ${SERVICE_NAMES.join(' | ')}
   --out        output root (default: dist-data, or DATA_DIR)
   --downloads  where upstream files are kept between nights (default: STATE_DIR/downloads)
-  --year       facilities comparison year (default 2024), as npm run build takes it
+  --year       facilities comparison year (default: the newest year both programs report), as npm run build takes it
 
 Upstream addresses (one variable per file, the publishers' addresses by default; empty skips the file):
 ${Object.entries(NIGHTLY_SOURCES)

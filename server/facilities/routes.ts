@@ -13,7 +13,6 @@ import {
   type SearchDoc,
   type SearchIndexFile,
 } from '../../contract/facilities/search.ts';
-import type { Program, Tier } from '../../contract/facilities/record.ts';
 import { sendDocument, type ServiceDefinition } from '../core/app.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { RepeatCache } from '../core/cache.ts';

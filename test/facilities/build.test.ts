@@ -206,17 +206,17 @@ describe('facilities build', () => {
     await buildFacilities({ input: b.input, outDir: b.outDir, year: FIXTURE_YEAR, now: PINNED_CLOCK });
   });
 
-  it('warns, in the result and report.json, when no facility has a figure for the comparison year', async () => {
+  it('warns of nothing on a good build, and refuses a comparison year neither program reports', async () => {
     const b = await buildFixture();
     cleanups.push(b.root.remove);
     expect(b.summary.warnings).toEqual([]);
     expect(JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8')).warnings).toEqual([]);
-    const s = await buildFacilities({ input: b.input, outDir: b.outDir, year: 2031, now: PINNED_CLOCK });
-    expect(s.warnings).toHaveLength(1);
-    expect(s.warnings[0]).toMatch(
-      /^no facility has a figure for the comparison year 2031 \(the inputs have \d{4}–\d{4}\): .*build with --year$/,
+    const manifest = readFileSync(join(b.buildDir, 'manifest.json'));
+    await expect(buildFacilities({ input: b.input, outDir: b.outDir, year: 2031, now: PINNED_CLOCK })).rejects.toThrow(
+      /^--year 2031: neither program reports that year \(Ontario \d{4}–\d{4}, federal \d{4}–\d{4}\)/,
     );
-    expect(JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8')).warnings).toEqual(s.warnings);
+    // Refused before anything is published: the good build stays.
+    expect(readFileSync(join(b.buildDir, 'manifest.json')).equals(manifest)).toBe(true);
   });
 
   it('fails clearly, naming the file and column, when a required column is missing; nothing is published', async () => {

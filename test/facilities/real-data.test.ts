@@ -14,7 +14,7 @@ if (!present) console.warn('skipped: ../shared/data not found (facilities real-d
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
 type Json = Record<string, any>;
 
-describe.skipIf(!present)('facilities on the real registry files (--year 2020)', () => {
+describe.skipIf(!present)('facilities on the real registry files (no --year: the newest year both report)', () => {
   let root: Awaited<ReturnType<typeof tempDir>>;
   let server: Running<unknown>;
   const get = async (path: string): Promise<Json> => {
@@ -32,13 +32,36 @@ describe.skipIf(!present)('facilities on the real registry files (--year 2020)',
 
   beforeAll(async () => {
     root = await tempDir('real');
-    await buildFacilities({ input: INPUT, outDir: root.path, year: 2020 });
+    // No --year: Ontario's file ends in 2020 and the federal ones in 2023, so the comparison year is 2020.
+    await buildFacilities({ input: INPUT, outDir: root.path });
     server = (await startService(facilities, root.path)) as Running<unknown>;
   }, 120_000);
   afterAll(async () => {
     await server?.close();
     await root?.remove();
   });
+
+  it('compares 2020, the newest year both programs report: totals, top emitters and agreement are filled', async () => {
+    const stats = await get('/api/v1/stats');
+    expect(stats.year).toBe(2020);
+    expect(stats.agreement.compared).toBeGreaterThanOrEqual(10);
+    expect(stats.top_emitters).toHaveLength(30);
+    const report = JSON.parse(readFileSync(join(root.path, 'facilities', 'report.json'), 'utf8')) as Json;
+    expect(report.warnings ?? []).toEqual([]);
+  });
+
+  it('refuses a --year neither program reports, and builds one that one program reports', async () => {
+    const other = await tempDir('real-year');
+    try {
+      await expect(buildFacilities({ input: INPUT, outDir: other.path, year: 2024 })).rejects.toThrow(
+        /--year 2024: neither program reports that year \(Ontario 2010–2020, federal \d{4}–2023\)/,
+      );
+      const built = await buildFacilities({ input: INPUT, outDir: other.path, year: 2021 });
+      expect(built.counts.facilities).toBeGreaterThan(100);
+    } finally {
+      await other.remove();
+    }
+  }, 120_000);
 
   it('keeps the carbon-black plant and the steel works of Hamilton apart, and says which link it refused', async () => {
     // Ontario 1030 (Birla Carbon) was named "Hamilton" in 2010–2015; Ontario 1148 (Stelco) and federal
