@@ -42,7 +42,7 @@ interface SearchArgs {
 }
 
 interface ProfileArgs {
-  carrier_id: number;
+  carrier_id: number | string;
 }
 
 interface Tool<D> {

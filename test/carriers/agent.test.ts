@@ -147,6 +147,13 @@ describe('search_carrier', () => {
 });
 
 describe('get_carrier_profile', () => {
+  it('takes the carrier id as a string of digits too, as the path does', async () => {
+    const asNumber = await (await agentProfile(1000001, premium)).text();
+    const asString = await call('get_carrier_profile', { carrier_id: '1000001' }, premium);
+    expect(asString.status).toBe(200);
+    expect(await asString.text()).toBe(asNumber);
+  });
+
   it.each([1000001, 1000003])('gives exactly the body of GET /api/carrier/%d', async (id) => {
     const restText = await (await restProfile(id, premium)).text();
     const res = await agentProfile(id, premium);
@@ -259,16 +266,20 @@ describe('refused calls', () => {
     expect(body.errors.map((e: Json) => e.parameter).sort()).toEqual(names);
   });
 
-  it.each([{}, { carrier_id: '1000001' }, { carrier_id: -1 }, { carrier_id: 100000000 }, { carrier_id: 1.5 }])(
-    'get_carrier_profile %j → 400 before sign-in or counting',
-    async (args) => {
-      const key = freeKey('tool bad args');
-      const body = await problem(await call('get_carrier_profile', args, key), 400, 'invalid_parameter');
-      expect(body.errors).toHaveLength(1);
-      expect(body.errors[0].parameter).toBe('args.carrier_id');
-      expect(srv.accounts().usage(srv.accounts().findKey(key)!.id, NOW.toISOString().slice(0, 7))).toBe(0);
-    },
-  );
+  it.each([
+    {},
+    { carrier_id: 'x1' },
+    { carrier_id: '123456789' },
+    { carrier_id: -1 },
+    { carrier_id: 100000000 },
+    { carrier_id: 1.5 },
+  ])('get_carrier_profile %j → 400 before sign-in or counting', async (args) => {
+    const key = freeKey('tool bad args');
+    const body = await problem(await call('get_carrier_profile', args, key), 400, 'invalid_parameter');
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].parameter).toBe('args.carrier_id');
+    expect(srv.accounts().usage(srv.accounts().findKey(key)!.id, NOW.toISOString().slice(0, 7))).toBe(0);
+  });
 
   it.each([{}, { carrier_id: 'x' }, { carrier_id: 1000001, extra: 1 }])(
     'get_carrier_profile %j without a key → 401 first, as the route signs in before it reads the id',

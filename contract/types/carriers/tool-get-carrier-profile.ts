@@ -4,7 +4,7 @@
  */
 export interface GetCarrierProfileArguments {
   /**
-   * USDOT number: 1 to 8 digits, as in the profile route's path (0 is well formed and no carrier's: 404).
+   * USDOT number: 1 to 8 digits, as a JSON integer or a string of digits (`"843932"`), as in the profile route's path (0 is well formed and no carrier's: 404).
    */
-  carrier_id: number;
+  carrier_id: number | string;
 }
