@@ -41,7 +41,7 @@ import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from
 import { toCarriersOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
-import { toProfile } from './profile.ts';
+import { toNational, toProfile } from './profile.ts';
 import { INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
 import type { CensusRow, CrashRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
@@ -332,6 +332,12 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       return out;
     };
 
+    const national = toNational(
+      (function* () {
+        for (let i = 0; i < unique.length; i++) yield agg.toAggregate(i);
+      })(),
+    );
+
     progress.stage(`writing ${formatCount(unique.length)} profiles`);
     const profiles = await openRecordStoreWriter(sink, PROFILES);
     const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
@@ -348,6 +354,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
         segSizes,
         dataAsOf: asOf,
         methodology: m,
+        national,
         showRestricted,
       });
       // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.

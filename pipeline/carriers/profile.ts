@@ -18,6 +18,8 @@ export interface ProfileInput {
   segSizes: ReadonlyMap<string, number>;
   dataAsOf: string;
   methodology: Methodology;
+  /** The out-of-service rates over every carrier's inspections in the window (toNational). */
+  national: Profile['national'];
   /** SHOW_RESTRICTED_PERCENTILES: show Crash Indicator and HM percentiles, which FMCSA does not publish. */
   showRestricted: boolean;
 }
@@ -97,6 +99,32 @@ function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopR
   return risks as [TopRisk, TopRisk, TopRisk];
 }
 
+/** SAFER's national averages: out-of-service rates summed over every carrier's inspections in the window. */
+export function toNational(aggregates: Iterable<Pick<CarrierAggregate, 'inspections'>>): Profile['national'] {
+  let vehicle = 0;
+  let driver = 0;
+  let hazmat = 0;
+  let vehicleOos = 0;
+  let driverOos = 0;
+  let hazmatOos = 0;
+  for (const { inspections: i } of aggregates) {
+    vehicle += i.vehicle;
+    driver += i.driver;
+    hazmat += i.hazmat;
+    vehicleOos += i.vehicle_oos;
+    driverOos += i.driver_oos;
+    hazmatOos += i.hazmat_oos;
+  }
+  return {
+    vehicle_oos_rate: ratio(vehicleOos, vehicle),
+    driver_oos_rate: ratio(driverOos, driver),
+    hazmat_oos_rate: ratio(hazmatOos, hazmat),
+    vehicle_inspections: vehicle,
+    driver_inspections: driver,
+    hazmat_inspections: hazmat,
+  };
+}
+
 export function toProfile(input: ProfileInput): Profile {
   const { census, agg, measures, methodology: m } = input;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(input.dataAsOf)) throw new Error(`data_as_of is not an ISO date: ${input.dataAsOf}`);
@@ -170,6 +198,7 @@ export function toProfile(input: ProfileInput): Profile {
       violations_per_inspection: ratio(violations, i.total),
       crashes_per_power_unit: ratio(agg.crashes.total, powerUnits),
     },
+    national: input.national,
     categories,
     percentiles: visible,
     top_risks: toTopRisks(input, categories),

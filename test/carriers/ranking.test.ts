@@ -16,6 +16,7 @@ import {
 import { methodology, toMonthsBefore, type CarrierType, type Segment } from '../../contract/carriers/methodology.ts';
 import { countBySeg, rankPercentiles, type RankItem } from '../../pipeline/carriers/percentiles.ts';
 import {
+  toNational,
   toOrdinal,
   toPeerSegId,
   toProfile,
@@ -551,6 +552,7 @@ describe('profile', () => {
       segSizes,
       dataAsOf: '2026-10-31',
       methodology: m,
+      national: toNational([a]),
       showRestricted: over.showRestricted ?? false,
     };
   }
@@ -748,5 +750,22 @@ describe('profile', () => {
     [0, '0th'],
   ])('ordinal %d → %s', (n, s) => {
     expect(toOrdinal(n)).toBe(s);
+  });
+});
+
+describe('national out-of-service rates', () => {
+  it('sums every carrier’s inspections before dividing, and is null where nothing was inspected', () => {
+    const of = (vehicle: number, vehicle_oos: number, driver: number, driver_oos: number) => ({
+      inspections: { total: 0, with_violations: 0, hazmat: 0, hazmat_oos: 0, vehicle, vehicle_oos, driver, driver_oos },
+    });
+    // 3 of 10 and 1 of 30 vehicle inspections: 4 / 40, not the mean of 0.3 and 0.033.
+    expect(toNational([of(10, 3, 5, 1), of(30, 1, 0, 0)])).toEqual({
+      vehicle_oos_rate: 0.1,
+      driver_oos_rate: 0.2,
+      hazmat_oos_rate: null,
+      vehicle_inspections: 40,
+      driver_inspections: 5,
+      hazmat_inspections: 0,
+    });
   });
 });

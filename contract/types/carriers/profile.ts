@@ -120,6 +120,26 @@ export interface CarrierProfile {
     crashes_per_power_unit: number | null;
   };
   /**
+   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0.
+   */
+  national: {
+    /**
+     * Vehicle out-of-service inspections / vehicle inspections, all carriers.
+     */
+    vehicle_oos_rate: number | null;
+    /**
+     * Driver out-of-service inspections / driver inspections, all carriers.
+     */
+    driver_oos_rate: number | null;
+    /**
+     * Hazmat out-of-service inspections / hazmat inspections, all carriers.
+     */
+    hazmat_oos_rate: number | null;
+    vehicle_inspections: number;
+    driver_inspections: number;
+    hazmat_inspections: number;
+  };
+  /**
    * The seven BASICs in a fixed order.
    */
   categories: Category[];
