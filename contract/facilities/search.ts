@@ -13,6 +13,8 @@ export interface SearchDoc {
   city_key: string;
   tier: Tier;
   program: Program;
+  /** Six-digit NAICS code, or null: what the `naics` filter compares with, as a prefix. */
+  naics: string | null;
   totals: Totals;
   emissions: number | null;
 }
@@ -128,12 +130,13 @@ export function toSearchResponse(matches: readonly SearchDoc[], limit: number, o
     offset,
     results: matches
       .slice(offset, offset + limit)
-      .map(({ spine_id, name, city, tier, program, totals, emissions }) => ({
+      .map(({ spine_id, name, city, tier, program, naics, totals, emissions }) => ({
         spine_id,
         name,
         city,
         tier,
         program,
+        naics,
         totals,
         emissions,
       })),

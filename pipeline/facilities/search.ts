@@ -17,6 +17,7 @@ export function toSearchDoc(r: BaseRecord): SearchDoc {
     city_key: r.city ? normalizeCity(r.city) : '',
     tier: r.tier,
     program: r.program,
+    naics: r.naics,
     totals: r.totals,
     emissions: toEmissions(r.totals),
   };

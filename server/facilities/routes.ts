@@ -89,14 +89,18 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
   const offset = query.offset ?? 0;
   const tier = query.tier ?? '';
   const program = query.program ?? '';
+  const naics = query.naics ?? '';
   // Terms and city are letters, digits and spaces; tier and program are names: NUL separates them all.
-  const key = `${limit}\0${offset}\0${tier}\0${program}\0${terms.join(' ')}\0${cityKey}`;
-  if (whole && key === `${DEFAULT_LIMIT}\0${0}\0\0\0\0`) return whole;
+  const key = `${limit}\0${offset}\0${tier}\0${program}\0${naics}\0${terms.join(' ')}\0${cityKey}`;
+  if (whole && key === `${DEFAULT_LIMIT}\0${0}\0\0\0\0\0`) return whole;
   const cached = data.searches.get(key);
   if (cached) return cached;
-  const filtered = cityKey !== '' || tier !== '' || program !== '';
+  const filtered = cityKey !== '' || tier !== '' || program !== '' || naics !== '';
   const keep = (d: SearchDoc) =>
-    (!cityKey || d.city_key === cityKey) && (!tier || d.tier === tier) && (!program || d.program === program);
+    (!cityKey || d.city_key === cityKey) &&
+    (!tier || d.tier === tier) &&
+    (!program || d.program === program) &&
+    (!naics || (d.naics !== null && d.naics.startsWith(naics)));
   let matches: ArrayLike<number>;
   if (terms.length) {
     // Name matches come as positions in ranking order: only the filters are left.

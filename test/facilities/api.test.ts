@@ -175,6 +175,7 @@ describe('search', () => {
       city: 'Sault Ste. Marie',
       tier: 'unmatched',
       program: 'federal_only',
+      naics: '486210',
       totals: { year: 2024, ontario: null, federal: 1250400 },
       emissions: 1250400,
     });
@@ -213,6 +214,10 @@ describe('search', () => {
     ['tier=anchored', ['ONF-000001', 'ONF-000006', 'ONF-000002']],
     ['program=federal_only&tier=unmatched', ['ONF-000010', 'ONF-000008', 'ONF-000009']],
     ['program=both', ['ONF-000001', 'ONF-000006', 'ONF-000002']],
+    ['naics=486210', ['ONF-000010']],
+    ['naics=4862', ['ONF-000010']],
+    ['naics=48621', ['ONF-000010']],
+    ['naics=486211', []],
   ])('%s', async (query, expected) => {
     expect(ids(await get(`/api/v1/search?${query}`))).toEqual(expected);
   });
@@ -239,7 +244,7 @@ describe('search', () => {
     expect(ids(last)).toHaveLength(1);
   });
 
-  it.each(['q=*', 'q=%20%20', 'q=', 'q=%F0%9F%9A%9A', 'offset=-1', 'offset=10001'])(
+  it.each(['q=*', 'q=%20%20', 'q=', 'q=%F0%9F%9A%9A', 'offset=-1', 'offset=10001', 'naics=4', 'naics=32x'])(
     'refuses %s with a 400 naming the parameter',
     async (query) => {
       const res = await fetch(`${fx.base}/api/v1/search?${query}`);

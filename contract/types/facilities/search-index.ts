@@ -15,6 +15,7 @@ export interface SearchIndex {
     program: "both" | "ontario_only" | "federal_only";
     totals: Totals;
     emissions: number | null;
+    naics: string | null;
   }[];
   /**
    * lunr.Index#toJSON output (lunr 2.x).

@@ -13,6 +13,10 @@ export interface SearchParameters {
   city?: string;
   tier?: "anchored" | "unmatched";
   program?: "both" | "ontario_only" | "federal_only";
+  /**
+   * A NAICS code of 2 to 6 digits: facilities whose six-digit code starts with it (32 manufacturing, 3273 cement and concrete, 327310 cement).
+   */
+  naics?: string;
   limit?: number;
   /**
    * Matches skipped before the page, in ranking order (stable: pages never overlap or skip); past the end gives an empty page.

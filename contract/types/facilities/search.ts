@@ -20,6 +20,10 @@ export interface SearchResults {
      * Federal total of the comparison year where present, else the biomass-adjusted provincial total.
      */
     emissions: number | null;
+    /**
+     * The facility's six-digit NAICS code (newest Ontario, else federal), or null.
+     */
+    naics: string | null;
   }[];
 }
 /**
