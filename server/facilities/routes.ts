@@ -100,7 +100,7 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
     (!cityKey || d.city_key === cityKey) &&
     (!tier || d.tier === tier) &&
     (!program || d.program === program) &&
-    (!naics || (d.naics !== null && d.naics.startsWith(naics)));
+    (!naics || d.naics?.startsWith(naics));
   let matches: ArrayLike<number>;
   if (terms.length) {
     // Name matches come as positions in ranking order: only the filters are left.
