@@ -11,9 +11,10 @@ import { CliError, isMain, parseCli, runCli } from '../pipeline/core/cli.ts';
 import { createProgress } from '../pipeline/core/progress.ts';
 import { recoverPublish } from '../pipeline/core/sink.ts';
 import { PIPELINES, writeDemo } from '../pipeline/services.ts';
-import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
+import { createApp, type ServiceApp } from './core/app.ts';
 import { wholeNumberSetting } from './core/config-error.ts';
 import { createServiceServer, drainConnections } from './core/http-server.ts';
+import { flushRequestLog, requestLog } from './core/log.ts';
 import { prepareStateDir, stateDirOf } from './core/state-dir.ts';
 import { SERVICES } from './services.ts';
 
@@ -119,7 +120,7 @@ export async function main(argv: string[]): Promise<void> {
   const logSetting = (process.env.LOG ?? '').toLowerCase();
   if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off')
     throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
-  const log = logSetting === 'off' ? null : jsonLog;
+  const log = logSetting === 'off' ? null : requestLog;
   const ports = new Map<string, number>();
   for (const name of names) {
     const svc = SERVICES[name]!;
@@ -183,16 +184,21 @@ export async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`${signal}: finishing requests in flight\n`);
+    // The request log gathers lines before writing them: the last ones are written before the exit.
+    const exit = () => {
+      flushRequestLog();
+      process.exit(0);
+    };
     const force = setTimeout(() => {
       for (const r of running) r.server.closeAllConnections();
-      process.exit(0);
+      exit();
     }, 9000);
     force.unref();
     let open = running.length;
     for (const r of running) {
       r.app.close();
       r.server.close(() => {
-        if (--open === 0) process.exit(0);
+        if (--open === 0) exit();
       });
       drainConnections(r.server, r.app.handler);
     }

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import { loadBuild, type LoadedBuild } from './build.ts';
+import { type LogLine, requestLog } from './log.ts';
 import { PUBLIC_CACHE, staticHandler } from './statics.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, sendProblem, type ProblemCode } from './problem.ts';
 import { stampVersion } from './data-version.ts';
@@ -16,6 +17,7 @@ import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts'
 import { toHealth } from '../../pipeline/core/manifest.ts';
 
 export { PUBLIC_CACHE };
+export type { LogLine };
 
 export interface ServiceState<D> {
   build: LoadedBuild;
@@ -54,18 +56,12 @@ export interface ServiceDefinition<D> {
   openapi?: string;
 }
 
-export interface LogLine {
-  method: string;
-  path: string;
-  status: number;
-  ms: number;
-  service: string;
-  [key: string]: unknown;
-}
-
 export interface AppOptions {
   dataDir: string;
-  /** Where each request's log line goes; null turns request logging off (and its per-request hook). */
+  /**
+   * Where each request's log line goes (default: the JSON lines on stdout, server/core/log.ts); null turns
+   * request logging off, and its per-request hook with it.
+   */
   log?: ((line: LogLine) => void) | null;
   /** How often to look for a newly published build; 0 turns reloading off. */
   reloadIntervalMs?: number;
@@ -82,8 +78,6 @@ export interface ServiceApp<D> {
   close(): void;
 }
 
-export const jsonLog = (line: LogLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
-
 function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
   const build = loadBuild(dir, def.name);
   return { build, data: def.load(build), health: jsonPayload(toHealth(build.manifest)) };
@@ -91,7 +85,7 @@ function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
 
 export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): ServiceApp<D> {
   const dir = join(options.dataDir, def.name);
-  const log = options.log === undefined ? jsonLog : options.log;
+  const log = options.log === undefined ? requestLog : options.log;
   let state = toState(def, dir);
   let statics = staticHandler(dir, state.build);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
