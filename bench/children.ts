@@ -33,13 +33,14 @@ export interface Child {
  */
 export const BUILD_NODE_FLAGS = ['--max-semi-space-size=64'];
 
-export function startChild(script: string, label: string, nodeFlags: readonly string[] = []): Child {
+/** `stdout`: a file descriptor for the child's stdout (a server's request log); default our stderr. */
+export function startChild(script: string, label: string, nodeFlags: readonly string[] = [], stdout = 2): Child {
   const spawnedAt = performance.now();
   // tsx as a loader (not the tsx CLI, which would put one more process between us and the measured one).
-  // The child's stdout goes to our stderr: stdout is kept for the report.
+  // The child's stdout goes to our stderr unless given: stdout is kept for the report.
   const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
     cwd: ROOT,
-    stdio: ['ignore', 2, 2, 'ipc'],
+    stdio: ['ignore', stdout, 2, 'ipc'],
     env: { ...process.env, LOG: 'off' },
   });
   live.add(proc);

@@ -23,7 +23,7 @@ export interface ServerJob {
   dataDir: string;
   /** STATE_DIR for services with accounts (default: a `state` folder beside dataDir). */
   stateDir?: string;
-  /** Write the app's JSON request log to /dev/null, as a production server writes it to stdout. */
+  /** The app writes its JSON request log to stdout, as npm start does; false is LOG=off. */
   log: boolean;
   /** Environment variables for the service over the child's own (upstream base URLs). */
   env?: Record<string, string>;

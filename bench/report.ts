@@ -8,9 +8,14 @@ import type { LoadResult } from './autocannon.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import type { StartupFigures } from './startup.ts';
 import type { Target } from './scenario.ts';
-import { describeTarget, meetsTarget, type SizeTargets } from './services.ts';
+import { describeTarget, hasTarget, meetsTarget, type SizeTargets } from './services.ts';
 
-export type ServerKind = 'bare' | 'app';
+/** The app with its request log on, as `npm start` runs it (the one judged), and with LOG=off beside it. */
+export type ServerKind = 'bare' | 'app' | 'app-log-off';
+
+export const SERVER_KINDS: readonly ServerKind[] = ['bare', 'app', 'app-log-off'];
+
+export const serverLabel = (kind: ServerKind) => (kind === 'app-log-off' ? 'app, log off' : kind);
 
 export interface RunFigures extends LoadResult {
   round: number;
@@ -87,7 +92,8 @@ export interface BenchOptions {
   served: string;
   /** Demo scale per service. */
   scales: Record<string, number>;
-  log: boolean;
+  /** `lookups` when only the lookup scenarios ran (`--only lookups`). */
+  only?: string;
   seed: number;
   /** Fractions of the demo scale built for the growth curve. */
   growth: number[];
@@ -200,10 +206,14 @@ export interface ScenarioResult {
   target: Target;
   targetText: string;
   bare: Summary;
+  /** The app with its request log on: the figures the target is judged on. */
   app: Summary;
   rpsRatio: number;
   cpuRatio: number;
-  met: boolean;
+  /** The app with LOG=off, for the log's share; not judged. */
+  logOff?: { app: Summary; rpsRatio: number; cpuRatio: number };
+  /** Undefined for a scenario without a target: its figures are information. */
+  met?: boolean;
   /** Why a result cannot count even if the figures look fine. */
   invalid?: string;
   /** Set when the data is smaller than the target is set for. */
@@ -215,7 +225,17 @@ export function toScenarioResult(s: ScenarioRuns): ScenarioResult {
   const bare = summarize(s.runs.bare);
   const app = summarize(s.runs.app);
   const rpsRatio = pairedRatio(s.runs.app, s.runs.bare, 'rps');
-  const failures = app.errors + app.non2xx + bare.errors + bare.non2xx;
+  const cpuRatio = pairedRatio(s.runs.app, s.runs.bare, 'cpuUsPerReq');
+  const offRuns = s.runs['app-log-off'];
+  const logOff = offRuns.length
+    ? {
+        app: summarize(offRuns),
+        rpsRatio: pairedRatio(offRuns, s.runs.bare, 'rps'),
+        cpuRatio: pairedRatio(offRuns, s.runs.bare, 'cpuUsPerReq'),
+      }
+    : undefined;
+  const failures =
+    app.errors + app.non2xx + bare.errors + bare.non2xx + (logOff ? logOff.app.errors + logOff.app.non2xx : 0);
   const invalid = failures > 0 ? `${failures} errors or non-2xx responses` : undefined;
   return {
     service: s.service,
@@ -227,8 +247,9 @@ export function toScenarioResult(s: ScenarioRuns): ScenarioResult {
     bare,
     app,
     rpsRatio,
-    cpuRatio: pairedRatio(s.runs.app, s.runs.bare, 'cpuUsPerReq'),
-    met: !invalid && meetsTarget(s.target, { ratio: rpsRatio, p99Ms: app.p99Ms }),
+    cpuRatio,
+    ...(logOff ? { logOff } : {}),
+    ...(hasTarget(s.target) ? { met: !invalid && meetsTarget(s.target, { ratio: rpsRatio, cpuRatio }) } : {}),
     ...(invalid ? { invalid } : {}),
     ...(s.smallScale ? { smallScale: s.smallScale } : {}),
     runs: s.runs,
@@ -269,7 +290,7 @@ export function formatScenarios(results: readonly ScenarioResult[]): string {
     ]);
     rows.push([
       name,
-      'app',
+      serverLabel('app'),
       int(r.app.rps),
       fixed(r.app.p50Ms),
       fixed(r.app.p99Ms),
@@ -277,10 +298,27 @@ export function formatScenarios(results: readonly ScenarioResult[]): string {
       fixed(r.rpsRatio),
       fixed(r.cpuRatio),
       r.targetText,
-      verdictText(r),
+      r.met === undefined ? (r.invalid ? `(${r.invalid})` : '') : verdictText({ ...r, met: r.met }),
     ]);
+    if (r.logOff)
+      rows.push([
+        name,
+        serverLabel('app-log-off'),
+        int(r.logOff.app.rps),
+        fixed(r.logOff.app.p50Ms),
+        fixed(r.logOff.app.p99Ms),
+        fixed(r.logOff.app.cpuUsPerReq, 1),
+        fixed(r.logOff.rpsRatio),
+        fixed(r.logOff.cpuRatio),
+        '',
+        '',
+      ]);
   }
-  return [formatTable(rows), ...smallScaleNotes(results.map((r) => r.smallScale))].join('\n');
+  return [
+    formatTable(rows),
+    '  targets are ratios to bare in the same round, judged on the app with its request log on; p50 and p99 are information',
+    ...smallScaleNotes(results.map((r) => r.smallScale)),
+  ].join('\n');
 }
 
 /** The first count a build reports is its headline (facilities, carriers, ...); demo inputs report files. */
@@ -399,7 +437,7 @@ export function formatServers(summaries: readonly ServerSummary[]): string {
   ];
   for (const s of summaries) {
     rows.push([
-      `${s.service} ${s.kind}`,
+      `${s.service} ${serverLabel(s.kind)}`,
       s.data,
       int(s.startupMs),
       int(s.loadMs),

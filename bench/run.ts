@@ -1,9 +1,10 @@
-// npm run bench -- [--quick] [--duration S] [--rounds N] [--connections N] [--client wrk|autocannon] [--scale N] [--carriers-scale N] [--serve demo|real] [--service NAME] [--log]
-// Builds the data in child processes (build time, peak RSS), then loads the real app and a bare node:http
-// server with wrk (or autocannon), one server at a time, in interleaved rounds, and prints medians side by side.
+// npm run bench -- [--quick] [--only lookups] [--duration S] [--rounds N] [--connections N] [--client wrk|autocannon] [--scale N] [--carriers-scale N] [--serve demo|real] [--service NAME]
+// Builds the data in child processes (build time, peak RSS), then loads the real app (request log on, and off)
+// and a bare node:http server with wrk (or autocannon), one server at a time, in interleaved rounds, and prints
+// medians side by side.
 // The VM is noisy (shared/reference/serving-anchors.md): only the same-run comparison with bare means much.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statfsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +28,8 @@ import {
   describeSmallScale,
   toSmallScale,
   summarizeServers,
+  SERVER_KINDS,
+  serverLabel,
   toMb,
   toScenarioResult,
   writeResults,
@@ -48,6 +51,8 @@ Usage: npm run bench -- [options]
 
   --quick         3 s per run (smoke test); same as --duration 3, and carriers at scale 10
                   (30,000 carriers) unless --carriers-scale is given
+  --only lookups  only the lookup scenarios (a facility, a carrier profile, a series), without the
+                  npm start timings and the cold bursts
   --duration S    seconds per measured run (default 10); each run is preceded by a short warm-up
   --rounds N      interleaved rounds per server (default 3); the report shows medians
   --connections N connections of the load client (default 50)
@@ -62,18 +67,20 @@ Usage: npm run bench -- [options]
   --service NAME  ${Object.keys(BENCH_SERVICES).join(' | ')} (default: all)
   --growth F,F    fractions of the demo scale also built first, for the build-time growth curve of the
                   services with a build-time target (default 0.1,0.25,0.5; none under --quick; 'none')
-  --log           let the app write its JSON request log (to /dev/null), as in production
   --seed N        seed for the sampled ids and queries (default 1)
   --out FILE      results file (default bench/results.json)
 
-Progress goes to stderr, the tables to stdout. Everything talks to 127.0.0.1 only.
+The app is measured twice a round: with its JSON request log on, as npm start runs it (stdout to a
+file), which the targets judge, and with LOG=off. Progress goes to stderr, the tables to stdout.
+Everything talks to 127.0.0.1 only.
 
 Examples:
   npm run bench -- --quick
+  npm run bench -- --quick --only lookups
   npm run bench -- --quick --service carriers --carriers-scale 50
   npm run bench -- --service carriers            (the 2.1 M-carrier run; needs a quiet machine)
   npm run bench -- --duration 10 --rounds 5
-  npm run bench -- --serve real --log`;
+  npm run bench -- --serve real`;
 
 /** Generous bounds so a stuck child cannot hold the bench forever. */
 const BUILD_TIMEOUT_MS = 30 * 60_000;
@@ -85,6 +92,8 @@ const SAMPLE_PATHS = 3;
 
 interface Settings extends BenchOptions {
   services: BenchService[];
+  /** Keeps the scenarios measured: all, or the lookups alone. */
+  keep: (s: Scenario) => boolean;
   /** Why a service runs at another scale than its default (--quick). */
   scaleNotes: Record<string, string>;
   out: string;
@@ -139,7 +148,7 @@ function toSettings(argv: string[]): Settings | undefined {
       'carriers-scale': { type: 'string' },
       serve: { type: 'string' },
       service: { type: 'string' },
-      log: { type: 'boolean' },
+      only: { type: 'string' },
       seed: { type: 'string' },
       out: { type: 'string' },
       growth: { type: 'string' },
@@ -182,6 +191,9 @@ function toSettings(argv: string[]): Settings | undefined {
     );
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
+  if (values.only !== undefined && values.only !== 'lookups')
+    throw new CliError(`--only takes lookups, not ${values.only}\n\n${USAGE}`);
+  const only = values.only;
   const client = toClient(values.client);
   const served =
     serve === 'demo'
@@ -195,9 +207,10 @@ function toSettings(argv: string[]): Settings | undefined {
     scales,
     scaleNotes,
     served,
-    log: values.log ?? false,
+    ...(only ? { only } : {}),
+    keep: only ? (s) => s.lookup === true : () => true,
     seed: number('seed', values.seed, 1, Number.isInteger),
-    growth: toGrowth(values.growth, values.quick ?? false),
+    growth: only && values.growth === undefined ? [] : toGrowth(values.growth, values.quick ?? false),
     client: client.label,
     load: client.load,
     services,
@@ -333,18 +346,26 @@ async function runSession(
   settings: Settings,
   progress: Progress,
 ): Promise<ServerSession> {
-  const label = `${kind} ${svc.name}`;
-  const child = startChild(join(ROOT, 'bench', 'server-child.ts'), label);
+  const label = `${serverLabel(kind)} ${svc.name}`;
+  // The request log goes where npm start's stdout would go when redirected: a file (one per server, removed after).
+  const logPath = join(stateDir, '..', `stdout-${kind}-${round}.log`);
+  const stdout = openSync(logPath, 'w');
+  let child: Child;
+  try {
+    child = startChild(join(ROOT, 'bench', 'server-child.ts'), label, [], stdout);
+  } finally {
+    closeSync(stdout);
+  }
   try {
     const capture = scenarios.map(
       (s): CaptureGroup => ({ paths: s.paths, ...(s.headers ? { headers: s.headers } : {}) }),
     );
     const job: ServerJob = {
-      kind,
+      kind: kind === 'bare' ? 'bare' : 'app',
       service: svc.name,
       dataDir: built.servedDir,
       stateDir,
-      log: settings.log,
+      log: kind === 'app',
       capture: kind === 'bare' ? capture : [],
     };
     child.send({ type: 'serve', job });
@@ -385,7 +406,7 @@ async function runSession(
       runs[i]!.runs[kind].push({ ...result, round, cpuUsPerReq });
       const failures = result.errors + result.non2xx;
       progress.info(
-        `${svc.name} ${s.name} ${kind}: ${Math.round(result.rps).toLocaleString('en-CA')} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${cpuUsPerReq.toFixed(1)} us CPU/req${failures ? `, ${failures} ERRORS/non-2xx` : ''}`,
+        `${svc.name} ${s.name} ${serverLabel(kind)}: ${Math.round(result.rps).toLocaleString('en-CA')} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${cpuUsPerReq.toFixed(1)} us CPU/req${failures ? `, ${failures} ERRORS/non-2xx` : ''}`,
       );
     }
     const usage = await usageOf(child);
@@ -405,6 +426,7 @@ async function runSession(
     };
   } finally {
     await child.stop();
+    await rm(logPath, { force: true });
   }
 }
 
@@ -446,11 +468,13 @@ export async function main(argv: string[]): Promise<void> {
       // One STATE_DIR for both servers and every round: the scenarios create their API keys in it.
       const stateDir = join(work, svc.name, 'state');
       await mkdir(stateDir, { recursive: true });
-      const scenarios = await svc.scenarios({
-        buildDir: join(built.servedDir, svc.name),
-        stateDir,
-        rng: createRng(settings.seed).fork(svc.name),
-      });
+      const scenarios = (
+        await svc.scenarios({
+          buildDir: join(built.servedDir, svc.name),
+          stateDir,
+          rng: createRng(settings.seed).fork(svc.name),
+        })
+      ).filter(settings.keep);
       servedNotes.push(
         `${built.served.label} (${describeOutput(built.served)}${settings.scaleNotes[svc.name] && built.scale !== undefined ? `; ${settings.scaleNotes[svc.name]}` : ''})`,
       );
@@ -463,22 +487,24 @@ export async function main(argv: string[]): Promise<void> {
           distinctPaths: s.paths.length,
           target: s.target,
           ...(smallScale ? { smallScale } : {}),
-          runs: { bare: [], app: [] },
+          runs: { bare: [], app: [], 'app-log-off': [] },
         }),
       );
       runs.push(...mine);
       const expected = new Map<string, string>();
       for (let round = 1; round <= settings.rounds; round++) {
-        // Alternate who goes first, so a drift in the VM's speed over a round does not favour one side.
-        const order: ServerKind[] = round % 2 ? ['bare', 'app'] : ['app', 'bare'];
+        // Rotate who goes first, so a drift in the VM's speed over a round does not favour one side.
+        const shift = (round - 1) % SERVER_KINDS.length;
+        const order: ServerKind[] = [...SERVER_KINDS.slice(shift), ...SERVER_KINDS.slice(0, shift)];
         for (const kind of order) {
-          progress.stage(`round ${round}/${settings.rounds}: ${kind} ${svc.name}`);
+          progress.stage(`round ${round}/${settings.rounds}: ${serverLabel(kind)} ${svc.name}`);
           sessions.push(
             await runSession(kind, round, svc, built, stateDir, scenarios, mine, expected, settings, progress),
           );
         }
       }
       scaleOf.set(svc.name, built.scale);
+      if (settings.only) continue;
       progress.stage(`${svc.name}: npm start, spawn to listening`);
       startups.push({
         ...(await measureStartup(svc.name, built.servedDir, stateDir, settings.rounds, (m) => progress.info(m))),
@@ -527,7 +553,7 @@ export async function main(argv: string[]): Promise<void> {
       (stolen === undefined
         ? ''
         : `, ${Math.round(stolen * 100)} % of the CPU time taken by the hypervisor during the run (steal)`),
-    `served: ${servedNotes.join('; ')}; ${settings.connections} connections; ${settings.rounds} interleaved rounds of ${settings.durationSec} s per server (after ${settings.warmupSec} s warm-up); load client ${settings.client}; medians; app request log ${settings.log ? 'on (to /dev/null)' : 'off'}`,
+    `served: ${servedNotes.join('; ')}; ${settings.connections} connections; ${settings.rounds} interleaved rounds of ${settings.durationSec} s per server (after ${settings.warmupSec} s warm-up); load client ${settings.client}; medians; app request log on (stdout to a file, as npm start writes it), and off (LOG=off) beside it${settings.only ? `; --only ${settings.only}` : ''}`,
     '',
     formatScenarios(results),
     '',
@@ -541,14 +567,15 @@ export async function main(argv: string[]): Promise<void> {
     "  loads the same build and captures the app's response (head and body) to every path it serves, not counted. RSS: once listening, and",
     '  after all load tests; worst round.',
     '',
-    formatStartups(startups),
-    '',
+    ...(startups.length ? [formatStartups(startups), ''] : []),
     ...(coldBursts.length ? [formatColdBursts(coldBursts), ''] : []),
     `results: ${settings.out}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const checked = [
-    ...results.map((r) => ({ name: `${r.service} ${r.scenario}`, met: r.met, smallScale: r.smallScale })),
+    ...results.flatMap((r) =>
+      r.met === undefined ? [] : [{ name: `${r.service} ${r.scenario}`, met: r.met, smallScale: r.smallScale }],
+    ),
     ...builds.flatMap((b) =>
       'target' in b && b.target ? [{ name: b.label, met: b.target.met, smallScale: b.target.smallScale }] : [],
     ),
@@ -637,7 +664,7 @@ function toBenchOptions(s: Settings): BenchOptions {
     client: s.client,
     served: s.served,
     scales: s.scales,
-    log: s.log,
+    ...(s.only ? { only: s.only } : {}),
     seed: s.seed,
     growth: s.growth,
   };

@@ -2,7 +2,6 @@
 // (bench/bare.ts) built from the same loaded build. Reports its port, start-up and resource use over IPC.
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
-import { openSync, writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../server/core/app.ts';
 import { createServiceServer } from '../server/core/http-server.ts';
@@ -27,14 +26,13 @@ async function close(server: Server): Promise<void> {
 async function serve(job: ServerJob): Promise<Server> {
   const svc = SERVICES[job.service];
   if (!svc) throw new Error(`no server for ${job.service}`);
-  const devNull = job.log ? openSync('/dev/null', 'w') : -1;
   const start = performance.now();
   const app = createApp(
     svc.create({ stateDir: job.stateDir ?? join(job.dataDir, '..', 'state'), env: { ...process.env, ...job.env } }),
     {
       dataDir: job.dataDir,
-      // Synchronous, like process.stdout.write to a file or a pipe that keeps up.
-      log: job.log ? (line) => writeSync(devNull, `${JSON.stringify(line)}\n`) : null,
+      // createApp's default log is the one npm start writes to stdout; null is LOG=off.
+      ...(job.log ? {} : { log: null }),
       reloadIntervalMs: 0,
     },
   );

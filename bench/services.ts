@@ -73,13 +73,17 @@ export const BENCH_SERVICES: Record<string, BenchService> = {
 export function describeTarget(t: Target): string {
   const parts: string[] = [];
   if (t.minRatio !== undefined) parts.push(`>= ${Math.round(t.minRatio * 100)} % of bare req/s`);
-  if (t.maxP99Ms !== undefined) parts.push(`p99 < ${t.maxP99Ms} ms`);
-  return parts.join(', ') || '-';
+  if (t.maxCpuRatio !== undefined) parts.push(`CPU/req <= ${t.maxCpuRatio.toFixed(1)}x bare`);
+  return parts.join(', ');
 }
 
-export function meetsTarget(t: Target, figures: { ratio: number; p99Ms: number }): boolean {
+export function hasTarget(t: Target): boolean {
+  return t.minRatio !== undefined || t.maxCpuRatio !== undefined;
+}
+
+export function meetsTarget(t: Target, figures: { ratio: number; cpuRatio: number }): boolean {
   return (
     (t.minRatio === undefined || figures.ratio >= t.minRatio) &&
-    (t.maxP99Ms === undefined || figures.p99Ms < t.maxP99Ms)
+    (t.maxCpuRatio === undefined || figures.cpuRatio <= t.maxCpuRatio)
   );
 }

@@ -6,9 +6,10 @@ import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CliError, isMain, parseCli, runCli } from '../contract/core/cli.ts';
 import { ensureBuilt } from './core/demo-build.ts';
-import { createApp, jsonLog, type ServiceApp } from './core/app.ts';
+import { createApp, type ServiceApp } from './core/app.ts';
 import { wholeNumberSetting } from '../contract/core/settings.ts';
 import { createServiceServer, drainConnections } from './core/http-server.ts';
+import { flushRequestLog, requestLog } from './core/log.ts';
 import { prepareStateDir, stateDirOf } from '../contract/core/state-dir.ts';
 import { SERVICES } from './services.ts';
 
@@ -96,7 +97,7 @@ export async function main(argv: string[]): Promise<void> {
   const logSetting = (process.env.LOG ?? '').toLowerCase();
   if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off')
     throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
-  const log = logSetting === 'off' ? null : jsonLog;
+  const log = logSetting === 'off' ? null : requestLog;
   const ports = new Map<string, number>();
   for (const name of names) {
     const svc = SERVICES[name]!;
@@ -160,16 +161,21 @@ export async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`${signal}: finishing requests in flight\n`);
+    // The request log gathers lines before writing them: the last ones are written before the exit.
+    const exit = () => {
+      flushRequestLog();
+      process.exit(0);
+    };
     const force = setTimeout(() => {
       for (const r of running) r.server.closeAllConnections();
-      process.exit(0);
+      exit();
     }, 9000);
     force.unref();
     let open = running.length;
     for (const r of running) {
       r.app.close();
       r.server.close(() => {
-        if (--open === 0) process.exit(0);
+        if (--open === 0) exit();
       });
       drainConnections(r.server, r.app.handler);
     }

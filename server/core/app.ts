@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import { loadBuild, type LoadedBuild } from './build.ts';
+import { type LogLine, requestLog } from './log.ts';
 import { staticHandler } from './statics.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, type ProblemCode } from '../../contract/core/problem.ts';
@@ -18,6 +19,7 @@ import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts'
 import { toHealth } from '../../contract/core/manifest.ts';
 
 export { PUBLIC_CACHE };
+export type { LogLine };
 
 export interface ServiceState<D> {
   build: LoadedBuild;
@@ -26,8 +28,8 @@ export interface ServiceState<D> {
 }
 
 /**
- * A request as a route sees it: polka's, without `query`, which direct dispatch does not parse. A route
- * reads its parameters with queryOf(req) (server/core/params.ts), from `search`, when it needs them.
+ * A request as a route sees it: polka's, without `query`, which the app's URL parse leaves out (parsePath).
+ * A route reads its parameters with queryOf(req) (server/core/params.ts), from `search`, when it needs them.
  */
 export type RouteRequest = Omit<Request, 'query'>;
 
@@ -56,18 +58,12 @@ export interface ServiceDefinition<D> {
   openapi?: string;
 }
 
-export interface LogLine {
-  method: string;
-  path: string;
-  status: number;
-  ms: number;
-  service: string;
-  [key: string]: unknown;
-}
-
 export interface AppOptions {
   dataDir: string;
-  /** Where each request's log line goes; null turns request logging off (and its per-request hook). */
+  /**
+   * Where each request's log line goes (default: the JSON lines on stdout, server/core/log.ts); null turns
+   * request logging off, and its per-request hook with it.
+   */
   log?: ((line: LogLine) => void) | null;
   /** How often to look for a newly published build; 0 turns reloading off. */
   reloadIntervalMs?: number;
@@ -84,8 +80,6 @@ export interface ServiceApp<D> {
   close(): void;
 }
 
-export const jsonLog = (line: LogLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
-
 function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
   const build = loadBuild(dir, def.name);
   return { build, data: def.load(build), health: jsonPayload(toHealth(build.manifest)) };
@@ -93,7 +87,7 @@ function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
 
 export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): ServiceApp<D> {
   const dir = join(options.dataDir, def.name);
-  const log = options.log === undefined ? jsonLog : options.log;
+  const log = options.log === undefined ? requestLog : options.log;
   let state = toState(def, dir);
   let statics = staticHandler(dir, state.build);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
@@ -102,13 +96,17 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     const body = sendProblem(res, err);
     if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${describeFailure(err)}\n`);
   };
-  const failed = (err: unknown, req: RouteRequest, res: ServerResponse) => {
-    stampVersion(res, state.build.manifest.data_version);
-    onError(err, req, res);
-  };
+  // Methods that have routes, for the Allow header of a 405.
+  const methods = new Set<'GET' | 'POST'>();
   const app: Polka = polka({
-    onError: failed,
+    onError,
     onNoMatch: (req, res) => {
+      // A path that a route has, asked with another method: 405 with Allow (RFC 9110 §15.5.6).
+      const allow = allowedOn(app, methods, req.path);
+      if (allow) {
+        const detail = `${req.method} is not allowed on ${req.path}; use ${allow}`;
+        return onError(new HttpError(405, 'method_not_allowed', detail, undefined, { Allow: allow }), req, res);
+      }
       // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
       // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
       // waiting), so the static path first picks up a build published since the last look.
@@ -121,62 +119,23 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       statics(req, res, (err) => onError(err, req, res));
     },
   });
+  app.parse = parsePath;
+  const handle = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
 
-  // The request log line, written when the response is done; no per-request hook at all when logging is off.
-  const track = log
-    ? (req: RouteRequest, res: ServerResponse) => {
-        const start = performance.now();
-        res.on('finish', () => {
-          log({
-            method: req.method,
-            path: req.path,
-            status: res.statusCode,
-            ms: Math.round((performance.now() - start) * 100) / 100,
-            service: def.name,
-          });
-        });
-      }
-    : undefined;
-  if (track) {
-    app.use((req, res, next) => {
-      track(req, res);
-      next();
-    });
-  }
-
-  // Each path is registered once for every method, so a known path with another method is a 405 with
-  // Allow rather than a 404 (RFC 9110 §15.5.6).
-  const table = new Map<string, Map<string, Handler<D>>>();
-  const directParams = new Map<string, DirectParamRoute<D>>();
-  const add = (method: string, path: string, handler: Handler<D>) => {
-    let methods = table.get(path);
-    if (!methods) {
-      methods = new Map();
-      table.set(path, methods);
-      addDirect(directParams, path, methods);
-      const known = methods;
-      app.all(exactRoute(path), (req, res) => {
-        stampVersion(res, state.build.manifest.data_version);
-        const h = known.get(req.method) ?? (req.method === 'HEAD' ? known.get('GET') : undefined);
-        if (!h) {
-          const allow = [...known.keys()].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
-          throw new HttpError(
-            405,
-            'method_not_allowed',
-            `${req.method} is not allowed on ${req.path}; use ${allow}`,
-            undefined,
-            { Allow: allow },
-          );
-        }
-        return h(req, res, state);
-      });
-    }
-    methods.set(method, handler);
+  // Each route is one entry of polka's table, for its one method (HEAD finds the GET route); polka tries
+  // every entry on every request, so there is nothing else in it: no middleware, the request log included.
+  const add = (method: 'GET' | 'POST', path: string, handler: Handler<D>) => {
+    methods.add(method);
+    const run = (req: Request, res: ServerResponse) => handler(req, res, state);
+    if (method === 'GET') app.get(exactRoute(path), run);
+    else app.post(exactRoute(path), run);
   };
   const routes: Routes<D> = { get: (p, h) => add('GET', p, h), post: (p, h) => add('POST', p, h) };
 
   coreRoutes(routes, def);
   def.routes(routes);
+
+  const logged = log ? toLogged(log, def.name) : undefined;
 
   const reload = (): boolean => {
     const stamp = stampOf(join(dir, 'manifest.json'));
@@ -214,6 +173,8 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     name: def.name,
     basePath: def.basePath,
     handler: (req, res) => {
+      logged?.(res);
+      stampVersion(res, state.build.manifest.data_version);
       // Rare requests first: a full URL as the target, no Host, an Expect header.
       if (
         req.url?.charCodeAt(0) !== SLASH ||
@@ -222,21 +183,9 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
         repeatsHeader(req.rawHeaders, 'host')
       ) {
         const refusal = admit(req);
-        if (refusal) {
-          stampVersion(res, state.build.manifest.data_version);
-          return onError(refusal, req as unknown as RouteRequest, res);
-        }
+        if (refusal) return onError(refusal, req as unknown as RouteRequest, res);
       }
-      const route = findDirect(req, table, directParams);
-      if (!route) return (app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
-      track?.(route.req, res);
-      stampVersion(res, state.build.manifest.data_version);
-      try {
-        const out = route.handler(route.req, res, state);
-        if (out) out.catch((err: unknown) => failed(err, route.req, res));
-      } catch (err) {
-        failed(err, route.req, res);
-      }
+      handle(req, res);
     },
     state: () => state,
     reload,
@@ -332,41 +281,6 @@ function stampOf(path: string): string {
   }
 }
 
-// Direct dispatch. A GET or HEAD to a route's exact path, or to a path whose last segment is the route's one
-// parameter (`/api/series/:id`), runs the route's handler without polka's router: no route scan, no promise
-// loop. On the hot paths that answer a precomputed payload those are most of what polka costs over a bare
-// node:http server (shared/reference/serving-anchors.md). The request is decorated as polka decorates it
-// (path, search, params, originalUrl; the route parses its query, see RouteRequest), and errors end in the
-// same onError. Anything else goes through polka unchanged: other methods (and so every 405), a path with a
-// percent escape (polka decodes parameters), a fragment, a trailing slash, other letter case, and paths no
-// route has.
-
-interface DirectParamRoute<D> {
-  name: string;
-  methods: Map<string, Handler<D>>;
-}
-
-const PARAM_ROUTE = /^([^:*]*\/):([A-Za-z_][A-Za-z0-9_]*)$/;
-
-/**
- * Records `path` for direct dispatch: a path without parameters is found in the route table itself; one
- * whose last segment is its only parameter is kept by its prefix. A path without parameters under such a
- * prefix, registered after it, would be answered by the parameter route in polka: refused, so the two
- * dispatches never disagree.
- */
-function addDirect<D>(params: Map<string, DirectParamRoute<D>>, path: string, methods: Map<string, Handler<D>>): void {
-  if (!path.includes(':') && !path.includes('*')) {
-    const parent = path.slice(0, path.lastIndexOf('/') + 1);
-    if (params.has(parent))
-      throw new Error(
-        `route ${path} is registered after ${parent}:${params.get(parent)!.name}, which would answer it: register it first`,
-      );
-    return;
-  }
-  const m = PARAM_ROUTE.exec(path);
-  if (m) params.set(m[1]!, { name: m[2]!, methods });
-}
-
 /**
  * A route pattern (`/api/carrier/:carrier_id/explain`) as the RegExp polka matches: exactly, where polka's
  * own patterns ignore case and a trailing slash. `/API/V1/STATS` and `/api/v1/stats/` are then 404s, as on
@@ -380,34 +294,69 @@ export function exactRoute(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** The handler and the decorated request for direct dispatch, or undefined to leave the request to polka. */
-export function findDirect<D>(
-  req: IncomingMessage,
-  table: ReadonlyMap<string, Map<string, Handler<D>>>,
-  params: ReadonlyMap<string, DirectParamRoute<D>>,
-): { handler: Handler<D>; req: RouteRequest } | undefined {
-  const method = req.method;
-  if (method !== 'GET' && method !== 'HEAD') return undefined;
-  const url = req.url ?? '';
-  const q = url.indexOf('?', 1);
-  const path = q === -1 ? url : url.slice(0, q);
-  if (path.includes('%') || url.includes('#')) return undefined;
-  let methods = table.get(path);
-  let values: Record<string, string> = {};
-  if (!methods) {
-    const slash = path.lastIndexOf('/');
-    const route = slash < path.length - 1 ? params.get(path.slice(0, slash + 1)) : undefined;
-    if (!route) return undefined;
-    methods = route.methods;
-    values = { [route.name]: path.slice(slash + 1) };
+/** The methods routes take at `path`, as an Allow header (GET brings HEAD), or '' for a path no route has. */
+function allowedOn(app: Polka, methods: ReadonlySet<'GET' | 'POST'>, path: string): string {
+  const allow: string[] = [];
+  for (const m of methods)
+    if (app.find(m, path).handlers.length > 0) allow.push(...(m === 'GET' ? ['GET', 'HEAD'] : [m]));
+  return allow.join(', ');
+}
+
+/**
+ * polka's URL parse (@polka/url) without the query: routes parse it from `search` when they need it
+ * (queryOf), so a lookup or a cached search never pays for it.
+ */
+function parsePath(req: IncomingMessage): Request['_parsedUrl'] {
+  const r = req as Request;
+  const raw = req.url ?? '';
+  const prev = r._parsedUrl;
+  if (prev && prev.raw === raw) return prev;
+  let pathname = raw;
+  let search = '';
+  let hash: string | undefined;
+  if (raw.length > 1) {
+    const h = raw.indexOf('#', 1);
+    if (h !== -1) {
+      hash = raw.slice(h);
+      pathname = raw.slice(0, h);
+    }
+    const q = pathname.indexOf('?', 1);
+    if (q !== -1) {
+      search = pathname.slice(q);
+      pathname = pathname.slice(0, q);
+    }
   }
-  const handler = methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined);
-  if (!handler) return undefined;
-  const r = req as RouteRequest;
-  const search = q === -1 ? '' : url.slice(q);
-  r.path = path;
-  r.search = search;
-  r.params = values;
-  r.originalUrl = r.originalUrl || url;
-  return { handler, req: r };
+  r._parsedUrl = { pathname, search, query: undefined, hash, raw } as Request['_parsedUrl'];
+  return r._parsedUrl;
+}
+
+const STARTED = Symbol('shardline.started');
+
+type Timed = ServerResponse & { [STARTED]: number };
+
+/**
+ * The per-request hook of the request log: notes the start on the response and adds one listener for
+ * its end, the same function for every request (no closure a request).
+ */
+function toLogged(log: (line: LogLine) => void, service: string): (res: ServerResponse) => void {
+  function onFinish(this: Timed) {
+    const req = this.req as IncomingMessage & { path?: string };
+    log({
+      method: req.method ?? '',
+      path: req.path ?? pathOf(req.url ?? ''),
+      status: this.statusCode,
+      ms: Math.round((performance.now() - this[STARTED]) * 100) / 100,
+      service,
+    });
+  }
+  return (res) => {
+    (res as Timed)[STARTED] = performance.now();
+    res.on('finish', onFinish);
+  };
+}
+
+/** The path of a request refused before routing (no query: it may hold a key). */
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
 }

@@ -77,6 +77,45 @@ describe('server process', () => {
     expect(code).toBe(0);
   });
 
+  it('logs each request as a JSON line on stdout, and writes every line before it exits on SIGTERM', async () => {
+    const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', fx.outDir]);
+    const env = { ...process.env, LOG: 'json', STATE_DIR: join(fx.root.path, 'log-state') };
+    const child = spawn(cmd, args, { cwd: ROOT, env });
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then(() => reject(new Error(`exited early: ${out}`)));
+    });
+    expect((await fetch(`${url}/api/v1/stats?key=secret`)).status).toBe(200);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/nothing`)).status).toBe(404);
+    // At once: the lines are still gathered, short of a write; the stop must write them.
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = out.trim().split('\n').slice(1);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual(
+      [
+        ['/api/v1/stats', 200],
+        ['/healthz', 200],
+        ['/nothing', 404],
+      ].map(([path, status]) => ({
+        level: 30,
+        time: expect.any(Number),
+        method: 'GET',
+        path,
+        status,
+        ms: expect.any(Number),
+        service: 'facilities',
+      })),
+    );
+    expect(out).not.toContain('secret');
+  });
+
   it('builds demo data first when the data folder has no build, and says it is demo data', async () => {
     const empty = join(fx.root.path, 'fresh-data');
     const [cmd, args] = tsx(['server/main.ts', '--service', 'facilities', '--port', '0', '--data', empty]);
