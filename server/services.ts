@@ -1,7 +1,7 @@
 // The services the server can run, by name, with their default ports (shared/contracts/common.md).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServiceDefinition } from './core/app.ts';
+import type { ServiceDefinition } from './core/service.ts';
 import { wholeNumberSetting } from '../contract/core/settings.ts';
 import { ACCOUNTS_FILE, openSqliteStore, type AccountStore } from './core/store.ts';
 import { toLlmConfig } from './carriers/llm.ts';

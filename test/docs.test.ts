@@ -3,7 +3,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coreRoutes, type Routes } from '../server/core/app.ts';
+import { coreRoutes } from '../server/core/app.ts';
+import type { Routes } from '../server/core/service.ts';
 import { SERVICES } from '../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..');

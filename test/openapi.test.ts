@@ -9,7 +9,8 @@ import { schemas, type SchemaRegistry } from '../contract/core/schemas.ts';
 import { toCarriersOpenApi } from '../pipeline/carriers/openapi.ts';
 import { toEconomyOpenApi } from '../pipeline/economy/openapi.ts';
 import { toFacilitiesOpenApi } from '../pipeline/facilities/openapi.ts';
-import { coreRoutes, type Routes } from '../server/core/app.ts';
+import { coreRoutes } from '../server/core/app.ts';
+import type { Routes } from '../server/core/service.ts';
 import { SERVICES } from '../server/services.ts';
 
 const DOCUMENTS: Record<string, (registry: SchemaRegistry) => OpenApiDocument> = {

@@ -8,7 +8,7 @@
 // with `Accept-Post: application/json`, checked before the body is read, as strict JSON APIs do (and a
 // CORS-safelisted text/plain or form post from a browser page cannot reach a tool without a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Routes, type ServiceState, sendDocument } from '../core/app.ts';
+import { type Routes, type ServiceState, sendDocument } from '../core/service.ts';
 import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
 import { setVersionHeader } from '../core/data-version.ts';
 import { toParameterErrors } from '../core/params.ts';

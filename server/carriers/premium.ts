@@ -4,7 +4,7 @@
 // Both need a premium key: 401 without a valid key, 403 `premium_required` for a free one, then 400 for a
 // bad carrier id (or body, or format), then 404. Neither touches the free allowance.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Routes } from '../core/app.ts';
+import type { Routes } from '../core/service.ts';
 import { MAX_JSON_BODY_BYTES, readBody } from '../core/body.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import type { RepeatCache } from '../core/cache.ts';

@@ -3,7 +3,7 @@
 // search runs the name index on a thread of its own (search-thread.ts); sign-in and the free allowance use
 // the account store under STATE_DIR.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServiceDefinition, ServiceState } from '../core/app.ts';
+import type { ServiceDefinition, ServiceState } from '../core/service.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';

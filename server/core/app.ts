@@ -6,8 +6,9 @@ import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
-import { loadBuild, type LoadedBuild } from './build.ts';
+import { loadBuild } from './build.ts';
 import { type LogLine, requestLog } from './log.ts';
+import type { Handler, RouteRequest, Routes, ServiceDefinition, ServiceState } from './service.ts';
 import { staticHandler } from './statics.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, type ProblemCode } from '../../contract/core/problem.ts';
@@ -15,48 +16,8 @@ import { sendProblem } from './problem.ts';
 import { stampVersion } from './data-version.ts';
 import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
-import { jsonPayload, sendPayload, toPayload, type Payload } from './payload.ts';
+import { jsonPayload, sendPayload, toPayload } from './payload.ts';
 import { toHealth } from '../../contract/core/manifest.ts';
-
-export { PUBLIC_CACHE };
-export type { LogLine };
-
-export interface ServiceState<D> {
-  build: LoadedBuild;
-  data: D;
-  health: Payload;
-}
-
-/**
- * A request as a route sees it: polka's, without `query`, which the app's URL parse leaves out (parsePath).
- * A route reads its parameters with queryOf(req) (server/core/params.ts), from `search`, when it needs them.
- */
-export type RouteRequest = Omit<Request, 'query'>;
-
-export type Handler<D> = (req: RouteRequest, res: ServerResponse, state: ServiceState<D>) => void | Promise<void>;
-
-export interface Routes<D> {
-  get(path: string, handler: Handler<D>): void;
-  post(path: string, handler: Handler<D>): void;
-}
-
-export interface ServiceDefinition<D> {
-  name: string;
-  /** The base URL path printed at start-up (`/api/v1`). */
-  basePath: string;
-  /** Builds the service's lookup structures from a verified build; runs at start and on reload only. */
-  load(build: LoadedBuild): D;
-  /** Releases what `load` opened (file handles), when a reload replaces the data or the app closes. */
-  unload?(data: D): void;
-  /** The app is closing (SIGTERM): stop work that would outlast the drain, such as upstream pulls. */
-  close?(): void;
-  routes(r: Routes<D>): void;
-  /**
-   * URL path of the service's OpenAPI document, a file its build writes (pipeline/<service>/openapi.ts):
-   * served there, and rendered as a human reference at `/docs`.
-   */
-  openapi?: string;
-}
 
 export interface AppOptions {
   dataDir: string;
@@ -215,13 +176,6 @@ export function coreRoutes<D>(routes: Routes<D>, def: Pick<ServiceDefinition<D>,
     sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
   });
   if (def.openapi) mountDocs(routes, def.name, def.openapi);
-}
-
-/** Answers a document of the build by its URL path (a precomputed payload), or the canonical 404. */
-export function sendDocument(req: IncomingMessage, res: ServerResponse, s: ServiceState<unknown>, path: string): void {
-  const p = s.build.payloads.get(path);
-  if (!p) throw new HttpError(404, 'not_found', `no resource at ${path}`);
-  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
 }
 
 const SLASH = 47;

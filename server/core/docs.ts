@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, PUBLIC_CACHE, toPayloadPath } from '../../contract/core/layout.ts';
-import type { Routes } from './app.ts';
+import type { Routes } from './service.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { etagOf, sendPayload, toPayload, type Payload } from './payload.ts';
 

@@ -28,7 +28,7 @@ import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON 
 import { CATEGORIES } from '../../contract/economy/types.ts';
 import { paramSchemas } from '../../contract/core/schemas.ts';
 import type { LoadedBuild } from '../core/build.ts';
-import type { RouteRequest, Routes, ServiceState } from '../core/app.ts';
+import type { RouteRequest, Routes, ServiceState } from '../core/service.ts';
 import { readBody } from '../core/body.ts';
 import {
   describeFailure,

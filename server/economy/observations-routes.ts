@@ -15,7 +15,8 @@
 // ETags come from the payload (server/core/payload.ts), so If-None-Match answers 304.
 import type { ServerResponse } from 'node:http';
 import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
-import { PUBLIC_CACHE, type RouteRequest, type Routes, type ServiceState } from '../core/app.ts';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
+import type { RouteRequest, Routes, ServiceState } from '../core/service.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { jsonPayload, type Payload, sendPayload, toPayload } from '../core/payload.ts';

@@ -11,7 +11,7 @@ import type {
   ObservationsResponse,
   RegistryEntry,
 } from '../../contract/economy/types.ts';
-import type { ServiceState } from '../core/app.ts';
+import type { ServiceState } from '../core/service.ts';
 import { parseQuery, type RawQuery } from '../core/params.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import type { CachedObservations } from './cache.ts';

@@ -13,7 +13,8 @@ import {
   type SeriesSearch,
 } from '../../contract/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
-import { PUBLIC_CACHE, sendDocument, type Routes } from '../core/app.ts';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
+import { sendDocument, type Routes } from '../core/service.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';

@@ -13,7 +13,7 @@ import {
   type SearchDoc,
   type SearchIndexFile,
 } from '../../contract/facilities/search.ts';
-import { sendDocument, type ServiceDefinition } from '../core/app.ts';
+import { sendDocument, type ServiceDefinition } from '../core/service.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';

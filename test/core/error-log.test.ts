@@ -1,7 +1,7 @@
 // The error log (server/core/app.ts, describeFailure in server/core/problem.ts): a 5xx the service classified itself (a 503 for an
 // unreachable upstream) is one line saying what happened; an unexpected failure, a bug, gets its stack.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ServiceDefinition } from '../../server/core/app.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { describeFailure, HttpError } from '../../contract/core/problem.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { startService, type Running } from '../helpers/server.ts';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import polka, { type Request } from 'polka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteRequest, Routes, ServiceDefinition } from '../../server/core/app.ts';
+import type { RouteRequest, Routes, ServiceDefinition } from '../../server/core/service.ts';
 import { queryOf } from '../../server/core/params.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { buildFixture } from '../helpers/facilities.ts';

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { openSink } from '../../pipeline/core/sink.ts';
 import { toManifest } from '../../contract/core/manifest.ts';
-import type { ServiceDefinition } from '../../server/core/app.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { queryOf } from '../../server/core/params.ts';
 import { jsonPayload, sendPayload } from '../../server/core/payload.ts';
 import { HttpError, invalidParameters, notFound } from '../../contract/core/problem.ts';

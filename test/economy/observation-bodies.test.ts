@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toManifest } from '../../contract/core/manifest.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
-import type { ServiceDefinition } from '../../server/core/app.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { toPayload } from '../../server/core/payload.ts';
 import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
 import { BodyMemo, toBodyKey } from '../../server/economy/bodies.ts';

@@ -10,7 +10,7 @@ import { toManifest } from '../../contract/core/manifest.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { openSink } from '../../pipeline/core/sink.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
-import type { ServiceDefinition } from '../../server/core/app.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { createObservationCache } from '../../server/economy/cache.ts';
 import { observationRoutes } from '../../server/economy/observations-routes.ts';
 import { sliceByDate } from '../../server/economy/observations.ts';

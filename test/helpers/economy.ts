@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { buildEconomy, type EconomyBuildConfig } from '../../pipeline/economy/index.ts';
 import { OPENAPI_PATH } from '../../contract/economy/api.ts';
-import type { ServiceDefinition } from '../../server/core/app.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from '../../server/economy/registry-routes.ts';
 import { startService, tempDir } from './server.ts';
 

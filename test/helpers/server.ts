@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createApp, type LogLine, type ServiceApp, type ServiceDefinition } from '../../server/core/app.ts';
+import { createApp, type ServiceApp } from '../../server/core/app.ts';
+import type { LogLine } from '../../server/core/log.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { createServiceServer } from '../../server/core/http-server.ts';
 
 export interface Running<D> {

@@ -17,7 +17,7 @@ import { recoverPublish } from '../../pipeline/core/sink.ts';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { buildEconomy } from '../../pipeline/economy/index.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
-import type { ServiceDefinition } from '../../server/core/app.ts';
+import type { ServiceDefinition } from '../../server/core/service.ts';
 import { loadBuild } from '../../server/core/build.ts';
 import { createEconomyService } from '../../server/economy/routes.ts';
 import { AS_OF } from '../fixtures/carriers.ts';
