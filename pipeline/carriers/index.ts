@@ -29,7 +29,7 @@ import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from 
 import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
-import { toTimeWeigher } from './methodology.ts';
+import { toRankingSize, toTimeWeigher } from './methodology.ts';
 import {
   methodology as loadMethodology,
   toMonthsBefore,
@@ -384,7 +384,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       dot: c.dot,
       legal_name: c.legal_name,
       dba_name: c.dba_name,
-      power_units: c.power_units,
+      power_units: toRankingSize(c, m),
     }));
     named.sort(compareRank);
     const nameStats = await writeNameIndex(sink, named);

@@ -184,3 +184,11 @@ export function maybeOutlierFleet(census: CensusRow, m: Methodology = methodolog
 export function isOutlierFleet(census: CensusRow, m: Methodology = methodology()): boolean {
   return maybeOutlierFleet(census, m) !== undefined;
 }
+
+/**
+ * The fleet size search ranks a carrier by: its power units, but for an outlier fleet its drivers, since each
+ * power unit needs one (shared/contracts/carriers.md: an outlier is never first by its outlying count).
+ */
+export function toRankingSize(census: CensusRow, m: Methodology = methodology()): number | null {
+  return isOutlierFleet(census, m) ? (census.drivers ?? 0) : census.power_units;
+}

@@ -18,6 +18,7 @@ export interface NamedCarrier {
   dot: number;
   legal_name: string;
   dba_name: string | null;
+  /** The size search ranks by: power units, or an outlier fleet's drivers (toRankingSize). */
   power_units: number | null;
 }
 

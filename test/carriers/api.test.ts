@@ -239,6 +239,17 @@ describe('search', () => {
   const search = async (q: string, extra = '') =>
     (await (await fetch(`${srv.base}/api/search?q=${encodeURIComponent(q)}${extra}`)).json()) as Json;
 
+  it('ranks a self-reported outlier fleet by its drivers, never first by its outlying power units', async () => {
+    // OUTLIER TOWING reports 45,001 power units and 2 drivers; BETA TRANSPORT INC reports a real fleet.
+    const r = await search('t');
+    const ids = (r.results as Json[]).map((c) => c.carrier_id);
+    expect(ids).toContain(1000006);
+    expect(ids[0]).not.toBe(1000006);
+    expect(ids.indexOf(1000006)).toBeGreaterThan(ids.indexOf(1000002));
+    // Shown as reported: the ranking size is not the published figure.
+    expect((r.results as Json[]).find((c) => c.carrier_id === 1000006)!.power_units).toBe(45001);
+  });
+
   it.each([
     '1000001',
     'USDOT 1000001',
