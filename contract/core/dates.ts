@@ -4,6 +4,9 @@
 //   - `null` for an empty field (blank or whitespace only),
 //   - `undefined` for text that is not a real date (`31-FEB-24`, `2024-13-01`, `hello`).
 
+/** Milliseconds in a UTC day. */
+export const DAY_MS = 86_400_000;
+
 /** ISO date; `null` empty; `undefined` not a valid date. */
 export type DateParse = string | null | undefined;
 

@@ -5,6 +5,7 @@
  * mulberry32 (Tommy Ettinger's 32-bit generator, public domain): one 32-bit state word, period 2^32,
  * good enough statistical quality for fake facilities and buildings, and trivially portable.
  */
+import { fnv1a } from './hash.ts';
 
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -39,16 +40,6 @@ export function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** FNV-1a, to turn a fork label into seed bits. */
-function hashLabel(label: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < label.length; i++) {
-    h ^= label.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 export function createRng(seed: number): Rng {
@@ -98,7 +89,7 @@ export function createRng(seed: number): Rng {
       return out;
     },
     fork(label) {
-      return createRng((seed ^ hashLabel(label)) >>> 0);
+      return createRng((seed ^ fnv1a(label)) >>> 0);
     },
   };
   return rng;

@@ -10,13 +10,12 @@
 // The clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DAY_MS } from '../../contract/core/dates.ts';
 import type { Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
 import { UpstreamError, type SeriesUpstream } from '../../contract/economy/upstream/port.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
 import type { VintageArchive } from './vintages.ts';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What `get` answers: the `/api/observations` document before from/to filtering. */
 export interface CachedObservations {

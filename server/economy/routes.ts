@@ -15,7 +15,7 @@ import {
   type ObservationRouteDeps,
 } from './observations.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
-import { DAY_MS } from './cache.ts';
+import { DAY_MS } from '../../contract/core/dates.ts';
 import { createObservationStores } from './stores.ts';
 import { MCP_OBSERVATIONS } from './mcp.ts';
 import { toSelected } from './observations.ts';

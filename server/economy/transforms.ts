@@ -3,6 +3,7 @@
 // the date range, sort order and paging select what is answered. The formulas are FRED's
 // (fredhelp.stlouisfed.org, "What Formulas are Used to Calculate Growth Rates?").
 import { round } from '../../contract/core/values.ts';
+import { DAY_MS } from '../../contract/core/dates.ts';
 import type { Frequency, Observation } from '../../contract/economy/types.ts';
 
 export const UNITS = ['lin', 'chg', 'ch1', 'pch', 'pc1', 'pca', 'cch', 'cca', 'log'] as const;
@@ -19,7 +20,6 @@ const LADDER: readonly Step[] = ['daily', 'w', 'm', 'q', 'sa', 'a'];
 const OF_SERIES: Record<Frequency, Step> = { daily: 'daily', weekly: 'w', monthly: 'm', quarterly: 'q', annual: 'a' };
 /** FRED's n_obs_per_yr; daily counts 260 (no values on weekends). */
 const PER_YEAR: Record<Step, number> = { daily: 260, w: 52, m: 12, q: 4, sa: 2, a: 1 };
-const DAY_MS = 86_400_000;
 
 const toMs = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 const toIso = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -13,6 +13,8 @@
 // so the vintage archive and the revisions view show something in a demo too.
 import type { Frequency, RegistryEntry, Source } from '../types.ts';
 import { createRng, type Rng } from '../../core/rng.ts';
+import { DAY_MS } from '../../core/dates.ts';
+import { fnv1a } from '../../core/hash.ts';
 import type { FetchLike, SeriesUpstream } from './port.ts';
 import { createStatcanClient, STATCAN_LABEL, type WdsDataPoint } from './statcan.ts';
 import { BOC_LABEL, createValetClient } from './valet.ts';
@@ -22,7 +24,6 @@ export const DEMO_STATCAN_URL = 'https://statcan.demo.invalid/t1/wds/rest';
 export const DEMO_VALET_URL = 'https://valet.demo.invalid/valet';
 
 const EPOCH = Date.UTC(2000, 0, 1);
-const DAY = 86_400_000;
 const MISSING_EVERY = 173;
 
 /** getCodeSets → `frequency`. */
@@ -55,16 +56,6 @@ interface Point {
 
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** FNV-1a of a label: the seed of its series. */
-function seedOf(label: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < label.length; i++) {
-    h ^= label.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 function toProfile(entry: RegistryEntry | undefined): Profile {
   const frequency = entry?.frequency ?? 'monthly';
   const scalarFactorCode = entry?.scalarFactorCode ?? 0;
@@ -85,21 +76,21 @@ function periodStarts(frequency: Frequency, today: string): string[] {
   const monthly = (step: number, lagDays: number) => {
     for (let i = 0; ; i += step) {
       const next = Date.UTC(2000, i + step, 1);
-      if (next + lagDays * DAY > end) break;
+      if (next + lagDays * DAY_MS > end) break;
       out.push(iso(Date.UTC(2000, i, 1)));
     }
   };
   switch (frequency) {
     case 'daily':
       // Business days, published the next day.
-      for (let t = EPOCH; t + DAY <= end; t += DAY) {
+      for (let t = EPOCH; t + DAY_MS <= end; t += DAY_MS) {
         const wd = new Date(t).getUTCDay();
         if (wd !== 0 && wd !== 6) out.push(iso(t));
       }
       break;
     case 'weekly':
       // Wednesdays, as the Bank's weekly series are dated.
-      for (let t = EPOCH + 4 * DAY; t + 7 * DAY <= end; t += 7 * DAY) out.push(iso(t));
+      for (let t = EPOCH + 4 * DAY_MS; t + 7 * DAY_MS <= end; t += 7 * DAY_MS) out.push(iso(t));
       break;
     case 'monthly':
       monthly(1, 20);
@@ -205,7 +196,7 @@ function fxStart(key: string): number | undefined {
   const currency = /^FXA?([A-Z]{3})CAD$/.exec(key)?.[1];
   if (currency === undefined) return undefined;
   // Another currency: a level of its own, the same for every series of that currency.
-  return CAD_PER_UNIT_2000[currency] ?? createRng(seedOf(currency)).logFloat(0.005, 1.8);
+  return CAD_PER_UNIT_2000[currency] ?? createRng(fnv1a(currency)).logFloat(0.005, 1.8);
 }
 
 /** The series as the upstream would publish it on `today`: one point per period, undefined where missing. */
@@ -216,7 +207,7 @@ export function toDemoSeries(
 ): { profile: Profile; points: Point[] } {
   const profile = toProfile(entry);
   const dates = periodStarts(profile.frequency, today);
-  const rng = createRng(seedOf(key));
+  const rng = createRng(fnv1a(key));
   const values = walk(profile, rng.fork('walk'), dates.length, fxStart(key));
   const gaps = rng.fork('gaps');
   const points: Point[] = dates.map((date, i) => {
@@ -226,7 +217,7 @@ export function toDemoSeries(
   const last = points[points.length - 1];
   if (last?.value !== undefined) {
     // The preliminary latest value moves a little with each day's release.
-    const revise = createRng(seedOf(`${key}|${today}`));
+    const revise = createRng(fnv1a(`${key}|${today}`));
     last.value *= 1 + revise.normal(0, profile.kind === 'policy' ? 0 : 0.002);
   }
   return { profile, points };

@@ -2,7 +2,8 @@
 // filing, mileage and operation flags.
 import type { Rng } from '../../../contract/core/rng.ts';
 import type { Carrier } from './carrier.ts';
-import { DAY_MS, type Timeline, toDdMonYy, yearOf } from './dates.ts';
+import { type Timeline, toDdMonYy, yearOf } from './dates.ts';
+import { DAY_MS } from '../../../contract/core/dates.ts';
 import { chars, digits, PLATE_LETTERS } from './draws.ts';
 import type { CensusRecord } from './formats.ts';
 import type { Kind, Plant } from './model.ts';

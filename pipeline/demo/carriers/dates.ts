@@ -1,7 +1,7 @@
 // Dates. Day numbers count UTC days since 1970-01-01; FMCSA writes DD-MON-YY (shared/data/carriers/README.md §1).
 // The timeline is the window SMS measures, ending asOf, with its time weights.
+import { DAY_MS } from '../../../contract/core/dates.ts';
 
-export const DAY_MS = 86_400_000;
 const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 export const FIRST_ADD_DATE = '1974-06-01';
 
