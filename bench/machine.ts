@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-/** Share of all CPU time spent busy over `ms`, before the bench starts anything of its own. */
 /** Linux's CPU counters (/proc/stat, all CPUs): steal is time the hypervisor gave to other machines. */
 export function readCpuTicks(): { steal: number; total: number } | undefined {
   try {
@@ -26,6 +25,7 @@ export function stolenShare(
   return (b.steal - a.steal) / (b.total - a.total);
 }
 
+/** Share of all CPU time spent busy over `ms`, before the bench starts anything of its own. */
 export async function sampleBusy(ms: number): Promise<number> {
   const total = () =>
     cpus().reduce(

@@ -8,7 +8,7 @@ import type { BenchOptions } from './report.ts';
 import type { Scenario } from './scenario.ts';
 import { BENCH_SERVICES, type BenchService } from './services.ts';
 import { runWrk, wrkVersion } from './wrk.ts';
-export const USAGE = `Benchmark the services against a bare node:http server, side by side in one run.
+const USAGE = `Benchmark the services against a bare node:http server, side by side in one run.
 
 Usage: npm run bench -- [options]
 
@@ -68,7 +68,7 @@ export interface Settings extends BenchOptions {
  * Fractions of the served demo scale built (inputs and build) before the full one, for the build-time
  * growth curve of the services with a build-time target; none under --quick unless asked for.
  */
-export function toGrowth(raw: string | undefined, quick: boolean): number[] {
+function toGrowth(raw: string | undefined, quick: boolean): number[] {
   if (raw === undefined) return quick ? [] : [0.1, 0.25, 0.5];
   if (raw === '' || raw === 'none') return [];
   const fractions = raw.split(',').map(Number);
@@ -78,7 +78,7 @@ export function toGrowth(raw: string | undefined, quick: boolean): number[] {
 }
 
 /** The load client asked for, or wrk when it is installed, else autocannon (an npm dev dependency). */
-export function toClient(raw: string | undefined): { label: string; load: Settings['load'] } {
+function toClient(raw: string | undefined): { label: string; load: Settings['load'] } {
   if (raw !== undefined && raw !== 'wrk' && raw !== 'autocannon')
     throw new CliError(`--client must be wrk or autocannon\n\n${USAGE}`);
   const autocannon = { label: `autocannon ${autocannonVersion()}`, load: runLoad };
@@ -92,7 +92,7 @@ export function toClient(raw: string | undefined): { label: string; load: Settin
   };
 }
 
-export function autocannonVersion(): string {
+function autocannonVersion(): string {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as {
     version: string;
   };
