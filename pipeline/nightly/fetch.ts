@@ -6,8 +6,7 @@
 // conditionally (RFC 9110 §13.1.2, §13.1.3), and a 304 (or a body identical to the file already there)
 // leaves the file untouched.
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -122,14 +121,19 @@ async function attempt(
         done(null, chunk);
       },
     });
+    // The file is opened before the body flows and closed before this returns or throws, so the caller's
+    // clean-up never races an open still in flight (which would leave a partial file behind).
+    const file = await open(tmp, 'w');
     try {
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), meter, createWriteStream(tmp));
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), meter, file.createWriteStream());
     } catch (err) {
       const e = toDownloadError(err, controller.signal);
       // A connection dropped mid-body: say how far it got.
       if (!controller.signal.aborted && Number.isFinite(expected))
         throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes (${e.message})`, true);
       throw e;
+    } finally {
+      await file.close();
     }
     if (Number.isFinite(expected) && bytes !== expected)
       throw new DownloadError(`the body ended after ${bytes} of ${expected} bytes`, true);

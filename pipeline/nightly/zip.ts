@@ -3,7 +3,7 @@
 // record and locator of §4.3.14–4.3.15 and the ZIP64 extra field of §4.5.3), then each entry is streamed
 // through node:zlib's raw inflate (method 8) or copied (method 0), its CRC-32 and size checked against the
 // directory. Enough for publishers' archives; encryption, multi-disk archives and other methods are refused.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -189,7 +189,13 @@ export async function extractZip(zipPath: string, destDir: string): Promise<{ fi
         await writeFile(target, '');
       } else {
         const source = createReadStream(zipPath, { start: dataStart, end: dataStart + entry.compressedSize - 1 });
-        await pipeline([source, ...stages, createWriteStream(target)]);
+        // Opened first and closed before going on, so a caller removing the folder on error races no open.
+        const out = await open(target, 'w');
+        try {
+          await pipeline([source, ...stages, out.createWriteStream()]);
+        } finally {
+          await out.close();
+        }
       }
       if (bytes !== entry.size)
         throw new ZipError(`${entry.name}: ${bytes} bytes where the directory says ${entry.size}`);
