@@ -1,6 +1,7 @@
 // npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
 // The only file that listens. Builds demo data for any service whose dist-data/<service>/ is missing,
 // then serves each service on its own port and prints the base URLs.
+import { corsOriginsSetting } from './core/cors.ts';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -98,6 +99,12 @@ export async function main(argv: string[]): Promise<void> {
   if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off')
     throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
   const log = logSetting === 'off' ? null : requestLog;
+  let corsOrigins: ReadonlySet<string>;
+  try {
+    corsOrigins = corsOriginsSetting(process.env.CORS_ORIGINS);
+  } catch (err) {
+    throw new CliError((err as Error).message, 1);
+  }
   const ports = new Map<string, number>();
   for (const name of names) {
     const svc = SERVICES[name]!;
@@ -124,6 +131,7 @@ export async function main(argv: string[]): Promise<void> {
       app = createApp(def, {
         dataDir,
         log,
+        corsOrigins,
         reloadIntervalMs,
         onReload: (e) =>
           process.stderr.write(

@@ -8,9 +8,9 @@
 // with `Accept-Post: application/json`, checked before the body is read, as strict JSON APIs do (and a
 // CORS-safelisted text/plain or form post from a browser page cannot reach a tool without a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Routes, type ServiceState, sendDocument } from '../core/service.ts';
+import { type Routes, type ServiceState, sendDocument, SIGNED_IN } from '../core/service.ts';
 import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
-import { setVersionHeader } from '../core/data-version.ts';
+import { setStampedHeaders } from '../core/stamp.ts';
 import { toParameterErrors } from '../core/params.ts';
 import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
@@ -118,7 +118,7 @@ function sendResult(res: ServerResponse, name: string, answer: ToolAnswer): void
   for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
   // A tool result is an answer to this one request (a profile is per key): never stored by a cache.
   res.setHeader('Cache-Control', 'no-store');
-  setVersionHeader(res);
+  setStampedHeaders(res);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', body.length);
   res.end(body);
@@ -129,19 +129,23 @@ export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
   const tools: Record<string, Tool<D>> = toolsOf<D>();
   // The build's document (api/mcp.json).
   r.get(AGENT_PATH, (req, res, state) => sendDocument(req, res, state, AGENT_PATH));
-  r.post(AGENT_PATH, async (req, res, state) => {
-    const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
-    // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
-    // is the same 401 whatever its arguments.
-    const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? deps.signIn(req) : {};
-    let call: ReturnType<typeof toCall<D>>;
-    try {
-      call = toCall(tools, body);
-    } catch (err) {
-      // Bad arguments count nothing; to a free key the 400 still says what is left, as the route's does.
-      if (err instanceof HttpError) Object.assign(err.headers, allowance);
-      throw err;
-    }
-    sendResult(res, call.name, await call.tool.run(deps, req, state, call.args));
-  });
+  r.post(
+    AGENT_PATH,
+    async (req, res, state) => {
+      const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
+      // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
+      // is the same 401 whatever its arguments.
+      const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? deps.signIn(req) : {};
+      let call: ReturnType<typeof toCall<D>>;
+      try {
+        call = toCall(tools, body);
+      } catch (err) {
+        // Bad arguments count nothing; to a free key the 400 still says what is left, as the route's does.
+        if (err instanceof HttpError) Object.assign(err.headers, allowance);
+        throw err;
+      }
+      sendResult(res, call.name, await call.tool.run(deps, req, state, call.args));
+    },
+    SIGNED_IN,
+  );
 }

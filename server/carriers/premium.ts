@@ -3,12 +3,13 @@
 //   GET  /api/carrier/{carrier_id}/export    the profile plus monthly counts as JSON, or the BASICs as CSV
 // Both need a premium key: 401 without a valid key, 403 `premium_required` for a free one, then 400 for a
 // bad carrier id (or body, or format), then 404. Neither touches the free allowance.
+import { SIGNED_IN } from '../core/service.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routes } from '../core/service.ts';
 import { MAX_JSON_BODY_BYTES, readBody } from '../core/body.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import type { RepeatCache } from '../core/cache.ts';
-import { setVersionHeader } from '../core/data-version.ts';
+import { setStampedHeaders } from '../core/stamp.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../../contract/core/problem.ts';
@@ -80,7 +81,7 @@ function sendJson(res: ServerResponse, doc: unknown): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', PREMIUM_CACHE);
-  setVersionHeader(res);
+  setStampedHeaders(res);
   res.setHeader('Content-Length', body.length);
   res.end(body);
 }
@@ -93,29 +94,38 @@ export function mountPremium<D extends PremiumData>(
 ): void {
   const explain = createExplainer(options);
 
-  r.post(EXPLAIN_PATH, async (req, res, s) => {
-    const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
-    await assertNoInput(req);
-    // The state of the request's start: a reload while the summary is generated does not mix builds.
-    const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
-    sendJson(res, await explain(profile, s.build.manifest.data_version));
-  });
+  r.post(
+    EXPLAIN_PATH,
+    async (req, res, s) => {
+      const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+      await assertNoInput(req);
+      // The state of the request's start: a reload while the summary is generated does not mix builds.
+      const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
+      sendJson(res, await explain(profile, s.build.manifest.data_version));
+    },
+    SIGNED_IN,
+  );
 
-  r.get(EXPORT_PATH, async (req, res, s) => {
-    const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
-    const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
-    const body = await readProfile(s.data, id);
-    const profile = JSON.parse(body.toString('utf8')) as Profile;
-    const text = format === 'json' ? toExportJson(body, profile, await s.data.monthly.read(id)) : toExportCsv(profile);
-    // Fixed within a build, like the profile's: the ETag needs no hashing.
-    const payload: Payload = {
-      body: Buffer.from(text),
-      etag: `"${s.build.manifest.data_version}-${id}-${format}"`,
-      type: EXPORT_TYPES[format],
-    };
-    sendPayload(req, res, payload, {
-      cacheControl: PREMIUM_CACHE,
-      headers: { 'Content-Disposition': toContentDisposition(id, format) },
-    });
-  });
+  r.get(
+    EXPORT_PATH,
+    async (req, res, s) => {
+      const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+      const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
+      const body = await readProfile(s.data, id);
+      const profile = JSON.parse(body.toString('utf8')) as Profile;
+      const text =
+        format === 'json' ? toExportJson(body, profile, await s.data.monthly.read(id)) : toExportCsv(profile);
+      // Fixed within a build, like the profile's: the ETag needs no hashing.
+      const payload: Payload = {
+        body: Buffer.from(text),
+        etag: `"${s.build.manifest.data_version}-${id}-${format}"`,
+        type: EXPORT_TYPES[format],
+      };
+      sendPayload(req, res, payload, {
+        cacheControl: PREMIUM_CACHE,
+        headers: { 'Content-Disposition': toContentDisposition(id, format) },
+      });
+    },
+    SIGNED_IN,
+  );
 }

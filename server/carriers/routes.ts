@@ -2,6 +2,7 @@
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
 // search runs the name index on a thread of its own (search-thread.ts); sign-in and the free allowance use
 // the account store under STATE_DIR.
+import { SIGNED_IN } from '../core/service.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';
 import type { LoadedBuild } from '../core/build.ts';
@@ -231,11 +232,15 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 
-      r.get(`${BASE}/carrier/:carrier_id`, (req, res, s) => {
-        const answer = lookupProfile(req, s, req.params.carrier_id, access);
-        if (answer instanceof Promise) return answer.then((read) => sendRecord(req, res, read));
-        sendRecord(req, res, answer);
-      });
+      r.get(
+        `${BASE}/carrier/:carrier_id`,
+        (req, res, s) => {
+          const answer = lookupProfile(req, s, req.params.carrier_id, access);
+          if (answer instanceof Promise) return answer.then((read) => sendRecord(req, res, read));
+          sendRecord(req, res, answer);
+        },
+        SIGNED_IN,
+      );
 
       mountPremium<CarriersData>(
         r,

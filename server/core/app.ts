@@ -13,7 +13,8 @@ import { staticHandler } from './statics.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, type ProblemCode } from '../../contract/core/problem.ts';
 import { sendProblem } from './problem.ts';
-import { stampVersion } from './data-version.ts';
+import { stampHeaders } from './stamp.ts';
+import { type Access, answerOptions, publicHeaders, signedInHeaders } from './cors.ts';
 import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload } from './payload.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   /** How often to look for a newly published build; 0 turns reloading off. */
   reloadIntervalMs?: number;
   onReload?: (event: { from: string; to?: string; error?: string }) => void;
+  /** The origins signed-in routes answer with CORS headers (CORS_ORIGINS, server/core/cors.ts); default none. */
+  corsOrigins?: ReadonlySet<string>;
 }
 
 export interface ServiceApp<D> {
@@ -43,12 +46,18 @@ export interface ServiceApp<D> {
 
 function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
   const build = loadBuild(dir, def.name);
-  return { build, data: def.load(build), health: jsonPayload(toHealth(build.manifest)) };
+  return {
+    build,
+    data: def.load(build),
+    health: jsonPayload(toHealth(build.manifest)),
+    headers: publicHeaders(build.manifest.data_version),
+  };
 }
 
 export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): ServiceApp<D> {
   const dir = join(options.dataDir, def.name);
   const log = options.log === undefined ? requestLog : options.log;
+  const corsOrigins = options.corsOrigins ?? new Set<string>();
   let state = toState(def, dir);
   let statics = staticHandler(dir, state.build);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
@@ -57,11 +66,13 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     const body = sendProblem(res, err);
     if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${describeFailure(err)}\n`);
   };
-  // Methods that have routes, for the Allow header of a 405.
+  // Methods that have routes, for the Allow header of a 405, and the routes that are not public, for OPTIONS.
   const methods = new Set<'GET' | 'POST'>();
+  const signedIn: { method: 'GET' | 'POST'; route: RegExp }[] = [];
   const app: Polka = polka({
     onError,
     onNoMatch: (req, res) => {
+      if (req.method === 'OPTIONS') return options_(req, res);
       // A path that a route has, asked with another method: 405 with Allow (RFC 9110 §15.5.6).
       const allow = allowedOn(app, methods, req.path);
       if (allow) {
@@ -72,7 +83,6 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
       // waiting), so the static path first picks up a build published since the last look.
       if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
-      stampVersion(res, state.build.manifest.data_version);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
       // the build's private/ folder, which holds signed-in data for the routes alone.
       if (isPrivatePath(req.path))
@@ -85,13 +95,42 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
 
   // Each route is one entry of polka's table, for its one method (HEAD finds the GET route); polka tries
   // every entry on every request, so there is nothing else in it: no middleware, the request log included.
-  const add = (method: 'GET' | 'POST', path: string, handler: Handler<D>) => {
+  const add = (method: 'GET' | 'POST', path: string, handler: Handler<D>, access: Access = 'public') => {
     methods.add(method);
-    const run = (req: Request, res: ServerResponse) => handler(req, res, state);
-    if (method === 'GET') app.get(exactRoute(path), run);
-    else app.post(exactRoute(path), run);
+    const route = exactRoute(path);
+    let run = (req: Request, res: ServerResponse) => handler(req, res, state);
+    if (access === 'signed-in') {
+      signedIn.push({ method, route });
+      // The public stamp, replaced by this route's: CORS for the listed origins only, and Vary: Origin.
+      run = (req, res) => {
+        stampHeaders(res, signedInHeaders(state.build.manifest.data_version, req.headers.origin, corsOrigins));
+        return handler(req, res, state);
+      };
+    }
+    if (method === 'GET') app.get(route, run);
+    else app.post(route, run);
   };
-  const routes: Routes<D> = { get: (p, h) => add('GET', p, h), post: (p, h) => add('POST', p, h) };
+  const routes: Routes<D> = {
+    get: (p, h, o) => add('GET', p, h, o?.access),
+    post: (p, h, o) => add('POST', p, h, o?.access),
+  };
+
+  /** OPTIONS on a route's path or a file of the tree: 204 with Allow, and the CORS grant for a preflight. */
+  const options_ = (req: Request, res: ServerResponse) => {
+    const pub: string[] = [];
+    const priv: string[] = [];
+    for (const m of methods) {
+      if (app.find(m, req.path).handlers.length === 0) continue;
+      const list = signedIn.some((s) => s.method === m && s.route.test(req.path)) ? priv : pub;
+      list.push(...(m === 'GET' ? ['GET', 'HEAD'] : [m]));
+    }
+    if (pub.length === 0 && priv.length === 0 && statics.has(req.path) && !isPrivatePath(req.path))
+      pub.push('GET', 'HEAD');
+    if (pub.length === 0 && priv.length === 0)
+      return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
+    const allow = [...pub, ...priv, 'OPTIONS'].join(', ');
+    answerOptions(req, res, { allow, public: pub, signedIn: priv }, state.build.manifest.data_version, corsOrigins);
+  };
 
   coreRoutes(routes, def);
   def.routes(routes);
@@ -135,7 +174,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     basePath: def.basePath,
     handler: (req, res) => {
       logged?.(res);
-      stampVersion(res, state.build.manifest.data_version);
+      stampHeaders(res, state.headers);
       // Rare requests first: a full URL as the target, no Host, an Expect header.
       if (
         req.url?.charCodeAt(0) !== SLASH ||

@@ -41,9 +41,12 @@ export function createServiceServer(
     },
     app.handler,
   );
-  const version = () => ({ 'X-Data-Version': app.state().build.manifest.data_version });
+  const fixedHeaders = () => ({
+    'X-Data-Version': app.state().build.manifest.data_version,
+    'X-Content-Type-Options': 'nosniff',
+  });
   server.on('checkExpectation', app.handler);
-  server.on('clientError', (err, socket) => answerClientError(err, socket, version()));
+  server.on('clientError', (err, socket) => answerClientError(err, socket, fixedHeaders()));
   server.on('connect', (req, socket: Duplex) => {
     const refusal = new HttpError(
       405,
@@ -52,7 +55,7 @@ export function createServiceServer(
       undefined,
       { Allow: 'GET, HEAD' },
     );
-    socket.end(toRawProblem(refusal, version()));
+    socket.end(toRawProblem(refusal, fixedHeaders()));
   });
   server.keepAliveTimeout = options.keepAliveTimeout ?? 5000;
   return server;

@@ -4,7 +4,7 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
-import { versionOf } from './data-version.ts';
+import { stampedHeaders } from './stamp.ts';
 
 export interface Payload {
   body: Buffer;
@@ -146,6 +146,14 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   return false;
 }
 
+/**
+ * The Content-Security-Policy of an HTML page (docs, explorer): scripts, styles, images, fonts and fetches
+ * from this origin only; no plugins, no <base>, no framing by another site, forms posted here only. Inline
+ * styles are allowed because the renderers set styles from their own scripts; inline scripts are not.
+ */
+export const PAGE_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'; form-action 'self'";
+
 export interface SendOptions {
   cacheControl: string;
   headers?: Record<string, string | number>;
@@ -176,8 +184,8 @@ export function sendPayload(req: IncomingMessage, res: ServerResponse, p: Payloa
   const encoding = pickEncoding(req.headers['accept-encoding'], p);
   const etag = codingTag(p.etag, encoding);
   const head: (string | number)[] = ['ETag', etag, 'Cache-Control', options.cacheControl];
-  const version = versionOf(res);
-  if (version !== undefined) head.push('X-Data-Version', version);
+  const stamped = stampedHeaders(res);
+  if (stamped !== undefined) for (let i = 0; i < stamped.length; i++) head.push(stamped[i]!);
   if (p.gz || p.br) head.push('Vary', 'Accept-Encoding');
   if (options.headers) for (const k in options.headers) head.push(k, options.headers[k]!);
   if (matchesEtag(req.headers['if-none-match'], p.etag)) {
@@ -187,6 +195,7 @@ export function sendPayload(req: IncomingMessage, res: ServerResponse, p: Payloa
   }
   const body = encoding === 'br' ? p.br! : encoding === 'gzip' ? p.gz! : p.body;
   head.push('Content-Type', contentTypeOf(p), 'Content-Length', body.length);
+  if (p.type.startsWith('text/html')) head.push('Content-Security-Policy', PAGE_POLICY);
   if (encoding) head.push('Content-Encoding', encoding);
   res.writeHead(options.status ?? 200, head as unknown as string[]);
   res.end(req.method === 'HEAD' ? undefined : body);

@@ -1,7 +1,7 @@
 // Sends the one problem body (contract/core/problem.ts) as a response.
 import type { ServerResponse } from 'node:http';
 import { type ProblemBody, toProblem } from '../../contract/core/problem.ts';
-import { setVersionHeader } from './data-version.ts';
+import { setStampedHeaders } from './stamp.ts';
 
 export function sendProblem(res: ServerResponse, err: unknown): ProblemBody {
   const { body, headers } = toProblem(err);
@@ -15,7 +15,7 @@ export function sendProblem(res: ServerResponse, err: unknown): ProblemBody {
   res.setHeader('Content-Type', 'application/problem+json');
   res.setHeader('Content-Length', Buffer.byteLength(payload));
   res.setHeader('Cache-Control', 'no-store');
-  setVersionHeader(res);
+  setStampedHeaders(res);
   res.end(payload);
   return body;
 }

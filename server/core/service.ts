@@ -5,12 +5,15 @@ import type { Request } from 'polka';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import type { LoadedBuild } from './build.ts';
+import type { Access } from './cors.ts';
 import { sendPayload, type Payload } from './payload.ts';
 
 export interface ServiceState<D> {
   build: LoadedBuild;
   data: D;
   health: Payload;
+  /** The headers of every response on a public route (server/core/stamp.ts), made once per build. */
+  headers: readonly string[];
 }
 
 /**
@@ -21,9 +24,20 @@ export type RouteRequest = Omit<Request, 'query'>;
 
 export type Handler<D> = (req: RouteRequest, res: ServerResponse, state: ServiceState<D>) => void | Promise<void>;
 
+export interface RouteOptions {
+  /**
+   * `signed-in` for a route that reads the Authorization header: its CORS headers go only to the origins in
+   * CORS_ORIGINS (server/core/cors.ts). Default `public`: any origin.
+   */
+  access?: Access;
+}
+
+/** The options of a route that reads the Authorization header. */
+export const SIGNED_IN: RouteOptions = { access: 'signed-in' };
+
 export interface Routes<D> {
-  get(path: string, handler: Handler<D>): void;
-  post(path: string, handler: Handler<D>): void;
+  get(path: string, handler: Handler<D>, options?: RouteOptions): void;
+  post(path: string, handler: Handler<D>, options?: RouteOptions): void;
 }
 
 export interface ServiceDefinition<D> {

@@ -34,7 +34,8 @@ import sirv from 'sirv';
 import { DataError, type LoadedBuild } from './build.ts';
 import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
-import { codingTag, etagOf, matchesEtag, pickCoding } from './payload.ts';
+import { codingTag, etagOf, matchesEtag, PAGE_POLICY, pickCoding } from './payload.ts';
+import { setStampedHeaders } from './stamp.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 
 /** A file of the tree as listed: its strong tag, its siblings, its type. */
@@ -131,7 +132,6 @@ function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | und
 export function staticHandler(root: string, build: LoadedBuild) {
   // sirv resolves its folder, and names the files it opens from there.
   const dir = resolvePath(root);
-  const version = build.manifest.data_version;
   const serve = sirv(dir, {
     extensions: ['json'],
     gzip: true,
@@ -140,7 +140,6 @@ export function staticHandler(root: string, build: LoadedBuild) {
     etag: true,
     setHeaders: (res) => {
       res.setHeader('Cache-Control', PUBLIC_CACHE);
-      res.setHeader('X-Data-Version', version);
       // sirv says Vary for every file once compression is on; only a file with a coded sibling varies.
       if (plain.has(res)) res.removeHeader('Vary');
     },
@@ -148,7 +147,7 @@ export function staticHandler(root: string, build: LoadedBuild) {
   // The responses sirv is sending a file without siblings, for setHeaders above.
   const plain = new WeakSet<ServerResponse>();
   const { files, stats } = listTree(dir, build);
-  return (req: IncomingMessage & { path: string }, res: ServerResponse, fail: (err: HttpError) => void) => {
+  const handler = (req: IncomingMessage & { path: string }, res: ServerResponse, fail: (err: HttpError) => void) => {
     const file = resolve(files, req.path);
     const notFound = () => {
       res.removeHeader('ETag');
@@ -175,7 +174,8 @@ export function staticHandler(root: string, build: LoadedBuild) {
     else delete req.headers['accept-encoding'];
     const etag = codingTag(file.tag, coding);
     if (matchesEtag(req.headers['if-none-match'], file.tag)) {
-      const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE, 'X-Data-Version': version };
+      setStampedHeaders(res);
+      const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE };
       if (file.gz || file.br) head.Vary = 'Accept-Encoding';
       res.writeHead(304, head);
       res.end();
@@ -184,12 +184,17 @@ export function staticHandler(root: string, build: LoadedBuild) {
     // sirv's own check compares its weak tag byte for byte; ours is done. A header set before sirv
     // writes its head replaces sirv's value.
     delete req.headers['if-none-match'];
+    setStampedHeaders(res);
     res.setHeader('ETag', etag);
     res.setHeader('Content-Type', file.type);
+    if (file.type.startsWith('text/html')) res.setHeader('Content-Security-Policy', PAGE_POLICY);
     if (!file.gz && !file.br) plain.add(res);
     guardReplaced(res, dir, stats);
     serve(req, res, notFound);
   };
+  /** True when the tree has a file at `path` (for OPTIONS, which the app answers). */
+  const has = (path: string) => resolve(files, path) !== undefined;
+  return Object.assign(handler, { has });
 }
 
 /**

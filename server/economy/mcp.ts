@@ -22,7 +22,7 @@
 // GET and DELETE (2025 session operations) are not registered, so createApp answers them 405 with
 // `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
 import { isUtf8 } from 'node:buffer';
-import { setVersionHeader } from '../core/data-version.ts';
+import { setStampedHeaders } from '../core/stamp.ts';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../contract/economy/types.ts';
@@ -128,7 +128,7 @@ export function mountMcp<D>(
 
   r.post(MCP_PATH, async (req, res, state) => {
     // The guards and the SDK's transport write their own heads: the data version goes in before they do.
-    setVersionHeader(res);
+    setStampedHeaders(res);
     const { sdk, schemas, validHost, validOrigin } = await mount();
     // The guards answer 403 themselves when they return false.
     if (!validHost(req, res) || !validOrigin(req, res)) return;

@@ -20,13 +20,14 @@ export async function buildCarriersFixture() {
 
 export async function serveCarriers(
   built: Awaited<ReturnType<typeof buildCarriersFixture>>,
-  options: { freeLookups?: number } = {},
+  options: { freeLookups?: number; corsOrigins?: ReadonlySet<string> } = {},
 ) {
   let store: AccountStore | undefined;
   const accounts = () => (store ??= openSqliteStore(built.stateDir));
   const running = await startService(
     createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25 }),
     built.outDir,
+    { corsOrigins: options.corsOrigins },
   );
   return {
     ...running,

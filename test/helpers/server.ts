@@ -18,10 +18,15 @@ export interface Running<D> {
 export async function startService<D>(
   def: ServiceDefinition<D>,
   dataDir: string,
-  options: { reloadIntervalMs?: number; requestTimeout?: number } = {},
+  options: { reloadIntervalMs?: number; requestTimeout?: number; corsOrigins?: ReadonlySet<string> } = {},
 ): Promise<Running<D>> {
   const logs: LogLine[] = [];
-  const app = createApp(def, { dataDir, log: (l) => logs.push(l), reloadIntervalMs: options.reloadIntervalMs ?? 0 });
+  const app = createApp(def, {
+    dataDir,
+    log: (l) => logs.push(l),
+    reloadIntervalMs: options.reloadIntervalMs ?? 0,
+    corsOrigins: options.corsOrigins,
+  });
   // The server npm start runs. fetch keeps connections alive; with Node's 5 s default a slow test can reuse
   // a socket the server is closing at that moment and see ECONNRESET. Tests close every connection themselves.
   const server = createServiceServer(app, { keepAliveTimeout: 120_000, requestTimeout: options.requestTimeout });
