@@ -37,6 +37,11 @@ export const HEADERS = {
     required: true,
     schema: { type: 'string' },
   },
+  'X-Content-Type-Options': {
+    description: 'Always `nosniff`: the body is of its `Content-Type` and nothing else.',
+    required: true,
+    schema: { type: 'string', const: 'nosniff' },
+  },
   'RateLimit-Limit': {
     description:
       'Free plan only: profile lookups allowed per calendar month (UTC) (draft-ietf-httpapi-ratelimit-headers). Absent for premium keys.',
@@ -383,7 +388,7 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
   const headerRefs = (names: readonly HeaderName[]): Json =>
     Object.fromEntries(names.map((n) => [n.replace(/-\d{3}$/, ''), { $ref: `#/components/headers/${n}` }]));
   const toResponse = (r: ResponseSpec): Json => {
-    const headers: Json = { ...headerRefs(['X-Data-Version', ...(r.headers ?? [])]) };
+    const headers: Json = { ...headerRefs(['X-Data-Version', 'X-Content-Type-Options', ...(r.headers ?? [])]) };
     if (r.cache !== undefined) {
       const values = typeof r.cache === 'string' ? [r.cache] : r.cache;
       headers['Cache-Control'] = {
@@ -518,6 +523,7 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
 export const COMMON_DESCRIPTION = [
   'Every response carries `X-Data-Version`. Documents carry a strong `ETag` and answer `If-None-Match` with 304; `HEAD` works wherever `GET` does.',
   'Errors are RFC 9457 `application/problem+json` bodies with a stable `code`; `GET /problems/{type}` explains each. A path no route answers is a 404 `not_found`; a known path with another method is a 405 `method_not_allowed` with `Allow`.',
+  'Browsers: public routes answer every origin (`Access-Control-Allow-Origin: *`, with `ETag`, `X-Data-Version` and `X-Total-Count` among `Access-Control-Expose-Headers`); signed-in routes answer only the origins the server is configured with, and allow `Authorization`. `OPTIONS` on any path of the service is 204 with `Allow` and, for a CORS preflight, `Access-Control-Allow-Methods` and `Access-Control-Max-Age`. HTML pages carry a same-origin `Content-Security-Policy`.',
   'Unknown query parameters are ignored; a parameter given twice, or whose value is not percent-encoded UTF-8, is a 400 `invalid_parameter`, and a 400 lists every bad parameter in `errors`.',
   'Requests refused before any route reads them get the same problem body, whatever the path: 400 `bad_request` (a malformed request line or header, no `Host` or two), 408 `request_timeout` (head and body not received within 30 s), 417 `expectation_failed` (an `Expect` other than `100-continue`) and 431 `headers_too_large` (request line and headers over 16 KiB). They are not repeated under each operation.',
 ].join('\n\n');

@@ -191,7 +191,12 @@ describe('toOpenApi', () => {
 describe('OpenApiChecker', () => {
   const item = JSON.stringify({ id: 'I1', price: 2, maker: 'Acme' });
   const headers = (h: Record<string, string>) =>
-    new Headers({ 'x-data-version': 'abc', 'content-type': 'application/json; charset=utf-8', ...h });
+    new Headers({
+      'x-data-version': 'abc',
+      'x-content-type-options': 'nosniff',
+      'content-type': 'application/json; charset=utf-8',
+      ...h,
+    });
   const ok = { 'cache-control': 'public, max-age=300', etag: '"1"' };
   let checker: OpenApiChecker;
   beforeAll(() => {
