@@ -26,6 +26,8 @@ const API = '/api';
  * (OBSERVATION_BODY_BYTES, server/economy/bodies.ts), so after the warm-up each is answered from memory.
  */
 const OBSERVATION_QUERIES = 300;
+/** Windows of the monthly series, asked as published and transformed. */
+const MONTHLY_QUERIES = 200;
 /** Concurrent cold requests per series in the burst. */
 const BURST_REQUESTS = 100;
 /** Series per source in the burst: the upstreams are separate adapters. */
@@ -76,6 +78,38 @@ export function toObservationPath(entry: RegistryEntry, rng: Rng, today: Date): 
   return `${API}/observations?${params.toString()}`;
 }
 
+/** What the transforms scenario asks of a monthly series, on top of a window: FRED's units and a lower frequency. */
+const TRANSFORMS = [
+  'units=pch',
+  'units=pc1',
+  'units=chg',
+  'units=log',
+  'units=cca',
+  'units=pca',
+  'frequency=q&aggregation_method=avg',
+  'frequency=a&aggregation_method=eop&units=pc1',
+  'units=pc1&sort_order=desc&limit=24',
+] as const;
+
+/**
+ * The same windows of the monthly series twice: as published, and each with a transform (FRED's units, a
+ * lower frequency, newest first): the pair that shows what the transforms add to a request.
+ */
+export function toMonthlyPaths(
+  entries: readonly RegistryEntry[],
+  rng: Rng,
+  count: number,
+  today: Date,
+): { plain: string[]; transformed: string[] } {
+  const monthly = entries.filter((e) => e.frequency === 'monthly');
+  if (monthly.length === 0) throw new Error('the registry has no monthly series to benchmark transforms on');
+  const plain = new Set<string>();
+  for (let attempt = 0; plain.size < count && attempt < count * 20; attempt++)
+    plain.add(toObservationPath(rng.pick(monthly), rng, today));
+  const transformed = [...plain].map((p) => `${p}&${rng.pick(TRANSFORMS)}`);
+  return { plain: [...plain], transformed };
+}
+
 /** Up to `count` distinct queries spread over every series. */
 export function toObservationPaths(entries: readonly RegistryEntry[], rng: Rng, count: number, today: Date): string[] {
   const out = new Set<string>();
@@ -113,6 +147,7 @@ export async function economyScenarios({ buildDir, stateDir, rng }: ScenarioInpu
   await warmObservationCache(buildDir, stateDir, entries);
   const ids = rng.fork('ids').shuffle(entries.map((e) => e.id));
   const observations = toObservationPaths(entries, rng.fork('observations'), OBSERVATION_QUERIES, new Date());
+  const monthly = toMonthlyPaths(entries, rng.fork('monthly'), MONTHLY_QUERIES, new Date());
   return [
     {
       name: 'series/:id',
@@ -126,6 +161,18 @@ export async function economyScenarios({ buildDir, stateDir, rng }: ScenarioInpu
       description: `GET ${API}/observations?series=...&from=...&to=..., ${observations.length} distinct queries over all ${entries.length} series (recent years, calendar years, ranges, whole histories), answered from the warm observation cache`,
       paths: observations,
       target: { minRatio: 0.85 },
+    },
+    {
+      name: 'observations monthly',
+      description: `GET ${API}/observations?series=...&from=...&to=..., ${monthly.plain.length} windows of the monthly series as published`,
+      paths: monthly.plain,
+      target: {},
+    },
+    {
+      name: 'observations monthly transformed',
+      description: `the same ${monthly.transformed.length} windows, each with units (pch, pc1, chg, log, cca, pca), frequency=q or a with an aggregation, or sort_order=desc&limit=24`,
+      paths: monthly.transformed,
+      target: { maxCpuOf: { scenario: 'observations monthly', ratio: 1.2 } },
     },
   ];
 }

@@ -463,6 +463,8 @@ export async function writeResults(
     scenarios: ScenarioResult[];
     /** Upstream calls per burst of concurrent cold requests (economy), when measured. */
     coldBursts?: ColdBurstResult[];
+    /** Scenarios judged against another of their service. */
+    relative?: RelativeResult[];
     startups: StartupResult[];
     startedAt: Date;
     elapsedMs: number;
@@ -563,4 +565,56 @@ export function formatGrowth(builds: readonly BuildFigures[]): string {
     formatTable(rows),
     '  vs linear: seconds per unit of scale over those of the largest build (1.00 = linear growth)',
   ].join('\n');
+}
+
+/** A scenario judged against another of its service (Target.maxCpuOf): the app's CPU per request, paired by round. */
+export interface RelativeResult {
+  service: string;
+  scenario: string;
+  against: string;
+  cpuUsPerReq: number;
+  againstCpuUsPerReq: number;
+  /** Median over rounds of this scenario's app CPU per request over the other's. */
+  cpuRatio: number;
+  target: number;
+  met: boolean;
+}
+
+export function toRelativeResults(results: readonly ScenarioResult[]): RelativeResult[] {
+  return results.flatMap((r) => {
+    const of = r.target.maxCpuOf;
+    if (!of) return [];
+    const other = results.find((o) => o.service === r.service && o.scenario === of.scenario);
+    if (!other) throw new Error(`${r.service} ${r.scenario}: no scenario ${of.scenario} to compare with`);
+    const cpuRatio = pairedRatio(r.runs.app, other.runs.app, 'cpuUsPerReq');
+    return [
+      {
+        service: r.service,
+        scenario: r.scenario,
+        against: of.scenario,
+        cpuUsPerReq: r.app.cpuUsPerReq,
+        againstCpuUsPerReq: other.app.cpuUsPerReq,
+        cpuRatio,
+        target: of.ratio,
+        met: !r.invalid && !other.invalid && cpuRatio <= of.ratio,
+      },
+    ];
+  });
+}
+
+export function formatRelative(rows: readonly RelativeResult[]): string {
+  const table: (string | number)[][] = [
+    ['scenario', 'against', 'CPU us/req', 'against us/req', 'ratio', 'target', 'result'],
+  ];
+  for (const r of rows)
+    table.push([
+      `${r.service} ${r.scenario}`,
+      r.against,
+      fixed(r.cpuUsPerReq, 1),
+      fixed(r.againstCpuUsPerReq, 1),
+      `${fixed(r.cpuRatio)}x`,
+      `<= ${r.target.toFixed(1)}x`,
+      r.met ? 'met' : 'NOT MET',
+    ]);
+  return `${formatTable(table)}\n  app (request log on) CPU per request against another scenario of the same service, median of the per-round ratios`;
 }

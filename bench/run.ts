@@ -19,6 +19,7 @@ import {
   describeOutput,
   formatBuilds,
   formatGrowth,
+  formatRelative,
   formatScenarios,
   formatStartups,
   formatServers,
@@ -28,6 +29,7 @@ import {
   SERVER_KINDS,
   serverLabel,
   toMb,
+  toRelativeResults,
   toScenarioResult,
   writeResults,
   type BuildFigures,
@@ -362,6 +364,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const results = runs.map(toScenarioResult);
+  const relative = toRelativeResults(results);
   const stolen = stolenShare(cpuAtStart, readCpuTicks());
   const serverSummaries = summarizeServers(sessions, (service) => ({
     targets: BENCH_SERVICES[service]?.targets,
@@ -374,6 +377,7 @@ export async function main(argv: string[]): Promise<void> {
     serverSummaries,
     scenarios: results,
     ...(coldBursts.length ? { coldBursts } : {}),
+    ...(relative.length ? { relative } : {}),
     startups,
     startedAt,
     elapsedMs: progress.elapsedMs(),
@@ -392,6 +396,7 @@ export async function main(argv: string[]): Promise<void> {
     '',
     ...results.map((r) => `  ${r.service} ${r.scenario}: ${r.description}`),
     '',
+    ...(relative.length ? [formatRelative(relative), ''] : []),
     formatBuilds(builds),
     '',
     ...(builds.some((b) => 'growth' in b && b.growth) ? [formatGrowth(builds), ''] : []),
@@ -422,6 +427,7 @@ export async function main(argv: string[]): Promise<void> {
     ),
     // Not a size figure: the same at any scale.
     ...coldBursts.map((c) => ({ name: `${c.service} cold burst ${c.series}`, met: c.met, smallScale: undefined })),
+    ...relative.map((r) => ({ name: `${r.service} ${r.scenario} vs ${r.against}`, met: r.met, smallScale: undefined })),
   ];
   const missed = checked.filter((c) => !c.met);
   const small = [...new Set(checked.flatMap((c) => (c.smallScale ? [describeSmallScale(c.smallScale)] : [])))];

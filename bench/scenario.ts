@@ -12,6 +12,11 @@ export interface Target {
   minRatio?: number;
   /** App CPU per request at most this multiple of the bare server's, in the same round. */
   maxCpuRatio?: number;
+  /**
+   * App CPU per request at most `ratio` times the app's in another scenario of the same service, in the
+   * same round (observations with transforms against plain observations): judged apart from bare.
+   */
+  maxCpuOf?: { scenario: string; ratio: number };
 }
 
 export interface Scenario {

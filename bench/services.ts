@@ -74,6 +74,7 @@ export function describeTarget(t: Target): string {
   const parts: string[] = [];
   if (t.minRatio !== undefined) parts.push(`>= ${Math.round(t.minRatio * 100)} % of bare req/s`);
   if (t.maxCpuRatio !== undefined) parts.push(`CPU/req <= ${t.maxCpuRatio.toFixed(1)}x bare`);
+  if (t.maxCpuOf !== undefined) parts.push(`CPU/req <= ${t.maxCpuOf.ratio.toFixed(1)}x ${t.maxCpuOf.scenario}`);
   return parts.join(', ');
 }
 
