@@ -84,6 +84,47 @@ describe('economy answers as its OpenAPI document says', () => {
     );
   });
 
+  it('observations with FRED transforms, paging and CSV; the registry paged: each answer as documented', async () => {
+    const base = `${srv.base}/api/observations?series=CPI_ALL_ITEMS`;
+    for (const query of [
+      '&units=pch',
+      '&units=pc1&frequency=q&aggregation_method=eop',
+      '&frequency=a&aggregation_method=sum&units=log',
+      '&sort_order=desc&limit=12&offset=3',
+      '&units=cca&format=csv',
+      '&vintage=2026-11-22&units=chg&format=csv',
+    ]) {
+      const res = await fetch(`${base}${query}`);
+      expect(res.status, query).toBe(200);
+      if (query.includes('format=csv')) expect(res.headers.get('content-type'), query).toMatch(/^text\/csv/);
+    }
+    for (const query of [
+      '&units=pct',
+      '&frequency=x',
+      '&frequency=d',
+      '&aggregation_method=median',
+      '&sort_order=up',
+      '&limit=0',
+      '&limit=100001',
+      '&offset=-1',
+      '&format=xml',
+    ]) {
+      const res = await fetch(`${base}${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { errors: { parameter: string }[] };
+      const name = query.slice(1, query.indexOf('='));
+      expect(
+        body.errors.map((e) => e.parameter),
+        query,
+      ).toContain(name);
+    }
+    const page = await fetch(`${srv.base}/api/series?limit=2&offset=1`);
+    expect(page.status).toBe(200);
+    expect(Number(page.headers.get('x-total-count'))).toBeGreaterThan(2);
+    expect((await fetch(`${srv.base}/api/series?offset=10001`)).status).toBe(400);
+    expect((await fetch(`${srv.base}/api/series?q=*`)).status).toBe(400);
+  });
+
   it('503 with Retry-After when the upstream is down and nothing is cached', async () => {
     const res = await fetch(`${down.base}/api/observations?series=CPI_ALL_ITEMS`);
     expect(res.status).toBe(503);
