@@ -83,6 +83,8 @@ interface SeriesState {
   failures: number;
   /** Epoch ms before which no new pull is attempted (back-off). */
   retryAt: number;
+  /** Why the last pull failed, kept for the 503s of the back-off window. */
+  lastError?: string;
 }
 
 /** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
@@ -249,7 +251,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       if (!st.inFlight) {
         if (now < st.retryAt) {
           if (file) return stale(file);
-          throw unavailable(entry, st, now, 'the last attempt failed');
+          throw unavailable(entry, st, now, `the last attempt failed: ${st.lastError ?? 'no reason recorded'}`);
         }
         const state = st;
         // The outcome is recorded before the flight is cleared, so no request in between can start a
@@ -260,12 +262,14 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
               state.file = fresh;
               state.failures = 0;
               state.retryAt = 0;
+              state.lastError = undefined;
               return fresh;
             },
             (err: unknown) => {
               state.failures++;
               const wait = Math.min(retryMax, retryBase * 2 ** (state.failures - 1));
               state.retryAt = options.now().getTime() + wait;
+              state.lastError = (err as Error).message;
               log({
                 event: 'upstream_pull_failed',
                 series: entry.id,

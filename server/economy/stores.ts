@@ -5,6 +5,7 @@ import { createDemoUpstreams } from '../../contract/economy/upstream/demo.ts';
 import { createStatcanClient, toStatcanBaseUrl } from '../../contract/economy/upstream/statcan.ts';
 import { createValetClient, toValetBaseUrl } from '../../contract/economy/upstream/valet.ts';
 import { urlSetting } from '../../contract/core/settings.ts';
+import { upstreamMaxBytesSetting } from '../../contract/economy/upstream/port.ts';
 import { createObservationCache, type ObservationCache } from './cache.ts';
 import type { CacheLogLine } from './state-files.ts';
 import { createVintageArchive, type VintageArchive } from './vintages.ts';
@@ -44,6 +45,7 @@ export type ObservationStoresFor = ((demo: boolean) => ObservationStores) & { cl
 export function createObservationStores(options: ObservationStoresOptions): ObservationStoresFor {
   const now = options.now ?? (() => new Date());
   const urls = toUpstreamUrls(options.env);
+  const maxBytes = upstreamMaxBytesSetting(options.env.UPSTREAM_MAX_BYTES);
   const made = new Map<boolean, ObservationStores>();
   const storesFor = (demo: boolean) => {
     let stores = made.get(demo);
@@ -52,7 +54,10 @@ export function createObservationStores(options: ObservationStoresOptions): Obse
       const vintages = createVintageArchive(dir, { log: options.log });
       const upstreams = demo
         ? createDemoUpstreams({ now })
-        : { STATCAN: createStatcanClient({ baseUrl: urls.statcan }), BOC: createValetClient({ baseUrl: urls.valet }) };
+        : {
+            STATCAN: createStatcanClient({ baseUrl: urls.statcan, maxBytes }),
+            BOC: createValetClient({ baseUrl: urls.valet, maxBytes }),
+          };
       const cache = createObservationCache({
         dir,
         upstreams,

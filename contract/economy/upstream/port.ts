@@ -1,5 +1,6 @@
 // The port every economy upstream implements (StatCan WDS, Bank of Canada Valet, the demo of either): the
 // server's observation cache pulls through it, the nightly check and the generator talk to the same adapters.
+import { wholeNumberSetting } from '../../core/settings.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
 
 /** A pull that failed: HTTP status, timeout, network error, malformed body or a WDS item status. */
@@ -32,6 +33,55 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
   /** Names the upstream in error messages. */
   label: string;
+  /** The largest answer taken (UPSTREAM_MAX_BYTES); default UPSTREAM_MAX_BYTES_DEFAULT. */
+  maxBytes?: number;
+}
+
+/** 64 MiB: the largest whole series answers (daily, decades) are a few MB. */
+export const UPSTREAM_MAX_BYTES_DEFAULT = 64 * 1024 * 1024;
+
+/** UPSTREAM_MAX_BYTES: a whole number of bytes, at least 1 KiB; unset or empty is the default. */
+export function upstreamMaxBytesSetting(raw: string | undefined): number {
+  return wholeNumberSetting('UPSTREAM_MAX_BYTES', raw, UPSTREAM_MAX_BYTES_DEFAULT, 1024, 'a number of bytes, at least 1024');
+}
+
+/**
+ * The body as text, refused past `max` bytes: at once when Content-Length says so, else as soon as the
+ * bytes read pass it, the rest of the answer cancelled. Memory stays bounded by the limit, not the answer.
+ */
+async function readBounded(res: Response, max: number, where: string): Promise<string> {
+  const tooLarge = (seen: string) =>
+    new UpstreamError(
+      `${where} answered more than UPSTREAM_MAX_BYTES (${max} bytes; ${seen}): the pull is refused`,
+      res.status,
+    );
+  const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(`Content-Length ${declared}`);
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(`over ${max} bytes read`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, bytes).toString('utf8');
+}
+
+/** A failed fetch's reason with its cause (`fetch failed (ENOTFOUND)`), which undici keeps apart. */
+function describeFetchError(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  const detail = e.cause?.code ?? e.cause?.message;
+  return detail && detail !== e.message ? `${e.message} (${detail})` : e.message;
 }
 
 /**
@@ -50,13 +100,14 @@ export async function fetchUpstreamJson(url: string, init: RequestInit, req: Ups
       signal,
       headers: { Accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
     });
-    text = await res.text();
+    text = await readBounded(res, req.maxBytes ?? UPSTREAM_MAX_BYTES_DEFAULT, where);
   } catch (err) {
+    if (err instanceof UpstreamError) throw err;
     const reason = signal.aborted
       ? timeout.aborted
         ? `timed out after ${req.timeoutMs} ms`
         : String((signal.reason as Error)?.message ?? signal.reason)
-      : (err as Error).message;
+      : describeFetchError(err);
     throw new UpstreamError(`${where}: ${reason}`, undefined, { cause: err });
   }
   if (!res.ok) {

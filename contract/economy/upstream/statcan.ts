@@ -200,6 +200,8 @@ export interface StatcanClientOptions {
   baseUrl?: string;
   fetch?: FetchLike;
   /** Per-request limit; default 10 s. */
+  /** The largest answer taken (UPSTREAM_MAX_BYTES); default 64 MiB. */
+  maxBytes?: number;
   timeoutMs?: number;
   /** `source` of the observations; `Statistics Canada` unless a demo. */
   label?: string;
@@ -250,6 +252,7 @@ export function createStatcanClient(options: StatcanClientOptions = {}): Statcan
     fetchUpstreamJson(`${baseUrl}/${method}${query}`, init, {
       fetch: options.fetch,
       timeoutMs: options.timeoutMs ?? 10_000,
+      maxBytes: options.maxBytes,
       signal,
       label: `${label} WDS`,
     });

@@ -88,6 +88,8 @@ export interface ValetClientOptions {
   /** BOC_VALET_URL; default https://www.bankofcanada.ca/valet. */
   baseUrl?: string;
   fetch?: FetchLike;
+  /** The largest answer taken (UPSTREAM_MAX_BYTES); default 64 MiB. */
+  maxBytes?: number;
   timeoutMs?: number;
   /** `source` of the observations; `Bank of Canada` unless a demo. */
   label?: string;
@@ -134,6 +136,7 @@ export function createValetClient(options: ValetClientOptions = {}): ValetClient
         {
           fetch: options.fetch,
           timeoutMs: options.timeoutMs ?? 10_000,
+          maxBytes: options.maxBytes,
           signal,
           label: `${label} Valet`,
         },
