@@ -18,7 +18,7 @@ import { type Access, answerOptions, publicHeaders, signedInHeaders } from './co
 import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload } from './payload.ts';
-import { toHealth } from '../../contract/core/manifest.ts';
+import { healthyChecks, toHealth } from '../../contract/core/manifest.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -83,6 +83,8 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
       // waiting), so the static path first picks up a build published since the last look.
       if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
+      // The headers of the build now served (a reload just above replaced it).
+      stampHeaders(res, state.headers);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
       // the build's private/ folder, which holds signed-in data for the routes alone.
       if (isPrivatePath(req.path))
@@ -201,8 +203,15 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
  * The routes every service has, before its own: health, the problem type pages, and where the service has
  * an OpenAPI document, that document and the `/docs` reference rendered from it.
  */
-export function coreRoutes<D>(routes: Routes<D>, def: Pick<ServiceDefinition<D>, 'name' | 'openapi'>): void {
-  routes.get('/healthz', (req, res, s) => sendPayload(req, res, s.health, { cacheControl: 'no-store' }));
+export function coreRoutes<D>(routes: Routes<D>, def: Pick<ServiceDefinition<D>, 'name' | 'openapi' | 'health'>): void {
+  routes.get('/healthz', async (req, res, s) => {
+    const own = def.health ? await def.health(s) : [];
+    if (own.every((c) => c.status === 'ok')) return sendPayload(req, res, s.health, { cacheControl: 'no-store' });
+    // Something is wrong: the healthy checks with the service's in their place, degraded; still a 200.
+    const checks = healthyChecks(s.build.manifest.service).map((c) => own.find((o) => o.name === c.name) ?? c);
+    for (const o of own) if (!checks.some((c) => c.name === o.name)) checks.push(o);
+    sendPayload(req, res, jsonPayload(toHealth(s.build.manifest, checks)), { cacheControl: 'no-store' });
+  });
   const problemPages = new Map(
     (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [
       problemType(code),
