@@ -1,4 +1,5 @@
 // The manifest of a build: what it was made from and when (shared/contracts/common.md, "Versions").
+import type { Health } from '../types/core/health.ts';
 import type { BuildManifest } from '../types/core/manifest.ts';
 import { sha256 } from './hash.ts';
 
@@ -51,16 +52,37 @@ export function toManifest(args: {
   };
 }
 
+/** GET /healthz (schemas/core/health.schema.json). */
+export type { Health };
+/** One check of GET /healthz (shared/contracts/common.md, "Health"). */
+export type HealthCheck = Health['checks'][number];
+
+/**
+ * Each service's checks as they read when all is well: what the tree's healthz.json holds, and what the
+ * server answers while nothing is wrong (the same bytes). A server replaces a check that is not ok.
+ */
+export function healthyChecks(service: string): HealthCheck[] {
+  const checks: HealthCheck[] = [{ name: 'build', status: 'ok', detail: 'serving a verified build' }];
+  if (service === 'carriers') checks.push({ name: 'account_store', status: 'ok', detail: 'reachable' });
+  if (service === 'economy')
+    checks.push({ name: 'upstream_pulls', status: 'ok', detail: 'no series whose last pull failed within the hour' });
+  return checks;
+}
+
 /**
  * GET /healthz's body for a build, exactly the keys of contracts/common.md: the server's answer, and the
  * tree's healthz.json. No build time: the tree is byte-identical for the same inputs and code (the
- * manifest says when it was built).
+ * manifest says when it was built). `degraded` when a check is.
  */
-export function toHealth(m: Pick<Manifest, 'service' | 'data_version' | 'demo'>): {
-  status: 'ok';
-  service: string;
-  data_version: string;
-  demo: boolean;
-} {
-  return { status: 'ok', service: m.service, data_version: m.data_version, demo: m.demo };
+export function toHealth(
+  m: Pick<Manifest, 'service' | 'data_version' | 'demo'>,
+  checks: HealthCheck[] = healthyChecks(m.service),
+): Health {
+  return {
+    status: checks.every((c) => c.status === 'ok') ? 'ok' : 'degraded',
+    service: m.service,
+    data_version: m.data_version,
+    demo: m.demo,
+    checks,
+  };
 }

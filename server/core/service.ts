@@ -6,6 +6,7 @@ import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import type { LoadedBuild } from './build.ts';
 import type { Access } from './cors.ts';
+import type { HealthCheck } from '../../contract/core/manifest.ts';
 import { sendPayload, type Payload } from './payload.ts';
 
 export interface ServiceState<D> {
@@ -51,6 +52,11 @@ export interface ServiceDefinition<D> {
   /** The app is closing (SIGTERM): stop work that would outlast the drain, such as upstream pulls. */
   close?(): void;
   routes(r: Routes<D>): void;
+  /**
+   * The service's own /healthz checks now (contract/core/manifest.ts, healthyChecks): each check it gives
+   * replaces the healthy one of the same name. Without it, /healthz answers the build's healthz.json.
+   */
+  health?(state: ServiceState<D>): HealthCheck[] | Promise<HealthCheck[]>;
   /**
    * URL path of the service's OpenAPI document, a file its build writes (pipeline/<service>/openapi.ts):
    * served there, and rendered as a human reference at `/docs`.

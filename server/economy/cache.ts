@@ -47,6 +47,8 @@ export interface ObservationCache {
    * limit; a later `get` that would pull fails the same way.
    */
   close(): void;
+  /** The series whose last pull failed at or after `since` (epoch ms), with why: for /healthz. */
+  failedSince(since: number): { series: string; error: string; at: number }[];
 }
 
 export interface ObservationCacheOptions {
@@ -83,8 +85,9 @@ interface SeriesState {
   failures: number;
   /** Epoch ms before which no new pull is attempted (back-off). */
   retryAt: number;
-  /** Why the last pull failed, kept for the 503s of the back-off window. */
+  /** Why the last pull failed, kept for the 503s of the back-off window, and when (epoch ms). */
   lastError?: string;
+  failedAt?: number;
 }
 
 /** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
@@ -220,6 +223,13 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       closed = true;
       for (const stop of stoppers) stop(new UpstreamError('the server is shutting down'));
     },
+    failedSince(since) {
+      const out: { series: string; error: string; at: number }[] = [];
+      for (const [series, st] of states)
+        if (st.failedAt !== undefined && st.failedAt >= since)
+          out.push({ series, error: st.lastError ?? 'no reason recorded', at: st.failedAt });
+      return out.sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : 0));
+    },
     peek(entry) {
       const file = states.get(entry.id)?.file;
       return file && file.key === keyOf(entry) && isFresh(file, options.now().getTime())
@@ -263,6 +273,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
               state.failures = 0;
               state.retryAt = 0;
               state.lastError = undefined;
+              state.failedAt = undefined;
               return fresh;
             },
             (err: unknown) => {
@@ -270,6 +281,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
               const wait = Math.min(retryMax, retryBase * 2 ** (state.failures - 1));
               state.retryAt = options.now().getTime() + wait;
               state.lastError = (err as Error).message;
+              state.failedAt = options.now().getTime();
               log({
                 event: 'upstream_pull_failed',
                 series: entry.id,

@@ -17,6 +17,7 @@ import {
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
 import { DAY_MS } from '../../contract/core/dates.ts';
 import { createObservationStores } from './stores.ts';
+import { FAILED_PULL_WINDOW_MS, toPullCheck } from './health.ts';
 import { MCP_OBSERVATIONS } from './mcp.ts';
 import { toSelected } from './observations.ts';
 
@@ -97,6 +98,9 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     openapi: OPENAPI_PATH,
     load: loadRegistryData,
     close: () => storesFor.close(),
+    health: (s) => [
+      toPullCheck(storesFor(s.build.manifest.demo).cache.failedSince(now().getTime() - FAILED_PULL_WINDOW_MS)),
+    ],
     routes(r) {
       registryRoutes(r);
       observationRoutes(r, deps);

@@ -75,7 +75,7 @@ describe('sink', () => {
     expect(m.files).toBe(9);
     // GET /healthz as a static host answers it: the build's identity.
     expect(await readFile(join(out, 'facilities', 'healthz.json'), 'utf8')).toBe(
-      '{"status":"ok","service":"facilities","data_version":"0123456789abcdef","demo":true}',
+      '{"status":"ok","service":"facilities","data_version":"0123456789abcdef","demo":true,"checks":[{"name":"build","status":"ok","detail":"serving a verified build"}]}',
     );
     // The error document a CDN is told to answer for a path it does not have: the server's 404 problem.
     expect(JSON.parse(await readFile(join(out, 'facilities', '404.json'), 'utf8'))).toEqual({

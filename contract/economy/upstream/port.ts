@@ -42,7 +42,13 @@ export const UPSTREAM_MAX_BYTES_DEFAULT = 64 * 1024 * 1024;
 
 /** UPSTREAM_MAX_BYTES: a whole number of bytes, at least 1 KiB; unset or empty is the default. */
 export function upstreamMaxBytesSetting(raw: string | undefined): number {
-  return wholeNumberSetting('UPSTREAM_MAX_BYTES', raw, UPSTREAM_MAX_BYTES_DEFAULT, 1024, 'a number of bytes, at least 1024');
+  return wholeNumberSetting(
+    'UPSTREAM_MAX_BYTES',
+    raw,
+    UPSTREAM_MAX_BYTES_DEFAULT,
+    1024,
+    'a number of bytes, at least 1024',
+  );
 }
 
 /**
