@@ -14,6 +14,7 @@ import { type BuildResult, PIPELINES, SERVICE_NAMES, writeDemo } from './service
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
 Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [--as-of YYYY-MM-DD] [--demo]
+                        [--accept-shrink]
        npm run build -- --service NAME --demo-inputs [--if-missing] [--out DIR]
 
   --service   ${SERVICE_NAMES.join(' | ')}
@@ -25,6 +26,8 @@ Usage: npm run build -- --service NAME [--input DIR] [--out DIR] [--year YYYY] [
               neither program reports is refused
   --as-of     snapshot date of the inputs (carriers; default: the latest census date)
   --demo      label the build as demo data (set automatically for npm run demo output)
+  --accept-shrink  publish even a build with under 90 % of the carriers or facilities of the build it
+              replaces in OUT, or that empties an economy category (refused otherwise, the old build kept)
   --demo-inputs  build from demo inputs written into a temporary folder (no --input)
   --if-missing   build only when OUT/<service>/ is missing, after finishing a publish that was killed
                  (what npm start runs for each service on a fresh clone)
@@ -48,6 +51,7 @@ export async function main(argv: string[]): Promise<void> {
       demo: { type: 'boolean' },
       'demo-inputs': { type: 'boolean' },
       'if-missing': { type: 'boolean' },
+      'accept-shrink': { type: 'boolean' },
     },
     USAGE,
   );
@@ -94,6 +98,7 @@ export async function main(argv: string[]): Promise<void> {
       year,
       asOf,
       demo: values.demo || demoInputs,
+      acceptShrink: values['accept-shrink'] ?? false,
       showRestricted,
       progress,
     });

@@ -18,6 +18,8 @@ export interface BuildOptions {
   demo?: boolean;
   /** SHOW_RESTRICTED_PERCENTILES (carriers). */
   showRestricted?: boolean;
+  /** Publish a build that shrinks past the guard (pipeline/core/shrink.ts). */
+  acceptShrink?: boolean;
   /** STATE_DIR, given by the nightly job: a live economy build publishes its vintage archive. */
   stateDir?: string;
   /** Every input file must be recognized (the nightly job's downloads); see FacilitiesBuildConfig.strict. */
@@ -53,6 +55,7 @@ export const PIPELINES: Record<string, PipelineService> = {
         outDir: o.outDir,
         year: o.year,
         demo: o.demo,
+        acceptShrink: o.acceptShrink,
         progress: o.progress,
         strict: o.strict,
       }),
@@ -65,6 +68,7 @@ export const PIPELINES: Record<string, PipelineService> = {
         outDir: o.outDir,
         asOf: o.asOf,
         demo: o.demo,
+        acceptShrink: o.acceptShrink,
         progress: o.progress,
         showRestricted: o.showRestricted,
         strict: o.strict,
@@ -85,6 +89,7 @@ export const PIPELINES: Record<string, PipelineService> = {
       return buildEconomy({
         outDir: o.outDir,
         demo: (o.demo ?? false) || marked,
+        acceptShrink: o.acceptShrink,
         progress: o.progress,
         registryPath: given ? join(o.input, 'registry.json') : undefined,
         // The live archive (server/economy/vintages.ts); a demo build's generated snapshots are not published.

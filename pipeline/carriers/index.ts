@@ -3,6 +3,7 @@
 // carrier's profile and search record into record stores plus the name index, through the sink.
 // Profiles and search records go under private/, which the sink moves beside the tree at publish
 // (pipeline/core/sink.ts): they are served to signed-in users only, never as static files.
+import { MIN_KEPT } from '../core/shrink.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
@@ -64,6 +65,8 @@ export interface CarriersBuildConfig {
   demo?: boolean;
   /** SHOW_RESTRICTED_PERCENTILES: publish Crash Indicator and HM percentiles, which FMCSA does not. */
   showRestricted?: boolean;
+  /** Publish even a build that shrinks past the guard (pipeline/core/shrink.ts): `--accept-shrink`. */
+  acceptShrink?: boolean;
   progress?: Progress;
   effects?: SinkEffects;
   now?: () => Date;
@@ -172,7 +175,13 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
   const reference = now().toISOString().slice(0, 10);
 
   // The lock first: a second build stops here, before it reads any input (minutes at full size).
-  const sink = await openSink({ service: 'carriers', outDir: config.outDir, effects });
+  const sink = await openSink({
+    service: 'carriers',
+    outDir: config.outDir,
+    effects,
+    shrink: [{ kind: 'ratio', count: 'carriers', minRatio: MIN_KEPT, what: 'carriers' }],
+    acceptShrink: config.acceptShrink,
+  });
   try {
     progress.stage(`scanning ${config.input}`);
     const scan = await scanInputs(

@@ -8,6 +8,7 @@
 // of their own checksums, which the manifest holds. That folder is in place before the tree that names it
 // is renamed in, is never changed once there (the same key means the same bytes), and is removed once
 // neither the live nor the previous build names it.
+import { type ShrinkRule, shrinkReasons, toShrinkError } from './shrink.ts';
 import { constants as fsc } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -94,6 +95,12 @@ export interface SinkOptions {
   registry?: SchemaRegistry;
   /** Compress `.gz`/`.br` siblings (off only in tests that do not need them). */
   compress?: boolean;
+  /**
+   * What must not shrink against the build in `outDir` (pipeline/core/shrink.ts): publish refuses with a
+   * ShrinkError, leaving the live build, when a rule is broken. None, or `acceptShrink`, publishes anyway.
+   */
+  shrink?: readonly ShrinkRule[];
+  acceptShrink?: boolean;
 }
 
 export interface SinkStream {
@@ -196,6 +203,18 @@ export async function assertNotLocked(
   const holder = await liveHolder(lock, effects);
   // This process's own lock (a build it has open) is openSink's to judge.
   if (holder !== undefined && holder !== process.pid) throw lockedBy(service, holder, lock);
+}
+
+/** The live build's manifest, or undefined when there is none or it cannot be read (nothing to compare). */
+async function readLiveManifest(live: string, effects: SinkEffects): Promise<Manifest | undefined> {
+  const body = await effects.readFile(join(live, 'manifest.json'));
+  if (!body) return undefined;
+  try {
+    const m = JSON.parse(body.toString('utf8')) as Manifest;
+    return m && typeof m.counts === 'object' && m.counts !== null ? m : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const NOT_FOUND_DOCUMENT = toProblem(notFound('no resource at this path in this build')).body;
@@ -353,6 +372,12 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     openStream,
     files: () => written,
     async publish(manifest) {
+      // Before anything is written: a refused build leaves the output folder as it was.
+      if (options.shrink?.length && !options.acceptShrink) {
+        const previous = await readLiveManifest(join(outDir, service), effects);
+        const reasons = previous ? shrinkReasons(previous, manifest, options.shrink) : [];
+        if (reasons.length > 0) throw toShrinkError(service, reasons);
+      }
       // The answer a static host gives for a path it does not have, as the server gives it: a CDN's error
       // document (README, "Hosting dist-data/ on a CDN").
       await writeJson(NOT_FOUND_FILE, NOT_FOUND_DOCUMENT, 'core/problem');

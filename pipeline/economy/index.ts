@@ -27,10 +27,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Identifiers checked longer ago than this are reported for another review. */
 export const STALE_AFTER_DAYS = 365;
 
+/** The manifest count of a category's series: `category_prices`. */
+const CATEGORY_COUNT = 'category_';
+
 export interface EconomyBuildConfig {
   outDir: string;
   /** A demo build: the service answers observations from its built-in demo upstream and says so. */
   demo: boolean;
+  /** Publish even a build that shrinks past the guard (pipeline/core/shrink.ts): `--accept-shrink`. */
+  acceptShrink?: boolean;
   progress?: Progress;
   effects?: SinkEffects;
   now?: () => Date;
@@ -133,7 +138,13 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
   const report = toReport(entries, { file: registryFile, sha256: registry.sha256 }, builtAt);
 
   progress.stage(`writing ${records.length} series`);
-  const sink = await openSink({ service: 'economy', outDir: config.outDir, effects });
+  const sink = await openSink({
+    service: 'economy',
+    outDir: config.outDir,
+    effects,
+    shrink: [{ kind: 'not-emptied', prefix: CATEGORY_COUNT, what: 'category' }],
+    acceptShrink: config.acceptShrink,
+  });
   try {
     await sink.writeJson('api/series.json', records, 'economy/series-list');
     for (const d of details) await sink.writeJson(`api/series/${d.id}.json`, d, 'economy/series-detail');
@@ -172,6 +183,8 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       statcan: report.by_source.STATCAN ?? 0,
       boc: report.by_source.BOC ?? 0,
       categories: categories.length,
+      // Each category's series, for the guard against a build that empties one.
+      ...Object.fromEntries(categories.map((c) => [`${CATEGORY_COUNT}${c.slug}`, c.seriesCount])),
       unverified: report.unverified.length,
       issues: report.issues.length,
       ...(snapshots === undefined ? {} : { snapshots }),

@@ -1,6 +1,7 @@
 // The facilities build: recognize inputs, read and normalize rows, link, assign stable ids, compute
 // records, flags, stats and the search index, and publish them through the sink. I/O happens here and in
 // the core (csv, sink); every stage in between is a pure function of typed rows.
+import { MIN_KEPT } from '../core/shrink.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
@@ -80,6 +81,8 @@ export interface FacilitiesBuildConfig {
   year?: number;
   /** Label the build as demo data; also set when the input folder holds the demo marker file. */
   demo?: boolean;
+  /** Publish even a build that shrinks past the guard (pipeline/core/shrink.ts): `--accept-shrink`. */
+  acceptShrink?: boolean;
   progress?: Progress;
   effects?: SinkEffects;
   now?: () => Date;
@@ -226,7 +229,13 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
   const now = config.now ?? (() => new Date());
 
   // The lock first: a second build stops here, before it reads any input.
-  const sink = await openSink({ service: 'facilities', outDir: config.outDir, effects });
+  const sink = await openSink({
+    service: 'facilities',
+    outDir: config.outDir,
+    effects,
+    shrink: [{ kind: 'ratio', count: 'facilities', minRatio: MIN_KEPT, what: 'facilities' }],
+    acceptShrink: config.acceptShrink,
+  });
   try {
     progress.stage(`scanning ${config.input}`);
     const scan = await scanInputs(

@@ -12,12 +12,14 @@ import { NIGHTLY_SOURCES, toUpstreamFiles } from './sources.ts';
 const USAGE = `Fetch the upstream files, rebuild and publish each service; the last good build stays served when
 anything fails. Exits 1 when any service was not published.
 
-Usage: npm run nightly -- --service NAME [--out DIR] [--downloads DIR] [--year YYYY]
+Usage: npm run nightly -- --service NAME [--out DIR] [--downloads DIR] [--year YYYY] [--accept-shrink]
 
   --service    all | ${SERVICE_NAMES.join(' | ')}
   --out        output root (default: dist-data, or DATA_DIR)
   --downloads  where upstream files are kept between nights (default: STATE_DIR/downloads)
   --year       facilities comparison year (default: the newest year both programs report), as npm run build takes it
+  --accept-shrink  publish builds that keep under 90 % of the carriers or facilities of the build they replace,
+               or empty an economy category (refused by default: the old build stays and the run exits 1)
 
 Upstream addresses (one variable per file, the publishers' addresses by default; empty skips the file):
 ${Object.entries(NIGHTLY_SOURCES)
@@ -100,7 +102,13 @@ export async function main(
 ): Promise<ServiceOutcome[] | undefined> {
   const { values } = parseCli(
     argv,
-    { service: { type: 'string' }, out: { type: 'string' }, downloads: { type: 'string' }, year: { type: 'string' } },
+    {
+      service: { type: 'string' },
+      out: { type: 'string' },
+      downloads: { type: 'string' },
+      year: { type: 'string' },
+      'accept-shrink': { type: 'boolean' },
+    },
     USAGE,
   );
   if (values.help) {
@@ -139,6 +147,7 @@ export async function main(
     stateDir,
     downloadsDir,
     year,
+    acceptShrink: values['accept-shrink'] ?? false,
     env,
     timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1, MAX_TIMER_MS),
     retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 3, 0),

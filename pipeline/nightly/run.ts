@@ -24,6 +24,8 @@ export interface NightlyConfig {
   downloadsDir: string;
   /** The facilities comparison year (--year); the build's default when undefined. */
   year?: number;
+  /** --accept-shrink, passed to every build (pipeline/core/shrink.ts). */
+  acceptShrink?: boolean;
   env: Readonly<Record<string, string | undefined>>;
   timeoutMs: number;
   retries: number;
@@ -158,6 +160,7 @@ async function runService(
         demo: false,
         showRestricted: flagSetting('SHOW_RESTRICTED_PERCENTILES', config.env.SHOW_RESTRICTED_PERCENTILES),
         stateDir: config.stateDir,
+        acceptShrink: config.acceptShrink ?? false,
         strict: true,
         progress,
       });

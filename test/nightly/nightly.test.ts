@@ -484,6 +484,40 @@ describe('npm run nightly', () => {
     }
   });
 
+  it('refuses a carriers build from a census with swapped header labels; --accept-shrink publishes it', async () => {
+    serveAll();
+    expect((await nightly('carriers')).code).toBe(0);
+    const kept = await snapshot('carriers');
+    const text = (await readFile(join(root.path, 'upstream', 'carriers', CENSUS_TXT_FILE))).toString('latin1');
+    const cut = text.indexOf('\n');
+    // DOT_NUMBER and NBR_POWER_UNIT trade labels: every row still parses, carriers of one fleet size become one.
+    const header = text
+      .slice(0, cut)
+      .replace('DOT_NUMBER', '@')
+      .replace('NBR_POWER_UNIT', 'DOT_NUMBER')
+      .replace('@', 'NBR_POWER_UNIT');
+    const swapped = toZip([
+      { name: 'FMCSA_CENSUS1_2026Oct.txt', data: Buffer.from(header + text.slice(cut), 'latin1') },
+    ]);
+    upstream.set('/census.zip', { kind: 'file', body: swapped });
+    try {
+      const refused = await nightly('carriers');
+      expect(refused.code).toBe(1);
+      expect(refused.outcomes.get('carriers')).toMatchObject({ build: 'failed' });
+      expect(refused.summary).toMatch(
+        /carriers: build: the new carriers build was not published: it has [\d,]+ carriers where the build it replaces \([0-9a-f]{16}\) has [\d,]+: .*--accept-shrink/,
+      );
+      expect(await snapshot('carriers')).toEqual(kept);
+      const accepted = await nightly('carriers', ['--accept-shrink']);
+      expect(accepted.code).toBe(0);
+      expect(accepted.outcomes.get('carriers')).toMatchObject({ build: 'published' });
+    } finally {
+      serveAll();
+      // Back to the whole census: growing needs no flag.
+      expect((await nightly('carriers')).code).toBe(0);
+    }
+  });
+
   it('builds facilities with --year as its comparison year, and refuses --year for another service', async () => {
     const { code } = await nightly('facilities', ['--year', '2023']);
     expect(code).toBe(0);
