@@ -34,8 +34,10 @@ const brotli = promisify(zlib.brotliCompress);
 
 /** All file-system effects of a build, so tests can fail or kill a build at a chosen write. */
 export interface SinkEffects {
-  mkdir(path: string): Promise<void>;
-  writeFile(path: string, data: Uint8Array): Promise<void>;
+  /** `mode` for the folders it creates (private data: 0o700). */
+  mkdir(path: string, mode?: number): Promise<void>;
+  /** `mode` when it creates the file (private data: 0o600). */
+  writeFile(path: string, data: Uint8Array, mode?: number): Promise<void>;
   readFile(path: string): Promise<Buffer | undefined>;
   rename(from: string, to: string): Promise<void>;
   rm(path: string): Promise<void>;
@@ -44,14 +46,18 @@ export interface SinkEffects {
   /** Creates `path` only if it does not exist; false when it does. */
   createExclusive(path: string, data: string): Promise<boolean>;
   /** Opens a file for writing in pieces (large data files). */
-  openWrite(path: string): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
+  openWrite(path: string, mode?: number): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
 }
 
+/** Signed-in data (carriers profiles) is its owner's alone: folders 0700, files 0600 (contracts/common.md). */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
 export const fileEffects: SinkEffects = {
-  async mkdir(path) {
-    await fs.mkdir(path, { recursive: true });
+  async mkdir(path, mode) {
+    await fs.mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
   },
-  writeFile: (path, data) => fs.writeFile(path, data),
+  writeFile: (path, data, mode) => fs.writeFile(path, data, mode === undefined ? {} : { mode }),
   async readFile(path) {
     try {
       return await fs.readFile(path);
@@ -68,8 +74,8 @@ export const fileEffects: SinkEffects = {
       () => false,
     ),
   list: (dir) => fs.readdir(dir).catch(() => []),
-  async openWrite(path) {
-    const handle = await fs.open(path, 'w');
+  async openWrite(path, mode) {
+    const handle = await fs.open(path, 'w', mode);
     return {
       write: async (data) => {
         await handle.write(data);
@@ -280,11 +286,12 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     written.set(relPath, sha256(data));
     const abs = join(dir, relPath);
     const parent = dirname(abs);
+    const secret = relPath.startsWith(PRIVATE_PREFIX);
     if (!madeDirs.has(parent)) {
-      await effects.mkdir(parent);
+      await effects.mkdir(parent, secret ? PRIVATE_DIR_MODE : undefined);
       madeDirs.add(parent);
     }
-    await effects.writeFile(abs, data);
+    await effects.writeFile(abs, data, secret ? PRIVATE_FILE_MODE : undefined);
   };
 
   // Compression and writes run a few at a time (the thread pool compresses, the disk writes) while the
@@ -329,8 +336,9 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     if (reserved.has(relPath)) throw new Error(`${relPath} was written twice in one build`);
     reserved.add(relPath);
     const abs = join(dir, relPath);
-    await effects.mkdir(dirname(abs));
-    const file = await effects.openWrite(abs);
+    const secret = relPath.startsWith(PRIVATE_PREFIX);
+    await effects.mkdir(dirname(abs), secret ? PRIVATE_DIR_MODE : undefined);
+    const file = await effects.openWrite(abs, secret ? PRIVATE_FILE_MODE : undefined);
     const hash = createHash('sha256');
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
@@ -397,7 +405,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
         const privateChecksums = { files: Object.fromEntries(privateFiles) };
         registry.assert('core/checksums', privateChecksums, `${PRIVATE_PREFIX}checksums.json`);
         const body = Buffer.from(JSON.stringify(privateChecksums));
-        await effects.writeFile(join(dir, PRIVATE_PREFIX, 'checksums.json'), body);
+        await effects.writeFile(join(dir, PRIVATE_PREFIX, 'checksums.json'), body, PRIVATE_FILE_MODE);
         privateKey = sha256(body);
       }
       const checksums = { files: Object.fromEntries(publicFiles) };
@@ -417,7 +425,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       const privateDir = privateDirOf(live, full);
       if (privateDir) {
         // In place before the tree that names it. Already there from a build of the same files: the same bytes.
-        await effects.mkdir(privateRoot(live));
+        await effects.mkdir(privateRoot(live), PRIVATE_DIR_MODE);
         if (await effects.exists(privateDir)) await effects.rm(join(dir, PRIVATE_PREFIX));
         else await effects.rename(join(dir, PRIVATE_PREFIX), privateDir);
       }
