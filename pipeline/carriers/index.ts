@@ -385,6 +385,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       legal_name: c.legal_name,
       dba_name: c.dba_name,
       power_units: toRankingSize(c, m),
+      state: c.state,
     }));
     named.sort(compareRank);
     const nameStats = await writeNameIndex(sink, named);
