@@ -118,6 +118,8 @@ describe('profiles', () => {
       power_units: 50,
       drivers: 60,
       data_as_of: '2026-10-31',
+      // Every SMS input was there.
+      data_gaps: [],
     });
     // recent_mileage 0,0 means unknown: the MCS-150 pair is used.
     expect(p.mileage).toEqual({ miles: 5000000, year: 2024 });
