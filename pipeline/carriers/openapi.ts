@@ -109,7 +109,7 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'Carrier profile',
         tag: 'Carriers',
         description:
-          'Signed in. The profile with its BASIC measures and percentiles against the carrier’s safety event group. Each successful response to a free key counts one lookup of the calendar month (UTC); a 4xx never counts.',
+          'Signed in. The profile with its BASIC measures and percentiles against the carrier’s safety event group. `data_gaps` lists the SMS inputs the build did not have; every figure resting on them is `null`, never 0. Each successful response to a free key counts one lookup of the calendar month (UTC); a 4xx never counts.',
         parameters: [CARRIER_ID],
         security: 'bearer',
         responses: {
