@@ -7,6 +7,9 @@
 // go first. Totals are exact: a one-word query takes its total from its postings, or, for a common prefix
 // of several words, its total and first results from the build's tables of common prefixes, so no query
 // walks millions of postings unless all its words are common, and then it walks bits, not postings.
+// A state filter is one more range, given by the state's bitset (made from names.rank-states the first
+// time a search asks for that state), never the driver; a later page takes the first offset + limit
+// results of the same order, so pages never overlap or skip.
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { u32View } from '../core/typed-view.ts';
@@ -222,7 +225,7 @@ export class NameIndex {
   private readonly kernel: BitsetKernel | undefined;
   /** 32-bit words in a bitset of every rank. */
   private readonly words: number;
-  /** The build's states (names.states), code − 1 → state. */
+  /** The build's states (names.states) → their code in names.rank-states (1 + position). */
   private readonly states: Map<string, number>;
   /** The state of each rank (names.rank-states), read at the first search for a state. */
   private rankStates: Uint8Array | Uint16Array | undefined;
