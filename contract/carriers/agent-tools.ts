@@ -12,7 +12,8 @@ export const AGENT_TOOLS: Record<ToolName, { schema: string; description: string
     schema: 'carriers/tool-search-carrier',
     description:
       'Finds US motor carriers by USDOT number or by name, as GET /api/search does: a number (optionally after USDOT or DOT) ' +
-      'looks that carrier up; words match the start of words in legal and DBA names. Public; no key needed.',
+      'looks that carrier up; words match the start of words in legal and DBA names. `state` (two letters) keeps the carriers ' +
+      'based there; `offset` pages through the matches. Public; no key needed.',
   },
   get_carrier_profile: {
     schema: 'carriers/tool-get-carrier-profile',

@@ -21,10 +21,17 @@
 //                              length, the prefix's UTF-8 bytes
 //   index/names.common-top     for each of those prefixes, in the same order, the first COMMON_TOP ranks
 //                              they match (fewer when they match fewer): u32 n, then n u32 ranks ascending
+//   index/names.states         the distinct states of the carriers (toStateKey: two letters, upper case),
+//                              sorted, 2 ASCII bytes each
+//   index/names.rank-states    by rank, the carrier's state: 1 + its position in names.states, 0 for none (an
+//                              empty or malformed census state); u8[N] while names.states holds at most 255
+//                              states, else u16[N] (the reader tells by the file's length)
 //
 // The forward lists let a search check a candidate against the other words of a query without walking
 // those words' postings; the common prefixes give the total and the first results of a one-word query for a
-// prefix of several words ("t", "tra", "transp") without walking thousands or millions of postings.
+// prefix of several words ("t", "tra", "transp") without walking thousands or millions of postings. The
+// states filter a search by the carrier's state at the cost of a byte (or two) a carrier: the server reads
+// them only once a search asks for a state, and makes a bitset per state asked for.
 import { toSearchWords } from '../core/text.ts';
 
 /** The name index's files, by what they hold (see the list above). */
@@ -41,7 +48,53 @@ export const NAME_INDEX = {
   forward: 'index/names.forward',
   common: 'index/names.common',
   commonTop: 'index/names.common-top',
+  states: 'index/names.states',
+  rankStates: 'index/names.rank-states',
 } as const;
+
+/**
+ * A state as search filters by it: two letters, upper case (`tx` → `TX`), or null for anything else. The
+ * census's physical state is a USPS code for US states and territories, a Canada Post code for provinces,
+ * and a code of FMCSA's own for Mexican states (`JA`, `SO`, `TA`), so no list of codes is assumed.
+ */
+export function toStateKey(state: string | null | undefined): string | null {
+  if (state === null || state === undefined) return null;
+  const key = state.trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(key) ? key : null;
+}
+
+/** names.states and names.rank-states for the carriers' states in ranking order. */
+export function encodeStates(states: readonly (string | null)[]): { table: Buffer; ranks: Uint8Array | Uint16Array } {
+  const keys = states.map(toStateKey);
+  const table = [...new Set(keys.filter((k): k is string => k !== null))].sort();
+  const codes = new Map(table.map((k, i) => [k, i + 1]));
+  const ranks = table.length <= 255 ? new Uint8Array(keys.length) : new Uint16Array(keys.length);
+  keys.forEach((k, r) => {
+    ranks[r] = k === null ? 0 : codes.get(k)!;
+  });
+  return { table: Buffer.from(table.join(''), 'ascii'), ranks };
+}
+
+/** names.states → the states in their order (code − 1). */
+export function decodeStateTable(buf: Buffer): string[] {
+  if (buf.length % 2 !== 0) throw new RangeError('names.states is not whole two-letter states');
+  const out: string[] = [];
+  for (let at = 0; at < buf.length; at += 2) out.push(buf.toString('ascii', at, at + 2));
+  return out;
+}
+
+/** names.rank-states as the typed array of its codes, given the number of ranks. */
+export function decodeRankStates(buf: Buffer, ranks: number): Uint8Array | Uint16Array {
+  if (buf.length === ranks) return new Uint8Array(buf.buffer, buf.byteOffset, ranks);
+  if (buf.length === 2 * ranks) {
+    if (buf.byteOffset % 2 === 0) return new Uint16Array(buf.buffer, buf.byteOffset, ranks);
+    // A Uint16Array view needs an even offset: a Buffer at an odd one is copied.
+    const out = new Uint16Array(ranks);
+    Buffer.from(out.buffer).set(buf);
+    return out;
+  }
+  throw new RangeError(`names.rank-states has ${buf.length} bytes for ${ranks} carriers`);
+}
 
 /** A whole name as the exact tier compares it, from its search words (toSearchWords): joined by one space. */
 export const nameKeyOf = (words: readonly string[]) => words.join(' ');

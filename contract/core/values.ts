@@ -55,3 +55,9 @@ export function formatCount(n: number): string {
   if (!Number.isInteger(n)) return n.toLocaleString('en-US');
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/** `a`, `a and b`, `a, b and c` (or `or`): a list as the summaries and reasons write it. */
+export function formatList(items: readonly string[], conjunction = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+}

@@ -43,10 +43,10 @@ import { toCarriersOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
 import { toNational, toProfile } from './profile.ts';
-import { INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
+import { DATA_GAP_LABELS, DATA_GAPS, type DataGap, INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
 import type { CensusRow, CrashRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
-import { formatCount } from '../../contract/core/values.ts';
+import { formatCount, formatList } from '../../contract/core/values.ts';
 import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -146,6 +146,36 @@ async function readInput<T>(
     url: CARRIER_INPUTS[f.kind].url,
   });
   ctx.accounts.push({ file: f.file, kind: f.kind, encoding: report.encoding, rows: report.records, used, dropped });
+}
+
+/** The input kind each data gap is read from. */
+const GAP_INPUTS: Record<DataGap, CarriersInputKind> = {
+  inspections: 'inspection',
+  violations: 'violation',
+  crashes: 'crash',
+};
+
+/**
+ * The SMS inputs the build had no row of (no file of the kind, or only files with a header and no rows):
+ * the profiles' `data_gaps`, in DATA_GAPS order. Rows that were read but not used (outside the window, of
+ * carriers not in the census) are data: counts of 0 are then true.
+ */
+export function toDataGaps(accounts: readonly Pick<InputAccount, 'kind' | 'rows'>[]): DataGap[] {
+  return DATA_GAPS.filter((g) => !accounts.some((a) => a.kind === GAP_INPUTS[g] && a.rows > 0));
+}
+
+/** The build's warning about its data gaps, or undefined when it had every input. */
+export function toDataGapWarning(gaps: readonly DataGap[]): string | undefined {
+  if (gaps.length === 0) return undefined;
+  const inputs = formatList(
+    gaps.map((g) => CARRIER_INPUTS[GAP_INPUTS[g]].label),
+    'or',
+  );
+  return (
+    `no ${inputs} rows: every profile's ${formatList(gaps.map((g) => DATA_GAP_LABELS[g]))} figures are null (unknown, not 0), ` +
+    `its data_gaps say so (${gaps.join(', ')}), and no carrier is ranked in a category measured from them; ` +
+    `add the ${gaps.length === 1 ? 'file' : 'files'} to the input folder for a full build`
+  );
 }
 
 /** Aggregation rules from the methodology file (inspection levels per reference §B.2). */
@@ -303,9 +333,14 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       agg.dispose();
     }
 
+    // Without an SMS input, what rests on it is unknown, not 0: said in every profile, and here.
+    const gaps = toDataGaps(ctx.accounts);
+    const gapWarning = toDataGapWarning(gaps);
+    if (gapWarning) progress.info(`warning: ${gapWarning}`);
+
     progress.stage('ranking');
     const showRestricted = config.showRestricted ?? false;
-    const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m);
+    const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m, gaps);
     const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
     // A carrier's peer group is `insufficient` when no BASIC it is ranked in shows a percentile; counted here
     // so the profiles can cite the group's size (profile.ts, toPeerSegId).
@@ -345,6 +380,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       (function* () {
         for (let i = 0; i < unique.length; i++) yield agg.toAggregate(i);
       })(),
+      gaps,
     );
 
     progress.stage(`writing ${formatCount(unique.length)} profiles`);
@@ -358,13 +394,14 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       const profile = toProfile({
         census: c,
         agg: aggregate,
-        measures: toMeasures(c, aggregate, m),
+        measures: toMeasures(c, aggregate, m, gaps),
         percentiles: percentilesOf(c.dot),
         segSizes,
         dataAsOf: asOf,
         methodology: m,
         national,
         showRestricted,
+        gaps,
       });
       // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
       if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
@@ -394,6 +431,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       legal_name: c.legal_name,
       dba_name: c.dba_name,
       power_units: toRankingSize(c, m),
+      state: c.state,
     }));
     named.sort(compareRank);
     const nameStats = await writeNameIndex(sink, named);
@@ -410,7 +448,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       name_words: nameStats.tokens,
       ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
     };
-    const warnings = emptyInputWarnings(ctx.accounts);
+    const warnings = [...emptyInputWarnings(ctx.accounts), ...(gapWarning ? [gapWarning] : [])];
     const report = {
       data_as_of: asOf,
       inputs: ctx.accounts,

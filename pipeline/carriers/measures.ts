@@ -3,7 +3,7 @@
 //   the other BASICs:                 Σ(time weight × capped severity) / Σ(time weight of relevant inspections)
 // The numerators come from the aggregation (`agg.basics[b].weighted`, already capped per inspection), the
 // rules and tables from the methodology file.
-import { round } from '../../contract/core/values.ts';
+import { formatList, round } from '../../contract/core/values.ts';
 import {
   basisCount,
   eventCount,
@@ -16,12 +16,16 @@ import {
 import { methodology, type Methodology, type Seg } from '../../contract/carriers/methodology.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
+import { DATA_GAP_LABELS, type DataGap, inputsOf } from '../../contract/carriers/profile.ts';
 
 export interface Measure {
-  /** 0 with no violation (crash) in the window; null when it cannot be computed (unknown power units). */
+  /**
+   * 0 with no violation (crash) in the window; null when it cannot be computed (unknown power units, or an
+   * input it rests on missing from the build).
+   */
   measure: number | null;
-  /** Violations in the window; crashes for the Crash Indicator. */
-  violations: number;
+  /** Violations in the window; crashes for the Crash Indicator; null when the build had no such input. */
+  violations: number | null;
   /** Relevant inspections in the window; crashes for the Crash Indicator. */
   relevant: number;
   /** Ranked: the sufficiency rules hold and the measure is known. */
@@ -67,7 +71,30 @@ export function toNormalizingPowerUnits(
   return { powerUnits: census.power_units };
 }
 
-export function toMeasures(census: CensusRow, agg: CarrierAggregate, m: Methodology = methodology()): Measures {
+/** "inspection or violation": the missing inputs as the reasons name them. */
+export function toGapList(missing: readonly DataGap[]): string {
+  return formatList(
+    missing.map((g) => DATA_GAP_LABELS[g]),
+    'or',
+  );
+}
+
+/** "no SMS inspection or violation data in this build": why a BASIC resting on `missing` is not ranked. */
+export function toGapReason(missing: readonly DataGap[]): string {
+  return `no SMS ${toGapList(missing)} data in this build`;
+}
+
+/**
+ * The carrier's measures. `gaps`: the SMS inputs the build did not have; a BASIC resting on one has no
+ * measure (null, not 0: nothing was counted), no group and no rank, and its violations (crashes) are null
+ * when the missing input is the one they are counted from.
+ */
+export function toMeasures(
+  census: CensusRow,
+  agg: CarrierAggregate,
+  m: Methodology = methodology(),
+  gaps: readonly DataGap[] = [],
+): Measures {
   const segment = segmentOf(census, null, m);
   const pu = toNormalizingPowerUnits(census, m);
   const mileage = toMileage(census);
@@ -75,6 +102,19 @@ export function toMeasures(census: CensusRow, agg: CarrierAggregate, m: Methodol
   for (const basic of BASICS) {
     const a = agg.basics[basic];
     const rules = m.basics[basic];
+    const missing = gaps.length === 0 ? [] : inputsOf(basic, m).filter((g) => gaps.includes(g));
+    if (missing.length > 0) {
+      const counted = basic === 'crash_indicator' ? 'crashes' : 'violations';
+      out[basic] = {
+        measure: null,
+        violations: missing.includes(counted) ? null : eventCount(basic, agg),
+        relevant: a.relevant,
+        sufficient: false,
+        seg: null,
+        reason: toGapReason(missing),
+      };
+      continue;
+    }
     const seg = segOf(basic, basisCount(basic, agg, m), segment, m);
     const violations = eventCount(basic, agg);
     let reason = maybeInsufficient(basic, agg, m);

@@ -1,6 +1,6 @@
 // Builds the carrier name index (its format: contract/carriers/name-index.ts): every word of every legal and
 // DBA name, sorted, with the carriers using it as postings in ranking order (power units descending, then
-// carrier_id).
+// carrier_id), and each carrier's state by rank, for the search's state filter.
 import { fnv1aUtf8 } from '../../contract/core/hash.ts';
 import {
   COMMON_POSTINGS,
@@ -8,6 +8,7 @@ import {
   type CommonPrefix,
   encodeCommon,
   encodeCommonTop,
+  encodeStates,
   NAME_INDEX,
   toNameKey,
 } from '../../contract/carriers/name-index.ts';
@@ -20,6 +21,8 @@ export interface NamedCarrier {
   dba_name: string | null;
   /** The size search ranks by: power units, or an outlier fleet's drivers (toRankingSize). */
   power_units: number | null;
+  /** The census's physical state (PHY_STATE), which search filters by. */
+  state: string | null;
 }
 
 /** Ranking order for search: power units descending (unknown last), then carrier_id ascending. */
@@ -137,7 +140,7 @@ export async function writeNameIndex(
   sink: Sink,
   ranked: readonly NamedCarrier[],
   options: { commonPostings?: number; commonTop?: number } = {},
-): Promise<{ tokens: number; postings: number; common: number }> {
+): Promise<{ tokens: number; postings: number; common: number; states: number }> {
   const postings = new Map<string, number[]>();
   const exact: [number, number][] = [];
   ranked.forEach((c, rank) => {
@@ -208,5 +211,12 @@ export async function writeNameIndex(
   await writeFile(sink, NAME_INDEX.forward, u32(forward));
   await writeFile(sink, NAME_INDEX.common, encodeCommon(common));
   await writeFile(sink, NAME_INDEX.commonTop, u32(encodeCommonTop(common)));
-  return { tokens: tokens.length, postings: total, common: common.length };
+  const states = encodeStates(ranked.map((c) => c.state));
+  await writeFile(sink, NAME_INDEX.states, states.table);
+  await writeFile(
+    sink,
+    NAME_INDEX.rankStates,
+    Buffer.from(states.ranks.buffer, states.ranks.byteOffset, states.ranks.byteLength),
+  );
+  return { tokens: tokens.length, postings: total, common: common.length, states: states.table.length / 2 };
 }

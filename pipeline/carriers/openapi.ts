@@ -91,14 +91,14 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'Search carriers',
         tag: 'Carriers',
         description:
-          'Public. A `q` of digits (optionally after `USDOT`, `DOT` or `US DOT`, with or without spaces or `#`) looks one carrier number up; any other `q` matches legal and DBA names. Whole-name matches first, then power units descending, then `carrier_id`; `total` counts every match.',
+          'Public. A `q` of digits (optionally after `USDOT`, `DOT` or `US DOT`, with or without spaces or `#`) looks one carrier number up; any other `q` matches legal and DBA names. `state` (two letters, any case) keeps the carriers based in that state or province. Whole-name matches first, then power units descending, then `carrier_id`; `total` counts every match, and `offset` pages through them in that stable order (past the end: an empty page).',
         query: 'carriers/search-query',
         responses: {
           200: json('carriers/search', 'The matching carriers.', { headers: ['ETag'], cache: PUBLIC_CACHE }),
           400: problem(
             400,
             ['invalid_parameter'],
-            'A missing, blank or over-long `q`, a `limit` out of 1–100, or a parameter given twice; `errors` lists each.',
+            'A missing, blank or over-long `q` (or one without a letter or digit), a `limit` out of 1–100, an `offset` out of 0–10,000, a `state` that is not two letters, or a parameter given twice; `errors` lists each.',
           ),
         },
       },
@@ -109,7 +109,7 @@ export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'Carrier profile',
         tag: 'Carriers',
         description:
-          'Signed in. The profile with its BASIC measures and percentiles against the carrier’s safety event group. Each successful response to a free key counts one lookup of the calendar month (UTC); a 4xx never counts.',
+          'Signed in. The profile with its BASIC measures and percentiles against the carrier’s safety event group. `data_gaps` lists the SMS inputs the build did not have; every figure resting on them is `null`, never 0. Each successful response to a free key counts one lookup of the calendar month (UTC); a 4xx never counts.',
         parameters: [CARRIER_ID],
         security: 'bearer',
         responses: {

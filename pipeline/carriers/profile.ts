@@ -1,11 +1,19 @@
 // `GET /api/carrier/{id}`: one carrier's profile (shared/contracts/carriers.md, schema `carriers/profile`)
 // from its census row, 24-month aggregate, measures and percentiles.
 import { round, formatCount } from '../../contract/core/values.ts';
-import { toMileage, type Measures } from './measures.ts';
+import { toGapList, toMileage, type Measures } from './measures.ts';
 import { carrierType, maybeOutlierFleet, thresholdFor, toCount } from './methodology.ts';
 import type { Methodology } from '../../contract/carriers/methodology.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
-import { type Category, INSUFFICIENT_SEG, type Profile, type TopRisk } from '../../contract/carriers/profile.ts';
+import {
+  type Category,
+  DATA_GAPS,
+  type DataGap,
+  INSUFFICIENT_SEG,
+  inputsOf,
+  type Profile,
+  type TopRisk,
+} from '../../contract/carriers/profile.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
 
 export interface ProfileInput {
@@ -22,6 +30,11 @@ export interface ProfileInput {
   national: Profile['national'];
   /** SHOW_RESTRICTED_PERCENTILES: show Crash Indicator and HM percentiles, which FMCSA does not publish. */
   showRestricted: boolean;
+  /**
+   * The SMS inputs the build did not have (toDataGaps), in DATA_GAPS order; `measures` were made with them.
+   * What rests on one is null in the profile, never 0.
+   */
+  gaps: readonly DataGap[];
 }
 
 const ratio = (num: number, den: number | null): number | null =>
@@ -71,13 +84,24 @@ function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopR
   const ranked = categories
     .filter((c) => c.percentile !== null)
     .sort((a, b) => b.percentile! - a.percentile! || order(a) - order(b));
+  // An unknown count (a missing input) sorts after every known one.
   const rest = categories
     .filter((c) => c.percentile === null)
-    .sort((a, b) => b.violations - a.violations || order(a) - order(b));
+    .sort((a, b) => (b.violations ?? -1) - (a.violations ?? -1) || order(a) - order(b));
   const months = m.time_weights.window_months;
   const risks = [...ranked, ...rest].slice(0, 3).map((c): TopRisk => {
     const measure = measures[c.category];
-    const events = `${toCount(c.violations, m.basics[c.category].units.events)} in ${months} months`;
+    const noun = m.basics[c.category].units.events;
+    if (c.violations === null) {
+      // Nothing counted: the reason says why, and that the category is listed for want of figures.
+      return {
+        category: c.category,
+        label: c.label,
+        percentile: null,
+        reason: `${c.label}: no percentile and no ${noun.other} counted (${measure.reason!}); listed in the categories' order, since no ${noun.one} count is known`,
+      };
+    }
+    const events = `${toCount(c.violations, noun)} in ${months} months`;
     if (c.percentile !== null) {
       const seg = measure.seg!;
       const size = sizeOf(input.segSizes, seg.id, input.census.dot);
@@ -99,8 +123,23 @@ function toTopRisks(input: ProfileInput, categories: readonly Category[]): [TopR
   return risks as [TopRisk, TopRisk, TopRisk];
 }
 
-/** SAFER's national averages: out-of-service rates summed over every carrier's inspections in the window. */
-export function toNational(aggregates: Iterable<Pick<CarrierAggregate, 'inspections'>>): Profile['national'] {
+/**
+ * SAFER's national averages: out-of-service rates summed over every carrier's inspections in the window;
+ * rates and counts null when the build had no inspection input (`gaps`).
+ */
+export function toNational(
+  aggregates: Iterable<Pick<CarrierAggregate, 'inspections'>>,
+  gaps: readonly DataGap[] = [],
+): Profile['national'] {
+  if (gaps.includes('inspections'))
+    return {
+      vehicle_oos_rate: null,
+      driver_oos_rate: null,
+      hazmat_oos_rate: null,
+      vehicle_inspections: null,
+      driver_inspections: null,
+      hazmat_inspections: null,
+    };
   let vehicle = 0;
   let driver = 0;
   let hazmat = 0;
@@ -123,6 +162,19 @@ export function toNational(aggregates: Iterable<Pick<CarrierAggregate, 'inspecti
     driver_inspections: driver,
     hazmat_inspections: hazmat,
   };
+}
+
+/** Why a carrier is in the group of carriers ranked nowhere: too little data, or the build's missing inputs. */
+function toUnrankedBasis(input: ProfileInput): string {
+  const m = input.methodology;
+  const months = m.time_weights.window_months;
+  const shown = BASICS.filter((b) => m.basics[b].public_percentile || input.showRestricted);
+  const missing = DATA_GAPS.filter((g) => input.gaps.includes(g));
+  const list = toGapList(missing);
+  if (missing.length > 0 && shown.every((b) => inputsOf(b, m).some((g) => input.gaps.includes(g))))
+    return `Not ranked in any category whose percentile is shown: the build had no SMS ${list} data, which they all rest on.`;
+  const note = missing.length > 0 ? ` The build had no SMS ${list} data.` : '';
+  return `Not enough inspections, violations or crashes in ${months} months to be ranked in any category whose percentile is shown (data sufficiency rules; ${m.basics.unsafe_driving.sufficiency.source}).${note}`;
 }
 
 export function toProfile(input: ProfileInput): Profile {
@@ -159,6 +211,12 @@ export function toProfile(input: ProfileInput): Profile {
   const i = agg.inspections;
   // An outlier fleet's power units are unknown for every normalization, this rate included (outlier_fleets.effect).
   const powerUnits = maybeOutlierFleet(census, m) === undefined ? census.power_units : null;
+  // A count the build had no input for is unknown, not 0 (shared/contracts/carriers.md, missing inputs).
+  const noInspections = input.gaps.includes('inspections');
+  const noViolations = input.gaps.includes('violations');
+  const noCrashes = input.gaps.includes('crashes');
+  const inspected = (n: number) => (noInspections ? null : n);
+  const crashed = (n: number) => (noCrashes ? null : n);
   return {
     carrier_id: census.dot,
     legal_name: census.legal_name,
@@ -171,38 +229,37 @@ export function toProfile(input: ProfileInput): Profile {
     peer_group: {
       id: peerId,
       label: peerSeg ? peerSeg.label : 'Carriers not ranked in any category',
-      basis: peerSeg
-        ? peerSeg.basis
-        : `Not enough inspections, violations or crashes in ${window_months} months to be ranked in any category whose percentile is shown (data sufficiency rules; ${m.basics.unsafe_driving.sufficiency.source}).`,
+      basis: peerSeg ? peerSeg.basis : toUnrankedBasis(input),
       size: sizeOf(input.segSizes, peerId, census.dot),
     },
     inspections: {
       window_months,
-      total: i.total,
-      driver: i.driver,
-      vehicle: i.vehicle,
-      hazmat: i.hazmat,
-      with_violations: i.with_violations,
+      total: inspected(i.total),
+      driver: inspected(i.driver),
+      vehicle: inspected(i.vehicle),
+      hazmat: inspected(i.hazmat),
+      with_violations: inspected(i.with_violations),
     },
     crashes: {
       window_months,
-      total: agg.crashes.total,
-      fatal: agg.crashes.fatal,
-      injury: agg.crashes.injury,
-      tow_away: agg.crashes.tow_away,
+      total: crashed(agg.crashes.total),
+      fatal: crashed(agg.crashes.fatal),
+      injury: crashed(agg.crashes.injury),
+      tow_away: crashed(agg.crashes.tow_away),
     },
     rates: {
-      vehicle_oos_rate: ratio(i.vehicle_oos, i.vehicle),
-      driver_oos_rate: ratio(i.driver_oos, i.driver),
-      hazmat_oos_rate: ratio(i.hazmat_oos, i.hazmat),
-      violations_per_inspection: ratio(violations, i.total),
-      crashes_per_power_unit: ratio(agg.crashes.total, powerUnits),
+      vehicle_oos_rate: noInspections ? null : ratio(i.vehicle_oos, i.vehicle),
+      driver_oos_rate: noInspections ? null : ratio(i.driver_oos, i.driver),
+      hazmat_oos_rate: noInspections ? null : ratio(i.hazmat_oos, i.hazmat),
+      violations_per_inspection: noInspections || noViolations ? null : ratio(violations, i.total),
+      crashes_per_power_unit: noCrashes ? null : ratio(agg.crashes.total, powerUnits),
     },
     national: input.national,
     categories,
     percentiles: visible,
     top_risks: toTopRisks(input, categories),
     data_as_of: input.dataAsOf,
+    data_gaps: DATA_GAPS.filter((g) => input.gaps.includes(g)),
     methodology: { version: m.version, note: m.note as Profile['methodology']['note'] },
   };
 }

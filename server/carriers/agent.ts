@@ -25,8 +25,13 @@ export interface ToolAnswer {
 }
 
 export interface AgentDeps<D> {
-  /** GET /api/search's body for `q` and `limit` (the route's default when undefined). */
-  search(state: ServiceState<D>, query: string, limit: number | undefined): Promise<ToolAnswer>;
+  /** GET /api/search's body for `q`, `limit`, `offset` and `state` (the route's defaults when undefined). */
+  search(
+    state: ServiceState<D>,
+    query: string,
+    limit: number | undefined,
+    page?: { offset?: number; state?: string },
+  ): Promise<ToolAnswer>;
   /**
    * GET /api/carrier/{carrier_id}'s body and headers for the request's key; throws the route's own
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
@@ -39,6 +44,8 @@ export interface AgentDeps<D> {
 interface SearchArgs {
   query: string;
   limit?: number;
+  offset?: number;
+  state?: string;
 }
 
 interface ProfileArgs {
@@ -62,8 +69,8 @@ function toolsOf<D>(): Record<ToolName, Tool<D>> {
     search_carrier: {
       ...AGENT_TOOLS.search_carrier,
       run: (deps, _req, state, args) => {
-        const { query, limit } = args as unknown as SearchArgs;
-        return deps.search(state, query, limit);
+        const { query, limit, offset, state: inState } = args as unknown as SearchArgs;
+        return deps.search(state, query, limit, { offset, state: inState });
       },
     },
     get_carrier_profile: {

@@ -1,6 +1,7 @@
 // GET /api/carrier/{carrier_id}/export's bodies (shared/contracts/carriers.md, "Export"), pure: the JSON
 // export (schema carriers/export) is the stored profile spliced in as it is plus the monthly counts the
-// build stored; the CSV is RFC 4180 with one row per BASIC.
+// build stored (null for an input the build lacked); the CSV is RFC 4180 with one row per BASIC, where an
+// unknown measure, percentile or violation count is an empty field.
 import { toMonthsBefore } from '../../contract/carriers/methodology.ts';
 import { toMonthlyCounts } from '../../contract/carriers/monthly.ts';
 import type { Profile } from '../../contract/carriers/profile.ts';
@@ -23,7 +24,15 @@ export function toExportJson(profileBody: Buffer, profile: Profile, monthlyRecor
   const to = profile.data_as_of;
   const windowMonths = profile.inspections.window_months;
   const from = toMonthsBefore(to, windowMonths);
-  const monthly = { window_months: windowMonths, from, to, months: toMonthlyCounts(monthlyRecord, from, to) };
+  // A month's count of an input the build lacked is unknown, as the profile's totals are: null, not 0.
+  const noInspections = profile.data_gaps.includes('inspections');
+  const noCrashes = profile.data_gaps.includes('crashes');
+  const months = toMonthlyCounts(monthlyRecord, from, to).map((c) => ({
+    month: c.month,
+    inspections: noInspections ? null : c.inspections,
+    crashes: noCrashes ? null : c.crashes,
+  }));
+  const monthly = { window_months: windowMonths, from, to, months };
   return `{"profile":${profileBody.toString('utf8')},"monthly":${JSON.stringify(monthly)}}`;
 }
 

@@ -58,7 +58,8 @@ const INSTRUCTIONS =
   'and the draft given; never invent figures. Write four short paragraphs: who the carrier is; how it compares with its peer group; ' +
   'its three top risks, each with its figures; and what the figures do not say (the percentiles are recomputed from FMCSA public data, ' +
   "not FMCSA's published values; FMCSA publishes no Crash Indicator or Hazardous Materials percentiles; categories with too little data " +
-  'are not ranked). Plain text, no headings, no markdown.';
+  'are not ranked). Where data_gaps lists an input, say that its data was not available: its counts are unknown, never zero. ' +
+  'Plain text, no headings, no markdown.';
 
 /** The chat completions request body for one profile; `draft` is the template's summary. */
 export function toLlmRequest(config: LlmConfig, profile: Profile, draft: string): Record<string, unknown> {

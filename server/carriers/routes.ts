@@ -52,6 +52,9 @@ export interface CarriersOptions {
 interface SearchQuery {
   q: string;
   limit?: number;
+  offset?: number;
+  /** Two letters, any case. */
+  state?: string;
 }
 
 /** 400 for anything but 1–8 digits (contract, "Access"). */
@@ -82,11 +85,11 @@ export const SEARCH_LIMIT = 25;
 async function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQuery): Promise<Payload> {
   let payload = data.searches.get(key);
   if (!payload) {
-    const { q, limit } = toQuery();
+    const { q, limit, offset, state } = toQuery();
     // A body is a function of the build and the query: that pair names it (its strong ETag), which spares
     // hashing every new body of up to 100 results.
     payload = toPayload(
-      await data.search.body(q, limit ?? SEARCH_LIMIT),
+      await data.search.body(q, { limit: limit ?? SEARCH_LIMIT, offset: offset ?? 0, state }),
       'application/json',
       false,
       `${data.build.manifest.data_version}\0${key}`,
@@ -257,11 +260,13 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       // The tools run the functions above: no way around sign-in or the allowance.
       mountAgent<CarriersData>(r, {
         // REST keys are query strings (empty or starting with `?`), so these never collide with them.
-        search: async (s, q, limit) => {
+        search: async (s, q, limit, page = {}) => {
           const errors = checkSearchText(q, 'args.query');
           if (errors.length) throw invalidParameters(errors);
+          const { offset, state } = page;
+          const key = `tool\0${limit ?? SEARCH_LIMIT}\0${offset ?? 0}\0${state?.toUpperCase() ?? ''}\0${q}`;
           return {
-            body: (await searchPayload(s.data, `tool\0${limit ?? SEARCH_LIMIT}\0${q}`, () => ({ q, limit }))).body,
+            body: (await searchPayload(s.data, key, () => ({ q, limit, offset, state }))).body,
             headers: {},
           };
         },

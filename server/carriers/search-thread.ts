@@ -6,14 +6,15 @@
 //
 // The main thread reads and verifies the name index files and opens the search record store as at any load
 // (so a damaged build is still refused at start or reload), then hands them over: the files' memory moves
-// to the thread (transferred, not copied) and the store's open file is lent to it. Queries go over in
+// to the thread (transferred, not copied), and the store's open file is lent to it, as is the open file of
+// the ranks' states, which the thread reads only when a search first asks for a state. Queries go over in
 // batches, one a turn of the event loop; bodies come back together (REPLY_EVERY_MS).
-import { closeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { LoadedBuild } from '../core/build.ts';
 import { RecordStore } from '../core/record-store.ts';
-import { toNameKey } from '../../contract/carriers/name-index.ts';
+import { NAME_INDEX, toNameKey, toStateKey } from '../../contract/carriers/name-index.ts';
 import { NameIndex } from './search.ts';
 import { SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
@@ -38,38 +39,82 @@ export interface SearchData {
   results: RecordStore;
 }
 
+/** What a search asks besides `q`: the page (`limit` results from `offset`) and the state, if any. */
+export interface SearchPage {
+  limit: number;
+  offset: number;
+  /** Two letters, any case (toStateKey); undefined: every state. */
+  state?: string;
+}
+
+interface StoredResult {
+  legal_name: string;
+  dba_name: string | null;
+  state: string | null;
+}
+
 /** GET /api/search's body, also the search_carrier tool's result. */
-export function searchBody(data: SearchData, q: string, limit: number): Buffer {
+export function searchBody(data: SearchData, q: string, page: SearchPage): Buffer {
+  const { limit, offset } = page;
+  const state = page.state === undefined ? undefined : toStateKey(page.state);
+  const stored = (dot: number) => JSON.parse(data.results.get(dot)!.toString('utf8')) as StoredResult;
   const number = CARRIER_NUMBER.exec(q);
   let total: number;
   let records: number[];
   if (number) {
-    const at = data.results.indexOf(Number(number[1]));
-    records = at >= 0 ? [at] : [];
-    total = records.length;
+    const dot = Number(number[1]);
+    const at = data.results.indexOf(dot);
+    const found = at >= 0 && (state === undefined || (state !== null && toStateKey(stored(dot).state) === state));
+    total = found ? 1 : 0;
+    records = found && offset === 0 ? [at] : [];
   } else {
     const isWholeName = (dot: number, key: string) => {
-      const r = JSON.parse(data.results.get(dot)!.toString('utf8')) as { legal_name: string; dba_name: string | null };
+      const r = stored(dot);
       return toNameKey(r.legal_name) === key || (r.dba_name !== null && toNameKey(r.dba_name) === key);
     };
-    const hit = data.names.search(q, limit, isWholeName);
+    const hit =
+      state === null ? { total: 0, records: [] } : data.names.search(q, limit, isWholeName, { offset, state });
     total = hit.total;
     records = hit.records;
   }
   // The stored results are complete JSON objects: the response is their bytes, joined.
-  return data.results.joinAt(records, `{"query":${JSON.stringify(q)},"total":${total},"results":[`, ']}');
+  const head = `{"query":${JSON.stringify(q)},"total":${total},"limit":${limit},"offset":${offset},"results":[`;
+  return data.results.joinAt(records, head, ']}');
 }
 
-/** What the thread is given: the index files' bytes by path, and the record store's index and open file. */
+/**
+ * What the thread is given: the index files' bytes by path, the open files of those it reads only when a
+ * search needs them (LAZY_FILES), and the record store's index and open file.
+ */
 interface Handover {
   files: Record<string, Uint8Array>;
+  lazy: Record<string, number>;
   results: { fd: number; index: Uint8Array };
+}
+
+/**
+ * Index files the thread reads from disk at the first search that needs them, not at start: the ranks'
+ * states (2 MB at 2.1 M carriers) wait for the first search with a state. They are verified at load like
+ * every other file, and the thread is lent an open file, so a later publish that moves the build away
+ * cannot pull them from under it.
+ */
+const LAZY_FILES: ReadonlySet<string> = new Set([NAME_INDEX.rankStates]);
+
+/** The whole of an open file, from its first byte. */
+function readWhole(fd: number): Buffer {
+  const buf = Buffer.allocUnsafe(fstatSync(fd).size);
+  for (let at = 0; at < buf.length; ) {
+    const n = readSync(fd, buf, at, buf.length - at, at);
+    if (n === 0) throw new Error(`a lent index file ended after ${at} of ${buf.length} bytes`);
+    at += n;
+  }
+  return buf;
 }
 
 interface Job {
   id: number;
   q: string;
-  limit: number;
+  page: SearchPage;
 }
 
 type Reply = { id: number; body: Uint8Array } | { id: number; error: string };
@@ -100,9 +145,15 @@ export function serveSearches(): void {
     ]),
   );
   const names = new NameIndex({
-    checksums: Object.fromEntries([...files.keys()].map((path) => [path, ''])),
+    checksums: Object.fromEntries([...files.keys(), ...Object.keys(given.lazy)].map((path) => [path, ''])),
     readBuffer(path) {
-      const buf = files.get(path);
+      let buf = files.get(path);
+      const fd = given.lazy[path];
+      if (!buf && fd !== undefined) {
+        // Once: the index keeps what it read. The file stays open until the thread ends (its owner closes it).
+        buf = readWhole(fd);
+        files.set(path, buf);
+      }
       if (!buf) throw new Error(`${path} was not handed to the search thread`);
       return buf;
     },
@@ -124,7 +175,7 @@ export function serveSearches(): void {
     let since = performance.now();
     for (const job of jobs) {
       try {
-        const body = ownBytes(searchBody(data, job.q, job.limit));
+        const body = ownBytes(searchBody(data, job.q, job.page));
         replies.push({ id: job.id, body });
         transfer.push(body.buffer as ArrayBuffer);
       } catch (err) {
@@ -191,23 +242,46 @@ export class SearchThread {
 
   private start(): { thread: Worker; ids: Set<number> } {
     const files: Record<string, Uint8Array> = {};
+    const lazy: Record<string, number> = {};
     const transfer: ArrayBuffer[] = [];
+    const closeLazy = () => {
+      for (const fd of Object.values(lazy)) closeSync(fd);
+    };
     for (const path of Object.keys(this.build.checksums)) {
       if (!path.startsWith(NAME_INDEX_PREFIX)) continue;
+      if (LAZY_FILES.has(path)) {
+        // Read and verified here all the same, so a damaged build is refused at load.
+        this.build.readBuffer(path);
+        lazy[path] = openSync(this.build.pathOf(path), 'r');
+        continue;
+      }
       const bytes = ownBytes(this.build.readBuffer(path));
       files[path] = bytes;
       transfer.push(bytes.buffer as ArrayBuffer);
     }
-    const lent = RecordStore.open(this.build, SEARCH_RECORDS).release();
+    let lent: ReturnType<RecordStore['release']>;
+    try {
+      lent = RecordStore.open(this.build, SEARCH_RECORDS).release();
+    } catch (err) {
+      closeLazy();
+      throw err;
+    }
     const index = ownBytes(lent.index);
     transfer.push(index.buffer as ArrayBuffer);
     const { code, entry, tsx } = threadCode();
-    const handover: Handover & { entry: string; tsx?: string } = { files, results: { fd: lent.fd, index }, entry, tsx };
+    const handover: Handover & { entry: string; tsx?: string } = {
+      files,
+      lazy,
+      results: { fd: lent.fd, index },
+      entry,
+      tsx,
+    };
     let thread: Worker;
     try {
       thread = new Worker(code, { eval: true, workerData: handover, transferList: transfer });
     } catch (err) {
       closeSync(lent.fd);
+      closeLazy();
       throw err;
     }
     // The searches sent to this thread and not answered yet.
@@ -233,6 +307,7 @@ export class SearchThread {
     );
     thread.on('exit', () => {
       closeSync(lent.fd);
+      closeLazy();
       if (this.worker === worker) this.worker = undefined;
       const stopped = new SearchThreadError('the search thread stopped before it answered');
       for (const id of ids) {
@@ -248,13 +323,13 @@ export class SearchThread {
     return this.worker !== undefined;
   }
 
-  /** The body of GET /api/search for `q` and `limit`, made on the search thread. */
-  body(q: string, limit: number): Promise<Buffer> {
+  /** The body of GET /api/search for `q` and `page`, made on the search thread. */
+  body(q: string, page: SearchPage): Promise<Buffer> {
     // A thread that stopped (a crash, or close() with a request that outlived its data) is started again.
     this.worker ??= this.start();
     const id = this.nextId++;
     if (this.batch.length === 0) setImmediate(() => this.flush());
-    this.batch.push({ id, q, limit });
+    this.batch.push({ id, q, page });
     this.worker.ids.add(id);
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }

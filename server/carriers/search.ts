@@ -7,11 +7,23 @@
 // go first. Totals are exact: a one-word query takes its total from its postings, or, for a common prefix
 // of several words, its total and first results from the build's tables of common prefixes, so no query
 // walks millions of postings unless all its words are common, and then it walks bits, not postings.
+// A state filter is one more range, given by the state's bitset (made from names.rank-states the first
+// time a search asks for that state), never the driver; a later page takes the first offset + limit
+// results of the same order, so pages never overlap or skip.
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';
 import { u32View } from '../core/typed-view.ts';
 import { createBitsetKernel, type BitsetKernel } from './bitset-kernel.ts';
-import { decodeCommon, decodeCommonTop, NAME_INDEX, nameKeyOf } from '../../contract/carriers/name-index.ts';
+import {
+  COMMON_TOP,
+  decodeCommon,
+  decodeCommonTop,
+  decodeRankStates,
+  decodeStateTable,
+  NAME_INDEX,
+  nameKeyOf,
+  toStateKey,
+} from '../../contract/carriers/name-index.ts';
 import { fnv1aUtf8 } from '../../contract/core/hash.ts';
 import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
@@ -39,6 +51,8 @@ interface WordRange {
   merge: boolean;
   at: number;
   end: number;
+  /** A filter, not a word: `bits` holds the carriers it keeps (a state's), and lo, hi, at and end are unused. */
+  filter?: true;
 }
 
 /**
@@ -65,6 +79,16 @@ const BITSET_DRIVER_SHARE = 64;
  * an AND costs about as much as testing 4,000 carriers, in JavaScript about as much as 40,000.
  */
 const AND_SHARE = { simd: 256, js: 48 };
+/**
+ * State bitsets kept (N/8 bytes each, 4 MB at 2.1 M carriers): one is made from the ranks' states in one
+ * pass (a couple of milliseconds at full size) the first time a search asks for that state.
+ */
+const STATE_BITSETS = 16;
+/**
+ * A one-word query for a common prefix finds its page by walking the top ranks only for pages this deep:
+ * past it (a deep page, up to offset 10,000), the general path reads the prefix's bitset in order.
+ */
+const WALK_WANT = 2 * COMMON_TOP;
 
 /** Set bits of every 16-bit number: two table reads count a 32-bit word, faster here than bit tricks. */
 const POPCOUNT16 = new Uint8Array(65_536);
@@ -107,12 +131,30 @@ function setBits(bits: Int32Array, postings: Uint32Array, from: number, end: num
   }
 }
 
-/** The smallest ranks offered, at most `limit` of them, ascending: a bounded insertion list. */
+/**
+ * Up to this many ranks, TopRanks keeps them in an insertion list; beyond (a deep page: offset up to
+ * 10,000), shifting a long list at each insert would cost more than sorting now and then.
+ */
+const INSERTION_MAX = 128;
+
+/**
+ * The smallest ranks offered, at most `limit` of them, ascending: a bounded insertion list, or for a large
+ * limit a buffer sorted and cut back to `limit` whenever it holds twice as many (each rank is then moved
+ * O(log) times, not O(limit)).
+ */
 class TopRanks {
-  readonly ranks: number[] = [];
+  private readonly kept: number[] = [];
+  /** With a buffer: ranks at or above it can no longer be among the smallest `limit`. */
+  private cut = Number.POSITIVE_INFINITY;
   constructor(private readonly limit: number) {}
   offer(r: number): void {
-    const a = this.ranks;
+    const a = this.kept;
+    if (this.limit > INSERTION_MAX) {
+      if (r >= this.cut) return;
+      a.push(r);
+      if (a.length >= 2 * this.limit) this.prune();
+      return;
+    }
     if (a.length === this.limit) {
       if (r >= a[a.length - 1]!) return;
       a.pop();
@@ -124,6 +166,19 @@ class TopRanks {
       i--;
     }
     a[i] = r;
+  }
+  private prune(): void {
+    const a = this.kept;
+    a.sort((x, y) => x - y);
+    if (a.length > this.limit) {
+      a.length = this.limit;
+      this.cut = a[this.limit - 1]!;
+    }
+  }
+  /** The ranks kept, ascending. */
+  ranks(): number[] {
+    if (this.limit > INSERTION_MAX) this.prune();
+    return this.kept;
   }
 }
 
@@ -170,6 +225,13 @@ export class NameIndex {
   private readonly kernel: BitsetKernel | undefined;
   /** 32-bit words in a bitset of every rank. */
   private readonly words: number;
+  /** The build's states (names.states) → their code in names.rank-states (1 + position). */
+  private readonly states: Map<string, number>;
+  /** The state of each rank (names.rank-states), read at the first search for a state. */
+  private rankStates: Uint8Array | Uint16Array | undefined;
+  /** Bitsets of the states searched for lately, with their number of carriers. */
+  private readonly stateBitsets = new Lru<{ bits: Int32Array; count: number }>(STATE_BITSETS);
+  private readonly build: Pick<LoadedBuild, 'readBuffer'>;
 
   /**
    * The options exist for tests, to take each path on a small index: bitsets kept, the driver sizes from
@@ -180,6 +242,7 @@ export class NameIndex {
     build: Pick<LoadedBuild, 'checksums' | 'readBuffer'>,
     options: { bitsets?: number; andAt?: number; bitsetDriverAt?: number; denseAt?: number; simd?: boolean } = {},
   ) {
+    this.build = build;
     this.tokens = build.readBuffer(NAME_INDEX.tokens);
     this.tokenOffsets = u32View(build.readBuffer(NAME_INDEX.tokenOffsets));
     this.postingOffsets = u32View(build.readBuffer(NAME_INDEX.postingOffsets));
@@ -192,6 +255,7 @@ export class NameIndex {
     this.forward = u32View(build.readBuffer(NAME_INDEX.forward));
     this.common = decodeCommon(build.readBuffer(NAME_INDEX.common));
     this.commonTop = decodeCommonTop(this.common, u32View(build.readBuffer(NAME_INDEX.commonTop)));
+    this.states = new Map(decodeStateTable(build.readBuffer(NAME_INDEX.states)).map((state, i) => [state, i + 1]));
     this.words = (this.rankDots.length + 31) >>> 5;
     this.scratch = new Int32Array(this.words);
     this.bitsetCap = options.bitsets ?? BITSETS;
@@ -258,6 +322,31 @@ export class NameIndex {
   }
 
   /**
+   * The carriers of a state (toStateKey's form) as a filter range with its bitset, or undefined when no
+   * carrier of the build has that state. The ranks' states are read at the first call.
+   */
+  private stateRange(state: string): WordRange | undefined {
+    const code = this.states.get(state);
+    if (code === undefined) return undefined;
+    let kept = this.stateBitsets.get(state);
+    if (!kept) {
+      this.rankStates ??= decodeRankStates(this.build.readBuffer(NAME_INDEX.rankStates), this.rankDots.length);
+      const codes = this.rankStates;
+      const bits = new Int32Array(this.words);
+      let count = 0;
+      for (let r = 0; r < codes.length; r++) {
+        if (codes[r] !== code) continue;
+        bits[r >>> 5]! |= 1 << (r & 31);
+        count++;
+      }
+      kept = { bits, count };
+      this.stateBitsets.set(state, kept);
+    }
+    const key = Buffer.from(state, 'ascii');
+    return { key, lo: 0, hi: 0, size: kept.count, bits: kept.bits, merge: false, at: 0, end: 0, filter: true };
+  }
+
+  /**
    * True when rank `r` has a word in every one of `ranges` from `from` on (a bit, the word's postings from
    * its cursor on, or the rank's forward list). With cursors, `r` must be above the ranks tested before.
    */
@@ -303,6 +392,7 @@ export class NameIndex {
 
   /** The range's bitset if one is kept, or a new one when `make` (kept among the recently used). */
   private bitsetOf(range: WordRange, make: boolean): Int32Array | undefined {
+    if (range.filter) return range.bits;
     const key = `${range.lo}:${range.hi}`;
     const cache = range.size >= this.denseAt ? this.denseBitsets : this.bitsets;
     const kept = cache.get(key);
@@ -403,7 +493,7 @@ export class NameIndex {
       top.offer(r);
     }
     for (let p = from; p < to; p++) scratch[postings[p]! >>> 5] = 0;
-    return { total, ranks: top.ranks };
+    return { total, ranks: top.ranks() };
   }
 
   /** The AND of the bitsets: how many bits it sets, and its first `want` set bits (ranks, ascending). */
@@ -462,14 +552,22 @@ export class NameIndex {
   }
 
   /**
-   * Matches `q` (already known not to be a carrier number). `isWholeName(dot, key)` confirms a hash hit of
-   * the exact tier against the stored names.
+   * Matches `q` (already known not to be a carrier number): the page of `limit` results from `offset` in
+   * result order (whole-name matches, then ranking order), among the carriers of `state` when one is given
+   * (toStateKey's form). `isWholeName(dot, key)` confirms a hash hit of the exact tier against the stored
+   * names.
    */
-  search(q: string, limit: number, isWholeName: (dot: number, key: string) => boolean): SearchHit {
+  search(
+    q: string,
+    limit: number,
+    isWholeName: (dot: number, key: string) => boolean,
+    page: { offset?: number; state?: string } = {},
+  ): SearchHit {
     if (this.dropped.length > 0) {
       this.spare.push(...this.dropped);
       this.dropped = [];
     }
+    const offset = page.offset ?? 0;
     const all = toSearchWords(q);
     // Every word counts (the contract: every word must match); `q` is at most 200 characters.
     const words = [...new Set(all)];
@@ -477,6 +575,14 @@ export class NameIndex {
     // The rarest word first: the others only filter its postings.
     const ranges = words.map((w) => this.range(Buffer.from(w, 'utf8'))).sort((a, b) => a.size - b.size);
     if (ranges[0]!.size === 0) return this.hit(0, []);
+    if (page.state !== undefined) {
+      // The state is a filter after the words, never the driver: the rarest word's postings are few enough
+      // to test one by one, or large enough that the search ANDs bitsets, the state's among them.
+      const state = toStateKey(page.state);
+      const filter = state === null ? undefined : this.stateRange(state);
+      if (!filter || filter.size === 0) return this.hit(0, []);
+      ranges.push(filter);
+    }
     // The query as a whole name (toNameKey), from the words already split.
     const key = nameKeyOf(all);
     const h = fnv1aUtf8(key);
@@ -490,35 +596,41 @@ export class NameIndex {
     }
     exact.sort((a, b) => a - b);
     const picked = new Set(exact);
-    const shown = exact.slice(0, limit);
-    const take = (r: number) => {
-      if (shown.length < limit && !picked.has(r)) shown.push(r);
+    // Results come in one stable order, whole names first, so a page is a slice of it: the first
+    // `offset + limit` ranks of the others suffice, and at most exact.length of those are whole names.
+    const end = offset + limit;
+    const want = end + exact.length;
+    const paged = (total: number, ranks: Iterable<number>) => {
+      const shown = exact.slice(offset, end);
+      let skip = Math.max(0, offset - exact.length);
+      if (shown.length < limit)
+        for (const r of ranks) {
+          if (picked.has(r)) continue;
+          if (skip > 0) skip--;
+          else if (shown.push(r) === limit) break;
+        }
+      return this.hit(total, shown);
     };
-    const want = limit + exact.length;
     const one = ranges.length === 1 && ranges[0]!.hi - ranges[0]!.lo > 1;
     const prefix = one ? ranges[0]!.key.toString('hex') : '';
     const known = one ? this.common.get(prefix) : undefined;
     if (known !== undefined) {
-      // A common prefix of several words: its total and its first ranks are in the build's tables. Of the
-      // first `want`, at most exact.length are shown already, so `limit` others remain.
+      // A common prefix of several words: its total and its first ranks are in the build's tables, enough
+      // when they hold the first `want` (the page's and any whole names among them) or every match.
       const first = this.commonTop.get(prefix);
-      if (first && (first.length >= want || first.length === known)) {
-        for (let i = 0; i < first.length && shown.length < limit; i++) take(first[i]!);
-        return this.hit(known, shown);
-      }
+      if (first && (first.length >= want || first.length === known)) return paged(known, first);
     }
-    if (known !== undefined && known * WALK_SHARE >= this.rankDots.length) {
+    if (known !== undefined && known * WALK_SHARE >= this.rankDots.length && want <= WALK_WANT) {
       // Past those ranks, a prefix matching many carriers: they are
       // dense among the top ranks, so walking from the top finds `want` of them within want × WALK_SHARE.
-      for (let r = 0, found = 0; r < this.rankDots.length && found < want && found < known; r++) {
-        if (this.hasAll(r, ranges, 0)) {
-          found++;
-          take(r);
-        }
+      const found: number[] = [];
+      for (let r = 0; r < this.rankDots.length && found.length < want && found.length < known; r++) {
+        if (this.hasAll(r, ranges, 0)) found.push(r);
       }
-      return this.hit(known, shown);
+      return paged(known, found);
     }
-    // Each other range is tested through a bitset when one is kept or worth making for this driver. When
+    // Each other range is tested through a bitset when one is kept or worth making for this driver (a
+    // state's always has one). When
     // the driver gives its candidates in rank order (one word's postings, or a large prefix read through
     // its bitset), another single word too large for a bitset to pay off has its postings merged instead:
     // a cursor that gallops through them costs about log2 of their ratio per candidate. (For lists of
@@ -532,8 +644,7 @@ export class NameIndex {
       range.merge = !range.bits && ordered && range.hi - range.lo === 1;
     }
     const { total, ranks } = this.candidates(ranges, want);
-    for (const r of ranks) take(r);
-    return this.hit(total, shown);
+    return paged(total, ranks);
   }
 
   private hit(total: number, ranks: readonly number[]): SearchHit {

@@ -144,6 +144,20 @@ describe('search_carrier', () => {
     const body = (await (await call('search_carrier', { query: 'a' })).json()) as Json;
     expect(body).toEqual({ tool: 'search_carrier', result: rest });
   });
+
+  it.each([
+    [{ query: 'alpha', state: 'tx' }, 'q=alpha&state=tx'],
+    [{ query: 'alpha', state: 'OK', limit: 1 }, 'q=alpha&state=OK&limit=1'],
+    [{ query: 'alpha', offset: 1, limit: 1 }, 'q=alpha&offset=1&limit=1'],
+    [{ query: 't', state: 'Tx', offset: 1 }, 'q=t&state=Tx&offset=1'],
+    [{ query: 'alpha', offset: 10_000 }, 'q=alpha&offset=10000'],
+    [{ query: '1000001', state: 'MA' }, 'q=1000001&state=MA'],
+  ])('%j gives exactly the body of GET /api/search?%s', async (args, query) => {
+    const restText = await (await fetch(`${srv.base}/api/search?${query}`)).text();
+    const text = await (await call('search_carrier', args)).text();
+    expect(text).toBe(`{"tool":"search_carrier","result":${restText}}`);
+    schemas().assert('carriers/agent-result', JSON.parse(text), 'search result');
+  });
 });
 
 describe('get_carrier_profile', () => {
@@ -261,6 +275,8 @@ describe('refused calls', () => {
     [{ query: 7 }, ['args.query']],
     [{ query: '*.*' }, ['args.query']],
     [{ query: '\u200b' }, ['args.query']],
+    [{ query: 'alpha', state: 'TEX', offset: 10_001 }, ['args.offset', 'args.state']],
+    [{ query: 'alpha', state: 7, offset: '1' }, ['args.offset', 'args.state']],
   ])('search_carrier %j → errors for %j', async (args, names) => {
     const body = await problem(await call('search_carrier', args), 400, 'invalid_parameter');
     expect(body.errors.map((e: Json) => e.parameter).sort()).toEqual(names);

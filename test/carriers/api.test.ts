@@ -118,6 +118,8 @@ describe('profiles', () => {
       power_units: 50,
       drivers: 60,
       data_as_of: '2026-10-31',
+      // Every SMS input was there.
+      data_gaps: [],
     });
     // recent_mileage 0,0 means unknown: the MCS-150 pair is used.
     expect(p.mileage).toEqual({ miles: 5000000, year: 2024 });
@@ -297,6 +299,84 @@ describe('search', () => {
     const r = await search('a', '&limit=1');
     expect(r.total).toBeGreaterThan(1);
     expect(r.results).toHaveLength(1);
+  });
+
+  it('answers the page it was asked for: limit and offset, defaults included', async () => {
+    expect(await search('alpha')).toMatchObject({ query: 'alpha', total: 2, limit: 25, offset: 0 });
+    expect(await search('alpha', '&limit=1&offset=1')).toMatchObject({ total: 2, limit: 1, offset: 1 });
+  });
+
+  it('pages without overlap or gap: the pages together are the one big page, and past the end is empty', async () => {
+    for (const q of ['alpha', 'a', 't', 'l', 'c']) {
+      const all = (await search(q, '&limit=100')) as Json;
+      expect(all.total, q).toBeGreaterThan(1);
+      const pages: number[] = [];
+      for (let offset = 0; offset < all.total; offset++) {
+        const one = await search(q, `&limit=1&offset=${offset}`);
+        expect(one, q).toMatchObject({ total: all.total, limit: 1, offset });
+        pages.push(...(one.results as Json[]).map((c) => c.carrier_id));
+      }
+      expect(pages, q).toEqual((all.results as Json[]).map((c) => c.carrier_id));
+      for (const offset of [all.total, all.total + 1, 10_000])
+        expect(await search(q, `&offset=${offset}`), `${q} ${offset}`).toMatchObject({
+          total: all.total,
+          offset,
+          results: [],
+        });
+    }
+    // A carrier number is one match: the page after it is empty.
+    expect(await search('USDOT 1000001', '&offset=1')).toMatchObject({ total: 1, offset: 1, results: [] });
+  });
+
+  it.each([
+    // Any case; combined with the words of q, or with a carrier number.
+    ['alpha', 'TX', [1000001]],
+    ['alpha', 'tx', [1000001]],
+    ['alpha', 'Ok', [1000007]],
+    ['alpha', 'NV', []],
+    ['a', 'tx', [1000001]],
+    ['t', 'TX', [1000002, 1000006]],
+    ['t', 'ma', []],
+    ['1000001', 'tx', [1000001]],
+    ['USDOT 1000001', 'MA', []],
+    // A well-formed code no carrier has: an empty page, not an error.
+    ['alpha', 'ZZ', []],
+  ])('%j in state %j → %j', async (q, state, ids) => {
+    const r = await search(q, `&state=${state}`);
+    expect(r.results.map((x: Json) => x.carrier_id)).toEqual(ids);
+    expect(r.total).toBe(ids.length);
+    expect(r.results.every((x: Json) => x.state === state.toUpperCase())).toBe(true);
+  });
+
+  it('pages within a state', async () => {
+    const all = await search('t', '&state=TX');
+    const second = await search('t', '&state=tx&limit=1&offset=1');
+    expect(second).toMatchObject({ total: all.total, limit: 1, offset: 1 });
+    expect(second.results).toEqual(all.results.slice(1, 2));
+  });
+
+  it.each([
+    ['state=T', 'state'],
+    ['state=TEX', 'state'],
+    ['state=T1', 'state'],
+    ['state=%20TX', 'state'],
+    ['state=', 'state'],
+    ['state=TX&state=OK', 'state'],
+    ['offset=10001', 'offset'],
+    ['offset=-1', 'offset'],
+    ['offset=1.5', 'offset'],
+    ['offset=x', 'offset'],
+  ])('%s is a 400 problem naming %s', async (query, parameter) => {
+    const res = await fetch(`${srv.base}/api/search?q=alpha&${query}`);
+    const body = await problem(res, 400, 'invalid_parameter');
+    expect(body.errors.map((e: Json) => e.parameter)).toEqual([parameter]);
+  });
+
+  it('keeps the q rule with a state: q without a letter or digit is a 400 naming q alone', async () => {
+    const body = await problem(await fetch(`${srv.base}/api/search?q=*&state=TX`), 400, 'invalid_parameter');
+    expect(body.errors.map((e: Json) => e.parameter)).toEqual(['q']);
+    const both = await problem(await fetch(`${srv.base}/api/search?q=*&state=T`), 400, 'invalid_parameter');
+    expect(both.errors.map((e: Json) => e.parameter).sort()).toEqual(['q', 'state']);
   });
 });
 

@@ -1,12 +1,17 @@
 // The carriers build's snapshot date when none is given: the census's latest date, never after the build day.
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { silentProgress } from '../../pipeline/core/progress.ts';
 import { loadBuild } from '../../server/core/build.ts';
-import { writeCarriersFixture } from '../fixtures/carriers.ts';
+import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
+import { PROFILES } from '../../contract/carriers/layout.ts';
+import type { Profile } from '../../contract/carriers/profile.ts';
+import { schemas } from '../../contract/core/schemas.ts';
+import { RecordStore } from '../../server/core/record-store.ts';
+import { toExplanation } from '../../server/carriers/explain.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { tempDir } from '../helpers/server.ts';
 
@@ -83,12 +88,55 @@ describe('an input with a header and no rows', () => {
     const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
     const warning =
       'sms/inspections.csv (inspection) has a header and no rows: this build has nothing from it; if the upstream file is not empty, fetch it again';
-    expect(summary.warnings).toEqual([warning]);
+    // And what it means for the profiles: the inspections are a data gap.
+    const gap =
+      "no SMS Input – Inspection rows: every profile's inspection figures are null (unknown, not 0), its data_gaps say so (inspections), and no carrier is ranked in a category measured from them; add the file to the input folder for a full build";
+    expect(summary.warnings).toEqual([warning, gap]);
     const report = JSON.parse(await readFile(join(root, 'out', 'carriers', 'report.json'), 'utf8')) as {
       warnings: string[];
     };
-    expect(report.warnings).toEqual([warning]);
+    expect(report.warnings).toEqual([warning, gap]);
     expect(summary.counts.inspections).toBe(0);
+  });
+
+  it('makes null what rests on the inspections alone, and keeps what the violations and crashes give', async () => {
+    const { root, input } = await fixtureInput('carriers-no-inspections');
+    await rm(join(input, 'sms', 'inspections.csv'));
+    await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK, asOf: AS_OF });
+    const store = RecordStore.open(loadBuild(join(root, 'out', 'carriers'), 'carriers'), PROFILES);
+    try {
+      const p = JSON.parse(store.get(1000001)!.toString('utf8')) as Profile;
+      schemas().assert('carriers/profile', p, 'profile');
+      expect(p.data_gaps).toEqual(['inspections']);
+      expect(p.inspections.total).toBeNull();
+      expect(p.national.vehicle_inspections).toBeNull();
+      expect(p.crashes).toMatchObject({ total: 1, injury: 1 });
+      expect(p.rates).toMatchObject({
+        vehicle_oos_rate: null,
+        driver_oos_rate: null,
+        violations_per_inspection: null,
+        crashes_per_power_unit: 0.02,
+      });
+      const byBasic = Object.fromEntries(p.categories.map((c) => [c.category, c]));
+      // Unsafe Driving rests on the violations alone: still measured and ranked.
+      expect(byBasic.unsafe_driving).toMatchObject({ sufficient_data: true, violations: 3, percentile: 0 });
+      // Hours of service is measured over the inspections: no measure, its violations still counted.
+      expect(byBasic.hos_compliance).toMatchObject({
+        sufficient_data: false,
+        measure: null,
+        percentile: null,
+        peer_group: null,
+        violations: 1,
+      });
+      const text = toExplanation(p);
+      expect(text).toContain(
+        "In the 24 months to 2026-10-31 it had 1 reported crash (0 fatal, 1 with injuries, 1 with a vehicle towed away). Its roadside inspections are not known: FMCSA's SMS inspection data was not available to this build",
+      );
+      expect(text).toContain('Crash counts include');
+      expect(text).not.toMatch(/\b0 roadside inspections\b/);
+    } finally {
+      store.close();
+    }
   });
 });
 

@@ -10,12 +10,12 @@ import { loadBuild } from '../../server/core/build.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
 
 const CARRIERS: NamedCarrier[] = [
-  { dot: 1, legal_name: 'ACME TRUCKING LLC', dba_name: null, power_units: 10 },
-  { dot: 2, legal_name: 'ACME', dba_name: 'ROAD RUNNER', power_units: 5 },
-  { dot: 3, legal_name: 'TRUCKS R US', dba_name: null, power_units: null },
-  { dot: 4, legal_name: 'Élan Transport', dba_name: 'ACME EXPRESS', power_units: 100 },
-  { dot: 5, legal_name: 'ACME', dba_name: null, power_units: 1 },
-  { dot: 6, legal_name: 'TRU-LINE & SONS', dba_name: 'TRUCK TRUCK TRUCKING', power_units: 10 },
+  { dot: 1, legal_name: 'ACME TRUCKING LLC', dba_name: null, power_units: 10, state: 'TX' },
+  { dot: 2, legal_name: 'ACME', dba_name: 'ROAD RUNNER', power_units: 5, state: 'tx' },
+  { dot: 3, legal_name: 'TRUCKS R US', dba_name: null, power_units: null, state: null },
+  { dot: 4, legal_name: 'Élan Transport', dba_name: 'ACME EXPRESS', power_units: 100, state: 'QC' },
+  { dot: 5, legal_name: 'ACME', dba_name: null, power_units: 1, state: 'T1' },
+  { dot: 6, legal_name: 'TRU-LINE & SONS', dba_name: 'TRUCK TRUCK TRUCKING', power_units: 10, state: 'TX' },
 ];
 
 let dir = '';
@@ -66,6 +66,34 @@ describe('name index search', () => {
     expect(index.search('acme', 2, whole)).toEqual({ total: 4, dots: [2, 5], records: [1, 4] });
     expect(index.search('acme', 25, whole)).toEqual({ total: 4, dots: [2, 5, 4, 1], records: [1, 4, 3, 0] });
   });
+
+  it('pages through the matches from offset, whole names first, and past the end to nothing', () => {
+    expect(index.search('acme', 2, whole, { offset: 1 }).dots).toEqual([5, 4]);
+    expect(index.search('acme', 2, whole, { offset: 2 })).toEqual({ total: 4, dots: [4, 1], records: [3, 0] });
+    expect(index.search('acme', 25, whole, { offset: 4 })).toEqual({ total: 4, dots: [], records: [] });
+    expect(index.search('acme', 25, whole, { offset: 10_000 })).toEqual({ total: 4, dots: [], records: [] });
+  });
+
+  it.each([
+    // A state in any case; the census's lower-case tx is TX; a malformed one (T1) is no state.
+    ['acme', 'TX', 2, [2, 1]],
+    ['acme', 'tx', 2, [2, 1]],
+    ['tru', 'Tx', 2, [1, 6]],
+    ['acme', 'QC', 1, [4]],
+    ['acme', 'CA', 0, []],
+    ['acme', 'T1', 0, []],
+    ['truck', 'TX', 2, [1, 6]],
+    ['zzz', 'TX', 0, []],
+  ])('%j in state %j → total %i, %j', (q, state, total, dots) => {
+    expect(index.search(q, 25, whole, { state })).toEqual({ total, dots, records: dots.map((d) => d - 1) });
+  });
+
+  it('writes each rank a state code and the states once, sorted', () => {
+    const build = loadBuild(join(dir, 'carriers'), 'carriers');
+    expect(build.readBuffer('index/names.states').toString('ascii')).toBe('QCTX');
+    // Ranking order: 4 (100 power units), 1 and 6 (10), 2 (5), 5 (1), 3 (unknown).
+    expect([...build.readBuffer('index/names.rank-states')]).toEqual([1, 2, 2, 2, 0, 0]);
+  });
 });
 
 describe('name index search with many words', () => {
@@ -78,6 +106,7 @@ describe('name index search with many words', () => {
         legal_name: 'QUIXOTIC ZEPHYR WOMBAT',
         dba_name: 'JUXTAPOSE VORTEX',
         power_units: 3,
+        state: 'NE',
       };
       await writeNameIndex(sink, [one]);
       await sink.publish({
@@ -111,6 +140,7 @@ describe('name index search over many matches', () => {
       legal_name: i % 3 === 0 ? `ZULU HAULING ${i}` : `ZULU FREIGHT ${i}`,
       dba_name: i === 59_999 ? 'ZULU' : null,
       power_units: i % 1000,
+      state: i % 2 === 0 ? 'CA' : 'NV',
     }));
     const out = await mkdtemp(join(tmpdir(), 'shardline-names-many-'));
     try {
@@ -140,6 +170,20 @@ describe('name index search over many matches', () => {
       });
       // Marks are cleared after a dense search too.
       expect(big.search('freight', 1, isWhole).total).toBe(40_000);
+      // The deepest page, whole name first: ranks 10,000 to 10,099 after it.
+      const deep = big.search('zulu', 100, isWhole, { offset: 10_000 });
+      expect(deep.total).toBe(60_000);
+      expect(deep.dots).toHaveLength(100);
+      const ranked = [...many].sort(compareRank).filter((c) => c.dot !== 600_000);
+      expect(deep.dots).toEqual(ranked.slice(9_999, 10_099).map((c) => c.dot));
+      // Every other carrier is in CA (even i, carrier_id 10, 30, …): the state halves the count.
+      expect(big.search('zulu', 1, isWhole, { state: 'ca' }).total).toBe(30_000);
+      expect(big.search('zulu hauling', 2, isWhole, { state: 'NV', offset: 5 }).dots).toEqual(
+        ranked
+          .filter((c) => c.legal_name.startsWith('ZULU HAULING') && c.state === 'NV')
+          .slice(5, 7)
+          .map((c) => c.dot),
+      );
     } finally {
       await rm(out, { recursive: true, force: true });
     }
@@ -179,6 +223,8 @@ describe('name index search against its definition', () => {
       seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
       return seed % n;
     };
+    // A few states, one of them common, so that a state is sometimes rarer than the words and sometimes not.
+    const STATES = ['TX', 'TX', 'TX', 'CA', 'ON', 'JA', 'WY'];
     const nameOf = () =>
       Array.from({ length: 1 + rand(3) }, () => vocab[rand(vocab.length)]!)
         .join(' ')
@@ -188,6 +234,7 @@ describe('name index search against its definition', () => {
       legal_name: rand(50) === 0 ? `ZETA${i} ${nameOf()}` : nameOf(),
       dba_name: rand(4) === 0 ? nameOf() : null,
       power_units: rand(5) === 0 ? null : rand(300),
+      state: rand(20) === 0 ? null : STATES[rand(STATES.length)]!,
     }));
     const ranked = [...many].sort(compareRank);
     const out = await mkdtemp(join(tmpdir(), 'shardline-names-prop-'));
@@ -246,21 +293,38 @@ describe('name index search against its definition', () => {
         });
         const q = rand(8) === 0 ? toNameKey(ranked[rand(ranked.length)]!.legal_name) : qWords.join(' ');
         const limit = [1, 5, 25, 100][rand(4)]!;
+        // Mostly the first page; now and then a later one, a state, or both.
+        const offset = rand(3) === 0 ? [1, 7, 40, 150][rand(4)]! : 0;
+        const state = rand(3) === 0 ? ['tx', 'CA', 'wy', 'ZZ'][rand(4)]! : undefined;
         const terms = [...new Set(toNameKey(q).split(' ').filter(Boolean))];
         const key = toNameKey(q);
-        const matches = ranked.filter((c) => terms.every((t) => words.get(c.dot)!.some((w) => w.startsWith(t))));
+        const matches = ranked.filter(
+          (c) =>
+            terms.every((t) => words.get(c.dot)!.some((w) => w.startsWith(t))) &&
+            (state === undefined || c.state === state.toUpperCase()),
+        );
         const exactFirst = [...matches.filter((c) => whole(c.dot, key)), ...matches.filter((c) => !whole(c.dot, key))];
         for (const [i, idx] of indexes.entries()) {
-          const dots = exactFirst.slice(0, limit).map((c) => c.dot);
-          expect(idx.search(q, limit, whole), `${q} (index ${i})`).toEqual({
+          const dots = exactFirst.slice(offset, offset + limit).map((c) => c.dot);
+          expect(idx.search(q, limit, whole, { offset, state }), `${q} ${offset} ${state} (index ${i})`).toEqual({
             total: matches.length,
             dots,
             records: dots.map((d) => d - 1),
           });
         }
-        paths.add(terms.length === 1 && matches.length > 40 ? 'common' : matches.length > 0 ? 'walk' : 'none');
+        paths.add(
+          state !== undefined
+            ? matches.length > 0
+              ? 'state'
+              : 'state-none'
+            : terms.length === 1 && matches.length > 40
+              ? 'common'
+              : matches.length > 0
+                ? 'walk'
+                : 'none',
+        );
       }
-      expect([...paths].sort()).toEqual(['common', 'none', 'walk']);
+      expect([...paths].sort()).toEqual(['common', 'none', 'state', 'state-none', 'walk']);
     } finally {
       await rm(out, { recursive: true, force: true });
     }
@@ -289,21 +353,22 @@ describe('whole-name matches through the exact table', () => {
     ])
       expect(String(x).startsWith(String(y))).toBe(false);
     const carriers: NamedCarrier[] = [
-      { dot: 11, legal_name: `ACME ${a}`, dba_name: null, power_units: 1 },
-      { dot: 12, legal_name: `Acme ${b}`, dba_name: null, power_units: 50 },
-      { dot: 13, legal_name: 'ROAD RUNNER INC', dba_name: `ACME ${a}`, power_units: 3 },
-      { dot: 14, legal_name: `ACME ${a}0`, dba_name: null, power_units: 900 },
+      { dot: 11, legal_name: `ACME ${a}`, dba_name: null, power_units: 1, state: 'OH' },
+      { dot: 12, legal_name: `Acme ${b}`, dba_name: null, power_units: 50, state: 'OH' },
+      { dot: 13, legal_name: 'ROAD RUNNER INC', dba_name: `ACME ${a}`, power_units: 3, state: 'PA' },
+      { dot: 14, legal_name: `ACME ${a}0`, dba_name: null, power_units: 900, state: 'OH' },
       // Of the second pair, only one whole name is stored (its hash names one key); the DBA has the
       // other's words, so the other's query finds this carrier, but not as a whole-name match.
-      { dot: 15, legal_name: `ACME ${c}`, dba_name: `ACME ${d}0`, power_units: 7 },
+      { dot: 15, legal_name: `ACME ${c}`, dba_name: `ACME ${d}0`, power_units: 7, state: 'OH' },
       // One name, many carriers (no collision): confirmed by the first one's record alone.
       ...Array.from({ length: 40 }, (_, i) => ({
         dot: 100 + i,
         legal_name: 'BLUE LINE EXPRESS',
         dba_name: null,
         power_units: i,
+        state: i % 2 === 0 ? 'OH' : 'PA',
       })),
-      { dot: 200, legal_name: 'BLUE LINE EXPRESS CO', dba_name: null, power_units: 999 },
+      { dot: 200, legal_name: 'BLUE LINE EXPRESS CO', dba_name: null, power_units: 999, state: 'PA' },
     ];
     const out = await mkdtemp(join(tmpdir(), 'shardline-names-exact-'));
     try {
@@ -349,6 +414,16 @@ describe('whole-name matches through the exact table', () => {
       // No whole name: ranking order alone.
       expect(idx.search('blue line', 3, whole)).toMatchObject({ total: 41, dots: [200, 139, 138] });
       expect(asked).toEqual([]);
+      // Whole names of a state first, then the others of that state; a page past the whole names.
+      expect(idx.search('blue line express', 3, whole, { state: 'pa' })).toMatchObject({
+        total: 21,
+        dots: [139, 137, 135],
+      });
+      expect(idx.search('blue line express', 3, whole, { state: 'PA', offset: 19 })).toMatchObject({
+        total: 21,
+        dots: [101, 200],
+      });
+      expect(idx.search(`acme ${a}`, 10, whole, { state: 'OH' })).toMatchObject({ total: 2, dots: [11, 14] });
     } finally {
       await rm(out, { recursive: true, force: true });
     }

@@ -11,6 +11,8 @@ import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: documents and bodies are untyped JSON, read field by field in assertions
+type Json = Record<string, any>;
 const NOW = new Date('2026-11-22T00:00:00Z');
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
 let srv: Awaited<ReturnType<typeof serveCarriers>>;
@@ -38,6 +40,28 @@ afterAll(async () => {
 });
 
 describe('carriers answers as its OpenAPI document says', () => {
+  it('GET /api/search: the page and state parameters as documented, their 200s and 400s', async () => {
+    const op = checker!.doc.paths['/api/search']!.get as { parameters: { name: string; schema: Json }[] };
+    const params = Object.fromEntries(op.parameters.map((p) => [p.name, p.schema]));
+    expect(params.offset).toMatchObject({ type: 'integer', minimum: 0, maximum: 10000, default: 0 });
+    expect(params.state).toMatchObject({ type: 'string', pattern: '^[A-Za-z]{2}$' });
+    for (const query of [
+      'q=alpha&state=tx',
+      'q=alpha&state=TX&limit=1&offset=0',
+      'q=t&offset=1&limit=1',
+      'q=alpha&offset=10000',
+      'q=1000001&state=ma',
+    ]) {
+      const res = await fetch(`${srv.base}/api/search?${query}`);
+      expect(res.status, query).toBe(200);
+      const body = (await res.json()) as Json;
+      expect(body, query).toHaveProperty('offset');
+      expect(body, query).toHaveProperty('limit');
+    }
+    for (const query of ['q=alpha&state=t', 'q=alpha&state=tx1', 'q=alpha&offset=10001', 'q=alpha&offset=-5'])
+      expect((await fetch(`${srv.base}/api/search?${query}`)).status, query).toBe(400);
+  });
+
   it('GET /api/carrier/{carrier_id}: 200 (free with RateLimit-*, premium without), 304, 400, 401, 404, 429', async () => {
     const ok = await fetch(`${srv.base}/api/carrier/1000001`, { headers: auth(premium) });
     expect(ok.status).toBe(200);

@@ -554,6 +554,7 @@ describe('profile', () => {
       methodology: m,
       national: toNational([a]),
       showRestricted: over.showRestricted ?? false,
+      gaps: [],
     };
   }
 

@@ -1,6 +1,7 @@
 // Builds from the real FMCSA census samples in ../shared/data/carriers (never copied into this repository):
-// with no inspection files, every carrier still gets a profile with counts 0 and no percentiles. Checks the
-// README's facts through the API. Skips visibly when ../shared is absent.
+// a census-only build, so every carrier gets a profile whose inspection, violation and crash figures are
+// null (data_gaps), never 0, and no percentiles. Checks the README's facts through the API, and search's
+// state filter and paging over real states and provinces. Skips visibly when ../shared is absent.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,8 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
     const manifest = (await (await fetch(`${srv.base}/manifest.json`)).json()) as Json;
     expect(manifest.counts.carriers).toBe(1100);
     expect(manifest.counts.inspections).toBe(0);
+    // No SMS Input file among them: the report repeats the build's warning.
+    expect(report.warnings).toContainEqual(expect.stringMatching(/^no SMS Input – Inspection, .* rows: .*data_gaps/));
   });
 
   it('holds the README facts: DOT 843932 and the 45,001-power-unit outlier', async () => {
@@ -67,13 +70,63 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
       power_units: 125,
       drivers: 77,
     });
-    expect(ies.inspections.total).toBe(0);
+    // A census-only build: unknown, not 0.
+    expect(ies.data_gaps).toEqual(['inspections', 'violations', 'crashes']);
+    expect(ies.inspections.total).toBeNull();
+    expect(ies.crashes.total).toBeNull();
+    expect(Object.values(ies.rates).every((r) => r === null)).toBe(true);
+    expect(ies.categories.every((c: Json) => c.violations === null && c.measure === null)).toBe(true);
     expect(ies.top_risks).toHaveLength(3);
     expect(Object.values(ies.percentiles).every((p) => p === null)).toBe(true);
     const emt = await profile(3847165);
     expect(emt).toMatchObject({ power_units: 45001, drivers: 2 });
     // The outlier's fleet size is not used to normalize anything.
     expect(emt.rates.crashes_per_power_unit).toBeNull();
+  });
+
+  it('explains a carrier of a census-only build without calling the missing data none', async () => {
+    const res = await fetch(`${srv.base}/api/carrier/843932/explain`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    const { summary } = (await res.json()) as { summary: string };
+    expect(summary).toContain('IES COMMERCIAL INC, USDOT 843932, is a motor carrier based in HOLDREGE, NE.');
+    expect(summary).toContain('was not available to this build');
+    expect(summary).not.toMatch(/\b0 roadside inspections?\b/);
+    expect(summary).not.toContain('no reported crash');
+  });
+
+  it('filters search by the census states, US, Canadian and Mexican, in any case', async () => {
+    const get = async (query: string) => (await (await fetch(`${srv.base}/api/search?${query}`)).json()) as Json;
+    const ne = await get('q=ies&state=ne');
+    expect(ne.results[0]).toMatchObject({ carrier_id: 843932, state: 'NE' });
+    expect((await get('q=ies&state=CA')).results.map((c: Json) => c.carrier_id)).not.toContain(843932);
+    // SURREY, BC (Canada): NATT ENTERPRISES LTD.
+    expect((await get('q=natt&state=bc')).results.map((c: Json) => c.carrier_id)).toEqual([2090769]);
+    // A Mexican state in FMCSA's own code (Jalisco): one carrier in the samples.
+    for (const state of ['JA', 'ja']) {
+      const r = await get(`q=${encodeURIComponent('a')}&state=${state}&limit=100`);
+      expect(r.results.every((c: Json) => c.state === 'JA')).toBe(true);
+    }
+    expect((await get('q=USDOT%20843932&state=TX')).total).toBe(0);
+  });
+
+  it('pages through a common word of the real names without overlap or gap', async () => {
+    const get = async (query: string) => (await (await fetch(`${srv.base}/api/search?${query}`)).json()) as Json;
+    const all = await get('q=llc&limit=100');
+    expect(all.total).toBeGreaterThan(100);
+    const pages: number[] = [];
+    for (let offset = 0; offset < all.total; offset += 100)
+      pages.push(...(await get(`q=llc&limit=100&offset=${offset}`)).results.map((c: Json) => c.carrier_id));
+    expect(pages).toHaveLength(all.total);
+    expect(new Set(pages).size).toBe(all.total);
+    expect(pages.slice(0, 100)).toEqual(all.results.map((c: Json) => c.carrier_id));
+    const ca = await get('q=llc&state=ca&limit=100');
+    expect(ca.total).toBeGreaterThan(0);
+    expect(ca.total).toBeLessThan(all.total);
+    expect(ca.results.every((c: Json) => c.state === 'CA')).toBe(true);
+    expect(await get(`q=llc&offset=${all.total}`)).toMatchObject({ total: all.total, results: [] });
   });
 
   it('finds carriers by number and by name', async () => {

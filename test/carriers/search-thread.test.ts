@@ -5,7 +5,13 @@ import type { Worker } from 'node:worker_threads';
 import { loadBuild } from '../../server/core/build.ts';
 import { RecordStore } from '../../server/core/record-store.ts';
 import { NameIndex } from '../../server/carriers/search.ts';
-import { SearchThread, SearchThreadError, searchBody, type SearchData } from '../../server/carriers/search-thread.ts';
+import {
+  SearchThread,
+  SearchThreadError,
+  searchBody,
+  type SearchData,
+  type SearchPage,
+} from '../../server/carriers/search-thread.ts';
 import { SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 
@@ -22,20 +28,26 @@ afterAll(async () => {
   await built.root.remove();
 });
 
-const QUERIES: [string, number][] = [
-  ['alpha', 25],
-  ['alpha freight', 25],
-  ['ALPHA FREIGHT LLC', 25],
-  ['a', 3],
-  ['a', 100],
-  ['express', 1],
-  ['tr', 10],
-  ['1000001', 25],
-  ['USDOT 1000001', 25],
-  ['42', 25],
-  ['zzzz', 25],
-  ['freight llc', 2],
-  ['é', 25],
+const page = (limit: number, offset = 0, state?: string): SearchPage => ({ limit, offset, state });
+const QUERIES: [string, SearchPage][] = [
+  ['alpha', page(25)],
+  ['alpha freight', page(25)],
+  ['ALPHA FREIGHT LLC', page(25)],
+  ['a', page(3)],
+  ['a', page(100)],
+  ['a', page(2, 3)],
+  ['a', page(25, 0, 'tx')],
+  ['a', page(1, 1, 'TX')],
+  ['express', page(1)],
+  ['tr', page(10)],
+  ['1000001', page(25)],
+  ['1000001', page(25, 0, 'tx')],
+  ['1000001', page(25, 0, 'MA')],
+  ['USDOT 1000001', page(25)],
+  ['42', page(25)],
+  ['zzzz', page(25)],
+  ['freight llc', page(2)],
+  ['é', page(25)],
 ];
 
 describe('search thread', () => {
@@ -43,9 +55,9 @@ describe('search thread', () => {
     const thread = new SearchThread(loadBuild(built.buildDir, 'carriers'));
     try {
       // All at once: they go over in one batch, and come back in one message or a few.
-      const bodies = await Promise.all(QUERIES.map(([q, limit]) => thread.body(q, limit)));
-      for (const [i, [q, limit]] of QUERIES.entries())
-        expect(bodies[i]!.toString('utf8'), q).toBe(searchBody(here, q, limit).toString('utf8'));
+      const bodies = await Promise.all(QUERIES.map(([q, p]) => thread.body(q, p)));
+      for (const [i, [q, p]] of QUERIES.entries())
+        expect(bodies[i]!.toString('utf8'), q).toBe(searchBody(here, q, p).toString('utf8'));
       // Not every query is empty: the comparison is over real results.
       expect(
         bodies.filter((b) => (JSON.parse(b.toString('utf8')) as { total: number }).total > 0).length,
@@ -57,14 +69,16 @@ describe('search thread', () => {
 
   it('closed with searches under way, answers them all, then stops; a later search starts it again', async () => {
     const thread = new SearchThread(loadBuild(built.buildDir, 'carriers'));
-    const under = QUERIES.map(([q, limit]) => thread.body(q, limit));
+    const under = QUERIES.map(([q, p]) => thread.body(q, p));
     thread.close();
     expect(thread.running).toBe(true);
     expect((await Promise.all(under)).map((b) => b.toString('utf8'))).toEqual(
-      QUERIES.map(([q, limit]) => searchBody(here, q, limit).toString('utf8')),
+      QUERIES.map(([q, p]) => searchBody(here, q, p).toString('utf8')),
     );
     expect(thread.running).toBe(false);
-    expect((await thread.body('alpha', 25)).toString('utf8')).toBe(searchBody(here, 'alpha', 25).toString('utf8'));
+    expect((await thread.body('alpha', page(25))).toString('utf8')).toBe(
+      searchBody(here, 'alpha', page(25)).toString('utf8'),
+    );
     // Closed still: it stops again once that search is answered.
     expect(thread.running).toBe(false);
   });
@@ -72,14 +86,14 @@ describe('search thread', () => {
   it('fails the searches a crashed thread had, and answers the next one from a new thread', async () => {
     const thread = new SearchThread(loadBuild(built.buildDir, 'carriers'));
     try {
-      await thread.body('alpha', 25);
-      const lost = thread.body('freight', 25);
+      await thread.body('alpha', page(25));
+      const lost = thread.body('freight', page(25));
       // A crash, as far as the main thread can tell: the thread ends without answering.
       await (thread as unknown as { worker: { thread: Worker } }).worker.thread.terminate();
       await expect(lost).rejects.toBeInstanceOf(SearchThreadError);
       expect(thread.running).toBe(false);
-      expect((await thread.body('freight', 25)).toString('utf8')).toBe(
-        searchBody(here, 'freight', 25).toString('utf8'),
+      expect((await thread.body('freight', page(25))).toString('utf8')).toBe(
+        searchBody(here, 'freight', page(25)).toString('utf8'),
       );
       expect(thread.running).toBe(true);
     } finally {

@@ -5,7 +5,15 @@ import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 contractSuite({
   name: 'carriers',
   start: serveCarriersFixture,
-  documents: ['/api/search?q=alpha', '/api/search?q=USDOT%201000001&limit=5', '/api/search?q=alpha&unknown=1'],
+  documents: [
+    '/api/search?q=alpha',
+    '/api/search?q=USDOT%201000001&limit=5',
+    '/api/search?q=alpha&unknown=1',
+    '/api/search?q=a&state=tx&limit=1&offset=0',
+    '/api/search?q=alpha&offset=1&limit=1',
+    '/api/search?q=alpha&offset=10000',
+    '/api/search?q=USDOT%201000001&state=MA',
+  ],
   notFound: ['/api/nothing', '/api/carrier', '/api/carriers/1000001'],
   badParameters: [
     { path: '/api/search?q=*', parameters: ['q'] },
@@ -19,6 +27,10 @@ contractSuite({
     { path: '/api/search?q=a&limit=101', parameters: ['limit'] },
     { path: '/api/search?q=a&q=b', parameters: ['q'] },
     { path: '/api/search?limit=x', parameters: ['limit', 'q'] },
+    { path: '/api/search?q=a&offset=10001', parameters: ['offset'] },
+    { path: '/api/search?q=a&offset=-1&limit=0', parameters: ['limit', 'offset'] },
+    { path: '/api/search?q=a&state=texas', parameters: ['state'] },
+    { path: '/api/search?q=*&state=1&offset=y', parameters: ['offset', 'q', 'state'] },
   ],
   getOnly: '/api/search',
   openapi: OPENAPI_PATH,

@@ -6,15 +6,26 @@ export interface CarrierToolResult {
   tool: "search_carrier" | "get_carrier_profile";
   result: CarrierSearchResults | CarrierProfile;
 }
+/**
+ * GET /api/search: total counts every match (in the state, when one is given); results are the page from offset, at most limit of them, in result order: whole-name matches first, then power units descending, then carrier_id.
+ */
 export interface CarrierSearchResults {
   /**
    * q as given.
    */
   query: string;
   /**
-   * Every match, before limit.
+   * Every match, before offset and limit.
    */
   total: number;
+  /**
+   * limit as asked, or its default.
+   */
+  limit: number;
+  /**
+   * offset as asked, or 0.
+   */
+  offset: number;
   results: CarrierSearchResult[];
 }
 /**
@@ -29,7 +40,7 @@ export interface CarrierSearchResult {
   power_units: number | null;
 }
 /**
- * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (shared/contracts/carriers.md). An empty census field is null, never 0 or "".
+ * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (shared/contracts/carriers.md). An empty census field is null, never 0 or "". What rests on an SMS input the build did not have (data_gaps) is null, never 0.
  */
 export interface CarrierProfile {
   /**
@@ -70,59 +81,83 @@ export interface CarrierProfile {
      */
     size: number;
   };
+  /**
+   * Inspections in the window; each count is null when the build had no SMS inspection input (data_gaps lists `inspections`).
+   */
   inspections: {
     window_months: number;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    total: number;
+    total: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    driver: number;
+    driver: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    vehicle: number;
+    vehicle: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    hazmat: number;
+    hazmat: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    with_violations: number;
+    with_violations: number | null;
   };
+  /**
+   * Crashes in the window; each count is null when the build had no SMS crash input (data_gaps lists `crashes`).
+   */
   crashes: {
     window_months: number;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    total: number;
+    total: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    fatal: number;
+    fatal: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    injury: number;
+    injury: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    tow_away: number;
+    tow_away: number | null;
   };
   /**
-   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown.
+   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown, or when an input they rest on is missing (data_gaps): the out-of-service rates rest on the inspections, violations_per_inspection on the inspections and violations, crashes_per_power_unit on the crashes.
    */
   rates: {
     /**
@@ -147,7 +182,7 @@ export interface CarrierProfile {
     crashes_per_power_unit: number | null;
   };
   /**
-   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0.
+   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0. Without SMS inspection input (data_gaps lists `inspections`), the rates and counts are null.
    */
   national: {
     /**
@@ -162,9 +197,27 @@ export interface CarrierProfile {
      * Hazmat out-of-service inspections / hazmat inspections, all carriers.
      */
     hazmat_oos_rate: number | null;
-    vehicle_inspections: number;
-    driver_inspections: number;
-    hazmat_inspections: number;
+    /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "count_or_gap".
+     */
+    vehicle_inspections: number | null;
+    /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "count_or_gap".
+     */
+    driver_inspections: number | null;
+    /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "count_or_gap".
+     */
+    hazmat_inspections: number | null;
   };
   /**
    * The seven BASICs in a fixed order.
@@ -260,6 +313,15 @@ export interface CarrierProfile {
    * Snapshot date of the FMCSA data.
    */
   data_as_of: string;
+  /**
+   * The SMS inputs the build did not have (no file, or none with a row): `inspections`, `violations`, `crashes`, in that order; [] when it had all three. What rests on a missing input is null, never 0: its counts and rates, and the BASICs measured from it (measure, percentile and violations null, sufficient_data false): a census-only build has no inspection, violation or crash figure at all.
+   *
+   * @maxItems 3
+   *
+   * Items: This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "data_gap".
+   */
+  data_gaps: ("inspections" | "violations" | "crashes")[];
   methodology: {
     version: string;
     note: "Percentiles are recomputed from FMCSA public data; they are not FMCSA's published values.";
@@ -284,7 +346,7 @@ export interface Category {
     | "crash_indicator";
   label: string;
   /**
-   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units).
+   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units, or when an input it rests on is missing: data_gaps).
    */
   measure: number | null;
   /**
@@ -306,11 +368,11 @@ export interface Category {
    */
   alert: boolean;
   /**
-   * Violations in the window, each violation code once per inspection (crashes for crash_indicator).
+   * A count; null when the SMS input it rests on was missing from the build (data_gaps).
    */
-  violations: number;
+  violations: number | null;
   /**
-   * Id of the category's safety event group; null below the first group.
+   * Id of the category's safety event group; null below the first group, or when an input the category rests on is missing (data_gaps).
    */
   peer_group: string | null;
   sufficient_data: boolean;

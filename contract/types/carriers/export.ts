@@ -21,7 +21,7 @@ export interface CarrierExportJSON {
      */
     to: string;
     /**
-     * Every calendar month the window touches, oldest first, zeros included: window_months + 1 entries, since the window starts and ends part-way through a month.
+     * Every calendar month the window touches, oldest first, zeros included (null where profile.data_gaps says the input was missing): window_months + 1 entries, since the window starts and ends part-way through a month.
      *
      * @minItems 2
      */
@@ -31,13 +31,13 @@ export interface CarrierExportJSON {
        */
       month: string;
       /**
-       * Inspections dated in this month and inside the window.
+       * Inspections dated in this month and inside the window; null when the build had no SMS inspection input (profile.data_gaps).
        */
-      inspections: number;
+      inspections: number | null;
       /**
-       * Crashes dated in this month and inside the window, not-preventable ones included.
+       * Crashes dated in this month and inside the window, not-preventable ones included; null when the build had no SMS crash input (profile.data_gaps).
        */
-      crashes: number;
+      crashes: number | null;
     }[];
   };
 }
@@ -83,59 +83,83 @@ export interface CarrierProfile {
      */
     size: number;
   };
+  /**
+   * Inspections in the window; each count is null when the build had no SMS inspection input (data_gaps lists `inspections`).
+   */
   inspections: {
     window_months: number;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    total: number;
+    total: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    driver: number;
+    driver: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    vehicle: number;
+    vehicle: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    hazmat: number;
+    hazmat: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    with_violations: number;
+    with_violations: number | null;
   };
+  /**
+   * Crashes in the window; each count is null when the build had no SMS crash input (data_gaps lists `crashes`).
+   */
   crashes: {
     window_months: number;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    total: number;
+    total: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    fatal: number;
+    fatal: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    injury: number;
+    injury: number | null;
     /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
      * This interface was referenced by `CarrierProfile`'s JSON-Schema
-     * via the `definition` "count".
+     * via the `definition` "count_or_gap".
      */
-    tow_away: number;
+    tow_away: number | null;
   };
   /**
-   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown.
+   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown, or when an input they rest on is missing (data_gaps): the out-of-service rates rest on the inspections, violations_per_inspection on the inspections and violations, crashes_per_power_unit on the crashes.
    */
   rates: {
     /**
@@ -160,7 +184,7 @@ export interface CarrierProfile {
     crashes_per_power_unit: number | null;
   };
   /**
-   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0.
+   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0. Without SMS inspection input (data_gaps lists `inspections`), the rates and counts are null.
    */
   national: {
     /**
@@ -175,9 +199,27 @@ export interface CarrierProfile {
      * Hazmat out-of-service inspections / hazmat inspections, all carriers.
      */
     hazmat_oos_rate: number | null;
-    vehicle_inspections: number;
-    driver_inspections: number;
-    hazmat_inspections: number;
+    /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "count_or_gap".
+     */
+    vehicle_inspections: number | null;
+    /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "count_or_gap".
+     */
+    driver_inspections: number | null;
+    /**
+     * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+     *
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "count_or_gap".
+     */
+    hazmat_inspections: number | null;
   };
   /**
    * The seven BASICs in a fixed order.
@@ -273,6 +315,15 @@ export interface CarrierProfile {
    * Snapshot date of the FMCSA data.
    */
   data_as_of: string;
+  /**
+   * The SMS inputs the build did not have (no file, or none with a row): `inspections`, `violations`, `crashes`, in that order; [] when it had all three. What rests on a missing input is null, never 0: its counts and rates, and the BASICs measured from it (measure, percentile and violations null, sufficient_data false): a census-only build has no inspection, violation or crash figure at all.
+   *
+   * @maxItems 3
+   *
+   * Items: This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "data_gap".
+   */
+  data_gaps: ("inspections" | "violations" | "crashes")[];
   methodology: {
     version: string;
     note: "Percentiles are recomputed from FMCSA public data; they are not FMCSA's published values.";
@@ -297,7 +348,7 @@ export interface Category {
     | "crash_indicator";
   label: string;
   /**
-   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units).
+   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units, or when an input it rests on is missing: data_gaps).
    */
   measure: number | null;
   /**
@@ -319,11 +370,11 @@ export interface Category {
    */
   alert: boolean;
   /**
-   * Violations in the window, each violation code once per inspection (crashes for crash_indicator).
+   * A count; null when the SMS input it rests on was missing from the build (data_gaps).
    */
-  violations: number;
+  violations: number | null;
   /**
-   * Id of the category's safety event group; null below the first group.
+   * Id of the category's safety event group; null below the first group, or when an input the category rests on is missing (data_gaps).
    */
   peer_group: string | null;
   sufficient_data: boolean;

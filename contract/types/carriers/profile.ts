@@ -7,10 +7,12 @@
  */
 export type SegId = string;
 /**
+ * A count; null when the SMS input it rests on was missing from the build (data_gaps).
+ *
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
- * via the `definition` "count".
+ * via the `definition` "count_or_gap".
  */
-export type Count = number;
+export type CountOrGap = number | null;
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
  * via the `definition` "basic".
@@ -39,12 +41,22 @@ export type Percentile = number | null;
 export type Threshold = number;
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "data_gap".
+ */
+export type DataGap = "inspections" | "violations" | "crashes";
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "count".
+ */
+export type Count = number;
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
  * via the `definition` "rate".
  */
 export type Rate = number | null;
 
 /**
- * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (shared/contracts/carriers.md). An empty census field is null, never 0 or "".
+ * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (shared/contracts/carriers.md). An empty census field is null, never 0 or "". What rests on an SMS input the build did not have (data_gaps) is null, never 0.
  */
 export interface CarrierProfile {
   /**
@@ -79,23 +91,29 @@ export interface CarrierProfile {
      */
     size: number;
   };
+  /**
+   * Inspections in the window; each count is null when the build had no SMS inspection input (data_gaps lists `inspections`).
+   */
   inspections: {
     window_months: number;
-    total: Count;
-    driver: Count;
-    vehicle: Count;
-    hazmat: Count;
-    with_violations: Count;
-  };
-  crashes: {
-    window_months: number;
-    total: Count;
-    fatal: Count;
-    injury: Count;
-    tow_away: Count;
+    total: CountOrGap;
+    driver: CountOrGap;
+    vehicle: CountOrGap;
+    hazmat: CountOrGap;
+    with_violations: CountOrGap;
   };
   /**
-   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown.
+   * Crashes in the window; each count is null when the build had no SMS crash input (data_gaps lists `crashes`).
+   */
+  crashes: {
+    window_months: number;
+    total: CountOrGap;
+    fatal: CountOrGap;
+    injury: CountOrGap;
+    tow_away: CountOrGap;
+  };
+  /**
+   * Ratios over the window, 3 decimals; null when the denominator is 0 or unknown, or when an input they rest on is missing (data_gaps): the out-of-service rates rest on the inspections, violations_per_inspection on the inspections and violations, crashes_per_power_unit on the crashes.
    */
   rates: {
     /**
@@ -120,7 +138,7 @@ export interface CarrierProfile {
     crashes_per_power_unit: number | null;
   };
   /**
-   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0.
+   * The out-of-service rates over every inspection of every carrier in the build's window (SAFER's national averages), to read the carrier's own rates against, with the inspections each rests on. A rate is null when its count is 0. Without SMS inspection input (data_gaps lists `inspections`), the rates and counts are null.
    */
   national: {
     /**
@@ -135,9 +153,9 @@ export interface CarrierProfile {
      * Hazmat out-of-service inspections / hazmat inspections, all carriers.
      */
     hazmat_oos_rate: number | null;
-    vehicle_inspections: number;
-    driver_inspections: number;
-    hazmat_inspections: number;
+    vehicle_inspections: CountOrGap;
+    driver_inspections: CountOrGap;
+    hazmat_inspections: CountOrGap;
   };
   /**
    * The seven BASICs in a fixed order.
@@ -174,6 +192,12 @@ export interface CarrierProfile {
    * Snapshot date of the FMCSA data.
    */
   data_as_of: string;
+  /**
+   * The SMS inputs the build did not have (no file, or none with a row): `inspections`, `violations`, `crashes`, in that order; [] when it had all three. What rests on a missing input is null, never 0: its counts and rates, and the BASICs measured from it (measure, percentile and violations null, sufficient_data false): a census-only build has no inspection, violation or crash figure at all.
+   *
+   * @maxItems 3
+   */
+  data_gaps: DataGap[];
   methodology: {
     version: string;
     note: "Percentiles are recomputed from FMCSA public data; they are not FMCSA's published values.";
@@ -187,7 +211,7 @@ export interface Category {
   category: Basic;
   label: string;
   /**
-   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units).
+   * SMS measure (0 = no violations; null when it cannot be computed, e.g. unknown power units, or when an input it rests on is missing: data_gaps).
    */
   measure: number | null;
   percentile: Percentile;
@@ -197,11 +221,11 @@ export interface Category {
    */
   alert: boolean;
   /**
-   * Violations in the window, each violation code once per inspection (crashes for crash_indicator).
+   * A count; null when the SMS input it rests on was missing from the build (data_gaps).
    */
-  violations: number;
+  violations: number | null;
   /**
-   * Id of the category's safety event group; null below the first group.
+   * Id of the category's safety event group; null below the first group, or when an input the category rests on is missing (data_gaps).
    */
   peer_group: string | null;
   sufficient_data: boolean;

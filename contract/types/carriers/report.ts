@@ -4,7 +4,7 @@
  */
 export interface CarriersBuildReport {
   /**
-   * What makes the build less useful than it looks, in words: for example an input file with a header and no rows (its inspections, violations or crashes are then missing from every profile). Also printed by the build and the nightly job.
+   * What makes the build less useful than it looks, in words: for example an input file with a header and no rows (its inspections, violations or crashes are then missing from every profile), or an SMS input the build had no row of at all, as in a census-only build (the profiles' data_gaps then list it, and what rests on it is null). Also printed by the build and the nightly job.
    */
   warnings: string[];
   data_as_of: string;

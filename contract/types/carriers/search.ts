@@ -1,13 +1,24 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
+/**
+ * GET /api/search: total counts every match (in the state, when one is given); results are the page from offset, at most limit of them, in result order: whole-name matches first, then power units descending, then carrier_id.
+ */
 export interface CarrierSearchResults {
   /**
    * q as given.
    */
   query: string;
   /**
-   * Every match, before limit.
+   * Every match, before offset and limit.
    */
   total: number;
+  /**
+   * limit as asked, or its default.
+   */
+  limit: number;
+  /**
+   * offset as asked, or 0.
+   */
+  offset: number;
   results: CarrierSearchResult[];
 }
 /**

@@ -1,6 +1,6 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * Arguments of the search_carrier tool of POST /api/mcp; the result is exactly the body of GET /api/search?q={query}&limit={limit}.
+ * Arguments of the search_carrier tool of POST /api/mcp; the result is exactly the body of GET /api/search?q={query}&limit={limit}&offset={offset}&state={state}.
  */
 export interface SearchCarrierArguments {
   /**
@@ -11,4 +11,12 @@ export interface SearchCarrierArguments {
    * Most results returned.
    */
   limit?: number;
+  /**
+   * Matches skipped before the page, in result order (stable: pages never overlap or skip); past the end gives an empty page.
+   */
+  offset?: number;
+  /**
+   * Only carriers whose physical address is in this state or province: two letters, any case (as GET /api/search's state: checked for its form only; a code no carrier has gives no results).
+   */
+  state?: string;
 }

@@ -6,7 +6,7 @@ export interface BuildManifest {
   /**
    * The build data format: what the tree holds and how its files are laid out. A server loads only builds of its own format; another asks for a rebuild with the server's version.
    */
-  format: 1;
+  format: 2;
   service: "facilities" | "carriers" | "economy";
   /**
    * Hash of the input files, the build options and the build code (for facilities also of the ids.json carried over from the previous build): two builds with the same version have the same files, the manifest's built_at aside.
