@@ -21,6 +21,8 @@ import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity } from './buildings.ts';
 import { INVALID_COORDINATES } from './coordinates.ts';
+import { toSpineCsv, toSpineGeoJson } from './downloads.ts';
+import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
 import { toDelta, type Buildings } from '../../contract/facilities/record.ts';
 import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
@@ -416,6 +418,8 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       { count: records.length, facilities: records.map(({ delta: _d, flags: _f, ...rest }) => rest) },
       'facilities/spine',
     );
+    await sink.writeText(SPINE_CSV_PATH.slice(1), toSpineCsv(records));
+    await sink.writeJson(SPINE_GEOJSON_PATH.slice(1), toSpineGeoJson(records), 'facilities/spine-geojson');
     await sink.writeJson('api/v1/stats.json', stats, 'facilities/stats');
     await sink.writeJson('api/v1/search.json', toSearchResponse(search.facilities, DEFAULT_LIMIT), 'facilities/search');
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
