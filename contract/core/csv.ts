@@ -3,6 +3,9 @@
 
 export type CsvValue = string | number | null;
 
+/** The media type of every CSV the server sends (RFC 4180 §3; the project writes UTF-8). */
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+
 /** RFC 4180 §2 rule 1: every record, the last included, ends in CRLF. */
 export const CSV_EOL = '\r\n';
 

@@ -9,6 +9,7 @@ import {
   type ApiSpec,
   type OpenApiDocument,
   type ResponseSpec,
+  type SchemaSource,
 } from '../core/openapi.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
@@ -17,24 +18,17 @@ import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/do
 
 const BASE = '/api/v1';
 
-const document = (schema: string, description: string): ResponseSpec => ({
-  description,
-  content: { 'application/json': schema },
-  headers: ['ETag'],
-  cache: PUBLIC_CACHE,
-});
-
-const CSV_BODY = (what: string) => ({
-  type: 'string',
-  description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
-});
-
-/** A download of the build's tree: the same headers as any file of it, a strong ETag and 304 included. */
-const download = (type: string, schema: string | Record<string, unknown>, description: string): ResponseSpec => ({
+/** A document without a query: JSON, or one of the downloads; a strong ETag and 304 either way. */
+const document = (schema: SchemaSource, description: string, type = 'application/json'): ResponseSpec => ({
   description,
   content: { [type]: schema },
   headers: ['ETag'],
   cache: PUBLIC_CACHE,
+});
+
+const csvBody = (what: string) => ({
+  type: 'string',
+  description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
 });
 
 export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
@@ -69,7 +63,7 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
         tag: 'Facilities',
         description:
           'The whole registry as one CSV file, ascending by `spine_id`: a file the build writes into its tree (with `.gz` and `.br` beside it), served as it is and uploadable to a CDN.',
-        responses: { 200: download('text/csv', CSV_BODY('Every facility'), 'The CSV download.') },
+        responses: { 200: document(csvBody('Every facility'), 'The CSV download.', 'text/csv') },
       },
       {
         method: 'get',
@@ -80,7 +74,7 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
         description:
           'A GeoJSON FeatureCollection (RFC 7946) of a Point per facility with known coordinates, ascending by `spine_id`: coordinates `[longitude, latitude]`, the spine id as the feature id, the CSV row as properties. A file of the build tree, as spine.csv is.',
         responses: {
-          200: download('application/geo+json', 'facilities/spine-geojson', 'The GeoJSON download.'),
+          200: document('facilities/spine-geojson', 'The GeoJSON download.', 'application/geo+json'),
         },
       },
       {
@@ -132,7 +126,7 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
             description: 'The matching facilities: the JSON document, or with `format=csv` the page as CSV.',
             content: {
               'application/json': 'facilities/search',
-              'text/csv': CSV_BODY('With `format=csv`, the page'),
+              'text/csv': csvBody('With `format=csv`, the page'),
             },
             headers: ['ETag', 'Content-Disposition-200'],
             cache: PUBLIC_CACHE,

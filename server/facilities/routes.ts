@@ -3,6 +3,7 @@
 // files of the tree, which the core's statics answer); search runs the prebuilt lunr index and caches each
 // distinct query's response, as JSON or, with format=csv, as the downloads' rows.
 import lunr from 'lunr';
+import { CSV_TYPE } from '../../contract/core/csv.ts';
 import { SPINE_CSV_HEADER, toSpineCsvRecord, toSpineRow } from '../../contract/facilities/downloads.ts';
 import { isSpineId } from '../../contract/facilities/ids.ts';
 import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
@@ -64,7 +65,6 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
 
 const TAIL = Buffer.from(']}');
 const CSV_HEAD = Buffer.from(SPINE_CSV_HEADER);
-export const CSV_TYPE = 'text/csv; charset=utf-8';
 /** A CSV page is a download (RFC 6266 §4.1), named for what it holds. */
 const CSV_HEADERS = { 'Content-Disposition': 'attachment; filename="facilities-search.csv"' };
 
