@@ -118,8 +118,16 @@ export interface SinkStream {
 
 export interface Sink {
   readonly dir: string;
-  /** Validates `doc` against `schemaId` and writes `relPath` (plus `.gz`/`.br`). Throws on a second write. */
+  /**
+   * Validates `doc` against `schemaId` and writes `relPath` (plus `.gz`/`.br`). Throws on a second write.
+   * `relPath` is a `.json` file, or a `.geojson` one (RFC 7946: JSON too).
+   */
   writeJson(relPath: string, doc: unknown, schemaId: string): Promise<void>;
+  /**
+   * A download that is not JSON (`.csv`), written with `.gz`/`.br` like the documents. Its content is the
+   * caller's to check: JSON goes through writeJson, which validates it.
+   */
+  writeText(relPath: string, text: string): Promise<void>;
   /**
    * A large data file written in pieces (a record store, an index), buffered into large writes and hashed
    * as it goes; not compressed (clients never fetch these whole). `close` registers it in the checksums.
@@ -312,21 +320,35 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     if (failure) throw failure;
   };
 
-  const writeJson = async (relPath: string, doc: unknown, schemaId: string) => {
+  const JSON_FILE = /\.(geo)?json$/;
+  /** Claims `relPath` for one write; `json` says whether it must be a JSON document's path or must not. */
+  const reserve = (relPath: string, json: boolean) => {
     if (closed) throw new Error('the build was already published or aborted');
     if (failure) throw failure;
-    if (!relPath.endsWith('.json') || relPath.startsWith('/') || relPath.includes('..')) {
+    if (JSON_FILE.test(relPath) !== json || relPath.startsWith('/') || relPath.includes('..')) {
       throw new Error(`bad output path ${relPath}`);
     }
     if (reserved.has(relPath)) throw new Error(`${relPath} was written twice in one build`);
     reserved.add(relPath);
-    registry.assert(schemaId, doc, relPath);
-    const task = writeOne(relPath, Buffer.from(JSON.stringify(doc))).catch((err: unknown) => {
+  };
+  const enqueue = async (relPath: string, body: Buffer) => {
+    const task = writeOne(relPath, body).catch((err: unknown) => {
       failure ??= err;
     });
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));
     if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+  };
+
+  const writeJson = async (relPath: string, doc: unknown, schemaId: string) => {
+    reserve(relPath, true);
+    registry.assert(schemaId, doc, relPath);
+    await enqueue(relPath, Buffer.from(JSON.stringify(doc)));
+  };
+
+  const writeText = async (relPath: string, text: string) => {
+    reserve(relPath, false);
+    await enqueue(relPath, Buffer.from(text, 'utf8'));
   };
 
   const STREAM_BUFFER = 1 << 20;
@@ -377,6 +399,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
   return {
     dir,
     writeJson,
+    writeText,
     openStream,
     files: () => written,
     async publish(manifest) {

@@ -1,8 +1,3 @@
-// CSV text as the upstreams write it, for the demo generators.
-
-/** Minimal quoting (RFC 4180): only fields holding a comma, a quote or a line break are quoted. */
-export function toCsvField(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
-}
-
-export const toCsvLine = (fields: readonly string[]) => fields.map(toCsvField).join(',');
+// CSV text as the upstreams write it (minimal quoting, RFC 4180), for the demo generators: the project's one
+// writer, under the name the generators import.
+export { toCsvField, toCsvLine } from '../../contract/core/csv.ts';

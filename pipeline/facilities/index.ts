@@ -21,7 +21,10 @@ import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity } from './buildings.ts';
-import type { Buildings } from '../../contract/facilities/record.ts';
+import { INVALID_COORDINATES } from './coordinates.ts';
+import { toSpineCsv, toSpineGeoJson } from './downloads.ts';
+import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
+import { toDelta, type Buildings } from '../../contract/facilities/record.ts';
 import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
 import { INPUTS, KINDS, type FacilitiesInputKind } from './inputs.ts';
@@ -35,7 +38,7 @@ import {
 } from './normalize-rows.ts';
 import { toFacilitiesOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
-import { toBaseRecord, toDelta } from './records.ts';
+import { toBaseRecord } from './records.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
 import { toSearchIndex } from './search.ts';
 import { DEFAULT_LIMIT, toSearchResponse } from '../../contract/facilities/search.ts';
@@ -367,6 +370,11 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     const search = toSearchIndex(ranked);
 
     const warnings: string[] = emptyInputWarnings(accounts);
+    const unusable = issues.filter((i) => i.kind === INVALID_COORDINATES).length;
+    if (unusable > 0)
+      warnings.push(
+        `${unusable} federal row${unusable === 1 ? ' has' : 's have'} coordinates that are not two numbers in range inside Ontario: left out (report.json issues of kind ${INVALID_COORDINATES}), so a facility takes another row's or none`,
+      );
     if (!records.some((r) => r.totals.ontario !== null || r.totals.federal !== null)) {
       const years = [...new Set([...ontarioRows, ...federalRows].map((r) => r.year))].sort((a, b) => a - b);
       const span = years.length
@@ -419,6 +427,8 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       { count: records.length, facilities: records.map(({ delta: _d, flags: _f, ...rest }) => rest) },
       'facilities/spine',
     );
+    await sink.writeText(SPINE_CSV_PATH.slice(1), toSpineCsv(records));
+    await sink.writeJson(SPINE_GEOJSON_PATH.slice(1), toSpineGeoJson(records), 'facilities/spine-geojson');
     await sink.writeJson('api/v1/stats.json', stats, 'facilities/stats');
     await sink.writeJson('api/v1/search.json', toSearchResponse(search.facilities, DEFAULT_LIMIT), 'facilities/search');
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
@@ -435,6 +445,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       refused_links: link.refused.length,
       issues: issues.length,
       building_cities: buildings.size,
+      located: records.filter((r) => r.coordinates !== null).length,
     };
     const manifest = toManifest({
       service: 'facilities',

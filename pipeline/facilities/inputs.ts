@@ -20,6 +20,9 @@ export const ONTARIO_COLUMNS: ColumnSpec[] = [
   req('biomass', 'Carbon dioxide (CO2) from biomass in CO2e (t)'),
   req('ch4', 'Methane (CH4) in CO2e (t)'),
   opt('n2o', 'Nitrous oxide (N2O) in CO2e (t)'),
+  opt('sf6', 'Sulphur hexafluoride (SF6) in CO2e (t)'),
+  opt('hfc', 'Hydrofluorocarbons (HFCs) in CO2e (t)'),
+  opt('pfc', 'Perfluorocarbons (PFCs) in CO2e (t)'),
   req('total', 'Total CO2e from all sources in CO2e (t)'),
   opt('reporting', 'Reporting Amount in CO2e (t)'),
 ];
@@ -34,9 +37,16 @@ export const GHGRP_BY_GAS_COLUMNS: ColumnSpec[] = [
   req('name', 'Facility Name'),
   req('city', 'Facility City or District or Municipality'),
   req('province', 'Facility Province or Territory'),
+  opt('latitude', 'Latitude'),
+  opt('longitude', 'Longitude'),
   opt('naics', 'Facility NAICS Code'),
+  // CO2 has no CO2e column (its CO2e is its tonnage); the other gases are read as CO2e, never as tonnes.
   opt('co2', 'CO2 (tonnes)'),
   req('ch4', 'CH4 (tonnes CO2e / tonnes éq. CO2)', 'CH4 (tonnes CO2e)'),
+  opt('n2o', 'N2O (tonnes CO2e)'),
+  opt('hfc', 'HFC Total (tonnes CO2e)'),
+  opt('pfc', 'PFC Total (tonnes CO2e)'),
+  opt('sf6', 'SF6 (tonnes CO2e)'),
   req('total', 'Total Emissions (tonnes CO2e)'),
 ];
 
@@ -46,6 +56,8 @@ export const GHGRP_INDICATOR_COLUMNS: ColumnSpec[] = [
   req('name', 'Facility name'),
   req('city', 'City'),
   req('province', 'Province'),
+  opt('latitude', 'Latitude'),
+  opt('longitude', 'Longitude'),
   req('total', 'Total emissions'),
   req('units', 'Units'),
   req('year', 'Report year'),

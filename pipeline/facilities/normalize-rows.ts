@@ -1,6 +1,7 @@
 // normalize*: raw string rows (keys from inputs.ts) to typed rows, or issues. Pure: no I/O, no clock.
 import { rowIssue } from '../core/issues.ts';
 import { cleanText, parseNumber } from '../../contract/core/values.ts';
+import { normalizeCoordinates } from './coordinates.ts';
 import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
 
 type Raw = Record<string, string>;
@@ -61,7 +62,13 @@ export function normalizeOntarioRow(raw: Raw, file: string, record: number): Nor
         false,
       ),
     );
-  const n = numbers(raw, ['co2', 'biomass', 'ch4', 'total', 'reporting'] as const, file, record, issues);
+  const n = numbers(
+    raw,
+    ['co2', 'biomass', 'ch4', 'n2o', 'hfc', 'pfc', 'sf6', 'total', 'reporting'] as const,
+    file,
+    record,
+    issues,
+  );
   return { row: { file, record, year: y, id, name, city, naics: naicsOf(raw.naics), ...n }, issues };
 }
 
@@ -83,7 +90,7 @@ export function normalizeByGasRow(raw: Raw, file: string, record: number): Norma
       ],
     };
   }
-  const n = numbers(raw, ['ch4', 'total'] as const, file, record, issues);
+  const n = numbers(raw, ['co2', 'ch4', 'n2o', 'hfc', 'pfc', 'sf6', 'total'] as const, file, record, issues);
   return {
     row: {
       file,
@@ -95,6 +102,7 @@ export function normalizeByGasRow(raw: Raw, file: string, record: number): Norma
       city: cleanText(raw.city),
       province: province!,
       naics: naicsOf(raw.naics),
+      coordinates: normalizeCoordinates(raw.latitude, raw.longitude, file, record, issues),
       ...n,
     },
     issues,
@@ -150,7 +158,13 @@ export function normalizeIndicatorRow(raw: Raw, file: string, record: number): N
       city: cleanText(raw.city),
       province: province!,
       naics,
+      coordinates: normalizeCoordinates(raw.latitude, raw.longitude, file, record, issues),
+      co2: null,
       ch4: null,
+      n2o: null,
+      hfc: null,
+      pfc: null,
+      sf6: null,
       total: tonnes,
     },
     issues,

@@ -9,18 +9,26 @@ import {
   type ApiSpec,
   type OpenApiDocument,
   type ResponseSpec,
+  type SchemaSource,
 } from '../core/openapi.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
+import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
 
 const BASE = '/api/v1';
 
-const document = (schema: string, description: string): ResponseSpec => ({
+/** A document without a query: JSON, or one of the downloads; a strong ETag and 304 either way. */
+const document = (schema: SchemaSource, description: string, type = 'application/json'): ResponseSpec => ({
   description,
-  content: { 'application/json': schema },
+  content: { [type]: schema },
   headers: ['ETag'],
   cache: PUBLIC_CACHE,
+});
+
+const csvBody = (what: string) => ({
+  type: 'string',
+  description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
 });
 
 export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
@@ -28,7 +36,7 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
     title: 'shardline facilities',
     version: '1.0.0',
     description: [
-      "Ontario's provincial GHG registry (O. Reg. 390/18) linked with Canada's federal Greenhouse Gas Reporting Program: one canonical spine of facilities (`ONF-000123`, stable across rebuilds), match tiers, search, statistics and full records.",
+      "Ontario's provincial GHG registry (O. Reg. 390/18) linked with Canada's federal Greenhouse Gas Reporting Program: one canonical spine of facilities (`ONF-000123`, stable across rebuilds), match tiers, search (as JSON or CSV), statistics, full records with coordinates and emissions by gas, and whole-registry downloads as CSV and GeoJSON.",
       'Every document without a query is also a static file of the build (`/api/v1/facility/ONF-000001` is `api/v1/facility/ONF-000001.json`), so a CDN can host it with no server.',
       COMMON_DESCRIPTION,
     ].join('\n\n'),
@@ -49,6 +57,28 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
       },
       {
         method: 'get',
+        path: SPINE_CSV_PATH,
+        operationId: 'getSpineCsv',
+        summary: 'Every facility as CSV',
+        tag: 'Facilities',
+        description:
+          'The whole registry as one CSV file, ascending by `spine_id`: a file the build writes into its tree (with `.gz` and `.br` beside it), served as it is and uploadable to a CDN.',
+        responses: { 200: document(csvBody('Every facility'), 'The CSV download.', 'text/csv') },
+      },
+      {
+        method: 'get',
+        path: SPINE_GEOJSON_PATH,
+        operationId: 'getSpineGeoJson',
+        summary: 'Located facilities as GeoJSON',
+        tag: 'Facilities',
+        description:
+          'A GeoJSON FeatureCollection (RFC 7946) of a Point per facility with known coordinates, ascending by `spine_id`: coordinates `[longitude, latitude]`, the spine id as the feature id, the CSV row as properties. A file of the build tree, as spine.csv is.',
+        responses: {
+          200: document('facilities/spine-geojson', 'The GeoJSON download.', 'application/geo+json'),
+        },
+      },
+      {
+        method: 'get',
         path: `${BASE}/stats`,
         operationId: 'getStats',
         summary: 'Match statistics',
@@ -64,7 +94,7 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'One facility',
         tag: 'Facilities',
         description:
-          'The full record: names and ids from both programs, totals, delta, yearly series, EWRB buildings of its city, methane and anomaly flags with their reasons.',
+          'The full record: names and ids from both programs, totals, delta, yearly series, coordinates (from the federal files), emissions by gas per program and year, EWRB buildings of its city, methane and anomaly flags with their reasons.',
         parameters: [
           {
             name: 'id',
@@ -89,14 +119,22 @@ export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
         summary: 'Search facilities',
         tag: 'Facilities',
         description:
-          'Filters combine with AND. Results are ranked by emissions descending (the federal total of the comparison year where present, else the biomass-adjusted provincial total; facilities with neither last; ties by spine_id); `total` counts every match before `limit`.',
+          'Filters combine with AND. Results are ranked by emissions descending (the federal total of the comparison year where present, else the biomass-adjusted provincial total; facilities with neither last; ties by spine_id); `total` counts every match before `limit`. `format=csv` answers the same page as CSV, the rows spine.csv has for those facilities.',
         query: 'facilities/search-query',
         responses: {
-          200: document('facilities/search', 'The matching facilities.'),
+          200: {
+            description: 'The matching facilities: the JSON document, or with `format=csv` the page as CSV.',
+            content: {
+              'application/json': 'facilities/search',
+              'text/csv': csvBody('With `format=csv`, the page'),
+            },
+            headers: ['ETag', 'Content-Disposition-200'],
+            cache: PUBLIC_CACHE,
+          },
           400: problem(
             400,
             ['invalid_parameter'],
-            'A bad parameter value (a `limit` out of 1–200, an unknown `tier` or `program`, a `q` over 200 characters, a parameter given twice); `errors` lists each.',
+            'A bad parameter value (a `limit` out of 1–200, an unknown `tier`, `program` or `format`, a `q` over 200 characters, a parameter given twice); `errors` lists each.',
           ),
         },
       },

@@ -2,7 +2,9 @@
 // from the rows of every source id a spine record holds. Pure.
 import { round } from '../../contract/core/values.ts';
 import { toTitleCase } from '../../contract/facilities/normalize-names.ts';
-import type { BaseRecord, Delta, Program, Totals } from '../../contract/facilities/record.ts';
+import type { BaseRecord, Program, Totals } from '../../contract/facilities/record.ts';
+import { toCoordinates } from './coordinates.ts';
+import { toByGas } from './gases.ts';
 import type { Component } from './link.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 
@@ -44,12 +46,6 @@ function displayCity(rows: readonly { year: number; city: string | null }[]): st
   return cities.find((c) => /\p{Ll}/u.test(c)) ?? (cities[0] ? toTitleCase(cities[0]) : null);
 }
 
-export function toDelta(totals: Totals): Delta | null {
-  if (totals.ontario === null || totals.federal === null || totals.federal === 0) return null;
-  const tonnes = totals.ontario - totals.federal;
-  return { year: totals.year, tonnes: round(tonnes, 2), pct: round((tonnes / totals.federal) * 100, 2) };
-}
-
 export interface RecordInput {
   spineId: string;
   component: Component;
@@ -81,6 +77,8 @@ export function toBaseRecord({ spineId, component, ontario, federal, year }: Rec
     naics: newest(ontario).find((r) => r.naics)?.naics ?? newest(federal).find((r) => r.naics)?.naics ?? null,
     totals: { year, ontario: onByYear.get(year) ?? null, federal: fedByYear.get(year) ?? null },
     series,
+    coordinates: toCoordinates(federal),
+    by_gas: toByGas(ontario, federal),
   };
 }
 

@@ -8,9 +8,14 @@ export interface OntarioRow {
   name: string;
   city: string | null;
   naics: string | null;
+  /** CO2 from non-biomass sources; this and the other gases in t CO2e (AR4), null where the field is empty. */
   co2: number | null;
   biomass: number | null;
   ch4: number | null;
+  n2o: number | null;
+  hfc: number | null;
+  pfc: number | null;
+  sf6: number | null;
   /** Total CO2e from all sources, biomass CO2 included (as the registry publishes it). */
   total: number | null;
   reporting: number | null;
@@ -27,10 +32,23 @@ export interface FederalRow {
   city: string | null;
   province: string;
   naics: string | null;
-  /** Methane in t CO2e (emissions-by-gas file only). */
+  /** Where the facility is, when the row gives usable coordinates (both files may). */
+  coordinates: LatLon | null;
+  /** CO2 in tonnes, the other gases in t CO2e (emissions-by-gas file only; null in the indicator table). */
+  co2: number | null;
   ch4: number | null;
+  n2o: number | null;
+  /** HFC and PFC totals over their species. */
+  hfc: number | null;
+  pfc: number | null;
+  sf6: number | null;
   /** Total in t CO2e, biomass CO2 excluded. */
   total: number | null;
+}
+
+export interface LatLon {
+  latitude: number;
+  longitude: number;
 }
 
 export interface BuildingRow {

@@ -4,8 +4,9 @@
 // - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
 //   a private/ path and never anything else found in the folder (a STATE_DIR put there by
 //   mistake, a stray copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);
-// - a Content-Type for each: JSON, or application/octet-stream for the binary indexes (sirv knows no type
-//   for them and sent an empty one), and Vary only for a file with a compressed sibling;
+// - a Content-Type for each: JSON, CSV and GeoJSON downloads, or application/octet-stream for the binary
+//   indexes (sirv knows no type for them and sent an empty one), and Vary only for a file with a compressed
+//   sibling;
 // - the strong ETag of checksums.json (the routes' tag for the same bytes, `-gz`/`-br` per coding) instead
 //   of sirv's weak size-mtime tag, and If-None-Match by the weak comparison (lists, `*`, either coding),
 //   a 304 carrying ETag, Cache-Control, X-Data-Version and Vary;
@@ -46,9 +47,16 @@ interface Listed {
   type: string;
 }
 
-/** The type a file's name gives: JSON documents, and the binary indexes (carriers' name index). */
-const typeOf = (rel: string) =>
-  rel.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream';
+/**
+ * The type a file's name gives: JSON documents, the downloads (CSV, RFC 4180 §3 with its charset; GeoJSON,
+ * RFC 7946 §12, whose JSON is UTF-8 by definition), and the binary indexes (carriers' name index).
+ */
+const TYPES: readonly (readonly [string, string])[] = [
+  ['.json', 'application/json; charset=utf-8'],
+  ['.csv', 'text/csv; charset=utf-8'],
+  ['.geojson', 'application/geo+json'],
+];
+const typeOf = (rel: string) => TYPES.find(([ext]) => rel.endsWith(ext))?.[1] ?? 'application/octet-stream';
 
 /** Every file under `dir` (relative paths with `/`), skipping dot files as sirv does (`dotfiles: false`). */
 function listFiles(dir: string, sub = ''): string[] {

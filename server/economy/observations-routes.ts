@@ -14,6 +14,7 @@
 //     (a past day's snapshot never changes); today's may still be replaced, so `public, max-age=300`.
 // ETags come from the payload (server/core/payload.ts), so If-None-Match answers 304.
 import type { ServerResponse } from 'node:http';
+import { CSV_TYPE } from '../../contract/core/csv.ts';
 import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/service.ts';
@@ -47,7 +48,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 /** The document, or with format=csv its observations as CSV. */
 function toBody(a: ObservationsAnswer): Payload {
   const doc = toObservationsDocument(a);
-  return a.view.format === 'csv' ? toPayload(toObservationsCsv(doc), 'text/csv; charset=utf-8') : jsonPayload(doc);
+  return a.view.format === 'csv' ? toPayload(toObservationsCsv(doc), CSV_TYPE) : jsonPayload(doc);
 }
 
 const NO_HEADERS = {};

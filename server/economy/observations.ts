@@ -2,6 +2,7 @@
 // (shared/contracts/economy.md, "REST" and "MCP"): the same checks, the same errors and the same document.
 // Parameters are validated by schemas/economy/*-query.schema.json, plus what a JSON Schema cannot say
 // (2024-02-30 is no date; `from` after `to`), and every bad parameter is listed in one 400.
+import { toCsv } from '../../contract/core/csv.ts';
 import { isCalendarDate } from '../../contract/core/dates.ts';
 import { FREQUENCY_CODE, OBSERVATIONS_LIMIT } from '../../contract/economy/api.ts';
 import type {
@@ -251,5 +252,8 @@ export function toObservationsDocument(a: ObservationsAnswer): ObservationsRespo
 
 /** The answer as RFC 4180 CSV (CRLF line ends): `date,value`, one row an observation. */
 export function toObservationsCsv(doc: ObservationsResponse): string {
-  return `date,value\r\n${doc.observations.map((o) => `${o.date},${o.value}\r\n`).join('')}`;
+  return toCsv(
+    ['date', 'value'],
+    doc.observations.map((o) => [o.date, o.value]),
+  );
 }

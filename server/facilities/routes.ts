@@ -1,7 +1,10 @@
 // Facilities service (shared/contracts/facilities.md), base path /api/v1. Every document without a query
-// is a precomputed Payload from the build, answered with one Map read; search runs the prebuilt lunr index
-// and caches each distinct query's response.
+// is a precomputed Payload from the build, answered with one Map read (the CSV and GeoJSON downloads are
+// files of the tree, which the core's statics answer); search runs the prebuilt lunr index and caches each
+// distinct query's response, as JSON or, with format=csv, as the downloads' rows.
 import lunr from 'lunr';
+import { CSV_TYPE } from '../../contract/core/csv.ts';
+import { SPINE_CSV_HEADER, toSpineCsvRecord, toSpineRow } from '../../contract/facilities/downloads.ts';
 import { isSpineId } from '../../contract/facilities/ids.ts';
 import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
@@ -30,6 +33,8 @@ export interface FacilitiesData {
    * copied after its head (the first without its comma).
    */
   results: Buffer[];
+  /** Each doc's row of search?format=csv, CRLF included: a CSV page is the header and these bytes. */
+  csv: Buffer[];
   /** The build's data version: with the canonical query, it names a search response (its ETag). */
   version: string;
   /** Responses by canonical query (terms, filters, limit), for queries asked more than once lately. */
@@ -51,6 +56,7 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
     ),
     docs: file.facilities,
     results: file.facilities.map((d) => Buffer.from(`,${JSON.stringify(toSearchResponse([d], 1).results[0])}`)),
+    csv: file.facilities.map((d) => Buffer.from(toSpineCsvRecord(toSpineRow(d)))),
     version,
     searches: new RepeatCache(2000),
     raw: new RepeatCache(2000),
@@ -58,6 +64,9 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
 }
 
 const TAIL = Buffer.from(']}');
+const CSV_HEAD = Buffer.from(SPINE_CSV_HEADER);
+/** A CSV page is a download (RFC 6266 §4.1), named for what it holds. */
+const CSV_HEADERS = { 'Content-Disposition': 'attachment; filename="facilities-search.csv"' };
 
 /**
  * The answer to a search. `whole` is the build's api/v1/search.json: the answer to no query (nor any query
@@ -90,9 +99,10 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
   const tier = query.tier ?? '';
   const program = query.program ?? '';
   const naics = query.naics ?? '';
-  // Terms and city are letters, digits and spaces; tier and program are names: NUL separates them all.
-  const key = `${limit}\0${offset}\0${tier}\0${program}\0${naics}\0${terms.join(' ')}\0${cityKey}`;
-  if (whole && key === `${DEFAULT_LIMIT}\0${0}\0\0\0\0\0`) return whole;
+  const format = query.format ?? 'json';
+  // Terms and city are letters, digits and spaces; tier, program and format are names: NUL separates them all.
+  const key = `${limit}\0${offset}\0${tier}\0${program}\0${naics}\0${terms.join(' ')}\0${cityKey}\0${format}`;
+  if (whole && key === `${DEFAULT_LIMIT}\0${0}\0\0\0\0\0\0json`) return whole;
   const cached = data.searches.get(key);
   if (cached) return cached;
   const filtered = cityKey !== '' || tier !== '' || program !== '' || naics !== '';
@@ -119,17 +129,25 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
     });
     matches = kept;
   }
-  // The same bytes as JSON.stringify(toSearchResponse(...)), from the results serialized at load.
   const end = Math.min(offset + limit, matches.length);
-  const parts: Buffer[] = [Buffer.from(`{"total":${matches.length},"limit":${limit},"offset":${offset},"results":[`)];
-  for (let k = offset; k < end; k++) {
-    const result = data.results[matches[k]!]!;
-    parts.push(k === offset ? result.subarray(1) : result);
+  const parts: Buffer[] = [];
+  if (format === 'csv') {
+    // The same page as the JSON, as rows made at load: total, limit and offset have no place in the CSV.
+    parts.push(CSV_HEAD);
+    for (let k = offset; k < end; k++) parts.push(data.csv[matches[k]!]!);
+  } else {
+    // The same bytes as JSON.stringify(toSearchResponse(...)), from the results serialized at load.
+    parts.push(Buffer.from(`{"total":${matches.length},"limit":${limit},"offset":${offset},"results":[`));
+    for (let k = offset; k < end; k++) {
+      const result = data.results[matches[k]!]!;
+      parts.push(k === offset ? result.subarray(1) : result);
+    }
+    parts.push(TAIL);
   }
-  parts.push(TAIL);
   // A response is a function of the build and the canonical query: that pair is its strong validator,
   // which spares hashing every new body. Not compressed: it costs more than it saves at this size.
-  const payload = toPayload(Buffer.concat(parts), 'application/json', false, `${data.version}\0${key}`);
+  const type = format === 'csv' ? CSV_TYPE : 'application/json';
+  const payload = toPayload(Buffer.concat(parts), type, false, `${data.version}\0${key}`);
   data.searches.offer(key, payload);
   return payload;
 }
@@ -161,7 +179,10 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
         );
         s.data.raw.offer(req.search, payload);
       }
-      sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
+      sendPayload(req, res, payload, {
+        cacheControl: PUBLIC_CACHE,
+        headers: payload.type === CSV_TYPE ? CSV_HEADERS : undefined,
+      });
     });
   },
 };

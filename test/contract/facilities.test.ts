@@ -32,6 +32,7 @@ contractSuite({
     { path: '/api/v1/search?limit=', parameters: ['limit'] },
     { path: '/api/v1/search?limit=2.5', parameters: ['limit'] },
     { path: '/api/v1/search?tier=gold', parameters: ['tier'] },
+    { path: '/api/v1/search?format=xml', parameters: ['format'] },
     { path: '/api/v1/search?program=both&program=ontario_only', parameters: ['program'] },
     { path: '/api/v1/search?tier=x&program=y&limit=-1', parameters: ['limit', 'program', 'tier'] },
     { path: `/api/v1/search?q=${'a'.repeat(201)}`, parameters: ['q'] },

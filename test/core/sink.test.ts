@@ -104,6 +104,35 @@ describe('sink', () => {
     for (const p of ['../x.json', '/abs.json', 'a/../../b.json', 'no-extension']) {
       await expect(sink.writeJson(p, {}, 'facilities/ids')).rejects.toThrow(/bad output path/);
     }
+    for (const p of ['../x.csv', '/abs.csv'])
+      await expect(sink.writeText(p, 'a\r\n')).rejects.toThrow(/bad output path/);
     await sink.abort();
+  });
+
+  it('writes downloads that are not JSON with their siblings, and keeps JSON to the validating writer', async () => {
+    const out = await temp();
+    const sink = await openSink({ service: 'facilities', outDir: out });
+    await sink.writeText('api/v1/spine.csv', 'a,b\r\n1,2\r\n');
+    for (const p of ['api/v1/x.json', 'api/v1/x.geojson'])
+      await expect(sink.writeText(p, '{}')).rejects.toThrow(/bad output path/);
+    await expect(sink.writeText('api/v1/spine.csv', '')).rejects.toThrow(/written twice/);
+    // GeoJSON is JSON: validated like any document.
+    await expect(sink.writeJson('api/v1/spine.geojson', {}, 'facilities/spine-geojson')).rejects.toThrow(
+      /api\/v1\/spine\.geojson does not match facilities\/spine-geojson/,
+    );
+    await sink.writeJson('api/v1/ok.geojson', { type: 'FeatureCollection', features: [] }, 'facilities/spine-geojson');
+    await sink.publish(manifest());
+    const dir = join(out, 'facilities', 'api', 'v1');
+    expect((await readdir(dir)).sort()).toEqual([
+      'ok.geojson',
+      'ok.geojson.br',
+      'ok.geojson.gz',
+      'spine.csv',
+      'spine.csv.br',
+      'spine.csv.gz',
+    ]);
+    expect(await readFile(join(dir, 'spine.csv'), 'utf8')).toBe('a,b\r\n1,2\r\n');
+    const checksums = JSON.parse(await readFile(join(out, 'facilities', 'checksums.json'), 'utf8')).files;
+    expect(Object.keys(checksums)).toEqual(expect.arrayContaining(['api/v1/spine.csv', 'api/v1/spine.csv.br']));
   });
 });

@@ -102,6 +102,54 @@ describe('facility records', () => {
     expect((await get('/api/v1/facility/ONF-000005')).buildings).toBeNull();
   });
 
+  it('locates a facility from the federal rows, and gives its gases per program and year', async () => {
+    const steel = await get('/api/v1/facility/ONF-000001');
+    // Both federal files locate it in 2024: the emissions-by-gas file's four decimals over the indicator's two.
+    expect(steel.coordinates).toEqual({ latitude: 43.2557, longitude: -79.8711, source: 'federal' });
+    expect(steel.by_gas).toEqual({
+      federal: [
+        { year: 2023, co2: 950000, ch4: 2240, n2o: 1160, hfc: 0, pfc: 0, sf6: 0 },
+        { year: 2024, co2: 940000, ch4: 2240, n2o: 1060, hfc: 0, pfc: 0, sf6: 200 },
+      ],
+      // The registry's empty fluorinated-gas fields are null; its 0 is 0.
+      ontario: [
+        { year: 2022, co2: 900000, ch4: 2000, n2o: 1000, hfc: null, pfc: null, sf6: null },
+        { year: 2023, co2: 950000, ch4: 2000, n2o: 1000, hfc: null, pfc: null, sf6: null },
+        { year: 2024, co2: 940000, ch4: 2000, n2o: 1000, hfc: 0, pfc: null, sf6: 0 },
+      ],
+    });
+    // CO2 from biomass is not among the gases.
+    const boreal = await get('/api/v1/facility/ONF-000002');
+    expect(boreal.by_gas.ontario.at(-1)).toEqual({
+      year: 2024,
+      co2: 52000,
+      ch4: 1000,
+      n2o: 500,
+      hfc: null,
+      pfc: null,
+      sf6: null,
+    });
+    expect((await get('/api/v1/facility/ONF-000005')).by_gas.ontario).toEqual([
+      { year: 2024, co2: 12000, ch4: 10, n2o: 10, hfc: 7.25, pfc: 0, sf6: 0 },
+    ]);
+  });
+
+  it.each([
+    // Located by the indicator table alone.
+    ['ONF-000006', { latitude: 43.1594, longitude: -79.2469, source: 'federal' }],
+    // The indicator table's 0, 0 is no position; a by-gas row with empty coordinates neither.
+    ['ONF-000010', null],
+    ['ONF-000008', null],
+    // The Ontario registry carries no coordinates.
+    ['ONF-000003', null],
+  ])('coordinates of %s', async (id, coordinates) => {
+    expect((await get(`/api/v1/facility/${id}`)).coordinates).toEqual(coordinates);
+  });
+
+  it('lists no gases for years only the indicator table reports', async () => {
+    expect((await get('/api/v1/facility/ONF-000010')).by_gas).toEqual({ federal: [], ontario: [] });
+  });
+
   it('keeps a facility with an empty city, without a city', async () => {
     const r = await get('/api/v1/facility/ONF-000007');
     expect(r).toMatchObject({ name: 'Lakeside Energy Centre', city: null, program: 'ontario_only' });

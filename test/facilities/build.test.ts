@@ -219,6 +219,28 @@ describe('facilities build', () => {
     expect(readFileSync(join(b.buildDir, 'manifest.json')).equals(manifest)).toBe(true);
   });
 
+  it('leaves out unusable coordinates with a warning that counts them, and still publishes', async () => {
+    // A longitude that lost its minus sign (in range, outside Ontario) and a latitude that is no number.
+    const b = await buildFixture({ coordinates: { G20001: ['43.2557', '79.8711'], G20004: ['n.d.', '-77.3832'] } });
+    cleanups.push(b.root.remove);
+    // Both rows of G20001 (2023 and 2024), one of G20004.
+    expect(b.summary.warnings).toEqual([expect.stringMatching(/^3 federal rows have coordinates that are not/)]);
+    const report = JSON.parse(readFileSync(join(b.buildDir, 'report.json'), 'utf8'));
+    expect(report.warnings).toEqual(b.summary.warnings);
+    const issues = report.issues.filter((i: { kind: string }) => i.kind === 'invalid_coordinates');
+    expect(issues.map((i: { message: string }) => i.message)).toEqual([
+      'latitude "43.2557", longitude "79.8711" is outside Ontario; coordinates left out',
+      'latitude "43.2557", longitude "79.8711" is outside Ontario; coordinates left out',
+      'latitude "n.d.", longitude "-77.3832" is not a pair of numbers; coordinates left out',
+    ]);
+    const record = (id: string) =>
+      JSON.parse(readFileSync(join(b.buildDir, `api/v1/facility/${id}.json`), 'utf8')).coordinates;
+    // Maple Leaf Steel falls back on the indicator table's coordinates for the same year; Northfield has none.
+    expect(record('ONF-000001')).toEqual({ latitude: 43.26, longitude: -79.87, source: 'federal' });
+    expect(record('ONF-000009')).toBeNull();
+    expect(b.summary.counts.located).toBe(3);
+  });
+
   it('fails clearly, naming the file and column, when a required column is missing; nothing is published', async () => {
     const b = await buildFixture();
     cleanups.push(b.root.remove);

@@ -236,6 +236,33 @@ describe('facilities demo: formats', () => {
     expect(outside / byGasRows.length).toBeLessThan(0.2);
   });
 
+  it('Ontario registry: a fluorinated gas not emitted is 0 up to 2018 and empty from 2019, as published', () => {
+    // SF6, HFCs, PFCs at 10, 11, 12.
+    const cells = (from: number, to: number) =>
+      ontarioRows.filter((r) => Number(r[0]) >= from && Number(r[0]) <= to).flatMap((r) => [r[10]!, r[11]!, r[12]!]);
+    const early = cells(2010, 2018);
+    const late = cells(2019, 2024);
+    expect(early.filter((v) => v === '')).toEqual([]);
+    expect(early.some((v) => v === '0') && late.some((v) => v === '')).toBe(true);
+    expect(late.filter((v) => v === '0')).toEqual([]);
+    // Emitters print their figures in both periods.
+    expect(early.some((v) => Number(v) > 0) && late.some((v) => Number(v) > 0)).toBe(true);
+  });
+
+  it('federal by gas: coordinates except for linear facilities, and HFC and SF6 emitters', () => {
+    const ontario = byGasRows.filter((r) => r[5] === 'Ontario');
+    const empty = ontario.filter((r) => r[7] === '' && r[8] === '');
+    expect(empty.length).toBeGreaterThan(0);
+    expect(empty.every((r) => /Pipeline/.test(r[2]!))).toBe(true);
+    for (const r of ontario.filter((row) => row[7] !== '')) {
+      expect(Number(r[7]), r[0]).toBeGreaterThan(41.5);
+      expect(Number(r[8]), r[0]).toBeLessThan(-74);
+    }
+    // HFC total and SF6 CO2e; no Ontario facility reports PFCs in either real file, and none does here.
+    const emits = (column: number) => ontario.some((r) => Number(r[column]) > 0);
+    expect([emits(57), emits(74)]).toEqual([true, true]);
+  });
+
   it('indicator table: exact header, Windows-1252, LF, kt with a space between thousands, quirky URLs', () => {
     const b = bytes[INDICATOR]!;
     expect(b.subarray(0, 3).equals(BOM)).toBe(false);
@@ -572,6 +599,79 @@ describe('facilities demo: a build finds every planted case', () => {
       expect(Math.abs(r.delta.pct), kind).toBeLessThan(5);
       expect(r.flags.anomaly, kind).toBe(false);
     }
+  });
+
+  it('locates facilities at the federal coordinates, pipelines nowhere, and writes the downloads', async () => {
+    const spine = JSON.parse(await readFile(join(out, 'facilities', 'api', 'v1', 'spine.json'), 'utf8')) as Json;
+    const ontario = byGasRows.filter((r) => r[5] === 'Ontario');
+    let located = 0;
+    for (const r of ontario.filter((row) => row[7] !== '')) {
+      const f = await record('federal', r[0]!);
+      // A facility of two federal ids takes the newest located row of either.
+      if (f.source_ids.federal.length > 1) continue;
+      expect(f.coordinates, r[0]).toEqual({ latitude: Number(r[7]), longitude: Number(r[8]), source: 'federal' });
+      located++;
+    }
+    expect(located).toBeGreaterThan(100);
+    const pipelines = ontario.filter((r) => r[7] === '').map((r) => r[0]!);
+    expect(pipelines.length).toBeGreaterThan(0);
+    for (const id of pipelines) expect((await record('federal', id)).coordinates, id).toBeNull();
+    expect(report.issues.filter((i: Json) => i.kind === 'invalid_coordinates')).toEqual([]);
+    const geojson = JSON.parse(await readFile(join(out, 'facilities', 'api', 'v1', 'spine.geojson'), 'utf8')) as Json;
+    expect(geojson.features).toHaveLength(spine.facilities.filter((f: Json) => f.coordinates).length);
+    const csv = await readFile(join(out, 'facilities', 'api', 'v1', 'spine.csv'), 'utf8');
+    expect(csv.split('\r\n')).toHaveLength(spine.count + 2);
+  });
+
+  it('gives emissions by gas as each file prints them, and an unreported gas as null', async () => {
+    const spine = JSON.parse(await readFile(join(out, 'facilities', 'api', 'v1', 'spine.json'), 'utf8')) as Json;
+    const single = spine.facilities.filter(
+      (f: Json) => f.source_ids.federal.length === 1 && f.source_ids.ontario.length === 1,
+    );
+    expect(single.length).toBeGreaterThan(20);
+    let checked = 0;
+    for (const f of single.slice(0, 20)) {
+      const [federal] = f.source_ids.federal;
+      const [ontarioId] = f.source_ids.ontario;
+      const row = byGasRows.find((r) => r[0] === federal && r[1] === '2024');
+      if (row) {
+        expect(
+          f.by_gas.federal.find((g: Json) => g.year === 2024),
+          federal,
+        ).toEqual({
+          year: 2024,
+          co2: Number(row[26]),
+          ch4: Number(row[28]),
+          n2o: Number(row[30]),
+          hfc: Number(row[57]),
+          pfc: Number(row[72]),
+          sf6: Number(row[74]),
+        });
+        checked++;
+      }
+      const on = ontarioRows.find((r) => r[1] === ontarioId && r[0] === '2024');
+      if (on) {
+        const value = (v: string) => (v === '' ? null : Number(v));
+        expect(
+          f.by_gas.ontario.find((g: Json) => g.year === 2024),
+          ontarioId,
+        ).toEqual({
+          year: 2024,
+          co2: value(on[6]!),
+          ch4: value(on[8]!),
+          n2o: value(on[9]!),
+          hfc: value(on[11]!),
+          pfc: value(on[12]!),
+          sf6: value(on[10]!),
+        });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    // From 2019 a fluorinated gas the registry leaves empty is null; before, its 0 is 0.
+    const gases = spine.facilities.flatMap((f: Json) => f.by_gas.ontario);
+    expect(gases.some((g: Json) => g.year >= 2019 && g.sf6 === null)).toBe(true);
+    expect(gases.some((g: Json) => g.year < 2019 && g.sf6 === 0)).toBe(true);
   });
 
   it('keeps single-program facilities apart, leaves idle years out and takes 2023 from the indicator table', async () => {

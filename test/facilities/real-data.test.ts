@@ -2,6 +2,7 @@
 // and checks the facts their README states, through the API. Skips visibly when ../shared is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { facilities } from '../../server/facilities/routes.ts';
@@ -125,6 +126,112 @@ describe.skipIf(!present)('facilities on the real registry files (no --year: the
     // The indicator table (2021, kt with a space thousands separator) merges in by id.
     expect(algoma.series.find((p: Json) => p.year === 2021).federal).toBe(4111480);
     expect((await facilityOf('federal', 'G10031')).series.find((p: Json) => p.year === 2021).federal).toBe(63030);
+  });
+
+  it('locates every facility the federal emissions-by-gas file gives coordinates, at those coordinates', async () => {
+    // The file is read here, not copied: the ids and coordinates its rows give.
+    const text = readFileSync(
+      join(INPUT, 'federal', 'PDGES-GHGRP-GHGEmissionsGES-2004-Present_EXCERPT_ON.csv'),
+      'utf8',
+    );
+    const [header, ...rows] = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    const at = (name: string) => header!.indexOf(name);
+    const located = new Map(
+      rows.map((r) => [r[0]!, { latitude: Number(r[at('Latitude')]), longitude: Number(r[at('Longitude')]) }]),
+    );
+    expect(located.size).toBe(10);
+    for (const [id, coordinates] of located)
+      expect((await facilityOf('federal', id)).coordinates, id).toEqual({ ...coordinates, source: 'federal' });
+    // By hand: Algoma Steel Inc, Sault Ste. Marie (G10011, Ontario 1042), 46.5217, -84.3637.
+    expect((await facilityOf('ontario', '1042')).coordinates).toEqual({
+      latitude: 46.5217,
+      longitude: -84.3637,
+      source: 'federal',
+    });
+    // The indicator table locates the other federal ids: every facility with a federal id has coordinates,
+    // and no Ontario-only one (the registry has none). No row's coordinates were unusable.
+    const spine = await get('/api/v1/spine');
+    const withFederal = spine.facilities.filter((f: Json) => f.source_ids.federal.length > 0);
+    expect(withFederal.length).toBeGreaterThan(370);
+    expect(withFederal.filter((f: Json) => f.coordinates === null)).toEqual([]);
+    expect(spine.facilities.filter((f: Json) => f.program === 'ontario_only' && f.coordinates)).toEqual([]);
+    const report = await get('/report.json');
+    expect(report.issues.filter((i: Json) => i.kind === 'invalid_coordinates')).toEqual([]);
+    const geojson = await get('/api/v1/spine.geojson');
+    expect(geojson.features).toHaveLength(withFederal.length);
+  });
+
+  it('gives emissions by gas as the files print them (figures read by hand)', async () => {
+    const none = { hfc: null, pfc: null, sf6: null };
+    const zeros = { hfc: 0, pfc: 0, sf6: 0 };
+    // Algoma Steel Inc (Ontario 1042, G10011). Federal: CO2 (tonnes) and the CO2e columns, AR5; its HFC, PFC and
+    // SF6 totals are printed 0. Ontario 2020: CO2 from non-biomass, CH4 and N2O in CO2e (AR4); the
+    // fluorinated-gas fields are empty.
+    const algoma = await facilityOf('ontario', '1042');
+    expect(algoma.by_gas.federal).toEqual([
+      { year: 2020, co2: 3858475.994, ch4: 20834.37412, n2o: 2692.52296, ...zeros },
+      { year: 2023, co2: 4276836.1, ch4: 11170.432, n2o: 4159.6838, ...zeros },
+    ]);
+    expect(algoma.by_gas.ontario.find((g: Json) => g.year === 2020)).toEqual({
+      year: 2020,
+      co2: 3858475.994,
+      ch4: 18602.11975,
+      n2o: 3027.818272,
+      ...none,
+    });
+    // Kingston CoGen, Bath (Ontario 1097, G10004), 2020: the same CO2 tonnage in both programs.
+    const kingston = await facilityOf('federal', 'G10004');
+    expect(kingston.by_gas.federal[0]).toEqual({ year: 2020, co2: 319.146, ch4: 2.3324, n2o: 2.21275, ...zeros });
+    expect(kingston.by_gas.ontario.at(-1)).toEqual({ year: 2020, co2: 319.146, ch4: 2.0825, n2o: 2.4883, ...none });
+    // Atikokan Generating Station (Ontario 1104), 2020: its 162353.83 t of CO2 from biomass is not in co2.
+    const atikokan = await facilityOf('ontario', '1104');
+    expect(atikokan.by_gas.ontario.at(-1)).toEqual({ year: 2020, co2: 15042.98, ch4: 278.5, n2o: 1782.04, ...none });
+    // Thorold Cogen Generating Station (Ontario 1099), 2012: SF6 86.7331 t CO2e, HFCs and PFCs printed 0.
+    const thorold = await facilityOf('ontario', '1099');
+    expect(thorold.by_gas.ontario.find((g: Json) => g.year === 2012)).toEqual({
+      year: 2012,
+      co2: 374370.792,
+      ch4: 2050.818,
+      n2o: 3027.46,
+      hfc: 0,
+      pfc: 0,
+      sf6: 86.7331,
+    });
+    // Espanola Mill (Ontario 1033), 2010: HFCs 17396 t CO2e.
+    expect((await facilityOf('ontario', '1033')).by_gas.ontario[0]).toMatchObject({ year: 2010, hfc: 17396, sf6: 0 });
+    // The indicator table (2021) has no gases: no federal 2021 entry, though 2021 has a federal total.
+    expect(algoma.series.find((p: Json) => p.year === 2021).federal).toBe(4111480);
+    expect(algoma.by_gas.federal.map((g: Json) => g.year)).not.toContain(2021);
+  });
+
+  it('writes spine.csv with a row per facility, and search answers the same rows as CSV', async () => {
+    const res = await fetch(`${server.base}/api/v1/spine.csv`);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const rows = Papa.parse<string[]>(await res.text(), { newline: '\r\n', skipEmptyLines: true });
+    expect(rows.errors).toEqual([]);
+    const spine = await get('/api/v1/spine');
+    expect(rows.data).toHaveLength(spine.count + 1);
+    const algoma = (await facilityOf('ontario', '1042')).spine_id;
+    const row = rows.data.find((r) => r[0] === algoma);
+    // 3880106 (no biomass) − 3882002.891 = −1896.891 t, −0.05 %.
+    expect(row).toEqual([
+      algoma,
+      'Algoma Steel Inc',
+      'Sault Ste. Marie',
+      'anchored',
+      'both',
+      '331110',
+      '2020',
+      '3880106',
+      '3882002.891',
+      '-1896.89',
+      '-0.05',
+      '3882002.891',
+    ]);
+    const search = await fetch(`${server.base}/api/v1/search?q=algoma%20steel&format=csv`);
+    expect((await search.text()).split('\r\n')).toContain(row!.join(','));
+    // Names holding a comma are quoted (the registry writes "Canada Bread Company, Ltd." and others).
+    expect(rows.data.some((r) => r[1]!.includes(','))).toBe(true);
   });
 
   it('answers search over the real names', async () => {

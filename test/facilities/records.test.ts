@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toFlags } from '../../pipeline/facilities/flags.ts';
-import { toAdjustedOntario, toBaseRecord, toDelta } from '../../pipeline/facilities/records.ts';
+import { toDelta } from '../../contract/facilities/record.ts';
+import { toAdjustedOntario, toBaseRecord } from '../../pipeline/facilities/records.ts';
 import { fed, on } from './rows.ts';
 
 const component = (ontario: string[], federal: string[]) => ({ ontario, federal, evidence: [] });

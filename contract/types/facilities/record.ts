@@ -5,6 +5,20 @@
  */
 export type SpineId = string;
 /**
+ * Where the facility is, in decimal degrees (WGS 84, as the federal files give them): from the newest federal row with usable coordinates (the emissions-by-gas file before the indicator table in the same year); null where no input locates it (linear facilities such as pipelines have none, the indicator table writes 0, 0 for unknown). Coordinates that are not numbers, out of range or outside Ontario are left out and counted in the build's warnings.
+ *
+ * This interface was referenced by `FacilityRecord`'s JSON-Schema
+ * via the `definition` "coordinates".
+ */
+export type Coordinates = null | {
+  latitude: number;
+  longitude: number;
+  /**
+   * The program whose input gave them; Ontario's registry files carry no coordinates today.
+   */
+  source: "federal" | "ontario";
+};
+/**
  * Large-building context (Ontario EWRB) for the facility's city; null where the city has no EWRB buildings. year is the data year (the year before the data-quality check).
  *
  * This interface was referenced by `FacilityRecord`'s JSON-Schema
@@ -69,6 +83,14 @@ export interface FacilityRecord {
     ontario: number | null;
     federal: number | null;
   }[];
+  coordinates: Coordinates;
+  /**
+   * Emissions by gas, per program and year, in t CO2e as each program computes it (Ontario AR4 global-warming potentials, federal AR5 for recent years): every year in which the program's inputs report a figure for some gas, ascending; several ids of one program are summed per year. Ontario's co2 is its CO2 from non-biomass (CO2 from biomass is left out, as both programs' totals compared here leave it out); its NF3 column has no place here. The federal large-facilities indicator table has no gases, so years it alone reports are absent.
+   */
+  by_gas: {
+    federal: Gases[];
+    ontario: Gases[];
+  };
   buildings: Buildings;
   flags: {
     /**
@@ -95,4 +117,37 @@ export interface Totals {
   year: number;
   ontario: number | null;
   federal: number | null;
+}
+/**
+ * One program's emissions by gas in one year, t CO2e; null where the input does not report the gas (an empty field), 0 where it reports none.
+ *
+ * This interface was referenced by `FacilityRecord`'s JSON-Schema
+ * via the `definition` "gases".
+ */
+export interface Gases {
+  year: number;
+  /**
+   * Carbon dioxide (Ontario: from non-biomass sources).
+   */
+  co2: number | null;
+  /**
+   * Methane.
+   */
+  ch4: number | null;
+  /**
+   * Nitrous oxide.
+   */
+  n2o: number | null;
+  /**
+   * Hydrofluorocarbons, all species.
+   */
+  hfc: number | null;
+  /**
+   * Perfluorocarbons, all species.
+   */
+  pfc: number | null;
+  /**
+   * Sulphur hexafluoride.
+   */
+  sf6: number | null;
 }

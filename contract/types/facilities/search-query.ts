@@ -22,5 +22,9 @@ export interface SearchParameters {
    * Matches skipped before the page, in ranking order (stable: pages never overlap or skip); past the end gives an empty page.
    */
   offset?: number;
+  /**
+   * json (the document) or csv: the same page as RFC 4180 CSV (text/csv; charset=utf-8, CRLF line ends, as an attachment named facilities-search.csv), a header row spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions (schema facilities/spine-row) then one row per result, in ranking order; total, limit and offset are not in the CSV.
+   */
+  format?: "json" | "csv";
   [k: string]: unknown | undefined;
 }

@@ -28,6 +28,18 @@ export interface Spine {
     totals: Totals;
     series: Series;
     /**
+     * Where the facility is, in decimal degrees (WGS 84, as the federal files give them): from the newest federal row with usable coordinates (the emissions-by-gas file before the indicator table in the same year); null where no input locates it (linear facilities such as pipelines have none, the indicator table writes 0, 0 for unknown). Coordinates that are not numbers, out of range or outside Ontario are left out and counted in the build's warnings.
+     */
+    coordinates: null | {
+      latitude: number;
+      longitude: number;
+      /**
+       * The program whose input gave them; Ontario's registry files carry no coordinates today.
+       */
+      source: "federal" | "ontario";
+    };
+    by_gas: ByGas;
+    /**
      * Large-building context (Ontario EWRB) for the facility's city; null where the city has no EWRB buildings. year is the data year (the year before the data-quality check).
      */
     buildings: null | {
@@ -58,4 +70,41 @@ export interface Totals {
   year: number;
   ontario: number | null;
   federal: number | null;
+}
+/**
+ * Emissions by gas, per program and year, in t CO2e as each program computes it (Ontario AR4 global-warming potentials, federal AR5 for recent years): every year in which the program's inputs report a figure for some gas, ascending; several ids of one program are summed per year. Ontario's co2 is its CO2 from non-biomass (CO2 from biomass is left out, as both programs' totals compared here leave it out); its NF3 column has no place here. The federal large-facilities indicator table has no gases, so years it alone reports are absent.
+ */
+export interface ByGas {
+  federal: Gases[];
+  ontario: Gases[];
+}
+/**
+ * One program's emissions by gas in one year, t CO2e; null where the input does not report the gas (an empty field), 0 where it reports none.
+ */
+export interface Gases {
+  year: number;
+  /**
+   * Carbon dioxide (Ontario: from non-biomass sources).
+   */
+  co2: number | null;
+  /**
+   * Methane.
+   */
+  ch4: number | null;
+  /**
+   * Nitrous oxide.
+   */
+  n2o: number | null;
+  /**
+   * Hydrofluorocarbons, all species.
+   */
+  hfc: number | null;
+  /**
+   * Perfluorocarbons, all species.
+   */
+  pfc: number | null;
+  /**
+   * Sulphur hexafluoride.
+   */
+  sf6: number | null;
 }

@@ -8,6 +8,9 @@ import { toSiteSum } from './sites.ts';
 import { byNumericId, type OntarioSpec } from './specs.ts';
 import { at } from './years.ts';
 
+/** The first year whose rows leave a fluorinated gas the facility does not emit empty instead of 0. */
+export const FLUORINATED_BLANK_FROM = 2019;
+
 /** One registry row (README §1): AR4 CO2e per gas, total with biomass CO2, reporting amount without it. */
 function toOntarioFields(spec: OntarioSpec, year: number, rng: Rng, co2Factor = 1): string[] {
   const g = toSiteSum(spec.sites, year);
@@ -21,9 +24,12 @@ function toOntarioFields(spec: OntarioSpec, year: number, rng: Rng, co2Factor = 
   const bio = g.bio > 0 ? (int ? String(Math.round(g.bio)) : toNumberText(g.bio, 2)) : none(spec.biomassBlank, 2015);
   const ch4 = fmt(g.ch4 * AR4.ch4);
   const n2o = fmt(g.n2o * AR4.n2o);
-  const sf6 = fmt(g.sf6 * AR4.sf6);
-  const hfc = fmt(g.hfc * AR4.hfc134a);
-  const pfc = fmt(g.pfc * AR4.cf4);
+  // A fluorinated gas the facility does not emit is printed 0 up to 2018 and left empty from 2019 (README §1:
+  // the 2019 and 2020 rows leave SF6, HFCs and PFCs empty unless emitted), which the build reads as unreported.
+  const fluorinated = (v: number) => (v === 0 && year >= FLUORINATED_BLANK_FROM ? '' : fmt(v));
+  const sf6 = fluorinated(g.sf6 * AR4.sf6);
+  const hfc = fluorinated(g.hfc * AR4.hfc134a);
+  const pfc = fluorinated(g.pfc * AR4.cf4);
   const nf3 = none(spec.nf3, 2017);
   const value = (s: string) => (s === '' ? 0 : Number(s));
   const fossil = [co2, ch4, n2o, sf6, hfc, pfc, nf3].reduce((sum, s) => sum + value(s), 0);
