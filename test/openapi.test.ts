@@ -141,6 +141,7 @@ it("gives a 304 the 200's headers but its body's: a free key's profile 304 lists
     'RateLimit-Limit',
     'RateLimit-Remaining',
     'RateLimit-Reset',
+    'X-Content-Type-Options',
     'X-Data-Version',
   ]);
 });
