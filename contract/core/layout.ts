@@ -7,7 +7,7 @@ import type { Manifest } from './manifest.ts';
  * The build data format. The pipeline writes it into every manifest; the server loads only builds of this
  * format, so a change in what a tree holds or how its files are laid out raises it and asks for a rebuild.
  */
-export const DATA_FORMAT = 1;
+export const DATA_FORMAT = 2;
 
 export function publishedDir(outDir: string, service: string): string {
   return join(outDir, service);

@@ -13,6 +13,8 @@ import {
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
+import type { Provenance } from '../../contract/core/licences.ts';
+import { PROVENANCE } from './inputs.ts';
 
 const BASE = '/api/v1';
 
@@ -23,8 +25,13 @@ const document = (schema: string, description: string): ResponseSpec => ({
   cache: PUBLIC_CACHE,
 });
 
-export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
+/** `sources`: the build's (its manifest's); by default every input the build can read. */
+export function toFacilitiesOpenApi(
+  registry: SchemaRegistry,
+  sources: readonly Provenance[] = Object.values(PROVENANCE),
+): OpenApiDocument {
   const spec: ApiSpec = {
+    sources,
     title: 'shardline facilities',
     version: '1.0.0',
     description: [

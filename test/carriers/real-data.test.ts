@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { serveCarriers } from '../helpers/carriers.ts';
+import { expectCredited, expectOpenApiCredits, readJson } from '../helpers/provenance.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 import { SHARED_DATA, tempDir } from '../helpers/server.ts';
 
 const INPUT = join(SHARED_DATA, 'carriers');
@@ -56,6 +58,15 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
     const manifest = (await (await fetch(`${srv.base}/manifest.json`)).json()) as Json;
     expect(manifest.counts.carriers).toBe(1100);
     expect(manifest.counts.inspections).toBe(0);
+  });
+
+  it('credits FMCSA on every census file, with its disclaimer, in the manifest and the OpenAPI document', () => {
+    const buildDir = join(root.path, 'dist-data', 'carriers');
+    const manifest = readJson<Manifest>(join(buildDir, 'manifest.json'));
+    expect(manifest.demo).toBe(false);
+    expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(new Set(['census']));
+    expectCredited(manifest);
+    expectOpenApiCredits(buildDir, 'api/openapi.json', manifest);
   });
 
   it('holds the README facts: DOT 843932 and the 45,001-power-unit outlier', async () => {

@@ -343,7 +343,7 @@ describe('the server process refuses a damaged build', () => {
           const { format: _, ...older } = JSON.parse(readFileSync(path, 'utf8'));
           writeFileSync(path, JSON.stringify(older));
         },
-        /is a build of data format 0 \(none stated\); this server reads format 1: rebuild with this version \(npm run build -- --service facilities --input DIR\)\n/,
+        /is a build of data format 0 \(none stated\); this server reads format 2: rebuild with this version \(npm run build -- --service facilities --input DIR\)\n/,
       ],
       [
         'a truncated document',
