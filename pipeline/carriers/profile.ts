@@ -7,6 +7,7 @@ import type { Methodology } from '../../contract/carriers/methodology.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { type Category, INSUFFICIENT_SEG, type Profile, type TopRisk } from '../../contract/carriers/profile.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
+import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 
 export interface ProfileInput {
   census: CensusRow;
@@ -204,5 +205,6 @@ export function toProfile(input: ProfileInput): Profile {
     top_risks: toTopRisks(input, categories),
     data_as_of: input.dataAsOf,
     methodology: { version: m.version, note: m.note as Profile['methodology']['note'] },
+    disclaimer: FMCSA_SMS_DISCLAIMER,
   };
 }
