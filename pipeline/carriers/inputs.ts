@@ -5,12 +5,7 @@
 // (`DOT_Number`) all match one spec name. Columns not listed here are ignored.
 import type { ColumnSpec } from '../core/csv.ts';
 import type { ViolationBasic } from '../../contract/carriers/basics.ts';
-import {
-  FMCSA_PUBLISHER,
-  toFmcsaAttribution,
-  US_PUBLIC_DOMAIN,
-  type Provenance,
-} from '../../contract/core/licences.ts';
+import { FMCSA_ATTRIBUTION, FMCSA_PUBLISHER, US_PUBLIC_DOMAIN, type Provenance } from '../../contract/core/licences.ts';
 
 export type CarriersInputKind = 'census' | 'inspection' | 'violation' | 'crash';
 
@@ -149,7 +144,7 @@ const fmcsa = (title: string): Provenance => ({
   title,
   publisher: FMCSA_PUBLISHER,
   licence: US_PUBLIC_DOMAIN,
-  attribution: toFmcsaAttribution(title),
+  attribution: FMCSA_ATTRIBUTION,
 });
 
 /** Who publishes each input and under what terms (contract/core/licences.ts; sources in the README). */
