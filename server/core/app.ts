@@ -81,8 +81,10 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       }
       // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
       // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
-      // waiting), so the static path first picks up a build published since the last look.
-      if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
+      // waiting), so the static path first picks up a build published since the last look, and answers under
+      // that build's headers (the request was stamped with the old build's when it arrived).
+      if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp && reload())
+        stampHeaders(res, state.headers);
       // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
       // the build's private/ folder, which holds signed-in data for the routes alone.
       if (isPrivatePath(req.path))
