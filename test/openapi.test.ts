@@ -60,6 +60,12 @@ describe.each(Object.keys(SERVICES))('%s OpenAPI document', (name) => {
     schemas().assert('core/openapi', doc, `${name} openapi`);
   });
 
+  it("names the code's licence in info.license and credits the data's sources in info.description", () => {
+    expect(doc.info.license).toEqual({ name: 'Apache License 2.0', identifier: 'Apache-2.0' });
+    expect(doc.info.description).toMatch(/\n\n## Data sources and licences\n\n- \*\*/);
+    expect(doc.info.description).toContain('[Apache License 2.0](https://www.apache.org/licenses/LICENSE-2.0)');
+  });
+
   it('describes every route the service registers', () => {
     const documented = new Set(documentedRoutes(doc));
     const missing = registeredRoutes(name).filter((r) => !documented.has(r));

@@ -5,7 +5,12 @@ import { sha256 } from './hash.ts';
 
 /** A build's manifest.json (schemas/core/manifest.schema.json). */
 export type Manifest = BuildManifest;
-export type SourceFile = Manifest['sources'][number];
+/** One entry of `sources`, with its licence and attribution (contract/core/licences.ts). */
+export type Source = Manifest['sources'][number];
+/** A file the build read. */
+export type SourceFile = Source & { file: string; sha256: string; upstream?: never };
+/** A service the server reads at request time (economy's observations): no file of it was read. */
+export type UpstreamSource = Omit<Source, 'file' | 'bytes' | 'sha256' | 'encoding'> & { upstream: true };
 
 /**
  * data_version: a hash of the inputs' bytes, the options that change the output and the build code, so two
@@ -14,18 +19,19 @@ export type SourceFile = Manifest['sources'][number];
  * build of the same files have different versions.
  */
 export function toDataVersion(
-  sources: readonly SourceFile[],
+  sources: readonly (SourceFile | UpstreamSource)[],
   options: Record<string, unknown>,
   codeHash: string,
 ): string {
-  const inputs = sources.map((s) => s.sha256).sort();
+  // An upstream is read at request time: what the build knows of it is in the code and the registry file.
+  const inputs = sources.flatMap((s) => (s.upstream ? [] : [s.sha256])).sort();
   return sha256(JSON.stringify({ inputs, options, codeHash })).slice(0, 16);
 }
 
 export function toManifest(args: {
   service: Manifest['service'];
   demo: boolean;
-  sources: SourceFile[];
+  sources: (SourceFile | UpstreamSource)[];
   options: Record<string, unknown>;
   counts: Record<string, number>;
   codeHash: string;
@@ -36,7 +42,9 @@ export function toManifest(args: {
    */
   carried?: Record<string, unknown>;
 }): Omit<Manifest, 'format' | 'files' | 'checksums_sha256'> {
-  const sources = [...args.sources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // Files by path, then the upstreams by kind.
+  const key = (s: SourceFile | UpstreamSource) => (s.upstream ? `\u{10FFFF}${s.kind}` : s.file);
+  const sources = [...args.sources].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return {
     service: args.service,
     data_version: toDataVersion(

@@ -20,6 +20,7 @@ import {
 import { SeenSet } from '../core/seen.ts';
 import type { Normalized, RowIssue } from '../core/issues.ts';
 import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
+import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
@@ -27,7 +28,7 @@ import { schemas } from '../../contract/core/schemas.ts';
 import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { AGENT_PATH, toAgentListing } from '../../contract/carriers/agent-tools.ts';
 import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
-import { CARRIER_INPUTS, CARRIER_KINDS, type CarriersInputKind } from './inputs.ts';
+import { CARRIER_INPUTS, CARRIER_KINDS, PROVENANCE, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
 import { toRankingSize, toTimeWeigher } from './methodology.ts';
@@ -144,6 +145,7 @@ async function readInput<T>(
     sha256: report.sha256,
     encoding: report.encoding,
     url: CARRIER_INPUTS[f.kind].url,
+    ...PROVENANCE[f.kind],
   });
   ctx.accounts.push({ file: f.file, kind: f.kind, encoding: report.encoding, rows: report.records, used, dropped });
 }
@@ -458,12 +460,15 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       warnings,
     };
     await sink.writeJson('report.json', report, 'carriers/report');
-    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas()), 'core/openapi');
+    const demo = (config.demo ?? false) || marker !== undefined;
+    // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
+    const sources = demo ? ctx.sources.map(toDemoProvenance) : ctx.sources;
+    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas(), sources), 'core/openapi');
     await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
     const manifest = toManifest({
       service: 'carriers',
-      demo: (config.demo ?? false) || marker !== undefined,
-      sources: ctx.sources,
+      demo,
+      sources,
       options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
       counts,
       codeHash: hashTree(ROOT, [

@@ -5,6 +5,7 @@
 // (`DOT_Number`) all match one spec name. Columns not listed here are ignored.
 import type { ColumnSpec } from '../core/csv.ts';
 import type { ViolationBasic } from '../../contract/carriers/basics.ts';
+import { FMCSA_ATTRIBUTION, FMCSA_PUBLISHER, US_PUBLIC_DOMAIN, type Provenance } from '../../contract/core/licences.ts';
 
 export type CarriersInputKind = 'census' | 'inspection' | 'violation' | 'crash';
 
@@ -138,3 +139,18 @@ export const CARRIER_INPUTS: Record<
  * flags, Viol_Code, Report_Seq_No), so no header matches two kinds; the most specific come first anyway.
  */
 export const CARRIER_KINDS: readonly CarriersInputKind[] = ['inspection', 'violation', 'crash', 'census'];
+
+const fmcsa = (title: string): Provenance => ({
+  title,
+  publisher: FMCSA_PUBLISHER,
+  licence: US_PUBLIC_DOMAIN,
+  attribution: FMCSA_ATTRIBUTION,
+});
+
+/** Who publishes each input and under what terms (contract/core/licences.ts; sources in the README). */
+export const PROVENANCE: Record<CarriersInputKind, Provenance> = {
+  census: fmcsa('SMS Input – Motor Carrier Census'),
+  inspection: fmcsa('SMS Input – Inspection'),
+  violation: fmcsa('SMS Input – Violation'),
+  crash: fmcsa('SMS Input – Crash'),
+};

@@ -14,6 +14,8 @@ import {
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
+import type { Provenance } from '../../contract/core/licences.ts';
+import { PROVENANCE } from './inputs.ts';
 
 const BASE = '/api';
 
@@ -61,8 +63,13 @@ const json = (schema: string, description: string, extra: Partial<ResponseSpec> 
   ...extra,
 });
 
-export function toCarriersOpenApi(registry: SchemaRegistry): OpenApiDocument {
+/** `sources`: the build's (its manifest's); by default every input the build can read. */
+export function toCarriersOpenApi(
+  registry: SchemaRegistry,
+  sources: readonly Provenance[] = Object.values(PROVENANCE),
+): OpenApiDocument {
   const spec: ApiSpec = {
+    sources,
     title: 'shardline carriers',
     version: '1.0.0',
     description: [

@@ -15,6 +15,7 @@ import {
   type TopRisk,
 } from '../../contract/carriers/profile.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
+import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 
 export interface ProfileInput {
   census: CensusRow;
@@ -261,5 +262,6 @@ export function toProfile(input: ProfileInput): Profile {
     data_as_of: input.dataAsOf,
     data_gaps: DATA_GAPS.filter((g) => input.gaps.includes(g)),
     methodology: { version: m.version, note: m.note as Profile['methodology']['note'] },
+    disclaimer: FMCSA_SMS_DISCLAIMER,
   };
 }

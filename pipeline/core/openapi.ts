@@ -11,6 +11,7 @@
 // operations reach are included.
 import { DOCS_PATH, DOCS_SCRIPT_PATH, NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
+import { PROJECT_LICENCE, toCreditsMarkdown, type Provenance } from '../../contract/core/licences.ts';
 
 type Json = Record<string, unknown>;
 
@@ -143,6 +144,8 @@ export interface ApiSpec {
   title: string;
   version: string;
   description: string;
+  /** The data the service serves: their attributions close the description. */
+  sources: readonly Provenance[];
   tags: { name: string; description: string }[];
   operations: OperationSpec[];
   /** `components.securitySchemes.bearer`, for services with signed-in routes. */
@@ -152,7 +155,12 @@ export interface ApiSpec {
 export interface OpenApiDocument {
   openapi: string;
   jsonSchemaDialect: string;
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Json>>;
   components: Json & { schemas: Record<string, Json> };
@@ -512,7 +520,13 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
   return {
     openapi: OPENAPI_VERSION,
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
-    info: { title: spec.title, version: spec.version, description: spec.description },
+    info: {
+      title: spec.title,
+      version: spec.version,
+      description: `${spec.description}\n\n${toCreditsMarkdown(spec.sources)}`,
+      // The code's licence; the data's are in the description.
+      license: { name: PROJECT_LICENCE.name, identifier: PROJECT_LICENCE.identifier },
+    },
     tags: spec.tags,
     paths,
     components,

@@ -3,7 +3,8 @@
 // report, and publish them through the sink (shared/contracts/economy.md).
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../core/code-hash.ts';
-import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
+import { toManifest, type SourceFile, type UpstreamSource } from '../../contract/core/manifest.ts';
+import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
@@ -20,6 +21,7 @@ import {
 } from './registry.ts';
 import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
+import { REGISTRY_PROVENANCE, toUpstreamSources } from './provenance.ts';
 import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -152,9 +154,10 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
     await sink.writeJson('index/search.json', search, 'economy/search-index');
     // The registry as built, so the observation routes read upstream ids that match the served documents.
     await sink.writeJson('registry.json', entries, 'economy/registry');
-    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toEconomyOpenApi(schemas()), 'core/openapi');
 
-    const sources: SourceFile[] = [
+    // The upstreams serve the observations; a demo build's are the built-in demo upstream, and say so.
+    const upstreams = toUpstreamSources(entries);
+    const sources: (SourceFile | UpstreamSource)[] = [
       {
         file: registryFile,
         kind: 'registry',
@@ -162,7 +165,9 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
         bytes: registry.bytes,
         sha256: registry.sha256,
         url: `repository:${REGISTRY_FILE}`,
+        ...REGISTRY_PROVENANCE,
       },
+      ...(config.demo ? upstreams.map(toDemoProvenance) : upstreams),
     ];
     let snapshots: number | undefined;
     if (config.vintagesDir !== undefined) {
@@ -176,6 +181,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
         a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0,
       );
     }
+    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toEconomyOpenApi(schemas(), sources), 'core/openapi');
     // The report goes out last: the snapshots' findings are among its issues.
     await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');
     const counts = {

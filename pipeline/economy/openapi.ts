@@ -13,6 +13,9 @@ import {
 import { API, OPENAPI_PATH, SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
+import type { Provenance } from '../../contract/core/licences.ts';
+import { loadRegistry } from './registry.ts';
+import { REGISTRY_PROVENANCE, toUpstreamSources } from './provenance.ts';
 
 export { OPENAPI_PATH };
 
@@ -59,8 +62,13 @@ const rpcError = (description: string): ResponseSpec => ({
   content: { 'application/json': JSON_RPC_RESPONSE },
 });
 
-export function toEconomyOpenApi(registry: SchemaRegistry): OpenApiDocument {
+/** `sources`: the build's (its manifest's); by default the registry and the upstreams it reads from. */
+export function toEconomyOpenApi(
+  registry: SchemaRegistry,
+  sources: readonly Provenance[] = [REGISTRY_PROVENANCE, ...toUpstreamSources(loadRegistry().entries)],
+): OpenApiDocument {
   const spec: ApiSpec = {
+    sources,
     title: 'shardline economy',
     version: '1.0.0',
     description: [

@@ -17,6 +17,7 @@ import type { Sink } from '../core/sink.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { FREQUENCY_CODE, OBSERVATIONS_LIMIT } from '../../contract/economy/api.ts';
 import type { ObservationsResponse } from '../../contract/economy/types.ts';
+import { VINTAGES_PROVENANCE } from './provenance.ts';
 
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
 
@@ -143,6 +144,7 @@ export async function publishVintages(
       bytes,
       sha256: hash.digest('hex'),
       url: "state:economy/vintages (the server's daily snapshots)",
+      ...VINTAGES_PROVENANCE,
     },
   };
 }

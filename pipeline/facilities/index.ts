@@ -16,6 +16,7 @@ import {
   type RecognizedFile,
 } from '../core/inputs.ts';
 import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
+import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
@@ -27,7 +28,7 @@ import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/do
 import { toDelta, type Buildings } from '../../contract/facilities/record.ts';
 import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
-import { INPUTS, KINDS, type FacilitiesInputKind } from './inputs.ts';
+import { INPUTS, KINDS, PROVENANCE, type FacilitiesInputKind } from './inputs.ts';
 import { linkFacilities } from './link.ts';
 import { normalizeCity } from '../../contract/facilities/normalize-names.ts';
 import {
@@ -161,6 +162,7 @@ async function readInput<T>(
     sha256: report.sha256,
     encoding: report.bom ? `${report.encoding} (BOM)` : report.encoding,
     url: INPUTS[f.kind].url,
+    ...PROVENANCE[f.kind],
   });
   sink.accounts.push({
     file: f.file,
@@ -434,7 +436,9 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
     await sink.writeJson('ids.json', ids.map, 'facilities/ids');
     await sink.writeJson('report.json', report, 'facilities/report');
-    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toFacilitiesOpenApi(schemas()), 'core/openapi');
+    // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
+    const published = markerDemo ? sources.map(toDemoProvenance) : sources;
+    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toFacilitiesOpenApi(schemas(), published), 'core/openapi');
     const counts = {
       facilities: records.length,
       anchored: stats.match.anchored,
@@ -450,7 +454,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     const manifest = toManifest({
       service: 'facilities',
       demo: markerDemo,
-      sources,
+      sources: published,
       options: { year },
       counts,
       codeHash: hashTree(ROOT, [

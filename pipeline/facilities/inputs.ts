@@ -2,6 +2,13 @@
 // (shared/contracts/common.md, "Builds"). Column names are the publishers' own; see
 // shared/data/facilities/README.md for each layout.
 import type { ColumnSpec } from '../core/csv.ts';
+import {
+  OGL_CANADA,
+  OGL_CANADA_ATTRIBUTION,
+  OGL_ONTARIO,
+  OGL_ONTARIO_ATTRIBUTION,
+  type Provenance,
+} from '../../contract/core/licences.ts';
 
 export type FacilitiesInputKind = 'ontario_ghg' | 'ghgrp_by_gas' | 'ghgrp_indicator' | 'ewrb';
 
@@ -107,3 +114,31 @@ export const INPUTS: Record<
 
 /** Order of recognition: the most specific header first. */
 export const KINDS: FacilitiesInputKind[] = ['ghgrp_by_gas', 'ontario_ghg', 'ghgrp_indicator', 'ewrb'];
+
+/** Who publishes each input and under what licence (contract/core/licences.ts; sources in the README). */
+export const PROVENANCE: Record<FacilitiesInputKind, Provenance> = {
+  ontario_ghg: {
+    title: 'Greenhouse gas emissions reporting by facility',
+    publisher: 'Ontario Ministry of the Environment, Conservation and Parks',
+    licence: OGL_ONTARIO,
+    attribution: OGL_ONTARIO_ATTRIBUTION,
+  },
+  ghgrp_by_gas: {
+    title: 'Greenhouse Gas Reporting Program (GHGRP) – Facility Greenhouse Gas (GHG) Data',
+    publisher: 'Environment and Climate Change Canada',
+    licence: OGL_CANADA,
+    attribution: OGL_CANADA_ATTRIBUTION,
+  },
+  ghgrp_indicator: {
+    title: 'Canadian Environmental Sustainability Indicators: Greenhouse gas emissions from large facilities',
+    publisher: 'Environment and Climate Change Canada',
+    licence: OGL_CANADA,
+    attribution: OGL_CANADA_ATTRIBUTION,
+  },
+  ewrb: {
+    title: 'Energy and water usage of large buildings in Ontario (EWRB)',
+    publisher: 'Government of Ontario',
+    licence: OGL_ONTARIO,
+    attribution: OGL_ONTARIO_ATTRIBUTION,
+  },
+};

@@ -15,6 +15,8 @@ import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
+import type { Provenance } from '../../contract/core/licences.ts';
+import { PROVENANCE } from './inputs.ts';
 
 const BASE = '/api/v1';
 
@@ -31,8 +33,13 @@ const csvBody = (what: string) => ({
   description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
 });
 
-export function toFacilitiesOpenApi(registry: SchemaRegistry): OpenApiDocument {
+/** `sources`: the build's (its manifest's); by default every input the build can read. */
+export function toFacilitiesOpenApi(
+  registry: SchemaRegistry,
+  sources: readonly Provenance[] = Object.values(PROVENANCE),
+): OpenApiDocument {
   const spec: ApiSpec = {
+    sources,
     title: 'shardline facilities',
     version: '1.0.0',
     description: [

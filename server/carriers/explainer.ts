@@ -3,6 +3,7 @@
 // ask at the same moment: within a process, concurrent first requests share one generation (single
 // flight); across processes, the store keeps the first summary written and everyone serves that one.
 import type { Profile } from '../../contract/carriers/profile.ts';
+import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 import type { AccountStore, ExplainEntry } from '../core/store.ts';
 import { TEMPLATE_GENERATOR, toExplanation } from './explain.ts';
 import { requestLlmSummary, toLlmGenerator, type LlmConfig } from './llm.ts';
@@ -15,6 +16,8 @@ export interface ExplainAnswer {
   generated_at: string;
   /** False only for the request that generated and stored the summary. */
   cached: boolean;
+  /** FMCSA's caution that SMS data is not a safety rating, whatever wrote the summary. */
+  disclaimer: typeof FMCSA_SMS_DISCLAIMER;
 }
 
 export interface ExplainerOptions {
@@ -35,6 +38,7 @@ const toAnswer = (e: ExplainEntry, cached: boolean): ExplainAnswer => ({
   data_version: e.data_version,
   generated_at: e.generated_at,
   cached,
+  disclaimer: FMCSA_SMS_DISCLAIMER,
 });
 
 export function createExplainer(

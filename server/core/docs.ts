@@ -2,7 +2,8 @@
 // pipeline/core/openapi.ts) and `/docs`, a human API reference rendered in the browser from that document
 // by @scalar/api-reference. The renderer's standalone browser bundle is served from node_modules by the
 // service itself, so the page needs no other host at run time: no CDN, no web fonts, no telemetry, no
-// hosted AI panel.
+// hosted AI panel. Below it, a footer credits the data of the build it describes: each source's publisher,
+// licence and attribution from the manifest (contract/core/licences.ts), and the code's licence.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -11,6 +12,8 @@ import * as zlib from 'node:zlib';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, PUBLIC_CACHE, toPayloadPath } from '../../contract/core/layout.ts';
 import type { Routes } from './service.ts';
 import { HttpError } from '../../contract/core/problem.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
+import { PROJECT_LICENCE, toCredits } from '../../contract/core/licences.ts';
 import { etagOf, sendPayload, toPayload, type Payload } from './payload.ts';
 
 /** The page asks for the bundle with its content hash in the query: a new bundle is a new URL. */
@@ -63,12 +66,40 @@ const escapeHtml = (s: string) =>
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;');
 
+/** Links to other sites are only followed when clicked: the page still loads nothing from them. */
+const link = (url: string, text: string) =>
+  /^https:\/\//.test(url) ? `<a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(text)}</a>` : escapeHtml(text);
+
+/**
+ * The footer: who publishes each source of the build, under what licence, and the attribution that licence
+ * asks for; a demo build says so first. Inline styles only (the page's Content-Security-Policy allows them,
+ * and no script).
+ */
+export function toCreditsFooter(manifest: Pick<Manifest, 'sources' | 'demo'>): string {
+  const items = toCredits(manifest.sources).map(
+    (c) =>
+      `<li><strong>${escapeHtml(c.title)}</strong> (${escapeHtml(c.publisher)}), ${link(c.licence.url, c.licence.name)}: ${escapeHtml(c.attribution)}</li>`,
+  );
+  return `<footer id="credits" style="max-width:60rem;margin:2rem auto;padding:1rem;font:14px/1.5 system-ui,sans-serif;border-top:1px solid #ccc">
+<h2 style="font-size:1rem">Data sources and licences</h2>
+${manifest.demo ? '<p><strong>DEMO DATA: generated, not real.</strong></p>\n' : ''}<ul>
+${items.join('\n')}
+</ul>
+<p>The service's code: ${link(PROJECT_LICENCE.url, PROJECT_LICENCE.name)}.</p>
+</footer>`;
+}
+
 /**
  * The page: the document's URL and the renderer's settings as data attributes (no inline script), then the
- * bundle. Fonts from the renderer's own host, telemetry, its AI panel and the link to its hosted client are
- * switched off: the page talks to this service alone.
+ * bundle, then the credits of the build. Fonts from the renderer's own host, telemetry, its AI panel and the
+ * link to its hosted client are switched off: the page talks to this service alone.
  */
-export function toDocsPage(service: string, openapiPath: string, bundleEtag: string): string {
+export function toDocsPage(
+  service: string,
+  openapiPath: string,
+  bundleEtag: string,
+  manifest: Pick<Manifest, 'sources' | 'demo'>,
+): string {
   const config = {
     withDefaultFonts: false,
     telemetry: false,
@@ -92,6 +123,7 @@ export function toDocsPage(service: string, openapiPath: string, bundleEtag: str
 <noscript>This reference needs JavaScript. The OpenAPI document it renders is at <a href="${escapeHtml(openapiPath)}">${escapeHtml(openapiPath)}</a>.</noscript>
 <script id="api-reference" data-url="${escapeHtml(openapiPath)}" data-configuration="${escapeHtml(JSON.stringify(config))}"></script>
 <script src="${DOCS_SCRIPT_PATH}?v=${version}"></script>
+${toCreditsFooter(manifest)}
 </body>
 </html>
 `;
@@ -99,7 +131,7 @@ export function toDocsPage(service: string, openapiPath: string, bundleEtag: str
 
 /**
  * Mounts `openapiPath` (answered from the build's payload for it, so it changes with the data it
- * describes), `/docs` and `/docs/scalar.js`.
+ * describes), `/docs` (whose credits change with the build too) and `/docs/scalar.js`.
  */
 export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string): void {
   const payloadPath = toPayloadPath(openapiPath);
@@ -108,14 +140,15 @@ export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string)
     if (!p) throw new HttpError(404, 'not_found', `this build has no ${openapiPath}; rebuild it`);
     sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
   });
-  let page: Payload | undefined;
-  r.get(DOCS_PATH, async (req, res) => {
-    page ??= toPayload(
-      toDocsPage(service, openapiPath, (await scalarBundle()).etag),
-      'text/html; charset=utf-8',
-      false,
-    );
-    sendPayload(req, res, page, { cacheControl: PUBLIC_CACHE });
+  // The page credits the build it describes: made once per build, anew after a reload.
+  let page: { build: unknown; payload: Payload } | undefined;
+  r.get(DOCS_PATH, async (req, res, s) => {
+    const etag = (await scalarBundle()).etag;
+    if (page?.build !== s.build) {
+      const html = toDocsPage(service, openapiPath, etag, s.build.manifest);
+      page = { build: s.build, payload: toPayload(html, 'text/html; charset=utf-8', false) };
+    }
+    sendPayload(req, res, page.payload, { cacheControl: PUBLIC_CACHE });
   });
   r.get(DOCS_SCRIPT_PATH, async (req, res) =>
     sendPayload(req, res, await scalarBundle(), { cacheControl: BUNDLE_CACHE }),

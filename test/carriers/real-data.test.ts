@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { serveCarriers } from '../helpers/carriers.ts';
+import { expectCredited, expectOpenApiCredits, readJson } from '../helpers/provenance.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 import { SHARED_DATA, tempDir } from '../helpers/server.ts';
 
 const INPUT = join(SHARED_DATA, 'carriers');
@@ -59,6 +61,15 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
     expect(manifest.counts.inspections).toBe(0);
     // No SMS Input file among them: the report repeats the build's warning.
     expect(report.warnings).toContainEqual(expect.stringMatching(/^no SMS Input – Inspection, .* rows: .*data_gaps/));
+  });
+
+  it('credits FMCSA on every census file, with its disclaimer, in the manifest and the OpenAPI document', () => {
+    const buildDir = join(root.path, 'dist-data', 'carriers');
+    const manifest = readJson<Manifest>(join(buildDir, 'manifest.json'));
+    expect(manifest.demo).toBe(false);
+    expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(new Set(['census']));
+    expectCredited(manifest);
+    expectOpenApiCredits(buildDir, 'api/openapi.json', manifest);
   });
 
   it('holds the README facts: DOT 843932 and the 45,001-power-unit outlier', async () => {

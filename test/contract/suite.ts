@@ -91,9 +91,12 @@ export function contractSuite(target: ContractTarget): void {
       const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
       expect(scripts).toHaveLength(1);
       expect(scripts[0]).toMatch(new RegExp(`^${DOCS_SCRIPT_PATH}\\?v=[0-9a-f]+$`));
-      // Every URL the page names is a path on this service: no scheme, no protocol-relative host.
-      for (const [, url] of html.matchAll(/(?:src|href|data-url)="([^"]*)"/g)) expect(url).toMatch(/^\/(?!\/)/);
-      expect(html).not.toMatch(/https?:|\/\/[a-z0-9.-]+\.[a-z]{2,}/i);
+      // Every URL the page names before its credits is a path on this service: no scheme, no protocol-relative
+      // host. The credits link to the licences' pages, which load nothing until followed.
+      const [reference = '', credits = ''] = html.split('<footer id="credits"');
+      for (const [, url] of reference.matchAll(/(?:src|href|data-url)="([^"]*)"/g)) expect(url).toMatch(/^\/(?!\/)/);
+      expect(reference).not.toMatch(/https?:|\/\/[a-z0-9.-]+\.[a-z]{2,}/i);
+      expect(credits).not.toMatch(/<(?:script|img|link|iframe|style|object)\b|\ssrc=/i);
       const config = JSON.parse(/data-configuration="([^"]*)"/.exec(html)![1]!.replaceAll('&quot;', '"')) as Record<
         string,
         unknown
@@ -109,6 +112,29 @@ export function contractSuite(target: ContractTarget): void {
       expect(js).toContain('createApiReference');
       const again = await fetch(base + scripts[0]!, { headers: { 'If-None-Match': script.headers.get('etag')! } });
       expect(again.status).toBe(304);
+    });
+
+    it("credits every source of the build at /docs: publisher, licence and attribution, in the page's own footer", async () => {
+      const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as Manifest;
+      expect(manifest.sources.length).toBeGreaterThan(0);
+      const html = await (await fetch(base + DOCS_PATH)).text();
+      const footer = /<footer id="credits"[^>]*>([\s\S]*)<\/footer>/.exec(html)?.[1] ?? '';
+      const text = footer
+        .replaceAll(/<[^>]+>/g, '')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&amp;', '&');
+      for (const s of manifest.sources) {
+        expect(text).toContain(s.title);
+        expect(text).toContain(s.publisher);
+        expect(text).toContain(s.licence.name);
+        expect(text).toContain(s.attribution);
+        expect(footer).toContain(`href="${s.licence.url}"`);
+      }
+      expect(text.includes('DEMO DATA: generated, not real')).toBe(manifest.demo);
+      expect(text).toContain('Apache License 2.0');
     });
 
     it('answers /healthz with the manifest version', async () => {

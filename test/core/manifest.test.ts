@@ -9,6 +9,10 @@ const source: SourceFile = {
   bytes: 120,
   sha256: 'ab'.repeat(32),
   url: 'file:a.csv',
+  title: 'A dataset',
+  publisher: 'A publisher',
+  licence: { name: 'A licence', url: 'https://licence.invalid/' },
+  attribution: 'Contains information of a publisher.',
 };
 const manifest = (over: Partial<Parameters<typeof toManifest>[0]> = {}) =>
   toManifest({

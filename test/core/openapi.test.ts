@@ -96,6 +96,7 @@ const spec = (operations: OperationSpec[]): ApiSpec => ({
   title: 'shop',
   version: '1',
   description: 'A shop.',
+  sources: [],
   tags: [{ name: 'Items', description: 'Items.' }],
   operations,
 });

@@ -356,6 +356,9 @@ describe('the economy build', () => {
           rows: entries.length,
           sha256: sha256(readFileSync(REGISTRY_PATH)),
         },
+        // The upstreams the observations come from, read at request time: no file of theirs.
+        { kind: 'boc_valet', upstream: true, rows: entries.filter((e) => e.source === 'BOC').length },
+        { kind: 'statcan_wds', upstream: true, rows: entries.filter((e) => e.source === 'STATCAN').length },
       ],
       counts: { series: entries.length, categories: 8 },
     });

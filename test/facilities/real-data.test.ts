@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { facilities } from '../../server/facilities/routes.ts';
 import { SHARED_DATA, startService, tempDir, type Running } from '../helpers/server.ts';
+import { expectCredited, expectOpenApiCredits, readJson } from '../helpers/provenance.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 
 const INPUT = join(SHARED_DATA, 'facilities');
 const present = existsSync(INPUT);
@@ -49,6 +51,17 @@ describe.skipIf(!present)('facilities on the real registry files (no --year: the
     expect(stats.top_emitters).toHaveLength(30);
     const report = JSON.parse(readFileSync(join(root.path, 'facilities', 'report.json'), 'utf8')) as Json;
     expect(report.warnings ?? []).toEqual([]);
+  });
+
+  it('credits each publisher under its licence: OGL – Ontario for Ontario, OGL – Canada for ECCC', () => {
+    const buildDir = join(root.path, 'facilities');
+    const manifest = readJson<Manifest>(join(buildDir, 'manifest.json'));
+    expect(manifest.demo).toBe(false);
+    expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(
+      new Set(['ontario_ghg', 'ghgrp_by_gas', 'ghgrp_indicator', 'ewrb']),
+    );
+    expectCredited(manifest);
+    expectOpenApiCredits(buildDir, 'api/v1/openapi.json', manifest);
   });
 
   it('refuses a --year neither program reports, and builds one that one program reports', async () => {

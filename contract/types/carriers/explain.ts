@@ -27,4 +27,8 @@ export interface CarrierExplanation {
    * True when this request did not generate the summary: it came from the cache, or from a concurrent request that generated it.
    */
   cached: boolean;
+  /**
+   * FMCSA's disclaimer for SMS data, as the profile carries it: the summary rests on that data and is not a safety rating.
+   */
+  disclaimer: "The SMS results displayed on the SMS website are not intended to imply any federal safety rating of the carrier pursuant to 49 USC 31144. Readers should not draw conclusions about a carrier's overall safety condition simply based on the data displayed in this system. Unless a motor carrier in the SMS has received an UNSATISFACTORY safety rating pursuant to 49 CFR Part 385, or has otherwise been ordered to discontinue operations by the FMCSA, it is authorized to operate on the nation's roadways.";
 }

@@ -328,6 +328,10 @@ export interface CarrierProfile {
     version: string;
     note: "Percentiles are recomputed from FMCSA public data; they are not FMCSA's published values.";
   };
+  /**
+   * FMCSA's disclaimer for SMS data, word for word (contract/core/licences.ts): the figures here rest on FMCSA's SMS data, and neither they nor FMCSA's own results are a safety rating.
+   */
+  disclaimer: "The SMS results displayed on the SMS website are not intended to imply any federal safety rating of the carrier pursuant to 49 USC 31144. Readers should not draw conclusions about a carrier's overall safety condition simply based on the data displayed in this system. Unless a motor carrier in the SMS has received an UNSATISFACTORY safety rating pursuant to 49 CFR Part 385, or has otherwise been ordered to discontinue operations by the FMCSA, it is authorized to operate on the nation's roadways.";
 }
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema

@@ -23,23 +23,43 @@ export interface BuildManifest {
   options?: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * What the build read, each with its licence and the attribution that licence asks for (shared/contracts/common.md, "Provenance and licences").
+   */
   sources: {
     /**
      * Path relative to the build's input folder.
      */
-    file: string;
+    file?: string;
     kind: string;
     /**
-     * Data rows read (including rows later reported as dropped).
+     * Data rows read (including rows later reported as dropped); for an upstream, the series read from it.
      */
     rows: number;
     bytes?: number;
-    sha256: string;
+    sha256?: string;
     encoding?: string;
     /**
      * Where the upstream publishes this file.
      */
     url: string;
+    /**
+     * A service the server reads at request time (economy's observations), not a file the build read: it has no file, bytes or sha256.
+     */
+    upstream?: true;
+    /**
+     * The dataset or service, as its publisher names it.
+     */
+    title: string;
+    publisher: string;
+    licence: {
+      name: string;
+      url: string;
+    };
+    /**
+     * The statement the publisher's licence asks users to show, in the licence's own wording (a demo build's sources say they are generated, then give it).
+     */
+    attribution: string;
   }[];
   counts: {
     [k: string]: number | undefined;

@@ -8,7 +8,17 @@ export interface OpenAPIDocument {
   info: {
     title: string;
     version: string;
+    /**
+     * What the service serves, its conventions, and the attribution of every source of its data.
+     */
     description: string;
+    /**
+     * The licence of the project's code (LICENSE); the data's licences are in the description.
+     */
+    license: {
+      name: string;
+      identifier: string;
+    };
   };
   tags: {
     name: string;
