@@ -357,13 +357,13 @@ export function coreOperations(options: {
       summary: 'API reference renderer (JavaScript)',
       tag: 'Service',
       description:
-        'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with a content hash in the query, so it may be cached for a year.',
+        'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with its content hash in the query (`?v=`): under that URL it is cached for a year as immutable; asked without it, or with another version, for five minutes, since an upgrade may put another bundle there.',
       responses: {
         200: {
           description: 'The renderer.',
           content: { 'text/javascript': { type: 'string' } },
           headers: ['ETag'],
-          cache: 'public, max-age=31536000, immutable',
+          cache: ['public, max-age=31536000, immutable', PUBLIC_CACHE],
         },
       },
     },
