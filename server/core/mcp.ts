@@ -174,6 +174,39 @@ export function mcpEndpoint<D>(options: McpEndpointOptions<D>): McpEndpoint<D> {
   };
 }
 
+/** The hosts a local server is reached by: the default of MCP_ALLOWED_HOSTS. */
+export const LOCAL_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Whether parsed JSON is a JSON-RPC message (an object with a `jsonrpc` member, whatever its value: the
+ * SDK answers a wrong one) or a batch of them. An empty array is no batch.
+ */
+export function isJsonRpcBody(body: unknown): boolean {
+  if (Array.isArray(body)) return body.length > 0 && body.every((m) => isObject(m) && Object.hasOwn(m, 'jsonrpc'));
+  return isObject(body) && Object.hasOwn(body, 'jsonrpc');
+}
+
+/** The messages of a JSON-RPC body: the batch's, or the one. */
+export function jsonRpcMessages(body: unknown): Record<string, unknown>[] {
+  return (Array.isArray(body) ? body : [body]).filter(isObject);
+}
+
+/**
+ * Whether `Accept` names `text/event-stream` with a q above 0: the GET of an MCP client that would listen
+ * for server messages (transports spec, "Listening for Messages from the Server").
+ */
+export function asksForEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    if (type !== 'text/event-stream') return false;
+    const q = params.find((p) => /^q\s*=/.test(p));
+    return q === undefined || Number(q.slice(q.indexOf('=') + 1).trim()) > 0;
+  });
+}
+
 /** Whether a body is a JSON array (a batch). Malformed JSON is not: the SDK answers it with its parse error. */
 function isJsonArray(body: Buffer): boolean {
   let i = 0;
