@@ -199,6 +199,11 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
  * A schema of schemas/ that a client can compile on its own: without `$id`/`$schema`, and with each `$ref`
  * to another file (`search-result`) replaced by that file's schema. Refs inside the file (`#/$defs/…`) stay;
  * a file brought in must have none, as they would point into the wrong document.
+ *
+ * It must also read the same to a draft-07 validator, which is what 2025-era clients check results with
+ * (the 1.x SDK's ajv): there `prefixItems` means nothing and `items: false` refuses every item. A closed
+ * tuple (`prefixItems` with `items: false`, the profile's seven BASICs) is described as `items: {anyOf:
+ * [...]}` with its length kept; the order is for the REST schema to check.
  */
 export function selfContained(id: string): Json {
   const { $id: _id, $schema: _schema, ...body } = schemas().schema(id);
@@ -209,6 +214,12 @@ function inline(node: unknown, fromId: string, inlined: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => inline(n, fromId, inlined));
   if (!isObject(node)) return node;
   const out: Json = {};
+  if (Array.isArray(node.prefixItems)) {
+    if (node.items !== false)
+      throw new Error(`${fromId}: only a closed tuple (items: false) can be described to 2025-era clients`);
+    const { prefixItems, items: _items, ...rest } = node;
+    return inline({ ...rest, items: { anyOf: prefixItems } }, fromId, inlined);
+  }
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' && typeof value === 'string') {
       if (value.startsWith('#')) {

@@ -58,7 +58,11 @@ function expectToolError(result: ToolResult, message: string) {
   expect(result.content).toEqual([{ type: 'text', text: message }]);
 }
 
-/** Both eras' clients, each signed in with `key` (or none), behind one interface. */
+/**
+ * Both eras' clients, each signed in with `key` (or none), behind one interface. Each lists the tools once
+ * connected, as the MCP inspector does, so that it checks every result against the tool's `outputSchema`
+ * with its own validator (draft-07 ajv in the 1.x SDK).
+ */
 interface Era {
   name: string;
   connect(key?: string): Promise<{
@@ -74,6 +78,7 @@ const ERAS: Era[] = [
     async connect(key) {
       const client = new LegacyClient({ name: 'carriers-legacy-test', version: '1.0.0' });
       await client.connect(new LegacyTransport(url, { requestInit: { headers: auth(key) } }));
+      await client.listTools();
       return {
         listTools: async () => (await client.listTools()) as { tools: Json[] },
         callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
@@ -90,6 +95,7 @@ const ERAS: Era[] = [
       );
       await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: auth(key) } }));
       expect(client.getProtocolEra()).toBe('modern');
+      await client.listTools();
       return {
         listTools: async () => (await client.listTools()) as unknown as { tools: Json[] },
         callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as unknown as ToolResult,
