@@ -21,6 +21,7 @@
 //   messages of a batch and streamed on the 2025 leg, cannot carry per call.
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { AGENT_PATH, type ToolName, toAgentListing } from '../../contract/carriers/agent-tools.ts';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { HttpError, invalidParameters } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { advertised, jsonRpcMessages, type McpSdk, mcpEndpoint, toolFailure, toolSuccess } from '../core/mcp.ts';
@@ -56,8 +57,8 @@ const ANNOTATIONS: Record<ToolName, Json> = {
   get_carrier_profile: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
-/** How long a client may keep the tool list: GET /api/mcp's `max-age` (PUBLIC_CACHE). */
-const TOOL_LIST_TTL_MS = 300_000;
+/** How long a client may keep the tool list: GET /api/mcp's `max-age` (PUBLIC_CACHE, 300 s). */
+const TOOL_LIST_TTL_MS = Number(/max-age=(\d+)/.exec(PUBLIC_CACHE)?.[1] ?? 0) * 1000;
 
 const INSTRUCTIONS =
   "US motor carriers (USDOT numbers) ranked against their peers from FMCSA's public census, inspection and crash data. " +

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCarriersFixture, serveCarriers, type Json } from '../helpers/carriers.ts';
 import { runInspector } from '../helpers/inspector.ts';
+import { toMonth } from '../../server/carriers/quota.ts';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
@@ -57,7 +58,7 @@ describe('the MCP inspector CLI', { timeout: 60_000 }, () => {
 
   it('calls get_carrier_profile with a key, the id as a number or a string, and counts each call', async () => {
     const body = await restText('/api/carrier/1000001', free);
-    const month = NOW.toISOString().slice(0, 7);
+    const month = toMonth(new Date());
     const id = srv.accounts().findKey(free)!.id;
     const before = srv.accounts().usage(id, month);
     for (const carrierId of ['1000001', '"1000001"']) {

@@ -9,11 +9,11 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../contract/core/schemas.ts';
+import { toMonth } from '../../server/carriers/quota.ts';
 import { buildCarriersFixture, expectProblem as problem, serveCarriers, type Json } from '../helpers/carriers.ts';
 
 const MODERN = '2026-07-28';
 const NOW = new Date('2026-11-22T00:00:00Z');
-const MONTH = NOW.toISOString().slice(0, 7);
 const ALLOWANCE = 3;
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -34,7 +34,8 @@ afterAll(async () => {
 });
 
 const freeKey = (label: string) => srv.accounts().createKey('free', label, NOW).key;
-const usage = (key: string) => srv.accounts().usage(srv.accounts().findKey(key)!.id, MONTH);
+/** The key's lookups this month, by the server's clock (the real one). */
+const usage = (key: string) => srv.accounts().usage(srv.accounts().findKey(key)!.id, toMonth(new Date()));
 const auth = (key?: string): Record<string, string> => (key ? { Authorization: `Bearer ${key}` } : {});
 const rest = (path: string, key?: string) => fetch(`${srv.base}${path}`, { headers: auth(key) });
 
