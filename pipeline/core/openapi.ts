@@ -244,6 +244,39 @@ export function problem(
   };
 }
 
+/** A JSON-RPC 2.0 message, as far as a document describes an MCP endpoint (economy's /mcp, carriers' /api/mcp). */
+export const JSON_RPC_REQUEST = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 request or notification (or a batch of them, for 2025-era clients).',
+  required: ['jsonrpc', 'method'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer'] },
+    method: { type: 'string' },
+    params: { type: 'object' },
+  },
+};
+export const JSON_RPC_RESPONSE = {
+  type: 'object',
+  description:
+    'A JSON-RPC 2.0 response: `result`, or `error` with a code (-32700 parse error, -32601 unknown method, -32602 bad params, -32000 rejected request).',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    result: { type: 'object' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+  },
+};
+export const rpcError = (description: string): ResponseSpec => ({
+  description,
+  content: { 'application/json': JSON_RPC_RESPONSE },
+});
+
 export const NOT_FOUND_DESCRIPTION =
   'No such resource (problem `not_found`). Any path that no route answers gets this canonical 404.';
 export const METHOD_NOT_ALLOWED_DESCRIPTION =
