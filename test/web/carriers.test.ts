@@ -22,6 +22,7 @@ import {
   TIME_TO_DATA_MS,
   timeView,
   viewReady,
+  warmUp,
 } from '../helpers/browser.ts';
 import { serveCarriers } from '../helpers/carriers.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
@@ -82,6 +83,7 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
     expect(target).toBeDefined();
     browser = await launchBrowser(chromiumPath!, server.base);
     page = browser.page;
+    await warmUp(page, server.base);
   }, 120_000);
 
   afterAll(async () => {

@@ -22,6 +22,7 @@ import {
   TIME_TO_DATA_MS,
   timeView,
   viewReady,
+  warmUp,
 } from '../helpers/browser.ts';
 import { buildEconomyFixture } from '../helpers/economy.ts';
 import { type Running, startService } from '../helpers/server.ts';
@@ -59,6 +60,7 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
     now = new Date(`${DAY2}T12:00:00Z`);
     browser = await launchBrowser(chromiumPath!, server.base);
     page = browser.page;
+    await warmUp(page, server.base);
   }, 120_000);
 
   afterAll(async () => {

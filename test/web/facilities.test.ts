@@ -22,6 +22,7 @@ import {
   TIME_TO_DATA_MS,
   timeView,
   viewReady,
+  warmUp,
 } from '../helpers/browser.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { type Running, startService, tempDir } from '../helpers/server.ts';
@@ -49,6 +50,7 @@ describe.skipIf(!chromiumPath)('facilities explorer in Chromium', () => {
     server = await startService(facilities, join(root.path, 'dist-data'));
     browser = await launchBrowser(chromiumPath!, server.base);
     page = browser.page;
+    await warmUp(page, server.base);
   }, 120_000);
 
   afterAll(async () => {
