@@ -44,6 +44,8 @@ const FREQUENCIES: readonly (readonly [string, string, string])[] = [
   ['annual', 'a', 'Annual'],
 ];
 
+const FREQUENCY_NAMES: Record<string, string> = Object.fromEntries(FREQUENCIES.map(([, code, name]) => [code, name]));
+
 const AGGREGATIONS: readonly (readonly [string, string])[] = [
   ['avg', 'Average'],
   ['sum', 'Sum'],
@@ -297,8 +299,8 @@ const seriesView: View = {
         'div',
         { class: 'cards' },
         card(last ? value(last.value) : MISSING, last ? `latest, ${last.date} (${measured})` : 'no observation'),
-        card(unitsLabel, `units${latest.frequency ? `, frequency ${latest.frequency}` : ''}`),
-        card(num(latest.count), 'observations'),
+        card(unitsLabel, `${FREQUENCY_NAMES[latest.frequency] ?? latest.frequency} observations`),
+        card(num(latest.count), choice.from || choice.to ? 'observations in the range' : 'observations'),
       ),
       chartPart,
       h(
