@@ -26,6 +26,16 @@ export function toFreeLookups(raw: string | undefined): number {
   return wholeNumberSetting('FREE_PROFILE_LOOKUPS', raw, 25, 0, 'a whole number ≥ 0');
 }
 
+/** MCP_ALLOWED_HOSTS: the hosts the MCP endpoints (economy's /mcp, carriers' /api/mcp) answer; undefined: the local ones. */
+export function toAllowedHosts(raw: string | undefined): string[] | undefined {
+  return raw
+    ? raw
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean)
+    : undefined;
+}
+
 export const SERVICES: Record<string, ServerService> = {
   facilities: { create: () => facilities, defaultPort: 8081, portEnv: 'PORT_FACILITIES' },
   carriers: {
@@ -40,6 +50,7 @@ export const SERVICES: Record<string, ServerService> = {
         accounts,
         freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS),
         llm: toLlmConfig(env),
+        allowedHosts: toAllowedHosts(env.MCP_ALLOWED_HOSTS),
       });
     },
     defaultPort: 8082,
@@ -50,11 +61,7 @@ export const SERVICES: Record<string, ServerService> = {
       createEconomyService({
         stateDir,
         env,
-        allowedHosts: env.MCP_ALLOWED_HOSTS
-          ? env.MCP_ALLOWED_HOSTS.split(',')
-              .map((h) => h.trim())
-              .filter(Boolean)
-          : undefined,
+        allowedHosts: toAllowedHosts(env.MCP_ALLOWED_HOSTS),
       }),
     defaultPort: 8083,
     portEnv: 'PORT_ECONOMY',

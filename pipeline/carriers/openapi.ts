@@ -4,7 +4,10 @@
 import {
   COMMON_DESCRIPTION,
   coreOperations,
+  JSON_RPC_REQUEST,
+  JSON_RPC_RESPONSE,
   problem,
+  rpcError,
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
@@ -56,6 +59,13 @@ const notJson = problem(
   'The request body is not sent as `Content-Type: application/json` (UTF-8).',
   ['Accept-Post'],
 );
+
+/** A refusal the `{"tool", "args"}` call answers as a problem and an MCP message as a JSON-RPC error. */
+const orRpcError = (r: ResponseSpec, description: string): ResponseSpec => ({
+  ...r,
+  description: `${r.description} MCP: ${description}`,
+  content: { ...r.content, 'application/json': JSON_RPC_RESPONSE },
+});
 
 const json = (schema: string, description: string, extra: Partial<ResponseSpec> = {}): ResponseSpec => ({
   description,
@@ -184,34 +194,69 @@ export function toCarriersOpenApi(
         operationId: 'listTools',
         summary: 'List the tools',
         tag: 'Tools',
-        description: 'Public. The tools `POST /api/mcp` runs, each with the JSON Schema of its `args`.',
-        responses: { 200: json('carriers/agent-tools', 'The tools.', { headers: ['ETag'], cache: PUBLIC_CACHE }) },
+        description:
+          'Public. The tools `POST /api/mcp` runs, each with the JSON Schema of its `args`. The answer varies with `Accept` (`Vary: Accept`): a GET that asks for `text/event-stream` is an MCP client opening a stream of server messages, which this endpoint does not keep (405).',
+        responses: {
+          200: json('carriers/agent-tools', 'The tools.', { headers: ['ETag'], cache: PUBLIC_CACHE }),
+          405: problem(
+            405,
+            ['method_not_allowed'],
+            '`Accept` asks for `text/event-stream`: MCP has no stream to listen on here; send each MCP message with POST.',
+            ['Allow'],
+          ),
+        },
       },
       {
         method: 'post',
         path: `${BASE}/mcp`,
         operationId: 'callTool',
-        summary: 'Call a tool',
+        summary: 'Call a tool, or speak MCP',
         tag: 'Tools',
-        description:
+        description: [
           '`search_carrier` is public; `get_carrier_profile` needs the same key as `GET /api/carrier/{carrier_id}` and counts against the same allowance (with the same RateLimit-* headers and errors). `result` is exactly the body the matching REST route returns.',
+          'A JSON-RPC 2.0 body (an object with `jsonrpc`, or a batch of them) is MCP over streamable HTTP with no sessions, as economy’s `/mcp`: 2025-era clients (`initialize`, then `tools/list`, `tools/call`) and 2026-07-28 clients (`server/discover`, per-request `_meta`, `MCP-Protocol-Version`), the same two tools with the same argument schemas, each result the REST body as its one text item and as `structuredContent` (`outputSchema` is the REST schema). Send `Accept: application/json, text/event-stream`; `Host` and `Origin` must name an allowed host (MCP_ALLOWED_HOSTS).',
+          'Over MCP, a `tools/call` of `get_carrier_profile` without a valid key is the profile route’s 401 problem, before the call is read; bad arguments, an unknown carrier and a used-up allowance are tool results with `isError: true` and the REST problem’s `detail` as text, and a free key’s results carry `_meta.ratelimit` (`limit`, `remaining`, `reset`).',
+        ].join('\n\n'),
         security: 'optional',
         requestBody: {
-          description: 'The tool and its arguments; at most 64 KB.',
+          description: 'The tool and its arguments, or a JSON-RPC 2.0 message (or batch); at most 64 KB.',
           required: true,
-          content: { 'application/json': 'carriers/agent-call' },
+          content: {
+            'application/json': {
+              anyOf: [
+                { $ref: 'carriers/agent-call' },
+                JSON_RPC_REQUEST,
+                { type: 'array', minItems: 1, items: JSON_RPC_REQUEST, description: 'A JSON-RPC batch (2025-03-26).' },
+              ],
+            },
+          },
         },
         responses: {
-          200: json('carriers/agent-result', 'The tool and its result.', { headers: [...RATE_LIMIT], cache: NO_STORE }),
-          400: withAllowance(
-            signedIn400(
-              'a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`',
+          200: {
+            description:
+              'The tool and its result; or the JSON-RPC response, one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it (`Cache-Control: no-cache, no-transform`).',
+            content: {
+              'application/json': { anyOf: [{ $ref: 'carriers/agent-result' }, JSON_RPC_RESPONSE] },
+              'text/event-stream': { type: 'string' },
+            },
+            headers: [...RATE_LIMIT],
+            cache: [NO_STORE, 'no-cache, no-transform'],
+          },
+          202: { description: 'MCP: a notification (or a batch of notifications) was accepted; no body.' },
+          400: orRpcError(
+            withAllowance(
+              signedIn400(
+                'a body that is not JSON in UTF-8, an unknown tool (the message lists the known ones), or bad `args`',
+              ),
             ),
+            'a request whose headers disagree with its body (-32020), or a batch sent with an `MCP-Protocol-Version` of 2025-06-18 or later (-32600).',
           ),
           401: unauthorized,
-          404: withAllowance(noCarrier),
+          403: rpcError('MCP: `Host` or `Origin` is not an allowed host (DNS-rebinding protection).'),
+          404: orRpcError(withAllowance(noCarrier), 'an unknown method (-32601) on the 2026-07-28 protocol.'),
+          406: rpcError('MCP: `Accept` does not name both application/json and text/event-stream.'),
           413: tooLarge,
-          415: notJson,
+          415: orRpcError(notJson, 'a `+json` Content-Type other than `application/json` itself.'),
           429: quotaExhausted,
         },
       },

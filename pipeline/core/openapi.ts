@@ -244,6 +244,39 @@ export function problem(
   };
 }
 
+/** A JSON-RPC 2.0 message, as far as a document describes an MCP endpoint (economy's /mcp, carriers' /api/mcp). */
+export const JSON_RPC_REQUEST = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 request or notification (or a batch of them, for 2025-era clients).',
+  required: ['jsonrpc', 'method'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer'] },
+    method: { type: 'string' },
+    params: { type: 'object' },
+  },
+};
+export const JSON_RPC_RESPONSE = {
+  type: 'object',
+  description:
+    'A JSON-RPC 2.0 response: `result`, or `error` with a code (-32700 parse error, -32601 unknown method, -32602 bad params, -32000 rejected request).',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    result: { type: 'object' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+  },
+};
+export const rpcError = (description: string): ResponseSpec => ({
+  description,
+  content: { 'application/json': JSON_RPC_RESPONSE },
+});
+
 export const NOT_FOUND_DESCRIPTION =
   'No such resource (problem `not_found`). Any path that no route answers gets this canonical 404.';
 export const METHOD_NOT_ALLOWED_DESCRIPTION =
@@ -357,13 +390,13 @@ export function coreOperations(options: {
       summary: 'API reference renderer (JavaScript)',
       tag: 'Service',
       description:
-        'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with a content hash in the query, so it may be cached for a year.',
+        'The browser bundle of the reference renderer (@scalar/api-reference), served by the service itself. The page asks for it with its content hash in the query (`?v=`): under that URL it is cached for a year as immutable; asked without it, or with another version, for five minutes, since an upgrade may put another bundle there.',
       responses: {
         200: {
           description: 'The renderer.',
           content: { 'text/javascript': { type: 'string' } },
           headers: ['ETag'],
-          cache: 'public, max-age=31536000, immutable',
+          cache: ['public, max-age=31536000, immutable', PUBLIC_CACHE],
         },
       },
     },

@@ -9,7 +9,7 @@
 // is renamed in, is never changed once there (the same key means the same bytes), and is removed once
 // neither the live nor the previous build names it.
 import { type ShrinkRule, shrinkReasons, toShrinkError } from './shrink.ts';
-import { constants as fsc } from 'node:fs';
+import { constants as fsc, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -178,10 +178,44 @@ export function isAlive(pid: number): boolean {
 /** What holds a lock: `build of carriers`, or `nightly job` for the nightly's own lock. */
 const lockHolder = (service: string) => (service === 'nightly' ? 'nightly job' : `build of ${service}`);
 
-/** The pid in a lock file when that process is alive; undefined for no lock or a dead holder. */
+/**
+ * When a process started, in clock ticks since boot (Linux: /proc/<pid>/stat, field 22); undefined where
+ * that cannot be read. With the pid it names one process: a pid the system gave again to another process
+ * after a build was killed has another start.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after its last `)`.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a lock file holds: `<pid> <start>` (the start where known). */
+function lockText(): string {
+  const start = processStart(process.pid);
+  return start === undefined ? String(process.pid) : `${process.pid} ${start}`;
+}
+
+/**
+ * The pid a lock file names when that very process is still running; undefined for no lock, a dead holder,
+ * or a pid now used by another process (its start differs from the one written).
+ */
+function holderOf(text: string | undefined): number | undefined {
+  const [pidText, start] = (text ?? '').trim().split(' ');
+  const holder = Number(pidText);
+  if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) return undefined;
+  if (start !== undefined) {
+    const now = processStart(holder);
+    if (now !== undefined && now !== start) return undefined;
+  }
+  return holder;
+}
+
 async function liveHolder(lock: string, effects: SinkEffects): Promise<number | undefined> {
-  const holder = Number((await effects.readFile(lock))?.toString('utf8'));
-  return Number.isInteger(holder) && holder > 0 && isAlive(holder) ? holder : undefined;
+  return holderOf((await effects.readFile(lock))?.toString('utf8'));
 }
 
 const lockedBy = (service: string, holder: number, lock: string) =>
@@ -194,11 +228,33 @@ export async function acquireLock(
   effects: SinkEffects = fileEffects,
 ): Promise<string> {
   const lock = join(outDir, `.${service}.lock`);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (await effects.createExclusive(lock, String(process.pid))) return lock;
+  const mine = lockText();
+  const guard = `${lock}.takeover`;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await effects.createExclusive(lock, mine)) return lock;
     const holder = await liveHolder(lock, effects);
     if (holder !== undefined) throw lockedBy(service, holder, lock);
-    await effects.rm(lock); // left by a build that was killed
+    // Left by a build that was killed (or being written this instant). It is removed only under a second,
+    // short-lived lock, after a second look: of several builds that saw it dead, one removes it and the
+    // others, once inside, find the new holder's lock alive. Without the guard, one could remove the lock
+    // another had just taken over.
+    if (await effects.createExclusive(guard, mine)) {
+      let written = true;
+      try {
+        const text = (await effects.readFile(lock))?.toString('utf8');
+        written = text !== '';
+        if (written && holderOf(text) === undefined) await effects.rm(lock);
+      } finally {
+        await effects.rm(guard);
+      }
+      // An empty lock is one being written: its writer is given a moment.
+      if (!written) await new Promise((resolve) => setTimeout(resolve, 10));
+      continue;
+    }
+    // Another build is taking over. A guard whose writer died (killed in that instant) is removed.
+    const text = (await effects.readFile(guard))?.toString('utf8');
+    if (text && holderOf(text) === undefined) await effects.rm(guard);
+    else await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`could not take the build lock ${lock}`);
 }

@@ -4,7 +4,10 @@
 import {
   COMMON_DESCRIPTION,
   coreOperations,
+  JSON_RPC_REQUEST,
+  JSON_RPC_RESPONSE,
   problem,
+  rpcError,
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
@@ -28,39 +31,6 @@ const document = (schema: string, description: string, cache: string | string[] 
 const badParameters = (what: string) =>
   problem(400, ['invalid_parameter'], `${what}; \`errors\` lists every bad parameter.`);
 const unknownSeries = (more = '') => problem(404, ['not_found'], `The series id is not in the registry${more}.`);
-
-/** A JSON-RPC 2.0 message, as far as this document describes the MCP endpoint. */
-const JSON_RPC_REQUEST = {
-  type: 'object',
-  description: 'A JSON-RPC 2.0 request or notification (or a batch of them, for 2025-era clients).',
-  required: ['jsonrpc', 'method'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer'] },
-    method: { type: 'string' },
-    params: { type: 'object' },
-  },
-};
-const JSON_RPC_RESPONSE = {
-  type: 'object',
-  description:
-    'A JSON-RPC 2.0 response: `result`, or `error` with a code (-32700 parse error, -32601 unknown method, -32602 bad params, -32000 rejected request).',
-  required: ['jsonrpc'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer', 'null'] },
-    result: { type: 'object' },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-    },
-  },
-};
-const rpcError = (description: string): ResponseSpec => ({
-  description,
-  content: { 'application/json': JSON_RPC_RESPONSE },
-});
 
 /** `sources`: the build's (its manifest's); by default the registry and the upstreams it reads from. */
 export function toEconomyOpenApi(

@@ -7,14 +7,18 @@
 // Requests: JSON only. A body without `Content-Type: application/json` (or a `+json` type, UTF-8) is a 415
 // with `Accept-Post: application/json`, checked before the body is read, as strict JSON APIs do (and a
 // CORS-safelisted text/plain or form post from a browser page cannot reach a tool without a preflight).
+//
+// The same route speaks MCP (agent-mcp.ts): a JSON-RPC body is served as MCP streamable HTTP with the same
+// two tools, and a GET that asks for an event stream is the MCP one.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Routes, type ServiceState, sendDocument, SIGNED_IN } from '../core/service.ts';
-import { MAX_JSON_BODY_BYTES, readJsonBody } from '../core/body.ts';
+import { type RouteRequest, type Routes, type ServiceState, sendDocument, SIGNED_IN } from '../core/service.ts';
+import { MAX_JSON_BODY_BYTES, parseJsonBody, readBody, requireJsonType } from '../core/body.ts';
 import { setStampedHeaders } from '../core/stamp.ts';
 import { toParameterErrors } from '../core/params.ts';
 import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { AGENT_PATH, AGENT_TOOLS, type ToolName } from '../../contract/carriers/agent-tools.ts';
+import { asksForEventStream, isJsonRpcBody } from '../core/mcp.ts';
 
 export { AGENT_PATH };
 
@@ -52,7 +56,7 @@ interface ProfileArgs {
   carrier_id: number | string;
 }
 
-interface Tool<D> {
+export interface Tool<D> {
   /** `$id` of the arguments schema in schemas/carriers/. */
   schema: string;
   description: string;
@@ -64,7 +68,7 @@ interface Tool<D> {
   ): ToolAnswer | Promise<ToolAnswer>;
 }
 
-function toolsOf<D>(): Record<ToolName, Tool<D>> {
+export function toolsOf<D>(): Record<ToolName, Tool<D>> {
   return {
     search_carrier: {
       ...AGENT_TOOLS.search_carrier,
@@ -80,7 +84,14 @@ function toolsOf<D>(): Record<ToolName, Tool<D>> {
   };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Each bad argument of a call of `tool`, named `<prefix><argument>`. */
+export function checkArgs<D>(tool: Tool<D>, args: Record<string, unknown>, prefix: string): ParameterError[] {
+  const validate = schemas().get(tool.schema);
+  return validate(args) ? [] : toParameterErrors(validate.errors ?? [], prefix);
+}
 
 /**
  * The tool and its validated arguments, or a 400 listing every fault of the call at once: an unknown tool
@@ -106,10 +117,7 @@ function toCall<D>(
   if (args === undefined)
     errors.push({ parameter: 'args', message: 'is required (an object, {} when the tool takes none)' });
   else if (!isObject(args)) errors.push({ parameter: 'args', message: 'must be an object' });
-  else if (tool) {
-    const validate = schemas().get(tool.schema);
-    if (!validate(args)) errors.push(...toParameterErrors(validate.errors ?? [], 'args.'));
-  }
+  else if (tool) errors.push(...checkArgs(tool, args, 'args.'));
   if (errors.length || !tool || !isObject(args)) throw invalidParameters(errors);
   return { name: name as string, tool, args };
 }
@@ -131,15 +139,42 @@ function sendResult(res: ServerResponse, name: string, answer: ToolAnswer): void
   res.end(body);
 }
 
-/** Mounts GET and POST `/api/mcp`; any other method is createApp's 405 with `Allow: GET, HEAD, POST`. */
-export function mountAgent<D>(r: Routes<D>, deps: AgentDeps<D>): void {
+/** The MCP face of the route (agent-mcp.ts). */
+export interface AgentMcp<D> {
+  /** Answers a JSON-RPC body: `bytes` as read, `body` their JSON. */
+  answer(req: RouteRequest, res: ServerResponse, state: ServiceState<D>, bytes: Buffer, body: unknown): Promise<void>;
+}
+
+/** The methods `/api/mcp` takes, as createApp's 405 for the others says them. */
+const ALLOW = 'GET, HEAD, POST';
+
+/**
+ * Mounts GET and POST `/api/mcp`; any other method is createApp's 405 with `Allow: GET, HEAD, POST`. A
+ * JSON-RPC body goes to the MCP face `toMcp` makes over the same deps, any other is a `{"tool", "args"}` call.
+ */
+export function mountAgent<D>(r: Routes<D>, toMcp: (deps: AgentDeps<D>) => AgentMcp<D>, deps: AgentDeps<D>): void {
   const tools: Record<string, Tool<D>> = toolsOf<D>();
-  // The build's document (api/mcp.json).
-  r.get(AGENT_PATH, (req, res, state) => sendDocument(req, res, state, AGENT_PATH));
+  const mcp = toMcp(deps);
+  // The build's document (api/mcp.json), which varies with Accept: a GET that asks for an event stream is
+  // MCP's, for a stream of server messages this stateless endpoint does not keep (transports spec: 405).
+  r.get(AGENT_PATH, (req, res, state) => {
+    if (asksForEventStream(req.headers.accept))
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `GET ${AGENT_PATH} answers the tool list as JSON; MCP has no event stream to listen on here: send each message with POST`,
+        undefined,
+        { Allow: ALLOW, Vary: 'Accept' },
+      );
+    sendDocument(req, res, state, AGENT_PATH, { Vary: 'Accept' });
+  });
   r.post(
     AGENT_PATH,
     async (req, res, state) => {
-      const body = await readJsonBody(req, MAX_JSON_BODY_BYTES);
+      requireJsonType(req);
+      const bytes = await readBody(req, MAX_JSON_BODY_BYTES);
+      const body = parseJsonBody(bytes);
+      if (isJsonRpcBody(body)) return mcp.answer(req, res, state, bytes, body);
       // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
       // is the same 401 whatever its arguments.
       const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? deps.signIn(req) : {};

@@ -14,13 +14,15 @@ import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
 import { MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
-import { mountAgent } from './agent.ts';
+import { type AgentDeps, mountAgent } from './agent.ts';
+import { agentMcp } from './agent-mcp.ts';
 import { authenticate, type Account } from './auth.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
 import { CARRIER_NUMBER, SearchThread } from './search-thread.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
+import { LOCAL_HOSTS } from '../core/mcp.ts';
 
 export const BASE = '/api';
 /** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
@@ -47,6 +49,8 @@ export interface CarriersOptions {
   llm?: LlmConfig;
   /** Where a failed LLM call is reported (default: stderr). */
   warn?: (message: string) => void;
+  /** Hostnames allowed in Host and Origin of MCP requests to /api/mcp (DNS-rebinding protection). */
+  allowedHosts?: readonly string[];
 }
 
 interface SearchQuery {
@@ -257,8 +261,11 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         toCarrierId,
       );
 
+      // The same tools over MCP, on the same route and over the same functions.
+      const mcp = (deps: AgentDeps<CarriersData>) =>
+        agentMcp(deps, { allowedHosts: options.allowedHosts ?? LOCAL_HOSTS });
       // The tools run the functions above: no way around sign-in or the allowance.
-      mountAgent<CarriersData>(r, {
+      mountAgent<CarriersData>(r, mcp, {
         // REST keys are query strings (empty or starting with `?`), so these never collide with them.
         search: async (s, q, limit, page = {}) => {
           const errors = checkSearchText(q, 'args.query');

@@ -6,10 +6,10 @@ import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
-import { loadBuild } from './build.ts';
+import { loadBuild, type Prefetched, prefetchBuild } from './build.ts';
 import { type LogLine, requestLog } from './log.ts';
 import type { Handler, RouteRequest, Routes, ServiceDefinition, ServiceState } from './service.ts';
-import { staticHandler } from './statics.ts';
+import { prefetchTree, staticHandler, type TreeSnapshot } from './statics.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { describeFailure, HttpError, PROBLEMS, problemType, type ProblemCode } from '../../contract/core/problem.ts';
 import { sendProblem } from './problem.ts';
@@ -44,8 +44,8 @@ export interface ServiceApp<D> {
   close(): void;
 }
 
-function toState<D>(def: ServiceDefinition<D>, dir: string): ServiceState<D> {
-  const build = loadBuild(dir, def.name);
+function toState<D>(def: ServiceDefinition<D>, dir: string, prefetched?: Prefetched): ServiceState<D> {
+  const build = loadBuild(dir, def.name, { prefetched });
   return {
     build,
     data: def.load(build),
@@ -82,16 +82,23 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
       // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
       // waiting), so the static path first picks up a build published since the last look.
-      if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp) reload();
-      // The headers of the build now served (a reload just above replaced it).
-      stampHeaders(res, state.headers);
-      // Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it), except
-      // the build's private/ folder, which holds signed-in data for the routes alone.
-      if (isPrivatePath(req.path))
-        return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
-      statics(req, res, (err) => onError(err, req, res));
+      if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp)
+        return void reloadSoon().then(
+          () => serveStatic(req, res),
+          (err: unknown) => onError(err, req, res),
+        );
+      serveStatic(req, res);
     },
   });
+  /** Last resort: the static tree (manifest.json, report.json, …, as a CDN would serve it). */
+  const serveStatic = (req: Request, res: ServerResponse) => {
+    // The headers of the build now served (a reload may have replaced it since the request came in).
+    stampHeaders(res, state.headers);
+    // The build's private/ folder holds signed-in data for the routes alone.
+    if (isPrivatePath(req.path))
+      return onError(new HttpError(404, 'not_found', `no resource at ${req.path}`), req, res);
+    statics(req, res, (err) => onError(err, req, res));
+  };
   app.parse = parsePath;
   const handle = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -139,18 +146,19 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
 
   const logged = log ? toLogged(log, def.name) : undefined;
 
-  const reload = (): boolean => {
-    const stamp = stampOf(join(dir, 'manifest.json'));
+  /** `prefetched`: the files read ahead for the tree whose manifest had `stamp` (reloadSoon). */
+  const reload = (prefetched?: Prefetched, seen?: string, tree?: TreeSnapshot): boolean => {
+    const stamp = seen ?? stampOf(join(dir, 'manifest.json'));
     if (stamp === manifestStamp) return false;
     manifestStamp = stamp;
     const from = state.build.manifest.data_version;
     try {
       // Even with the same data_version (a rebuild of the same inputs), the tree on disk is a new one: its
       // files are renamed in, so the static listing and the open files must be the new tree's too.
-      const next = toState(def, dir);
+      const next = toState(def, dir, prefetched);
       let nextStatics: ReturnType<typeof staticHandler>;
       try {
-        nextStatics = staticHandler(dir, next.build);
+        nextStatics = staticHandler(dir, next.build, tree);
       } catch (err) {
         def.unload?.(next.data);
         throw err;
@@ -167,8 +175,27 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       return false;
     }
   };
+  let reloading: Promise<boolean> | undefined;
+  /**
+   * The timer's and the static path's reload: the new tree's documents are read ahead without blocking the
+   * event loop (thousands of files for facilities), then loaded from memory. A publish during the read
+   * leaves it for the next look, which reads the tree then in place.
+   */
+  const reloadSoon = (): Promise<boolean> => {
+    if (reloading) return reloading;
+    const stamp = stampOf(join(dir, 'manifest.json'));
+    if (stamp === manifestStamp) return Promise.resolve(false);
+    reloading = Promise.all([prefetchBuild(dir), prefetchTree(dir)])
+      .then(([prefetched, tree]) =>
+        stampOf(join(dir, 'manifest.json')) === stamp ? reload(prefetched, stamp, tree) : false,
+      )
+      .finally(() => {
+        reloading = undefined;
+      });
+    return reloading;
+  };
   const interval = options.reloadIntervalMs ?? 0;
-  const timer = interval > 0 ? setInterval(reload, interval) : undefined;
+  const timer = interval > 0 ? setInterval(() => void reloadSoon(), interval) : undefined;
   timer?.unref();
 
   return {

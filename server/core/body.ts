@@ -79,11 +79,10 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /**
- * The parsed JSON body of a POST. 415 `unsupported_media_type` (with `Accept-Post`) unless the request says
- * it is JSON, checked before the body is read; 413 past `limit`; 400 `invalid_parameter` for text that is
- * not JSON.
+ * 415 `unsupported_media_type` (with `Accept-Post`) unless the request says its body is JSON: checked before
+ * the body is read.
  */
-export async function readJsonBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES): Promise<unknown> {
+export function requireJsonType(req: IncomingMessage): void {
   const type = req.headers['content-type'];
   if (!isJsonContentType(type)) {
     const given = type ? `Content-Type ${type.split(';')[0]!.trim()}` : 'no Content-Type';
@@ -97,7 +96,10 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_JSON_BODY_B
       },
     );
   }
-  const body = await readBody(req, limit);
+}
+
+/** The JSON in a body already read; 400 `invalid_parameter` for bytes that are not UTF-8 or text that is not JSON. */
+export function parseJsonBody(body: Buffer): unknown {
   // Bytes that are not UTF-8 would be decoded as U+FFFD and the request answered as something else
   // (`caf\xe9` searched as `caf?`): refused instead.
   if (!isUtf8(body))
@@ -112,4 +114,14 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_JSON_BODY_B
       { parameter: 'body', message: 'is not valid JSON' },
     ]);
   }
+}
+
+/**
+ * The parsed JSON body of a POST. 415 `unsupported_media_type` (with `Accept-Post`) unless the request says
+ * it is JSON, checked before the body is read; 413 past `limit`; 400 `invalid_parameter` for text that is
+ * not JSON.
+ */
+export async function readJsonBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES): Promise<unknown> {
+  requireJsonType(req);
+  return parseJsonBody(await readBody(req, limit));
 }

@@ -3,6 +3,7 @@
 // half-copied tree stops the server with a clear message instead of serving wrong bytes. A build's private
 // files (signed-in data) are in the folder its manifest names beside the tree (pipeline/core/sink.ts), and
 // verified against that folder's own checksums; the routes read them as `private/<file>`.
+import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -37,12 +38,23 @@ export interface LoadedBuild {
 
 const hex = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
 
-function readVerified(dir: string, relPath: string, checksums: Record<string, string>): Buffer {
+/**
+ * Files read ahead, by absolute path (prefetchBuild): a reload reads them without blocking the event loop,
+ * then loads from memory. A file not there is read as it is needed.
+ */
+export type Prefetched = ReadonlyMap<string, Buffer>;
+
+function readVerified(
+  dir: string,
+  relPath: string,
+  checksums: Record<string, string>,
+  prefetched?: Prefetched,
+): Buffer {
   const expected = checksums[relPath];
   if (!expected) throw new DataError(`${join(dir, relPath)} is not listed in checksums.json`);
   let buf: Buffer;
   try {
-    buf = readFileSync(join(dir, relPath));
+    buf = prefetched?.get(join(dir, relPath)) ?? readFileSync(join(dir, relPath));
   } catch {
     throw new DataError(`${join(dir, relPath)} is missing: the build is incomplete; rebuild it`);
   }
@@ -51,11 +63,55 @@ function readVerified(dir: string, relPath: string, checksums: Record<string, st
   return buf;
 }
 
-export function loadBuild(dir: string, service: string, options: { apiPrefix?: string } = {}): LoadedBuild {
+/** How many files a prefetch reads at once. */
+const PREFETCH_CONCURRENCY = 32;
+
+/**
+ * Reads, without blocking the event loop, the files loadBuild will read for the build in `dir`: its
+ * manifest, checksums and documents. Nothing is checked here (loadBuild checks what it is given); a file
+ * that cannot be read is left for loadBuild to report.
+ */
+export async function prefetchBuild(dir: string, options: { apiPrefix?: string } = {}): Promise<Prefetched> {
   const apiPrefix = options.apiPrefix ?? 'api/';
+  const out = new Map<string, Buffer>();
+  const take = async (rel: string) => {
+    const abs = join(dir, rel);
+    try {
+      out.set(abs, await readFile(abs));
+    } catch {
+      // loadBuild says what is wrong with it
+    }
+  };
+  await take('manifest.json');
+  await take('checksums.json');
+  let checksums: Record<string, string> = {};
+  try {
+    checksums =
+      (JSON.parse(out.get(join(dir, 'checksums.json'))?.toString('utf8') ?? '{}') as { files?: Record<string, string> })
+        .files ?? {};
+  } catch {
+    return out;
+  }
+  const wanted = Object.keys(checksums).filter(
+    (rel) =>
+      rel.startsWith(apiPrefix) && (rel.endsWith('.json') || rel.endsWith('.json.gz') || rel.endsWith('.json.br')),
+  );
+  for (let i = 0; i < wanted.length; i += PREFETCH_CONCURRENCY)
+    await Promise.all(wanted.slice(i, i + PREFETCH_CONCURRENCY).map(take));
+  return out;
+}
+
+export function loadBuild(
+  dir: string,
+  service: string,
+  options: { apiPrefix?: string; prefetched?: Prefetched } = {},
+): LoadedBuild {
+  const apiPrefix = options.apiPrefix ?? 'api/';
+  const prefetched = options.prefetched;
+  const readAt = (abs: string) => prefetched?.get(abs) ?? readFileSync(abs);
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    manifest = JSON.parse(readAt(join(dir, 'manifest.json')).toString('utf8')) as Manifest;
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not valid JSON';
     throw new DataError(
@@ -78,7 +134,7 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
   if (manifest.service !== service) throw new DataError(`${dir} holds a ${manifest.service} build, not ${service}`);
   let checksumsBody: Buffer;
   try {
-    checksumsBody = readFileSync(join(dir, 'checksums.json'));
+    checksumsBody = readAt(join(dir, 'checksums.json'));
   } catch {
     throw new DataError(`${join(dir, 'checksums.json')} is missing: the build is incomplete`);
   }
@@ -108,7 +164,7 @@ export function loadBuild(dir: string, service: string, options: { apiPrefix?: s
   };
   const verified = new Set<string>(['checksums.json']);
   const read = (relPath: string) => {
-    const buf = readVerified(...located(relPath));
+    const buf = readVerified(...located(relPath), prefetched);
     if (!isPrivate(relPath)) verified.add(relPath);
     return buf;
   };

@@ -16,6 +16,11 @@ import type { Manifest } from '../../contract/core/manifest.ts';
 import { PROJECT_LICENCE, toCredits } from '../../contract/core/licences.ts';
 import { etagOf, sendPayload, toPayload, type Payload } from './payload.ts';
 
+/** The bundle's version in the page's URL for it (`?v=`): the first 16 hex digits of its content hash. */
+export function bundleVersion(etag: string): string {
+  return etag.replaceAll('"', '').slice(0, 16);
+}
+
 /** The page asks for the bundle with its content hash in the query: a new bundle is a new URL. */
 export const BUNDLE_CACHE = 'public, max-age=31536000, immutable';
 
@@ -111,7 +116,7 @@ export function toDocsPage(
     agent: { disabled: true },
     metaData: { title: `shardline ${service} API reference` },
   };
-  const version = bundleEtag.replaceAll('"', '').slice(0, 16);
+  const version = bundleVersion(bundleEtag);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -150,7 +155,13 @@ export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string)
     }
     sendPayload(req, res, page.payload, { cacheControl: PUBLIC_CACHE });
   });
-  r.get(DOCS_SCRIPT_PATH, async (req, res) =>
-    sendPayload(req, res, await scalarBundle(), { cacheControl: BUNDLE_CACHE }),
-  );
+  // Immutable only under the URL the page names (`?v=` the bundle's hash): that URL never holds other bytes.
+  // Asked without it, or with another version, the same path may serve another bundle after an upgrade, so
+  // it is cached as briefly as the data.
+  r.get(DOCS_SCRIPT_PATH, async (req, res) => {
+    const bundle = await scalarBundle();
+    const asked = new URLSearchParams(req.search).get('v');
+    const cacheControl = asked === bundleVersion(bundle.etag) ? BUNDLE_CACHE : PUBLIC_CACHE;
+    sendPayload(req, res, bundle, { cacheControl });
+  });
 }

@@ -8,6 +8,7 @@
 // - CONNECT: Node closes the connection without a word unless `connect` has a listener; this one answers
 //   405 (its target is a host, not a path: Allow names the methods every service takes somewhere).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServiceApp } from './app.ts';
 import { answerClientError, toRawProblem } from './client-error.ts';
@@ -26,6 +27,25 @@ export interface ServiceServerOptions {
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * At a shutdown, how long a request whose body is still arriving is waited for before its connection is
+ * closed: a client that sends half a body and stops must not hold the exit for the whole drain.
+ */
+export const DRAIN_BODY_GRACE_MS = 1000;
+
+/** Each server's open connections, and the request each is answering (the connections not idle). */
+const tracked = new WeakMap<Server, { sockets: Set<Socket>; busy: Map<Socket, IncomingMessage> }>();
+
+function track(server: Server, req: IncomingMessage, res: ServerResponse): void {
+  const t = tracked.get(server);
+  if (!t) return;
+  const socket = req.socket;
+  t.busy.set(socket, req);
+  res.once('close', () => {
+    if (t.busy.get(socket) === req) t.busy.delete(socket);
+  });
+}
+
 export function createServiceServer(
   app: Pick<ServiceApp<unknown>, 'handler' | 'state'>,
   options: ServiceServerOptions = {},
@@ -39,8 +59,17 @@ export function createServiceServer(
       // Node checks the two limits on this interval (default 30 s, as long as the limit itself).
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeout / 10))),
     },
-    app.handler,
+    (req, res) => {
+      track(server, req, res);
+      app.handler(req, res);
+    },
   );
+  const sockets = new Set<Socket>();
+  tracked.set(server, { sockets, busy: new Map() });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const fixedHeaders = () => ({
     'X-Data-Version': app.state().build.manifest.data_version,
     'X-Content-Type-Options': 'nosniff',
@@ -70,10 +99,23 @@ export function createServiceServer(
 export function drainConnections(server: Server, handler: Pick<ServiceApp<unknown>, 'handler'>['handler']): void {
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    track(server, req, res);
     res.shouldKeepAlive = false;
     handler(req, res);
   });
   server.closeIdleConnections();
+  const t = tracked.get(server);
+  if (t) {
+    // A connection answering no request is idle or half-way through sending a request head: neither is a
+    // request in flight, so neither holds the exit.
+    for (const socket of t.sockets) if (!t.busy.has(socket)) socket.destroy();
+    // A request whose body is still arriving gets a moment, then its connection goes.
+    const late = setTimeout(() => {
+      for (const [socket, req] of t.busy) if (!req.complete) socket.destroy();
+    }, DRAIN_BODY_GRACE_MS);
+    late.unref();
+    server.once('close', () => clearTimeout(late));
+  }
   const timer = setInterval(() => server.closeIdleConnections(), 50);
   timer.unref();
   server.once('close', () => clearInterval(timer));

@@ -64,9 +64,18 @@ export interface ServiceDefinition<D> {
   openapi?: string;
 }
 
-/** Answers a document of the build by its URL path (a precomputed payload), or the canonical 404. */
-export function sendDocument(req: IncomingMessage, res: ServerResponse, s: ServiceState<unknown>, path: string): void {
+/**
+ * Answers a document of the build by its URL path (a precomputed payload), or the canonical 404; `headers`
+ * are sent with it.
+ */
+export function sendDocument(
+  req: IncomingMessage,
+  res: ServerResponse,
+  s: ServiceState<unknown>,
+  path: string,
+  headers?: Record<string, string>,
+): void {
   const p = s.build.payloads.get(path);
   if (!p) throw new HttpError(404, 'not_found', `no resource at ${path}`);
-  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+  sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE, ...(headers && { headers }) });
 }

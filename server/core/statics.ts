@@ -20,6 +20,7 @@
 //   open after its headers are out, `bytes=-1` as the first two bytes, applies ranges to the compressed
 //   sibling, and answers an unsatisfiable one with a bare 416; the whole file is small enough);
 // - a file a publish replaced after the listing never goes out under the listed headers (see below).
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -90,27 +91,81 @@ function listFiles(dir: string, sub = ''): string[] {
  */
 const VERIFY_MAX_BYTES = 16 * 1024 * 1024;
 
-function listTree(dir: string, build: LoadedBuild): { files: Map<string, Listed>; stats: Map<string, Stats> } {
+/**
+ * A tree's listing, the stats of its files and the bytes of those listTree may hash, gathered without
+ * blocking the event loop (prefetchTree), for a reload; listTree then works from memory.
+ */
+export interface TreeSnapshot {
+  listing: string[];
+  stats: Map<string, Stats>;
+  bytes: Map<string, Buffer>;
+}
+
+/** How many files a tree prefetch stats or reads at once. */
+const PREFETCH_CONCURRENCY = 32;
+
+async function listFilesAsync(dir: string, sub = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(join(dir, sub), { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const rel = sub ? `${sub}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await listFilesAsync(dir, rel)));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Lists `root`, stats every file and reads the ones listTree may hash (small ones outside the documents a
+ * build load reads), all with asynchronous I/O. A file gone meanwhile is left to listTree to report.
+ */
+export async function prefetchTree(root: string, documents = /^api\/.*\.json(\.gz|\.br)?$/): Promise<TreeSnapshot> {
+  const dir = resolvePath(root);
+  const listing = await listFilesAsync(dir);
+  const stats = new Map<string, Stats>();
+  const bytes = new Map<string, Buffer>();
+  const take = async (rel: string) => {
+    const abs = join(dir, rel);
+    try {
+      const st = await stat(abs);
+      stats.set(abs, st);
+      if (!rel.startsWith(PRIVATE_PREFIX) && !documents.test(rel) && st.size <= VERIFY_MAX_BYTES)
+        bytes.set(abs, await readFile(abs));
+    } catch {
+      // listTree reports it
+    }
+  };
+  for (let i = 0; i < listing.length; i += PREFETCH_CONCURRENCY)
+    await Promise.all(listing.slice(i, i + PREFETCH_CONCURRENCY).map(take));
+  return { listing, stats, bytes };
+}
+
+function listTree(
+  dir: string,
+  build: LoadedBuild,
+  snapshot?: TreeSnapshot,
+): { files: Map<string, Listed>; stats: Map<string, Stats> } {
   // `stats`, by absolute path (siblings too): size and modification time for the check on open.
   const files = new Map<string, Listed>();
   const stats = new Map<string, Stats>();
-  const all = new Set(listFiles(dir));
+  const all = new Set(snapshot?.listing ?? listFiles(dir));
+  const bytesOf = (abs: string) => snapshot?.bytes.get(abs) ?? readFileSync(abs);
   const sums: Record<string, string> = { ...build.checksums, 'checksums.json': build.manifest.checksums_sha256 };
   for (const rel of all) {
     let sum = sums[rel];
     if (sum === undefined && rel === 'manifest.json')
       sum = createHash('sha256')
-        .update(readFileSync(join(dir, rel)))
+        .update(bytesOf(join(dir, rel)))
         .digest('hex');
     if (sum === undefined || rel.startsWith(PRIVATE_PREFIX)) continue;
     const abs = join(dir, rel);
-    const stat = statSync(abs);
+    const stat = snapshot?.stats.get(abs) ?? statSync(abs);
     stats.set(abs, stat);
     if (
       rel !== 'manifest.json' &&
       !build.verified.has(rel) &&
       stat.size <= VERIFY_MAX_BYTES &&
-      createHash('sha256').update(readFileSync(abs)).digest('hex') !== sum
+      createHash('sha256').update(bytesOf(abs)).digest('hex') !== sum
     ) {
       throw new DataError(`${abs} does not match checksums.json: the build is damaged; rebuild it`);
     }
@@ -154,7 +209,7 @@ function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | und
  * The handler for the tree of one build: `fail` gets the error for a path the tree does not have (404) or
  * a method it does not take (405). Made again on reload, as sirv lists the files when it is made.
  */
-export function staticHandler(root: string, build: LoadedBuild) {
+export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeSnapshot) {
   // sirv resolves its folder, and names the files it opens from there.
   const dir = resolvePath(root);
   const serve = sirv(dir, {
@@ -172,7 +227,7 @@ export function staticHandler(root: string, build: LoadedBuild) {
   });
   // The responses sirv is sending a file without siblings, for setHeaders above.
   const plain = new WeakSet<ServerResponse>();
-  const { files, stats } = listTree(dir, build);
+  const { files, stats } = listTree(dir, build, snapshot);
   const handler = (req: IncomingMessage & { path: string }, res: ServerResponse, fail: (err: HttpError) => void) => {
     const file = resolve(files, req.path);
     const notFound = () => {

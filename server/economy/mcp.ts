@@ -1,42 +1,19 @@
 // The economy service's MCP endpoint (shared/contracts/economy.md, "MCP"): three read-only tools over the
-// same lookups the REST routes use, served with the official v2 TypeScript SDK. `createMcpHandler` answers
-// both protocol eras from one per-request server factory: 2026-07-28 requests (per-request `_meta`
-// envelope, `MCP-Protocol-Version`/`Mcp-Method`/`Mcp-Name` headers, `server/discover`) on its modern leg,
-// and 2025-era clients (`initialize`, then `tools/*`) through its stateless legacy fallback, with no
-// sessions. `toNodeHandler` adapts it to the (req, res) Polka hands us.
+// same lookups the REST routes use. The transport, both protocol eras, the Host/Origin guards, the body
+// limit and the result conventions are server/core/mcp.ts's, shared with the carriers tools; this file has
+// the tools.
 //
-// What the SDK does and we rely on (checked against @modelcontextprotocol/server 2.4.0 and
-// @modelcontextprotocol/node 2.1.2):
-// - Host/Origin: `hostHeaderValidation` / `originValidation` compare the hostname only (any port; for
-//   Origin any of http/https) with the allow-lists and answer 403 with a JSON-RPC error body themselves
-//   (`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Origin: evil.example"},"id":null}`). A
-//   request without Origin passes: non-browser MCP clients send none (transports spec, "Security").
-// - Malformed JSON → -32700 (HTTP 400), unknown method → -32601 (HTTP 404 on the modern leg), a POST
-//   that is not `application/json` → 415, a modern request whose headers disagree with its body →
-//   -32020 (HTTP 400). The legacy leg answers requests as a one-event SSE stream, the modern one as JSON.
-// - Tool output: `structuredContent` is validated against the advertised `outputSchema` (a mismatch is
-//   an `isError` result, never bad data), and must be an object, hence `{ series: [...] }`.
-// - Cache hint: `cacheHints['tools/list']` becomes `ttlMs`/`cacheScope` on 2026-07-28 `tools/list`
-//   results (the 2025 wire has no such fields; without a hint the SDK sends `ttlMs: 0, private`).
+// Tool output: `structuredContent` must be an object, hence `{ series: [...] }`.
 //
 // GET and DELETE (2025 session operations) are not registered, so createApp answers them 405 with
 // `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
-import { isUtf8 } from 'node:buffer';
-import { setStampedHeaders } from '../core/stamp.ts';
-import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../contract/economy/types.ts';
 import { paramSchemas } from '../../contract/core/schemas.ts';
 import type { LoadedBuild } from '../core/build.ts';
-import type { RouteRequest, Routes, ServiceState } from '../core/service.ts';
-import { readBody } from '../core/body.ts';
-import {
-  describeFailure,
-  HttpError,
-  invalidParameters,
-  toProblem,
-  type ParameterError,
-} from '../../contract/core/problem.ts';
+import type { Routes, ServiceState } from '../core/service.ts';
+import { advertised, type McpSdk, mcpEndpoint, toolResult } from '../core/mcp.ts';
+import { invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
 
 export interface McpDeps {
   /** The `/api/series?q=` records for a query (throws HttpError 400 with the REST message for bad input). */
@@ -56,134 +33,40 @@ export interface McpOptions {
   allowedOrigins: string[];
   /** How long a client may cache the tool list (`ttlMs`); the observation cache's lifetime, 24 h. */
   cacheTtlMs: number;
-  /** Largest request body accepted; defaults to MCP_MAX_BODY_BYTES. */
+  /** Largest request body accepted; defaults to MCP_MAX_BODY_BYTES (server/core/mcp.ts). */
   maxBodyBytes?: number;
 }
 
-/** One JSON-RPC message with a few short string arguments is far below this. */
-export const MCP_MAX_BODY_BYTES = 64 * 1024;
-
 export const MCP_PATH = '/mcp';
+
+/** What starts the lines this endpoint writes to stderr. */
+const LABEL = `[economy] ${MCP_PATH}`;
 
 /**
  * Mounts `POST /mcp`. `deps` is either fixed or derived from the loaded state (so the lookups follow a
  * reload); one SDK handler is made per loaded state, so a request that began on the old build ends on it.
  */
-interface Sdk {
-  node: typeof import('@modelcontextprotocol/node');
-  server: typeof import('@modelcontextprotocol/server');
-}
-let sdk: Promise<Sdk> | undefined;
-/**
- * The SDK is imported on the first request to /mcp, not at start-up: its modules (and zod's) took about
- * 80 ms of every start, also for the other services and for servers nobody asks over MCP.
- */
-const loadSdk = (): Promise<Sdk> =>
-  (sdk ??= Promise.all([import('@modelcontextprotocol/node'), import('@modelcontextprotocol/server')]).then(
-    ([node, server]) => ({ node, server }),
-  ));
-
 export function mountMcp<D>(
   r: Routes<D>,
   deps: McpDeps | ((state: ServiceState<D>) => McpDeps),
   options: McpOptions,
 ): void {
-  const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
-  let mounted:
-    | Promise<{
-        sdk: Sdk;
-        schemas: ToolSchemas;
-        validHost: ReturnType<Sdk['node']['hostHeaderValidation']>;
-        validOrigin: ReturnType<Sdk['node']['originValidation']>;
-      }>
-    | undefined;
-  const mount = () =>
-    (mounted ??= loadSdk().then((sdk) => ({
-      sdk,
-      schemas: toolSchemas(sdk),
-      validHost: sdk.node.hostHeaderValidation(options.allowedHosts),
-      validOrigin: sdk.node.originValidation(options.allowedOrigins),
-    })));
-  // The SDK reports rejected requests here too (bad headers, wrong Content-Type): one line each. Our own
-  // tool failures are logged with their stack by `toResult`.
-  const onerror = (err: Error) => process.stderr.write(`[economy] ${MCP_PATH}: ${err.message}\n`);
-  const handlers = new WeakMap<ServiceState<D>, NodeMcpRequestHandler>();
-  const handlerFor = (state: ServiceState<D>, sdk: Sdk, schemas: ToolSchemas): NodeMcpRequestHandler => {
-    let handler = handlers.get(state);
-    if (!handler) {
+  // Compiled once, on the first request (fromJsonSchema compiles with ajv), shared by every server.
+  let schemas: ToolSchemas | undefined;
+  const endpoint = mcpEndpoint<D>({
+    label: LABEL,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    servers(sdk, state) {
+      schemas ??= toolSchemas(sdk);
+      const compiled = schemas;
       const d = typeof deps === 'function' ? deps(state) : deps;
       const manifest = state.build.manifest;
-      const mcp = sdk.server.createMcpHandler(() => toServer(sdk, d, manifest, schemas, options.cacheTtlMs), {
-        legacy: 'stateless',
-        // responseMode stays 'auto': a tool that emits nothing before its result (all three) is answered
-        // with one JSON body; 'json' would say the same and print a warning at start-up.
-        maxRequestBodySize: maxBodyBytes,
-        onerror,
-      });
-      handler = sdk.node.toNodeHandler(mcp, { maxRequestBodySize: maxBodyBytes, onerror });
-      handlers.set(state, handler);
-    }
-    return handler;
-  };
-
-  r.post(MCP_PATH, async (req, res, state) => {
-    // The guards and the SDK's transport write their own heads: the data version goes in before they do.
-    setStampedHeaders(res);
-    const { sdk, schemas, validHost, validOrigin } = await mount();
-    // The guards answer 403 themselves when they return false.
-    if (!validHost(req, res) || !validOrigin(req, res)) return;
-    // Read here, not by the SDK, so an oversized body is our 413 problem (the SDK's own limit answers
-    // with a JSON-RPC body).
-    const body = await readBody(req, maxBodyBytes);
-    if (!isUtf8(body)) {
-      // JSON-RPC's parse error: the SDK would read such bytes as U+FFFD and run the call on other text.
-      res.writeHead(400, { 'Content-Type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' },
-          id: null,
-        }),
-      );
-      return;
-    }
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && version >= BATCHLESS_SINCE && isJsonArray(body)) {
-      // The SDK's stateless legacy leg still answers batches whatever the version; 2025-06-18 removed them.
-      const message = `Invalid Request: MCP ${version} has no JSON-RPC batches (removed in ${BATCHLESS_SINCE}); send one message per request`;
-      res.writeHead(400, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }));
-      return;
-    }
-    await handlerFor(state, sdk, schemas)(replay(req, body), res);
-  });
-}
-
-/** The protocol version that removed JSON-RPC batching (mcp-transport.md); versions are dates, so they sort as text. */
-const BATCHLESS_SINCE = '2025-06-18';
-
-/** Whether a body is a JSON array (a batch). Malformed JSON is not: the SDK answers it with its parse error. */
-function isJsonArray(body: Buffer): boolean {
-  let i = 0;
-  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
-  if (body[i] !== 0x5b) return false;
-  try {
-    return Array.isArray(JSON.parse(body.toString('utf8')));
-  } catch {
-    return false;
-  }
-}
-
-/** The request again, its body from memory: `toNodeHandler` reads the body by iterating the request. */
-function replay(req: RouteRequest, body: Buffer): NodeIncomingMessageLike {
-  return {
-    method: req.method,
-    url: req.url,
-    headers: req.headers,
-    async *[Symbol.asyncIterator]() {
-      if (body.length > 0) yield body;
+      return () => toServer(sdk, d, manifest, compiled, options.cacheTtlMs);
     },
-  };
+  });
+  r.post(MCP_PATH, (req, res, state) => endpoint.serve(req, res, state));
 }
 
 // ---- tools ----------------------------------------------------------------------------------------------
@@ -367,7 +250,7 @@ interface ToolSchemas {
  * `toArguments` in the tool itself: the SDK's own check would prefix its message with "Input validation
  * error: …", and the contract wants the REST route's message.
  */
-function toolSchemas(sdk: Sdk): ToolSchemas {
+function toolSchemas(sdk: McpSdk): ToolSchemas {
   const input = {} as ToolSchemas['input'];
   const output = {} as ToolSchemas['output'];
   for (const name of Object.keys(INPUT) as (keyof typeof INPUT)[]) {
@@ -375,17 +258,6 @@ function toolSchemas(sdk: Sdk): ToolSchemas {
     output[name] = sdk.server.fromJsonSchema<Json>(OUTPUT[name] as JsonSchemaType);
   }
   return { input, output };
-}
-
-function advertised(schema: Json): StandardSchemaWithJSON<Record<string, unknown>> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'shardline',
-      jsonSchema: { input: () => schema, output: () => schema },
-      validate: (value) => ({ value: (value ?? {}) as Record<string, unknown> }),
-    },
-  };
 }
 
 /**
@@ -419,21 +291,8 @@ function toArguments(schema: ArgumentsSchema, args: Record<string, unknown>): Re
   return out;
 }
 
-/** The tool's JSON as structured content and, the same JSON, as its one text item. */
-async function toResult(work: () => Json | Promise<Json>): Promise<CallToolResult> {
-  try {
-    const doc = await work();
-    return { structuredContent: doc, content: [{ type: 'text', text: JSON.stringify(doc) }] };
-  } catch (err) {
-    // The REST route's message for a client fault; for our own failure, the problem body's generic one.
-    const { body } = toProblem(err);
-    if (!(err instanceof HttpError)) process.stderr.write(`[economy] ${MCP_PATH}: ${describeFailure(err)}\n`);
-    return { isError: true, content: [{ type: 'text', text: body.detail }] };
-  }
-}
-
 function toServer(
-  sdk: Sdk,
+  sdk: McpSdk,
   deps: McpDeps,
   manifest: LoadedBuild['manifest'],
   schemas: ToolSchemas,
@@ -474,7 +333,7 @@ function toServer(
       annotations: { ...annotations, openWorldHint: false },
     },
     (args) =>
-      toResult(() => {
+      toolResult(LABEL, () => {
         const { query } = toArguments(INPUT.search_series, args);
         const series = deps.searchSeries(query!);
         const ids = series.flatMap((s) => (typeof (s as Json)?.id === 'string' ? [(s as Json).id as string] : []));
@@ -493,7 +352,7 @@ function toServer(
       annotations: { ...annotations, openWorldHint: true },
     },
     (args) =>
-      toResult(async () => {
+      toolResult(LABEL, async () => {
         const given = toArguments(INPUT.get_observations, args);
         const doc = await deps.getObservations(given);
         const id = typeof doc.series === 'string' ? doc.series : given.series!;
@@ -512,7 +371,7 @@ function toServer(
       annotations: { ...annotations, openWorldHint: false },
     },
     (args) =>
-      toResult(() => {
+      toolResult(LABEL, () => {
         toArguments(INPUT.list_categories, args);
         // Categories are counted from the registry: no upstream of their own, so no series entries.
         return { categories: deps.listCategories(), provenance: provenanceOf([], manifest.built_at) };

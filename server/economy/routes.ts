@@ -7,6 +7,7 @@ import { OPENAPI_PATH } from '../../contract/economy/api.ts';
 import { rankSeries } from '../../contract/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
+import { LOCAL_HOSTS } from '../core/mcp.ts';
 import { observationRoutes } from './observations-routes.ts';
 import {
   findObservations,
@@ -91,7 +92,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       };
     },
   });
-  const hosts = options.allowedHosts ?? ['127.0.0.1', 'localhost', '[::1]'];
+  const hosts = options.allowedHosts ?? [...LOCAL_HOSTS];
   return {
     name: 'economy',
     basePath: '/api',

@@ -21,7 +21,7 @@ const NOW = new Date('2026-11-22T00:00:00Z');
 
 beforeAll(async () => {
   built = await buildCarriersFixture();
-  srv = await serveCarriers(built, { freeLookups: 3 });
+  srv = await serveCarriers(built, { freeLookups: 3, now: () => NOW });
   free = srv.accounts().createKey('free', 'test free', NOW).key;
   premium = srv.accounts().createKey('premium', 'test premium', NOW).key;
 });
@@ -47,7 +47,7 @@ describe('sign-in', () => {
 
   it('400 for a request with two Authorization headers, whichever comes first, and nothing counted', async () => {
     const port = Number(new URL(srv.base).port);
-    const used = () => srv.accounts().usage(srv.accounts().findKey(free)!.id, new Date().toISOString().slice(0, 7));
+    const used = () => srv.accounts().usage(srv.accounts().findKey(free)!.id, NOW.toISOString().slice(0, 7));
     const before = used();
     for (const pair of [
       [free, 'junk'],
@@ -231,7 +231,7 @@ describe('free allowance', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(49);
     await srv.close();
-    srv = await serveCarriers(built, { freeLookups: 3 });
+    srv = await serveCarriers(built, { freeLookups: 3, now: () => NOW });
     expect(srv.accounts().usage(k.id, NOW.toISOString().slice(0, 7))).toBe(3);
     expect((await profile(1000001, k.key)).status).toBe(429);
   });

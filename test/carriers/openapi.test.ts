@@ -186,4 +186,61 @@ describe('carriers answers as its OpenAPI document says', () => {
     expect((await post('/api/mcp', 'x'.repeat(70_000), json)).status).toBe(413);
     expect((await fetch(`${srv.base}/api/mcp`, { method: 'DELETE' })).status).toBe(405);
   });
+
+  it('POST /api/mcp as MCP: JSON and event-stream answers, 202, and each refusal; GET for a stream is 405', async () => {
+    const MODERN = '2026-07-28';
+    const META = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientInfo': { name: 'openapi-test', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+      post('/api/mcp', typeof body === 'string' ? body : JSON.stringify(body), {
+        ...json,
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      });
+    const modern = (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      rpc(
+        { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } },
+        {
+          'mcp-protocol-version': MODERN,
+          'mcp-method': method,
+          ...(typeof params.name === 'string' && { 'mcp-name': params.name }),
+          ...headers,
+        },
+      );
+    const list = await modern('tools/list', {});
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    const profile = await modern(
+      'tools/call',
+      { name: 'get_carrier_profile', arguments: { carrier_id: 1000001 } },
+      auth(premium),
+    );
+    expect(profile.status).toBe(200);
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi-test', version: '1' } },
+    };
+    const legacy = await rpc(initialize);
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    expect((await modern('tools/call', { name: 'get_carrier_profile', arguments: { carrier_id: 1 } })).status).toBe(
+      401,
+    );
+    expect((await rpc(initialize, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await modern('carriers/nonsense', {})).status).toBe(404);
+    expect((await rpc(initialize, { accept: 'text/html' })).status).toBe(406);
+    expect((await rpc([initialize], { 'mcp-protocol-version': '2025-06-18' })).status).toBe(400);
+    expect((await rpc({ ...initialize, params: { pad: 'x'.repeat(70_000) } })).status).toBe(413);
+    expect((await rpc(initialize, { 'content-type': 'text/plain' })).status).toBe(415);
+    for (const method of ['GET', 'HEAD'])
+      expect((await fetch(`${srv.base}/api/mcp`, { method, headers: { accept: 'text/event-stream' } })).status).toBe(
+        405,
+      );
+  });
 });

@@ -106,7 +106,14 @@ export function contractSuite(target: ContractTarget): void {
       const script = await fetch(base + scripts[0]!);
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-      expect(script.headers.get('cache-control')).toContain('max-age=31536000');
+      expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // Without the page's version (or with another), the path may hold another bundle after an upgrade.
+      for (const other of [DOCS_SCRIPT_PATH, `${DOCS_SCRIPT_PATH}?v=0000000000000000`]) {
+        const unversioned = await fetch(base + other);
+        expect(unversioned.status, other).toBe(200);
+        expect(unversioned.headers.get('cache-control'), other).toBe('public, max-age=300');
+        await unversioned.arrayBuffer();
+      }
       const js = await script.text();
       expect(js.length).toBeGreaterThan(100_000);
       expect(js).toContain('createApiReference');

@@ -1,11 +1,12 @@
 // The first step of a shutdown (server/core/http-server.ts, drainConnections): keep-alive clients are told
 // to go, idle connections closed, and answers still given.
 import { request, Agent } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/core/app.ts';
-import { createServiceServer, drainConnections } from '../../server/core/http-server.ts';
+import { createServiceServer, DRAIN_BODY_GRACE_MS, drainConnections } from '../../server/core/http-server.ts';
 import { facilities } from '../../server/facilities/routes.ts';
+import { readJsonBody } from '../../server/core/body.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 
 let fx: Awaited<ReturnType<typeof buildFixture>>;
@@ -52,6 +53,56 @@ describe('drainConnections', () => {
       app.close();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
+    }
+  });
+
+  it('closes a connection half-way through its request head at once, and one with half a body after a moment', async () => {
+    // Facilities with one route that reads a JSON body, as the carriers tool route does.
+    const withBody: typeof facilities = {
+      ...facilities,
+      routes(r) {
+        facilities.routes(r);
+        r.post('/echo', async (req, res) => {
+          res.end(JSON.stringify(await readJsonBody(req, 1000)));
+        });
+      },
+    };
+    const app = createApp(withBody, { dataDir: fx.outDir, log: null, reloadIntervalMs: 0 });
+    const server = createServiceServer(app, { keepAliveTimeout: 60_000 });
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+    const { port } = server.address() as AddressInfo;
+    const open = (bytes: string) =>
+      new Promise<Socket>((res, rej) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(bytes);
+          res(socket);
+        });
+        socket.on('error', rej);
+        // Read what comes (the 405 of the POST), or the socket never reports its end.
+        socket.resume();
+      });
+    const closedAfter = (socket: Socket, from: number) =>
+      new Promise<number>((res) => socket.once('close', () => res(performance.now() - from)));
+    try {
+      const head = await open('GET /api/v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half');
+      // A POST whose body stops half-way, to a route that waits for all of it.
+      const body = await open(
+        'POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const start = performance.now();
+      const headClosed = closedAfter(head, start);
+      const bodyClosed = closedAfter(body, start);
+      const serverClosed = new Promise<number>((res) => server.close(() => res(performance.now() - start)));
+      drainConnections(server, app.handler);
+      expect(await headClosed).toBeLessThan(500);
+      const bodyMs = await bodyClosed;
+      expect(bodyMs).toBeGreaterThanOrEqual(DRAIN_BODY_GRACE_MS - 50);
+      expect(bodyMs).toBeLessThan(DRAIN_BODY_GRACE_MS + 1500);
+      expect(await serverClosed).toBeLessThan(DRAIN_BODY_GRACE_MS + 2000);
+    } finally {
+      app.close();
+      server.closeAllConnections();
     }
   });
 });

@@ -20,12 +20,12 @@ export async function buildCarriersFixture() {
 
 export async function serveCarriers(
   built: Awaited<ReturnType<typeof buildCarriersFixture>>,
-  options: { freeLookups?: number; corsOrigins?: ReadonlySet<string> } = {},
+  options: { freeLookups?: number; corsOrigins?: ReadonlySet<string>; now?: () => Date } = {},
 ) {
   let store: AccountStore | undefined;
   const accounts = () => (store ??= openSqliteStore(built.stateDir));
   const running = await startService(
-    createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25 }),
+    createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25, now: options.now }),
     built.outDir,
     { corsOrigins: options.corsOrigins },
   );
