@@ -58,3 +58,32 @@ export function toDocumentFile(urlPath: string): string {
 export function toPayloadPath(urlPath: string): string {
   return `/${toDocumentFile(urlPath).slice(0, -'.json'.length)}`;
 }
+
+/**
+ * The explorer (shared/contracts/explorer.md): its page at the root of every tree, answered at `/`, and its
+ * scripts and styles under `assets/`, each named `<name>-<hash>.<ext>` after its content, so a new build of
+ * them is a new URL and the old one can be cached for good.
+ */
+export const EXPLORER_PAGE = 'index.html';
+export const ASSETS_DIR = 'assets';
+/** A file whose name carries its content hash: cached for a year and never asked for again. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * An HTML page of the tree: asked again on every use (a 304 while unchanged), so a browser never keeps a
+ * page that names assets a newer build no longer has.
+ */
+export const PAGE_CACHE = 'public, no-cache';
+
+/** esbuild's `[hash]`: 8 characters of base32 (A–Z, 2–7). */
+const HASHED_ASSET = new RegExp(`^/?${ASSETS_DIR}/[A-Za-z0-9_.-]+-[A-Z2-7]{8}\\.(js|css)$`);
+
+/** True for a hashed explorer asset (`/assets/explorer-ABCD2345.js`), by URL path or tree path. */
+export function isHashedAsset(path: string): boolean {
+  return HASHED_ASSET.test(path);
+}
+
+/** The Cache-Control of a file of the static tree, by its URL path: hashed assets, pages, everything else. */
+export function staticCacheOf(path: string): string {
+  if (isHashedAsset(path)) return IMMUTABLE_CACHE;
+  return path.endsWith('.html') ? PAGE_CACHE : PUBLIC_CACHE;
+}

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/code-hash.ts';
+import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import {
   assertAllRecognized,
   assertRowsUsed,
@@ -465,6 +466,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const sources = demo ? ctx.sources.map(toDemoProvenance) : ctx.sources;
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas(), sources), 'core/openapi');
     await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
+    await writeExplorer(sink, 'carriers', { sources, demo });
     const manifest = toManifest({
       service: 'carriers',
       demo,
@@ -479,6 +481,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
         'schemas/core',
         'schemas/carriers',
         'data/carriers',
+        ...explorerSources('carriers'),
       ]),
       builtAt: now(),
     });

@@ -3,6 +3,7 @@
 // report, and publish them through the sink (shared/contracts/economy.md).
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../core/code-hash.ts';
+import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import { toManifest, type SourceFile, type UpstreamSource } from '../../contract/core/manifest.ts';
 import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
@@ -182,6 +183,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       );
     }
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toEconomyOpenApi(schemas(), sources), 'core/openapi');
+    await writeExplorer(sink, 'economy', { sources, demo: config.demo ?? false });
     // The report goes out last: the snapshots' findings are among its issues.
     await sink.writeJson('report.json', report, 'economy/registry#/$defs/buildReport');
     const counts = {
@@ -209,6 +211,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
         'pipeline/economy',
         'schemas/core',
         'schemas/economy',
+        ...explorerSources('economy'),
       ]),
       builtAt,
     });

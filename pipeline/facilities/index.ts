@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readCsv } from '../core/csv.ts';
 import { sha256 } from '../../contract/core/hash.ts';
 import { hashTree } from '../core/code-hash.ts';
+import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import {
   assertAllRecognized,
   assertRowsUsed,
@@ -439,6 +440,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
     const published = markerDemo ? sources.map(toDemoProvenance) : sources;
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toFacilitiesOpenApi(schemas(), published), 'core/openapi');
+    await writeExplorer(sink, 'facilities', { sources: published, demo: markerDemo });
     const counts = {
       facilities: records.length,
       anchored: stats.match.anchored,
@@ -464,6 +466,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
         'pipeline/facilities',
         'schemas/core',
         'schemas/facilities',
+        ...explorerSources('facilities'),
       ]),
       // The ids carried over decide which spine id each facility gets: the same inputs with other ids
       // before them are other data.

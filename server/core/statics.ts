@@ -4,9 +4,12 @@
 // - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
 //   a private/ path and never anything else found in the folder (a STATE_DIR put there by
 //   mistake, a stray copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);
-// - a Content-Type for each: JSON, CSV and GeoJSON downloads, or application/octet-stream for the binary
-//   indexes (sirv knows no type for them and sent an empty one), and Vary only for a file with a compressed
-//   sibling;
+// - a Content-Type for each: JSON, CSV and GeoJSON downloads, the explorer's page, scripts and styles, or
+//   application/octet-stream for the binary indexes (sirv knows no type for them and sent an empty one), and
+//   Vary only for a file with a compressed sibling;
+// - `/` is the explorer's page (index.html at the tree's root), as on a static host;
+// - Cache-Control by path (contract/core/layout.ts, staticCacheOf): `immutable` for the explorer's hashed
+//   assets only, revalidation for its page, the data's five minutes for everything else;
 // - the strong ETag of checksums.json (the routes' tag for the same bytes, `-gz`/`-br` per coding) instead
 //   of sirv's weak size-mtime tag, and If-None-Match by the weak comparison (lists, `*`, either coding),
 //   a 304 carrying ETag, Cache-Control, X-Data-Version and Vary;
@@ -38,24 +41,30 @@ import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, PAGE_POLICY, pickCoding } from './payload.ts';
 import { setStampedHeaders } from './stamp.ts';
-import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
+import { EXPLORER_PAGE, staticCacheOf } from '../../contract/core/layout.ts';
 
-/** A file of the tree as listed: its strong tag, its siblings, its type. */
+/** A file of the tree as listed: its URL path, strong tag, siblings, type and caching. */
 interface Listed {
+  path: string;
   tag: string;
   gz: boolean;
   br: boolean;
   type: string;
+  cache: string;
 }
 
 /**
  * The type a file's name gives: JSON documents, the downloads (CSV, RFC 4180 §3 with its charset; GeoJSON,
- * RFC 7946 §12, whose JSON is UTF-8 by definition), and the binary indexes (carriers' name index).
+ * RFC 7946 §12, whose JSON is UTF-8 by definition), the explorer's page, module scripts (RFC 9239) and
+ * styles, all UTF-8 as the pipeline writes them, and the binary indexes (carriers' name index).
  */
 const TYPES: readonly (readonly [string, string])[] = [
   ['.json', 'application/json; charset=utf-8'],
   ['.csv', 'text/csv; charset=utf-8'],
   ['.geojson', 'application/geo+json'],
+  ['.html', 'text/html; charset=utf-8'],
+  ['.js', 'text/javascript; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
 ];
 const typeOf = (rel: string) => TYPES.find(([ext]) => rel.endsWith(ext))?.[1] ?? 'application/octet-stream';
 
@@ -161,15 +170,22 @@ function listTree(
       throw new DataError(`${abs} does not match checksums.json: the build is damaged; rebuild it`);
     }
     if ((rel.endsWith('.gz') || rel.endsWith('.br')) && all.has(rel.slice(0, -3))) continue;
-    files.set(`/${rel}`, { tag: etagOf(sum), gz: all.has(`${rel}.gz`), br: all.has(`${rel}.br`), type: typeOf(rel) });
+    files.set(`/${rel}`, {
+      path: `/${rel}`,
+      tag: etagOf(sum),
+      gz: all.has(`${rel}.gz`),
+      br: all.has(`${rel}.br`),
+      type: typeOf(rel),
+      cache: staticCacheOf(`/${rel}`),
+    });
   }
   return { files, stats };
 }
 
 /**
- * The listed file a URL path names, as sirv resolves it: the path, `/index`, then with `.json`. A path
- * ending in `/` names none (sirv would drop the slash): a route's path is exact, and so is a file's, as on
- * a static host.
+ * The listed file a URL path names, as sirv resolves it: the path, `/index`, then with `.json`. `/` names
+ * the explorer's page; any other path ending in `/` names none (sirv would drop the slash): a route's path
+ * is exact, and so is a file's, as on a static host.
  */
 function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | undefined {
   let uri = path;
@@ -180,6 +196,7 @@ function resolve(files: ReadonlyMap<string, Listed>, path: string): Listed | und
       // sirv keeps a malformed escape as it is, and finds no file for it.
     }
   }
+  if (uri === '/') return files.get(`/${EXPLORER_PAGE}`);
   if (uri.endsWith('/')) return undefined;
   for (const candidate of [uri, `${uri}/index`, `${uri}.json`, `${uri}/index.json`]) {
     const file = candidate === '' ? undefined : files.get(candidate);
@@ -201,8 +218,9 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
     brotli: true,
     dotfiles: false,
     etag: true,
-    setHeaders: (res) => {
-      res.setHeader('Cache-Control', PUBLIC_CACHE);
+    // `pathname` is the listed file's path: the handler below names it for sirv.
+    setHeaders: (res, pathname) => {
+      res.setHeader('Cache-Control', staticCacheOf(pathname));
       // sirv says Vary for every file once compression is on; only a file with a coded sibling varies.
       if (plain.has(res)) res.removeHeader('Vary');
     },
@@ -238,7 +256,7 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
     const etag = codingTag(file.tag, coding);
     if (matchesEtag(req.headers['if-none-match'], file.tag)) {
       setStampedHeaders(res);
-      const head: Record<string, string> = { ETag: etag, 'Cache-Control': PUBLIC_CACHE };
+      const head: Record<string, string> = { ETag: etag, 'Cache-Control': file.cache };
       if (file.gz || file.br) head.Vary = 'Accept-Encoding';
       res.writeHead(304, head);
       res.end();
@@ -252,6 +270,8 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
     res.setHeader('Content-Type', file.type);
     if (file.type.startsWith('text/html')) res.setHeader('Content-Security-Policy', PAGE_POLICY);
     if (!file.gz && !file.br) plain.add(res);
+    // sirv finds the file by the request's path: `/` is named by its file's (the app's log keeps `/`).
+    if (req.path !== file.path && req.path === '/') req.url = file.path;
     guardReplaced(res, dir, stats);
     serve(req, res, notFound);
   };

@@ -1,5 +1,6 @@
 // The two halves meet only in contract/ (README, "Architecture"): every entry point's module graph, as esbuild
-// bundles it, holds files of its own half and of contract/ only.
+// bundles it, holds files of its own half and of contract/ only. The web explorer (web/) is a third part,
+// bundled for the browser by the pipeline, which reaches none of the others' code.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -7,14 +8,16 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The project files an entry point reaches, relative to the root (packages left out). */
-async function sourcesOf(entry: string): Promise<string[]> {
+async function sourcesOf(entry: string, platform: 'node' | 'browser' = 'node'): Promise<string[]> {
   const result = await build({
     entryPoints: [entry],
     absWorkingDir: ROOT,
     bundle: true,
     write: false,
     metafile: true,
-    platform: 'node',
+    // Nothing is written: the folder only lets a script import its stylesheet, as the explorer's do.
+    outdir: 'layers-out',
+    platform,
     format: 'esm',
     packages: 'external',
     logLevel: 'silent',
@@ -38,6 +41,17 @@ describe('layers', () => {
       expect(files.filter((f) => !f.startsWith(`${half}/`) && !f.startsWith('contract/'))).toEqual([]);
     });
   }
+
+  // The explorer runs in the browser: its sources reach web/ and, for types only, contract/ (erased, so not
+  // bundled); never the server's or the pipeline's code.
+  it.each(['web/facilities/main.ts', 'web/carriers/main.ts', 'web/economy/main.ts'])(
+    'web: %s reaches web/ only',
+    async (entry) => {
+      const files = await sourcesOf(entry, 'browser');
+      expect(files.length).toBeGreaterThan(2);
+      expect(files.filter((f) => !f.startsWith('web/'))).toEqual([]);
+    },
+  );
 
   it('contract/ imports neither half', async () => {
     const files = await sourcesOf('contract/types/generate.ts');

@@ -830,10 +830,14 @@ describe(`hostile requests (seed ${SEED})`, () => {
       expect(response?.status, head).toBe(200);
       expect(response?.body.toString('utf8')).toBe(expected);
     }
+    // No path is `/`: the explorer's page.
+    const page = await (await fetch(`${server.base}/`, { headers: { 'Accept-Encoding': 'identity' } })).text();
     const root = await rawRequest(server.port, {
       head: Buffer.from(`GET http://127.0.0.1:${server.port} HTTP/1.1\r\nConnection: close\r\n\r\n`, 'latin1'),
     });
-    expect(root.response?.status).toBe(404);
+    expect(root.response?.status).toBe(200);
+    expect(root.response?.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(root.response?.body.toString('utf8')).toBe(page);
   });
 
   it.each(['bytes=5-1', 'bytes=999999-', 'bytes=-1', 'bytes=x', 'bytes=0-0,5-9'])(

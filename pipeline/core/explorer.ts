@@ -1,0 +1,165 @@
+// The explorer of a service (shared/contracts/explorer.md): its web sources (web/<service>/, web/core/)
+// bundled by esbuild into one module script and one stylesheet, chart library included, each named after
+// its content hash, plus the page that loads them. A build writes them into its tree through the sink, so
+// they get their .gz/.br siblings and checksums like every file, a CDN hosts them beside the data, and the
+// server's statics serve the same bytes (`/` is the page).
+//
+// The page loads nothing from another origin and runs no inline script (the Content-Security-Policy of
+// HTML pages, server/core/payload.ts); its views live behind hash routes (`#/facility/ONF-000001`), which
+// any static host serves as the one page.
+import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
+import { build } from 'esbuild';
+import { ASSETS_DIR, EXPLORER_PAGE } from '../../contract/core/layout.ts';
+import { PROJECT_LICENCE, type Provenance, toCredits } from '../../contract/core/licences.ts';
+import type { Sink } from './sink.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The folders of a service's explorer sources, for its code hash (this file is in pipeline/core, hashed too). */
+export const explorerSources = (service: ExplorerService): string[] => ['web/core', `web/${service}`];
+
+/** The services with an explorer, and how the page names each. */
+export const EXPLORERS = {
+  facilities: {
+    title: 'Facilities explorer',
+    description: "Ontario's industrial greenhouse gas emitters as the provincial and federal registries report them.",
+  },
+  carriers: {
+    title: 'Carriers explorer',
+    description: 'US motor carriers ranked against their peers from FMCSA public inspection and crash data.',
+  },
+  economy: {
+    title: 'Economy explorer',
+    description:
+      'Canadian economic series from Statistics Canada and the Bank of Canada, with transforms and vintages.',
+  },
+} as const;
+export type ExplorerService = keyof typeof EXPLORERS;
+
+export interface ExplorerAssets {
+  /** Tree paths (`assets/explorer-ABCD2345.js`) and their text. */
+  files: { path: string; text: string }[];
+  script: string;
+  style: string;
+}
+
+/** Browsers the bundle is written for: current Chromium and Firefox, and Safari of the last years. */
+const TARGETS = ['chrome115', 'firefox115', 'safari16'];
+
+async function bundle(service: ExplorerService): Promise<ExplorerAssets> {
+  const result = await build({
+    entryPoints: { explorer: `web/${service}/main.ts` },
+    absWorkingDir: ROOT,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: TARGETS,
+    outdir: ASSETS_DIR,
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    charset: 'utf8',
+    legalComments: 'eof',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files = result.outputFiles.map((f) => ({
+    path: relative(ROOT, f.path).split('\\').join('/'),
+    text: f.text,
+  }));
+  const script = files.find((f) => f.path.endsWith('.js'))?.path;
+  const style = files.find((f) => f.path.endsWith('.css'))?.path;
+  if (!script || !style) throw new Error(`the ${service} explorer bundle lacks its script or its stylesheet`);
+  return { files, script, style };
+}
+
+/** Bundled once per process and service: the sources do not change while a build runs, nor between tests. */
+const bundles = new Map<ExplorerService, Promise<ExplorerAssets>>();
+
+export function explorerAssets(service: ExplorerService): Promise<ExplorerAssets> {
+  let assets = bundles.get(service);
+  if (!assets) {
+    assets = bundle(service);
+    bundles.set(service, assets);
+    // A failed bundle is tried again by the next build rather than remembered.
+    assets.catch(() => bundles.delete(service));
+  }
+  return assets;
+}
+
+const escapeHtml = (s: string) =>
+  s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+
+/** A link to another site: followed only when clicked, so the page still loads nothing from there. */
+const outLink = (url: string, text: string) =>
+  /^https:\/\//.test(url) ? `<a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(text)}</a>` : escapeHtml(text);
+
+/**
+ * The page: the shell the script renders the views into, and the credits of the build's sources (who
+ * publishes each, its licence, the attribution that licence asks for), static so they show without the
+ * script. Paths are relative, so the tree works under any prefix of a static host.
+ */
+export function toExplorerPage(
+  service: ExplorerService,
+  assets: Pick<ExplorerAssets, 'script' | 'style'>,
+  build: { sources: readonly Provenance[]; demo: boolean },
+): string {
+  const { title, description } = EXPLORERS[service];
+  const credits = toCredits(build.sources).map(
+    (c) =>
+      `<li><strong>${escapeHtml(c.title)}</strong> (${escapeHtml(c.publisher)}), ${outLink(c.licence.url, c.licence.name)}: ${escapeHtml(c.attribution)}</li>`,
+  );
+  const demo = build.demo
+    ? '<p class="demo-banner"><strong>Demo data:</strong> generated in the sources\' formats, not real.</p>\n'
+    : '';
+  // The banner sits in the header: every part of the page is in a landmark.
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · shardline</title>
+<meta name="description" content="${escapeHtml(description)}">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${escapeHtml(assets.style)}">
+<script type="module" src="${escapeHtml(assets.script)}"></script>
+</head>
+<body data-service="${service}">
+<header class="site">
+<div class="bar">
+<a class="brand" href="#/">shardline · ${escapeHtml(title)}</a>
+<nav id="nav" aria-label="Views"></nav>
+</div>
+${demo}</header>
+<main id="app" tabindex="-1" aria-busy="true">
+<p class="loading">Loading the explorer…</p>
+<noscript><p>The explorer needs JavaScript. The data is at <a href="docs">the API reference</a>.</p></noscript>
+</main>
+<footer id="credits">
+<h2>Data sources and licences</h2>
+<ul>
+${credits.join('\n')}
+</ul>
+<p>The service's code: ${outLink(PROJECT_LICENCE.url, PROJECT_LICENCE.name)}. <a href="docs">API reference</a>.</p>
+</footer>
+</body>
+</html>
+`;
+}
+
+/** Writes the explorer of `service` into the build: the page at the tree's root, the assets under assets/. */
+export async function writeExplorer(
+  sink: Pick<Sink, 'writeText'>,
+  service: ExplorerService,
+  build: { sources: readonly Provenance[]; demo: boolean },
+): Promise<void> {
+  const assets = await explorerAssets(service);
+  for (const f of assets.files) await sink.writeText(f.path, f.text);
+  await sink.writeText(EXPLORER_PAGE, toExplorerPage(service, assets, build));
+}
