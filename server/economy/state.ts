@@ -104,33 +104,36 @@ function isCopy(doc: unknown, series: string): doc is ObservationCopy {
  */
 export function createFileCopies(dir: string, log: (line: CacheLogLine) => void = stderrLog): ObservationCopies {
   const pathOf = (id: string) => join(dir, 'observations', `${id}.json`);
-  return {
-    async read(series, after) {
-      assertSeriesId(series);
-      let text: string;
-      try {
-        text = await readFile(pathOf(series), 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-          log({ event: 'cache_file_unreadable', series, error: (err as Error).message });
-        return undefined;
-      }
-      let doc: unknown;
-      try {
-        doc = JSON.parse(text);
-      } catch (err) {
+  const read: ObservationCopies['read'] = async (series, after) => {
+    assertSeriesId(series);
+    let text: string;
+    try {
+      text = await readFile(pathOf(series), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
         log({ event: 'cache_file_unreadable', series, error: (err as Error).message });
-        return undefined;
-      }
-      if (!isCopy(doc, series)) {
-        log({ event: 'cache_file_unreadable', series, error: 'not a cache file of this series; ignored' });
-        return undefined;
-      }
-      return after === undefined || Date.parse(doc.asOf) > Date.parse(after) ? doc : undefined;
-    },
+      return undefined;
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      log({ event: 'cache_file_unreadable', series, error: (err as Error).message });
+      return undefined;
+    }
+    if (!isCopy(doc, series)) {
+      log({ event: 'cache_file_unreadable', series, error: 'not a cache file of this series; ignored' });
+      return undefined;
+    }
+    return after === undefined || Date.parse(doc.asOf) > Date.parse(after) ? doc : undefined;
+  };
+  return {
+    read,
     async write(copy) {
       assertSeriesId(copy.series);
       const { series, key, source, asOf, observations } = copy;
+      // A copy pulled later stays (two processes on one STATE_DIR); a damaged one is replaced.
+      if (await read(series, asOf)) return;
       await writeFileAtomic(pathOf(series), JSON.stringify({ series, key, source, asOf, observations }));
     },
   };
