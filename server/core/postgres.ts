@@ -206,6 +206,8 @@ function createShared(url: string, options: PostgresOptions): Shared {
     idle_in_transaction_session_timeout: Math.max(5000, timeouts.queryMs * 2),
     idleTimeoutMillis: 10_000,
     keepAlive: true,
+    // Idle connections do not keep a process alive that has nothing else to do.
+    allowExitOnIdle: true,
     application_name: 'shardline',
   });
   // An idle pooled connection the database closed (a restart, a fail-over) is dropped by the pool; without

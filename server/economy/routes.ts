@@ -98,9 +98,14 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     openapi: OPENAPI_PATH,
     load: loadRegistryData,
     close: () => storesFor.close(),
-    health: (s) => [
-      toPullCheck(storesFor(s.build.manifest.demo).cache.failedSince(now().getTime() - FAILED_PULL_WINDOW_MS)),
-    ],
+    health: async (s) => {
+      const pulls = toPullCheck(
+        storesFor(s.build.manifest.demo).cache.failedSince(now().getTime() - FAILED_PULL_WINDOW_MS),
+      );
+      // The shared store's check is there only while it does not answer: healthy, the answer is the tree's healthz.json.
+      const store = await storesFor.health();
+      return store ? [pulls, store] : [pulls];
+    },
     routes(r) {
       registryRoutes(r);
       observationRoutes(r, deps);
