@@ -7,7 +7,7 @@
 //     resumes by itself once the database is back.
 //   - Nothing waits on the database for long: a connection (or a free pooled one) within 2 s
 //     (connectionTimeoutMillis), a statement within 2 s on the server (statement_timeout) and its answer
-//     within 3 s on the client (query_timeout, which also covers a database that stopped answering
+//     within 2.5 s on the client (query_timeout, which also covers a database that stopped answering
 //     altogether). A database that does not answer is a StoreUnavailableError: a 503 `store_unavailable`
 //     with `Retry-After`, logged once when it goes and once when it is back.
 //   - Versioned migrations (migrate): named, applied once each and in order, recorded in the one
@@ -30,7 +30,7 @@ export interface PostgresTimeouts {
   queryMs: number;
 }
 
-export const POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 2000, statementMs: 2000, queryMs: 3000 };
+export const POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 2000, statementMs: 2000, queryMs: 2500 };
 
 /** The advisory lock every server takes to migrate: one number for the whole schema of this product. */
 const MIGRATION_LOCK = 7_307_011_804_451_231_915n;
