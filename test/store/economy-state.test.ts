@@ -164,12 +164,13 @@ describe.each(IMPLEMENTATIONS)('economy state: $name', (impl) => {
     });
 
     it('expires when not renewed, and is then taken by another; the old holder cannot renew it', async () => {
-      expect(await s.leases.take('CPI_ALL_ITEMS', 'a', 300, 0)).toEqual({ taken: true });
-      await sleep(150);
-      expect(await s.leases.renew('CPI_ALL_ITEMS', 'a', 300)).toBe(true);
-      await sleep(200);
-      expect(await s.leases.take('CPI_ALL_ITEMS', 'b', 300, 0)).toMatchObject({ taken: false, heldBy: 'a' });
-      await sleep(250);
+      // Margins of hundreds of milliseconds either side: the suites run side by side on two cores.
+      expect(await s.leases.take('CPI_ALL_ITEMS', 'a', 1_000, 0)).toEqual({ taken: true });
+      await sleep(400);
+      expect(await s.leases.renew('CPI_ALL_ITEMS', 'a', 1_000)).toBe(true);
+      await sleep(400);
+      expect(await s.leases.take('CPI_ALL_ITEMS', 'b', 1_000, 0)).toMatchObject({ taken: false, heldBy: 'a' });
+      await sleep(1_200);
       expect(await s.leases.state('CPI_ALL_ITEMS')).toEqual({});
       expect(await s.leases.take('CPI_ALL_ITEMS', 'b', 10_000, 0)).toEqual({ taken: true });
       expect(await s.leases.renew('CPI_ALL_ITEMS', 'a', 10_000)).toBe(false);
@@ -379,7 +380,7 @@ describe.skipIf(!bin)('economy caches sharing one PostgreSQL (as several servers
     const waited = Date.now() - started;
     expect(answer).toMatchObject({ cached: false });
     expect(up.pulls).toBe(1);
-    expect(waited).toBeGreaterThanOrEqual(500);
+    expect(waited).toBeGreaterThanOrEqual(300);
     expect(waited).toBeLessThan(3_000);
   });
 
