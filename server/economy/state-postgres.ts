@@ -165,7 +165,7 @@ export function createPostgresLeases(pg: PostgresStore, scope: EconomyScope): Pu
     async renew(series, holder, ttlMs) {
       const rows = await query(
         `UPDATE economy_pull_leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
-          WHERE scope = $1 AND series = $2 AND holder = $3 AND expires_at > clock_timestamp()
+          WHERE scope = $1 AND series = $2 AND holder = $3
          RETURNING 1`,
         [scope, series, holder, ttlMs],
       );

@@ -70,7 +70,10 @@ export interface PullLeases {
    * runs at `now`; otherwise says who holds it, or how the last pull failed. A holder may take its own lease again.
    */
   take(series: string, holder: string, ttlMs: number, now: number): Promise<LeaseAnswer>;
-  /** Extends a lease `holder` still has by `ttlMs` from now; false when it lost it. */
+  /**
+   * Extends the lease of `holder` by `ttlMs` from now, even one that ran out while no one took it over (a
+   * renewal late by a busy moment); false when another holder has it, or no one.
+   */
   renew(series: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Gives the lease back, leaving the failure record as it is. */
   release(series: string, holder: string): Promise<void>;
@@ -175,7 +178,7 @@ export function createMemoryLeases(): PullLeases {
     },
     async renew(series, holder, ttlMs) {
       const l = of(series);
-      if (live(l) !== holder) return false;
+      if (l.holder !== holder) return false;
       l.expiresAt = Date.now() + ttlMs;
       return true;
     },

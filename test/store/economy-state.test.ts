@@ -207,6 +207,15 @@ describe.each(IMPLEMENTATIONS)('economy state: $name', (impl) => {
       expect(await s.leases.take('CPI_ALL_ITEMS', 'b', 10_000, 0)).toEqual({ taken: true });
     });
 
+    it('lets a holder renew a lease that ran out while no one took it (a renewal late by a busy moment)', async () => {
+      await s.leases.take('CPI_ALL_ITEMS', 'a', 200, 0);
+      await sleep(250);
+      expect(await s.leases.renew('CPI_ALL_ITEMS', 'a', 10_000)).toBe(true);
+      expect(await s.leases.take('CPI_ALL_ITEMS', 'b', 10_000, 0)).toMatchObject({ taken: false, heldBy: 'a' });
+      await s.leases.release('CPI_ALL_ITEMS', 'a');
+      expect(await s.leases.renew('CPI_ALL_ITEMS', 'a', 10_000)).toBe(false);
+    });
+
     it('records nothing for a holder that lost the lease', async () => {
       await s.leases.take('CPI_ALL_ITEMS', 'a', 200, 0);
       await sleep(250);
