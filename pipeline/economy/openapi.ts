@@ -31,6 +31,8 @@ const document = (schema: string, description: string, cache: string | string[] 
 const badParameters = (what: string) =>
   problem(400, ['invalid_parameter'], `${what}; \`errors\` lists every bad parameter.`);
 const unknownSeries = (more = '') => problem(404, ['not_found'], `The series id is not in the registry${more}.`);
+const STORE_UNAVAILABLE =
+  'The shared store (PostgreSQL, with `DATABASE_URL`) that holds the snapshots did not answer; retry after `Retry-After`.';
 
 /** `sources`: the build's (its manifest's); by default the registry and the upstreams it reads from. */
 export function toEconomyOpenApi(
@@ -127,9 +129,12 @@ export function toEconomyOpenApi(
             'A missing `series`, a malformed or impossible date, `from` after `to`, an unknown `units`, `frequency`, `aggregation_method`, `sort_order` or `format`, a `frequency` above the series’ own, or a bad `limit` or `offset`',
           ),
           404: unknownSeries(', or there is no snapshot of the `vintage` day'),
-          503: problem(503, ['upstream_unavailable'], 'The upstream could not be reached and nothing is cached yet.', [
-            'Retry-After',
-          ]),
+          503: problem(
+            503,
+            ['upstream_unavailable', 'store_unavailable'],
+            'The upstream could not be reached and nothing is cached yet (`upstream_unavailable`), or the shared store (PostgreSQL, with `DATABASE_URL`) did not answer and this server has no copy (`store_unavailable`).',
+            ['Retry-After'],
+          ),
         },
       },
       {
@@ -145,6 +150,7 @@ export function toEconomyOpenApi(
           200: document('economy/vintages', 'The snapshot days.'),
           400: badParameters('A missing `series`'),
           404: unknownSeries(),
+          503: problem(503, ['store_unavailable'], STORE_UNAVAILABLE, ['Retry-After']),
         },
       },
       {
@@ -160,6 +166,7 @@ export function toEconomyOpenApi(
           200: document('economy/revisions', 'The differences.', [PUBLIC_CACHE, SNAPSHOT_CACHE]),
           400: badParameters('A missing parameter, a malformed or impossible date, or `from` after `to`'),
           404: unknownSeries(', or there is no snapshot of one of the days'),
+          503: problem(503, ['store_unavailable'], STORE_UNAVAILABLE, ['Retry-After']),
         },
       },
       {

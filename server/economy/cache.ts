@@ -1,21 +1,41 @@
-// The observation cache under STATE_DIR/economy/ (shared/contracts/economy.md, "Cache and vintages"):
+// The observation cache (shared/contracts/economy.md, "Cache and vintages"; common.md, "Several servers,
+// one shared store"):
 //   - each series is pulled from its upstream at most once per 24 h, across concurrent requests (one pull in
-//     flight per series; the others await it) and across restarts (one JSON file per series, written to a
-//     temporary file and renamed, so a crash never leaves half a file);
+//     flight per series; the others await it) and across restarts (the copies are kept in ObservationCopies:
+//     a JSON file per series under STATE_DIR/economy/, or a PostgreSQL row);
+//   - across servers sharing a PostgreSQL store, too: a pull needs the series' lease (PullLeases), renewed
+//     while the pull runs; the other servers wait for its copy (they read the store every `pollMs`), and
+//     take the lease over when its holder died (it was not renewed for `leaseMs`);
 //   - a failed pull (an error, a time-out, an answer with no observations, or a shutdown) serves the
-//     cached copy (`cached: true, stale: true`), logs the failure and backs off
-//     (60 s, 120 s, … capped at 1 h) before the next attempt;
+//     cached copy (`cached: true, stale: true`), logs the failure and backs off (60 s, 120 s, … capped at
+//     1 h) before the next attempt: the back-off is recorded with the lease, so every server sharing the
+//     store keeps it;
 //   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
-//     with `Retry-After`.
-// The clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+//     with `Retry-After`; a shared store that does not answer is a 503 `store_unavailable` (or the stale
+//     copy, when this server has one).
+// Each server keeps the copies it served in memory, so a fresh one is answered without the store. The
+// clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { DAY_MS } from '../../contract/core/dates.ts';
 import type { Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
 import { UpstreamError, type SeriesUpstream } from '../../contract/economy/upstream/port.ts';
 import { HttpError } from '../../contract/core/problem.ts';
-import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
+import { StoreUnavailableError } from '../core/postgres.ts';
+import { assertSeriesId, stderrLog, type CacheLogLine } from './state-files.ts';
+import {
+  createFileCopies,
+  createMemoryLeases,
+  backoffOf,
+  type ObservationCopies,
+  type ObservationCopy,
+  type PullFailure,
+  type PullLeases,
+} from './state.ts';
 import type { VintageArchive } from './vintages.ts';
+
+/** How long a lease lives without being renewed: a server that dies mid-pull loses it within this. */
+export const PULL_LEASE_MS = 30_000;
 
 /** What `get` answers: the `/api/observations` document before from/to filtering. */
 export interface CachedObservations {
@@ -52,8 +72,19 @@ export interface ObservationCache {
 }
 
 export interface ObservationCacheOptions {
-  /** STATE_DIR/economy (or a demo-only folder beside it); the cache writes `<dir>/observations/<ID>.json`. */
-  dir: string;
+  /**
+   * STATE_DIR/economy (or a demo-only folder beside it): the embedded copies, `<dir>/observations/<ID>.json`,
+   * when `copies` is not given.
+   */
+  dir?: string;
+  /** Where the copies are kept; default the files under `dir`. */
+  copies?: ObservationCopies;
+  /** Who pulls a series now; default this process's memory. */
+  leases?: PullLeases;
+  /** How long a lease lives without renewal (default 30 s); renewed every third of it while pulling. */
+  leaseMs?: number;
+  /** How often a server waiting for another's pull reads the store (default 100 ms). */
+  pollMs?: number;
   /** The upstream for each registry `source`. */
   upstreams: Record<Source, SeriesUpstream>;
   now: () => Date;
@@ -69,25 +100,20 @@ export interface ObservationCacheOptions {
   log?: (line: CacheLogLine) => void;
 }
 
-/** The file the cache keeps per series. `key` ties it to the upstream identifiers it was pulled with. */
-interface CacheFile {
-  series: string;
-  key: string;
-  source: string;
-  asOf: string;
-  observations: Observation[];
+interface SeriesState {
+  /** The first read of the stored copy; cleared when it failed, so the next request reads again. */
+  loaded?: Promise<void>;
+  copy?: ObservationCopy;
+  /** The refresh in flight: a pull here, or the wait for another server's. */
+  inFlight?: Promise<Refreshed>;
+  /** The last failed pull of the series, here or on a server sharing the store, while none succeeded since. */
+  failure?: PullFailure;
 }
 
-interface SeriesState {
-  loaded?: Promise<CacheFile | undefined>;
-  file?: CacheFile;
-  inFlight?: Promise<CacheFile>;
-  failures: number;
-  /** Epoch ms before which no new pull is attempted (back-off). */
-  retryAt: number;
-  /** Why the last pull failed, kept for the 503s of the back-off window, and when (epoch ms). */
-  lastError?: string;
-  failedAt?: number;
+interface Refreshed {
+  copy: ObservationCopy;
+  /** True when a pull made for this refresh (here or by the server whose pull it waited for) produced it. */
+  pulled: boolean;
 }
 
 /** The upstream identifiers a cached copy was pulled with; a registry change or a demo/real switch invalidates it. */
@@ -95,26 +121,21 @@ export function toCacheKey(entry: RegistryEntry, label: string): string {
   return JSON.stringify([label, entry.source, entry.vectorIds, entry.seriesNames, entry.scalarFactorCode]);
 }
 
-function isCacheFile(doc: unknown, series: string): doc is CacheFile {
-  if (typeof doc !== 'object' || doc === null) return false;
-  const d = doc as Record<string, unknown>;
-  return (
-    d.series === series &&
-    typeof d.key === 'string' &&
-    typeof d.source === 'string' &&
-    typeof d.asOf === 'string' &&
-    Number.isFinite(Date.parse(d.asOf)) &&
-    isObservationList(d.observations)
-  );
-}
+const SHUTTING_DOWN = 'the server is shutting down';
 
 export function createObservationCache(options: ObservationCacheOptions): ObservationCache {
   const ttl = options.ttlMs ?? DAY_MS;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const retryBase = options.retryBaseMs ?? 60_000;
-  const retryMax = options.retryMaxMs ?? 60 * 60_000;
+  const backoff = { baseMs: options.retryBaseMs ?? 60_000, maxMs: options.retryMaxMs ?? 60 * 60_000 };
+  const leaseMs = options.leaseMs ?? PULL_LEASE_MS;
+  const pollMs = options.pollMs ?? 100;
   const log = options.log ?? stderrLog;
-  // Kept: the contract's cache (a pull per series per 24 h, one in flight), in memory so a hit reads no file.
+  if (!options.copies && options.dir === undefined) throw new Error('the observation cache needs `copies` or `dir`');
+  const copies = options.copies ?? createFileCopies(options.dir!, log);
+  const leases = options.leases ?? createMemoryLeases();
+  // This process's name on the leases it takes.
+  const holder = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  // Kept: the contract's cache (a pull per series per 24 h, one in flight), in memory so a hit reads no store.
   const states = new Map<string, SeriesState>();
   // Registry entries are fixed for the life of a loaded build: each one's key is made once.
   const keys = new WeakMap<RegistryEntry, string>();
@@ -126,35 +147,31 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     }
     return key;
   };
-  const isFresh = (file: CacheFile, now: number) => now - Date.parse(file.asOf) < ttl;
+  const clock = () => options.now().getTime();
+  const isFresh = (copy: ObservationCopy, now: number) => now - Date.parse(copy.asOf) < ttl;
 
-  const pathOf = (id: string) => join(options.dir, 'observations', `${id}.json`);
-
-  const load = async (id: string): Promise<CacheFile | undefined> => {
-    let text: string;
-    try {
-      text = await readFile(pathOf(id), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-        log({ event: 'cache_file_unreadable', series: id, error: (err as Error).message });
-      return undefined;
-    }
-    try {
-      const doc: unknown = JSON.parse(text);
-      if (isCacheFile(doc, id)) return doc;
-      log({ event: 'cache_file_unreadable', series: id, error: 'not a cache file of this series; ignored' });
-    } catch (err) {
-      log({ event: 'cache_file_unreadable', series: id, error: (err as Error).message });
-    }
-    return undefined;
-  };
-
-  /** Stops each pull in flight with its reason: the shutdown's (close) ends them all. */
+  /** Stops each pull in flight, and each wait for another server's, with its reason: the shutdown's (close) ends them all. */
   const stoppers = new Set<(err: UpstreamError) => void>();
   let closed = false;
 
-  const pull = async (entry: RegistryEntry, upstream: SeriesUpstream, key: string): Promise<CacheFile> => {
-    if (closed) throw new UpstreamError('the server is shutting down');
+  /** Resolves after `ms`, or rejects at once when the cache closes. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      const stop = (err: UpstreamError) => {
+        clearTimeout(timer);
+        stoppers.delete(stop);
+        reject(err);
+      };
+      const timer = setTimeout(() => {
+        stoppers.delete(stop);
+        resolve();
+      }, ms);
+      stoppers.add(stop);
+    });
+
+  /** The upstream's answer, as a copy; fails on an error, a time-out, an empty answer or a shutdown. */
+  const pull = async (entry: RegistryEntry, upstream: SeriesUpstream, key: string): Promise<ObservationCopy> => {
+    if (closed) throw new UpstreamError(SHUTTING_DOWN);
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let stop!: (err: UpstreamError) => void;
@@ -178,33 +195,134 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       // 200 with an empty list) is a failed pull, which must not replace a good copy and today's snapshot.
       if (observations.length === 0)
         throw new UpstreamError(`${upstream.label} answered no observations for ${entry.id}`);
-      const file: CacheFile = {
-        series: entry.id,
-        key,
-        source: upstream.label,
-        asOf: startedAt.toISOString(),
-        observations,
-      };
-      // A full disk must not throw away a good pull: the copy is kept in memory and the failure logged.
-      await writeFileAtomic(pathOf(entry.id), JSON.stringify(file)).catch((err: unknown) =>
-        log({ event: 'cache_write_failed', series: entry.id, error: (err as Error).message }),
-      );
-      if (options.vintages) {
-        await options.vintages
-          .write({ series: entry.id, asOf: file.asOf, source: file.source, observations })
-          .catch((err: unknown) =>
-            log({ event: 'vintage_write_failed', series: entry.id, error: (err as Error).message }),
-          );
-      }
-      return file;
+      return { series: entry.id, key, source: upstream.label, asOf: startedAt.toISOString(), observations };
     } finally {
       clearTimeout(timer);
       stoppers.delete(stop);
     }
   };
 
-  const unavailable = (entry: RegistryEntry, st: SeriesState, now: number, reason: string) => {
-    const seconds = Math.max(1, Math.ceil((st.retryAt - now) / 1000));
+  /**
+   * Keeps a good pull: the copy for every server, then that day's snapshot. A store that fails (a full disk,
+   * PostgreSQL down) must not throw away the pull: this server serves it from memory and the failure is logged.
+   */
+  const keep = async (copy: ObservationCopy) => {
+    await copies
+      .write(copy)
+      .catch((err: unknown) =>
+        log({ event: 'cache_write_failed', series: copy.series, error: (err as Error).message }),
+      );
+    if (options.vintages) {
+      const { series, asOf, source, observations } = copy;
+      await options.vintages
+        .write({ series, asOf, source, observations })
+        .catch((err: unknown) => log({ event: 'vintage_write_failed', series, error: (err as Error).message }));
+    }
+  };
+
+  /** Pulls while holding the series' lease, renewing it; records the outcome with the lease. */
+  const pullHolding = async (
+    entry: RegistryEntry,
+    key: string,
+    st: SeriesState,
+    hadCopy: boolean,
+  ): Promise<ObservationCopy> => {
+    const heartbeat = setInterval(
+      () =>
+        void leases.renew(entry.id, holder, leaseMs).then(
+          (kept) => {
+            if (!kept) log({ event: 'pull_lease_lost', series: entry.id, error: 'another server took the lease over' });
+          },
+          (err: unknown) => log({ event: 'pull_lease_lost', series: entry.id, error: (err as Error).message }),
+        ),
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    try {
+      let copy: ObservationCopy;
+      try {
+        copy = await pull(entry, options.upstreams[entry.source], key);
+      } catch (err) {
+        const error = (err as Error).message;
+        const at = clock();
+        // Recorded with the lease, so every server keeps the back-off; this server keeps it whatever the store says.
+        const local = { failures: (st.failure?.failures ?? 0) + 1, error, failedAt: at };
+        const recorded = await leases.failed(entry.id, holder, error, at, backoff).catch(() => undefined);
+        st.failure = recorded ?? { ...local, retryAt: at + backoffOf(backoff, local.failures) };
+        log({
+          event: 'upstream_pull_failed',
+          series: entry.id,
+          error,
+          failures: st.failure.failures,
+          retryInMs: st.failure.retryAt - at,
+          servedStale: hadCopy,
+        });
+        throw err;
+      }
+      await keep(copy);
+      st.failure = undefined;
+      // A store that fails here leaves the lease to expire: the copy was kept, so no one pulls again before 24 h.
+      await leases.succeeded(entry.id, holder).catch(() => undefined);
+      return copy;
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+
+  /** A newer usable copy of the series from a store other servers write too, kept in `st`; else undefined. */
+  const reread = async (entry: RegistryEntry, key: string, st: SeriesState): Promise<ObservationCopy | undefined> => {
+    const latest = await copies.read(entry.id, st.copy?.asOf);
+    if (latest && latest.key === key) st.copy = latest;
+    return st.copy?.key === key && isFresh(st.copy, clock()) ? st.copy : undefined;
+  };
+
+  /**
+   * Makes the series fresh: its pull, under the lease, or (with a shared store) the copy another server
+   * pulled, waiting for it while that server holds the lease. Throws an UpstreamError when the pull failed
+   * (here or there), a StoreUnavailableError when the store does not answer.
+   */
+  const refresh = async (entry: RegistryEntry, key: string, st: SeriesState, hadCopy: boolean): Promise<Refreshed> => {
+    // Another server's pull runs for at most `timeoutMs`; one that died keeps its lease at most `leaseMs`.
+    const patience = leaseMs + timeoutMs + 5_000;
+    const giveUpAt = Date.now() + patience;
+    let waited = false;
+    if (leases.shared) {
+      const theirs = await reread(entry, key, st);
+      if (theirs) return { copy: theirs, pulled: false };
+    }
+    for (;;) {
+      if (closed) throw new UpstreamError(SHUTTING_DOWN);
+      const answer = await leases.take(entry.id, holder, leaseMs, clock());
+      if (answer.taken) {
+        if (leases.shared) {
+          // The copy of a pull that ended between the read above and the take: no second pull.
+          const theirs = await reread(entry, key, st).catch(async (err: unknown) => {
+            await leases.release(entry.id, holder).catch(() => undefined);
+            throw err;
+          });
+          if (theirs) {
+            await leases.release(entry.id, holder).catch(() => undefined);
+            return { copy: theirs, pulled: waited };
+          }
+        }
+        return { copy: await pullHolding(entry, key, st, hadCopy), pulled: true };
+      }
+      if (answer.failure && clock() < answer.failure.retryAt) {
+        // Another server's pull failed: its back-off holds here too.
+        st.failure = answer.failure;
+        throw new UpstreamError(answer.failure.error);
+      }
+      // Another server is pulling: its copy, once written, is the answer.
+      if (Date.now() > giveUpAt)
+        throw new UpstreamError(`the pull of ${entry.id} by another server did not end within ${patience} ms`);
+      waited = true;
+      await pause(pollMs);
+      const theirs = await reread(entry, key, st);
+      if (theirs) return { copy: theirs, pulled: true };
+    }
+  };
+
+  const unavailable = (entry: RegistryEntry, retryAt: number, now: number, reason: string) => {
+    const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
     return new HttpError(
       503,
       'upstream_unavailable',
@@ -216,97 +334,80 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     );
   };
 
-  const stale = (file: CacheFile): CachedObservations => ({ ...toAnswer(file, true), stale: true });
+  const stale = (copy: ObservationCopy): CachedObservations => ({ ...toAnswer(copy, true), stale: true });
 
   return {
     close() {
       closed = true;
-      for (const stop of stoppers) stop(new UpstreamError('the server is shutting down'));
+      for (const stop of stoppers) stop(new UpstreamError(SHUTTING_DOWN));
     },
     failedSince(since) {
       const out: { series: string; error: string; at: number }[] = [];
       for (const [series, st] of states)
-        if (st.failedAt !== undefined && st.failedAt >= since)
-          out.push({ series, error: st.lastError ?? 'no reason recorded', at: st.failedAt });
+        if (st.failure && st.failure.failedAt >= since)
+          out.push({ series, error: st.failure.error, at: st.failure.failedAt });
       return out.sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : 0));
     },
     peek(entry) {
-      const file = states.get(entry.id)?.file;
-      return file && file.key === keyOf(entry) && isFresh(file, options.now().getTime())
-        ? toAnswer(file, true)
-        : undefined;
+      const copy = states.get(entry.id)?.copy;
+      return copy && copy.key === keyOf(entry) && isFresh(copy, clock()) ? toAnswer(copy, true) : undefined;
     },
     async get(entry) {
       assertSeriesId(entry.id);
-      const upstream = options.upstreams[entry.source];
       const key = keyOf(entry);
       let st = states.get(entry.id);
       if (!st) {
-        st = { failures: 0, retryAt: 0 };
+        st = {};
         states.set(entry.id, st);
       }
-      if (!st.loaded) {
-        const state = st;
-        st.loaded = load(entry.id).then((file) => {
-          state.file ??= file;
-          return file;
-        });
+      const state = st;
+      if (!state.loaded) {
+        state.loaded = copies.read(entry.id).then(
+          (copy) => {
+            state.copy ??= copy;
+          },
+          (err: unknown) => {
+            state.loaded = undefined;
+            throw err;
+          },
+        );
       }
-      await st.loaded;
+      await state.loaded;
       // A copy pulled with other identifiers (registry edit, demo build on a real state folder) is not this series.
-      const file = st.file?.key === key ? st.file : undefined;
-      const now = options.now().getTime();
-      if (file && isFresh(file, now)) return toAnswer(file, true);
+      const copy = state.copy?.key === key ? state.copy : undefined;
+      const now = clock();
+      if (copy && isFresh(copy, now)) return toAnswer(copy, true);
 
-      if (!st.inFlight) {
-        if (now < st.retryAt) {
-          if (file) return stale(file);
-          throw unavailable(entry, st, now, `the last attempt failed: ${st.lastError ?? 'no reason recorded'}`);
+      if (!state.inFlight) {
+        if (state.failure && now < state.failure.retryAt) {
+          if (copy) return stale(copy);
+          throw unavailable(entry, state.failure.retryAt, now, `the last attempt failed: ${state.failure.error}`);
         }
-        const state = st;
         // The outcome is recorded before the flight is cleared, so no request in between can start a
         // second pull or miss the back-off.
-        state.inFlight = pull(entry, upstream, key)
-          .then(
-            (fresh) => {
-              state.file = fresh;
-              state.failures = 0;
-              state.retryAt = 0;
-              state.lastError = undefined;
-              state.failedAt = undefined;
-              return fresh;
-            },
-            (err: unknown) => {
-              state.failures++;
-              const wait = Math.min(retryMax, retryBase * 2 ** (state.failures - 1));
-              state.retryAt = options.now().getTime() + wait;
-              state.lastError = (err as Error).message;
-              state.failedAt = options.now().getTime();
-              log({
-                event: 'upstream_pull_failed',
-                series: entry.id,
-                error: (err as Error).message,
-                failures: state.failures,
-                retryInMs: wait,
-                servedStale: file !== undefined,
-              });
-              throw err;
-            },
-          )
+        state.inFlight = refresh(entry, key, state, copy !== undefined)
+          .then((got) => {
+            state.copy = got.copy;
+            state.failure = undefined;
+            return got;
+          })
           .finally(() => {
             state.inFlight = undefined;
           });
       }
       try {
-        return toAnswer(await st.inFlight!, false);
+        const got = await state.inFlight;
+        return toAnswer(got.copy, !got.pulled);
       } catch (err) {
-        if (file) return stale(file);
-        throw unavailable(entry, st, options.now().getTime(), (err as Error).message);
+        if (copy) return stale(copy);
+        if (err instanceof StoreUnavailableError) throw err;
+        const at = clock();
+        throw unavailable(entry, state.failure?.retryAt ?? at, at, (err as Error).message);
       }
     },
   };
 }
 
-function toAnswer(file: CacheFile, cached: boolean): CachedObservations {
-  return { series: file.series, observations: file.observations, source: file.source, cached, asOf: file.asOf };
+function toAnswer(copy: ObservationCopy, cached: boolean): CachedObservations {
+  return { series: copy.series, observations: copy.observations, source: copy.source, cached, asOf: copy.asOf };
 }

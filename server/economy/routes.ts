@@ -1,6 +1,6 @@
 // Economy service (shared/contracts/economy.md): the registry routes answer from the build, observations
-// come from the upstreams through the 24-hour disk cache (a demo build uses the built-in demo upstream), and
-// the MCP endpoint answers the same data as tools.
+// come from the upstreams through the 24-hour cache, on disk or in the PostgreSQL of DATABASE_URL (a demo
+// build uses the built-in demo upstream), and the MCP endpoint answers the same data as tools.
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';
 import { parseQuery } from '../core/params.ts';
 import { OPENAPI_PATH } from '../../contract/economy/api.ts';
@@ -99,9 +99,14 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     openapi: OPENAPI_PATH,
     load: loadRegistryData,
     close: () => storesFor.close(),
-    health: (s) => [
-      toPullCheck(storesFor(s.build.manifest.demo).cache.failedSince(now().getTime() - FAILED_PULL_WINDOW_MS)),
-    ],
+    health: async (s) => {
+      const pulls = toPullCheck(
+        storesFor(s.build.manifest.demo).cache.failedSince(now().getTime() - FAILED_PULL_WINDOW_MS),
+      );
+      // The shared store's check is there only while it does not answer: healthy, the answer is the tree's healthz.json.
+      const store = await storesFor.health();
+      return store ? [pulls, store] : [pulls];
+    },
     routes(r) {
       registryRoutes(r);
       observationRoutes(r, deps);

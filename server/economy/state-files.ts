@@ -11,7 +11,9 @@ export interface CacheLogLine {
     | 'cache_file_unreadable'
     | 'cache_write_failed'
     | 'vintage_write_failed'
-    | 'vintage_unreadable';
+    | 'vintage_unreadable'
+    | 'cache_copy_unreadable'
+    | 'pull_lease_lost';
   series: string;
   error: string;
   [key: string]: unknown;

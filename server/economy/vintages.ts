@@ -7,7 +7,8 @@
 // offers one (WDS only flags a point as revised, `symbolCode` 3, and gives its latest `releaseTime`).
 //
 // Listing is answered from memory: each series' folder is read once, on its first request, then kept up
-// to date by `write` (STYLE.md practice 5: no request walks a directory an index could answer).
+// to date by `write` (STYLE.md practice 5: no request walks a directory an index could answer). With
+// DATABASE_URL the archive is a table instead (state-postgres.ts), behind the same interface.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidIsoDate } from '../../contract/core/dates.ts';

@@ -7,7 +7,7 @@ import { toLlmConfig } from '../../server/carriers/llm.ts';
 import { toStatcanBaseUrl, STATCAN_WDS_DEFAULT_URL } from '../../contract/economy/upstream/statcan.ts';
 import { BOC_VALET_DEFAULT_URL, toValetBaseUrl } from '../../contract/economy/upstream/valet.ts';
 import { createEconomyService } from '../../server/economy/routes.ts';
-import { toUpstreamUrls } from '../../server/economy/stores.ts';
+import { pullLeaseSetting, toUpstreamUrls } from '../../server/economy/stores.ts';
 import { ConfigError, flagSetting, urlSetting } from '../../contract/core/settings.ts';
 import { toFreeLookups } from '../../server/services.ts';
 
@@ -97,5 +97,27 @@ describe("upstream addresses (STATCAN_WDS_URL, BOC_VALET_URL, the nightly job's 
       );
     }
     expect(() => toUpstreamUrls({ BOC_VALET_URL: 'valet' })).toThrow(ConfigError);
+  });
+});
+
+describe('DATABASE_URL and ECONOMY_PULL_LEASE_MS', () => {
+  it('take a lease time up to the 30 s the contract allows, 30 s when unset', () => {
+    expect(pullLeaseSetting(undefined)).toBe(30_000);
+    expect(pullLeaseSetting('')).toBe(30_000);
+    expect(pullLeaseSetting('2000')).toBe(2000);
+    for (const bad of ['999', '30001', '2e3', 'soon']) expect(() => pullLeaseSetting(bad)).toThrow(ConfigError);
+  });
+
+  it('stop the server at start with the reason, exit 1, never printing the address given', () => {
+    const bad = runTsx(['server/main.ts', '--service', 'economy', '--port', '0'], {
+      DATABASE_URL: 'mysql://u:secret@db/x',
+    });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe(
+      'cannot serve economy: DATABASE_URL must be a postgres://user:password@host:port/database address\n',
+    );
+    const long = runTsx(['server/main.ts', '--service', 'economy', '--port', '0'], { ECONOMY_PULL_LEASE_MS: '60000' });
+    expect(long.status).toBe(1);
+    expect(long.stderr).toMatch(/^cannot serve economy: ECONOMY_PULL_LEASE_MS must be .* not 60000\n$/);
   });
 });
