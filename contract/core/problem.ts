@@ -9,6 +9,7 @@ export type ProblemCode =
   | 'premium_required'
   | 'quota_exhausted'
   | 'upstream_unavailable'
+  | 'store_unavailable'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -49,6 +50,11 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
     title: 'Upstream unavailable',
     explanation:
       'The upstream data source gave no usable answer (it could not be reached, timed out, failed, or refused the series) and no cached copy exists yet. `detail` says what happened. Retry after the number of seconds in `Retry-After`.',
+  },
+  store_unavailable: {
+    title: 'Store unavailable',
+    explanation:
+      'The shared store that holds the service\'s state (PostgreSQL, with `DATABASE_URL`) did not answer in time, and this request needs it. Nothing was changed or counted. The service resumes by itself once the store is back: retry after the number of seconds in `Retry-After`.',
   },
   method_not_allowed: {
     title: 'Method not allowed',

@@ -17,6 +17,7 @@ export interface ProblemDetailsRFC9457 {
     | "premium_required"
     | "quota_exhausted"
     | "upstream_unavailable"
+    | "store_unavailable"
     | "method_not_allowed"
     | "payload_too_large"
     | "unsupported_media_type"
