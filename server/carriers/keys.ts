@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareStateDir, stateDirOf } from '../../contract/core/state-dir.ts';
 import {
+  ACCOUNTS_FILE,
   KEY_ID_PATTERN,
   KEY_PATTERN,
   PLANS,
@@ -97,13 +98,13 @@ const processIo = (): KeysIo => ({
  * The store under STATE_DIR, checked first (state-dir.ts: a clear message, exit 1). A store that did not
  * exist is said to be new, on stderr: `list` on a mistyped STATE_DIR would otherwise show an empty table.
  */
-function openStore(io: KeysIo): AccountStore {
+async function openStore(io: KeysIo): Promise<AccountStore> {
   try {
     if (io.dataDir !== undefined) prepareStateDir(io.stateDir, io.dataDir);
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
-  const file = join(io.stateDir, 'accounts.sqlite');
+  const file = join(io.stateDir, ACCOUNTS_FILE);
   const fresh = !existsSync(file);
   let store: AccountStore;
   try {
@@ -114,6 +115,16 @@ function openStore(io: KeysIo): AccountStore {
   }
   if (fresh) io.stderr(`a new key store was made at ${file} (STATE_DIR)\n`);
   return store;
+}
+
+/** Runs `fn` on the store, then closes it (a pool left open would keep the command from exiting). */
+async function withStore<T>(io: KeysIo, fn: (store: AccountStore) => Promise<T>): Promise<T> {
+  const store = await openStore(io);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
 }
 
 export async function main(argv: string[], io: KeysIo = processIo()): Promise<void> {
@@ -157,28 +168,19 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
         `--label must be one line of at most ${MAX_LABEL} characters, without control or formatting characters`,
       );
     }
-    const store = openStore(io);
-    try {
-      const created = store.createKey(values.plan, label, io.now());
-      io.stdout(values.json ? `${JSON.stringify(created, null, 2)}\n` : `${created.key}\n`);
-      io.stderr(
-        `created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`,
-      );
-    } finally {
-      store.close();
-    }
+    const plan = values.plan;
+    const created = await withStore(io, (store) => store.createKey(plan, label, io.now()));
+    io.stdout(values.json ? `${JSON.stringify(created, null, 2)}\n` : `${created.key}\n`);
+    io.stderr(
+      `created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`,
+    );
     return;
   }
 
   if (command === 'list') {
     if (args.length > 0) throw usageError('list takes no arguments');
-    const store = openStore(io);
-    try {
-      const keys = store.listKeys();
-      io.stdout(values.json ? `${JSON.stringify(keys, null, 2)}\n` : toTable(keys));
-    } finally {
-      store.close();
-    }
+    const keys = await withStore(io, (store) => store.listKeys());
+    io.stdout(values.json ? `${JSON.stringify(keys, null, 2)}\n` : toTable(keys));
     return;
   }
 
@@ -186,16 +188,13 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
   if (id === undefined || rest.length > 0) throw usageError('revoke takes exactly one key id');
   // Someone pasting the key itself gets told so, without the key being echoed back.
   if (KEY_PATTERN.test(id)) throw usageError('revoke takes the key id (key_…, as list shows it), not the key');
-  const store = openStore(io);
-  try {
+  await withStore(io, async (store) => {
     // Revoking again keeps the first revocation's time and succeeds (a script may retry), but says so.
-    const before = KEY_ID_PATTERN.test(id) ? store.listKeys().find((k) => k.id === id) : undefined;
-    if (!before || !store.revokeKey(id, io.now()))
+    const before = KEY_ID_PATTERN.test(id) ? (await store.listKeys()).find((k) => k.id === id) : undefined;
+    if (!before || !(await store.revokeKey(id, io.now())))
       throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
     io.stdout(before.revoked ? `${id} was already revoked\n` : `revoked ${id}\n`);
-  } finally {
-    store.close();
-  }
+  });
 }
 
 if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));
