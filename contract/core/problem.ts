@@ -54,7 +54,7 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
   store_unavailable: {
     title: 'Store unavailable',
     explanation:
-      'The shared store that holds the service\'s state (PostgreSQL, with `DATABASE_URL`) did not answer in time, and this request needs it. Nothing was changed or counted. The service resumes by itself once the store is back: retry after the number of seconds in `Retry-After`.',
+      "The shared store that holds the service's state (PostgreSQL, with `DATABASE_URL`) did not answer in time, and this request needs it. Nothing was changed or counted. The service resumes by itself once the store is back: retry after the number of seconds in `Retry-After`.",
   },
   method_not_allowed: {
     title: 'Method not allowed',
