@@ -1,7 +1,7 @@
 // Carriers service (shared/contracts/carriers.md), paths under /api. Profiles and search results are
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
 // search runs the name index on a thread of its own (search-thread.ts); sign-in, the free allowance and the
-// explain cache use the account store (store.ts).
+// explain cache use the account store: SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (store.ts).
 import { SIGNED_IN } from '../core/service.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';
@@ -11,12 +11,13 @@ import { parseQuery, queryOf } from '../core/params.ts';
 import { matchesEtag, sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
-import type { AccountStore } from '../core/store.ts';
+import type { AccountStore, StoreHealth } from '../core/store.ts';
 import { MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
 import { type AgentDeps, mountAgent } from './agent.ts';
 import { agentMcp } from './agent-mcp.ts';
 import { authenticate, type Account } from './auth.ts';
+import { toStoreCheck } from './health.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
@@ -43,6 +44,11 @@ export interface CarriersData {
 
 export interface CarriersOptions {
   accounts: () => AccountStore;
+  /**
+   * The store's reachability for /healthz (`account_store`), for a shared store; undefined: the embedded
+   * one, which is not opened just to be checked.
+   */
+  storeHealth?: () => Promise<StoreHealth>;
   freeLookups: number;
   now?: () => Date;
   /** The explain summary's LLM backend (EXPLAIN_LLM_*); undefined: the template alone. */
@@ -225,6 +231,9 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
   return {
     name: 'carriers',
     close: () => closing.abort(),
+    ...(options.storeHealth && {
+      health: async () => [toStoreCheck(await options.storeHealth!(), options.accounts().name)],
+    }),
     basePath: BASE,
     openapi: OPENAPI_PATH,
     load(build) {

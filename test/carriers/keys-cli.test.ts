@@ -53,7 +53,7 @@ describe('keys CLI', () => {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, STATE_DIR: stateDir },
+      env: { ...process.env, STATE_DIR: stateDir, DATABASE_URL: '' },
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
