@@ -1,6 +1,7 @@
 // What only the PostgreSQL account store has: its migrations, the keys it remembers until the database says
 // they changed, and a database that stops answering (503 store_unavailable within seconds, then service
 // again by itself, no unit lost).
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../server/core/postgres.ts';
@@ -22,6 +23,30 @@ async function sql<R extends pg.QueryResultRow>(url: string, text: string, param
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The server's processes (the postmaster on `port` and its children), stopped with SIGSTOP or continued:
+ * a database that holds its connections open and answers nothing, as behind a network that drops
+ * everything, which no refused connection tells the client.
+ */
+function signalServer(port: number, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  const processes = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+        return [{ pid: Number(pid), ppid, cmdline }];
+      } catch {
+        return [];
+      }
+    });
+  const postmaster = processes.find(
+    (p) => p.cmdline[0]?.endsWith('/bin/postgres') && p.cmdline[p.cmdline.indexOf('-p') + 1] === String(port),
+  );
+  if (!postmaster) throw new Error(`no PostgreSQL server on port ${port}`);
+  for (const p of [postmaster, ...processes.filter((c) => c.ppid === postmaster.pid)]) process.kill(p.pid, signal);
 }
 
 describe.skipIf(!bin)('the PostgreSQL account store', () => {
@@ -145,6 +170,59 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       expect(await store.usage(id, MONTH)).toBe(2);
       expect(await store.findKey(key)).toEqual({ id, plan: 'free', revoked: false });
       await settledEpoch(store);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('answers 503 within 5 s for a database that holds its connections and answers nothing, then serves again', async () => {
+    const url = await server.createDatabase('silent');
+    const store = openPostgresStore(url, { log: quiet, warn: quiet });
+    const entry = { carrier_id: 1, data_version: 'v', summary: 's', generator: 'g', generated_at: NOW.toISOString() };
+    try {
+      const { id, key } = await store.createKey('free', 'silent', NOW);
+      await store.findKey(key);
+      await settledEpoch(store);
+      expect(await store.findKey(key)).toMatchObject({ id });
+      expect((await store.consume(id, MONTH, 1000)).ok).toBe(true);
+      signalServer(server.port, 'SIGSTOP');
+      try {
+        const started = performance.now();
+        const failures = await Promise.all(
+          [
+            () => store.consume(id, MONTH, 1000),
+            () => store.explainPut(entry),
+            () => store.usage(id, MONTH),
+            ...Array.from({ length: 12 }, () => () => store.consume(id, MONTH, 1000)),
+          ].map((call) =>
+            call().then(
+              () => undefined,
+              (err: unknown) => ({ err, ms: performance.now() - started }),
+            ),
+          ),
+        );
+        for (const f of failures) {
+          expect(f?.err).toBeInstanceOf(StoreUnavailableError);
+          expect(f!.ms).toBeLessThan(5000);
+        }
+        // The key remembered stops being trusted once the listener's connection stops answering.
+        await within(5000, 'a remembered key was still trusted', async () =>
+          store.findKey(key).then(
+            () => false,
+            (err: unknown) => err instanceof StoreUnavailableError,
+          ),
+        );
+        expect((await store.health()).ok).toBe(false);
+      } finally {
+        signalServer(server.port, 'SIGCONT');
+      }
+      await within(10_000, 'the store did not answer again', () =>
+        store.consume(id, MONTH, 1000).then(
+          () => true,
+          () => false,
+        ),
+      );
+      expect(await store.findKey(key)).toMatchObject({ id, revoked: false });
     } finally {
       await store.close();
     }
