@@ -7,7 +7,8 @@
 //
 // What each signed-in request costs the database:
 //   - The allowance: one statement, `INSERT … ON CONFLICT … DO UPDATE … WHERE used < limit`, which counts a
-//     unit only while some is left, atomically across every server (the row's lock orders the writers).
+//     unit only while some is left, atomically across every server (the row's lock orders the writers),
+//     prepared once on each connection.
 //   - Keys: nothing, for a key this process has looked up since the last change to any key. Each store
 //     LISTENs on a connection of its own to `carriers_api_keys`, which a trigger on the keys table notifies
 //     on every change (from any server, the CLI or plain SQL), and forgets every key it knows when told.
@@ -18,6 +19,7 @@
 import pg from 'pg';
 import {
   type Migration,
+  type NamedStatement,
   type PostgresOptions,
   type PostgresStore,
   POSTGRES_TIMEOUTS,
@@ -90,6 +92,35 @@ export const KEYS_PING_MS = 1000;
 export const KEYS_TRUST_MS = 2500;
 /** Wait before connecting the listener again after it was lost. */
 const KEYS_RECONNECT_MS = 500;
+
+// The statements of signed-in requests, prepared once on each pooled connection: parsing and planning them
+// again for every request would cost the database about as much again as running them.
+const FIND_KEY: NamedStatement = {
+  name: 'carriers_find_key',
+  text: 'SELECT id, key_hash, plan, revoked_at IS NOT NULL AS revoked FROM carriers_api_keys WHERE key_hash = $1',
+};
+// One statement: the update takes the row's lock and checks `used < limit` on its latest version, so
+// concurrent consumers anywhere are counted one at a time; a limit of 0 inserts nothing. `before` is the row
+// as the statement found it, for the answer when nothing was left.
+const CONSUME: NamedStatement = {
+  name: 'carriers_consume',
+  text: `WITH taken AS (
+           INSERT INTO carriers_usage AS u (key_id, month, used)
+           SELECT $1, $2, 1 WHERE $3::integer > 0
+           ON CONFLICT (key_id, month) DO UPDATE SET used = u.used + 1 WHERE u.used < $3::integer
+           RETURNING u.used
+         )
+         SELECT (SELECT used FROM taken) AS used,
+                (SELECT used FROM carriers_usage WHERE key_id = $1 AND month = $2) AS before`,
+};
+const USAGE: NamedStatement = {
+  name: 'carriers_usage',
+  text: 'SELECT used FROM carriers_usage WHERE key_id = $1 AND month = $2',
+};
+const EXPLAIN_GET: NamedStatement = {
+  name: 'carriers_explain_get',
+  text: 'SELECT carrier_id, data_version, summary, generator, generated_at FROM carriers_explain_cache WHERE carrier_id = $1 AND data_version = $2',
+};
 
 /** `used` is an integer column: a larger allowance is as good as unlimited. */
 const MAX_LIMIT = 2 ** 31 - 1;
@@ -256,10 +287,7 @@ export function openPostgresStore(
 
   const readKey = async (hash: string): Promise<FoundKey | undefined> => {
     await ready();
-    const [row] = await db.query<KeyRow>(
-      'SELECT id, key_hash, plan, revoked_at IS NOT NULL AS revoked FROM carriers_api_keys WHERE key_hash = $1',
-      [hash],
-    );
+    const [row] = await db.query<KeyRow>(FIND_KEY, [hash]);
     if (!row || !sameHash(row.key_hash, hash)) return undefined;
     return { id: row.id, plan: row.plan, revoked: row.revoked };
   };
@@ -327,20 +355,11 @@ export function openPostgresStore(
       assertMonth(month);
       assertLimit(limit);
       await ready();
-      // One statement: the update takes the row's lock and checks `used < limit` on its latest version, so
-      // concurrent consumers anywhere are counted one at a time; a limit of 0 inserts nothing. `before` is
-      // the row as the statement found it, for the answer when nothing was left.
-      const [row] = await db.query<{ used: number | null; before: number | null }>(
-        `WITH taken AS (
-           INSERT INTO carriers_usage AS u (key_id, month, used)
-           SELECT $1, $2, 1 WHERE $3::integer > 0
-           ON CONFLICT (key_id, month) DO UPDATE SET used = u.used + 1 WHERE u.used < $3::integer
-           RETURNING u.used
-         )
-         SELECT (SELECT used FROM taken) AS used,
-                (SELECT used FROM carriers_usage WHERE key_id = $1 AND month = $2) AS before`,
-        [keyId, month, Math.min(limit, MAX_LIMIT)],
-      );
+      const [row] = await db.query<{ used: number | null; before: number | null }>(CONSUME, [
+        keyId,
+        month,
+        Math.min(limit, MAX_LIMIT),
+      ]);
       if (row?.used != null) return { ok: true, used: row.used, remaining: Math.max(0, limit - row.used) };
       return { ok: false, used: Math.max(row?.before ?? 0, limit), remaining: 0 };
     },
@@ -355,18 +374,12 @@ export function openPostgresStore(
     async usage(keyId, month) {
       assertMonth(month);
       await ready();
-      const [row] = await db.query<{ used: number }>(
-        'SELECT used FROM carriers_usage WHERE key_id = $1 AND month = $2',
-        [keyId, month],
-      );
+      const [row] = await db.query<{ used: number }>(USAGE, [keyId, month]);
       return row?.used ?? 0;
     },
     async explainGet(carrierId, dataVersion) {
       await ready();
-      const [row] = await db.query<ExplainRow>(
-        'SELECT carrier_id, data_version, summary, generator, generated_at FROM carriers_explain_cache WHERE carrier_id = $1 AND data_version = $2',
-        [carrierId, dataVersion],
-      );
+      const [row] = await db.query<ExplainRow>(EXPLAIN_GET, [carrierId, dataVersion]);
       return row ? toEntry(row) : undefined;
     },
     async explainPut(entry) {
@@ -394,10 +407,7 @@ export function openPostgresStore(
         [entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at, cutoff ?? null],
       );
       if (row?.inserted) return { entry, inserted: true };
-      const [stored] = await db.query<ExplainRow>(
-        'SELECT carrier_id, data_version, summary, generator, generated_at FROM carriers_explain_cache WHERE carrier_id = $1 AND data_version = $2',
-        [entry.carrier_id, entry.data_version],
-      );
+      const [stored] = await db.query<ExplainRow>(EXPLAIN_GET, [entry.carrier_id, entry.data_version]);
       if (!stored)
         throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
       return { entry: toEntry(stored), inserted: false };
