@@ -135,6 +135,19 @@ export async function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInp
   ];
 }
 
+/** The profile lookup of the account store comparison (bench/stores.ts): the `carrier/:id` scenario's ids. */
+export function carriersStoreLookup(
+  scenarios: readonly Scenario[],
+): { paths: readonly string[]; description: string } | undefined {
+  const lookup = scenarios.find((s) => s.name === 'carrier/:id');
+  return (
+    lookup && {
+      paths: lookup.paths,
+      description: `GET ${BASE}/carrier/{id}, ${lookup.paths.length.toLocaleString('en-CA')} random ids`,
+    }
+  );
+}
+
 function wordsOf(name: string): string[] {
   return toSearchWords(name).filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !NOISE.has(w));
 }
