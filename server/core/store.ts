@@ -300,10 +300,14 @@ export function openSqliteStore(stateDir: string): AccountStore {
   // stored, the summaries of other builds, of every carrier, generated over EXPLAIN_KEEP_MS before it are
   // removed, so the table holds about the carriers explained in the builds of the last day instead of one
   // row per carrier and nightly build. The margin keeps the newer build's rows when a server still on the
-  // older build stores its own: data versions are hashes and do not say which build is newer. `<> ?` written
-  // as `< ? OR > ?` lets the index on (data_version, generated_at) find the other builds' rows alone.
-  const deleteOtherExplains = db.prepare<[string, string, string, string]>(
-    'DELETE FROM explain_cache WHERE (data_version < ? AND generated_at < ?) OR (data_version > ? AND generated_at < ?)',
+  // older build stores its own: data versions are hashes and do not say which build is newer. `<> ?` as two
+  // statements, `< ?` and `> ?`: each a range of the index on (data_version, generated_at), so only the
+  // other builds' rows are read (SQLite scans the whole index for the two joined by OR).
+  const deleteOlderExplains = db.prepare<[string, string]>(
+    'DELETE FROM explain_cache WHERE data_version < ? AND generated_at < ?',
+  );
+  const deleteNewerExplains = db.prepare<[string, string]>(
+    'DELETE FROM explain_cache WHERE data_version > ? AND generated_at < ?',
   );
   const explainPutTx = db.transaction((entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean } => {
     const inserted =
@@ -311,7 +315,10 @@ export function openSqliteStore(stateDir: string): AccountStore {
         .changes > 0;
     if (inserted) {
       const cutoff = explainCutoff(entry)?.toISOString();
-      if (cutoff !== undefined) deleteOtherExplains.run(entry.data_version, cutoff, entry.data_version, cutoff);
+      if (cutoff !== undefined) {
+        deleteOlderExplains.run(entry.data_version, cutoff);
+        deleteNewerExplains.run(entry.data_version, cutoff);
+      }
       return { entry, inserted };
     }
     const stored = selectExplain.get(entry.carrier_id, entry.data_version);
