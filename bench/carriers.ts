@@ -80,16 +80,16 @@ function readSearchRecords(buildDir: string, rng: Rng, count: number): SearchRec
 }
 
 /** A premium key in the servers' STATE_DIR: profile lookups need one, and premium lookups are never refused for quota. */
-function createPremiumKey(stateDir: string): string {
+async function createPremiumKey(stateDir: string): Promise<string> {
   const store = openSqliteStore(stateDir);
   try {
-    return store.createKey('premium', 'bench', new Date()).key;
+    return (await store.createKey('premium', 'bench', new Date())).key;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): Scenario[] {
+export async function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): Promise<Scenario[]> {
   // Private files are beside the tree, where its manifest says (pipeline/core/sink.ts).
   const profiles = readRecordIndex(loadBuild(buildDir, 'carriers').pathOf(`${PROFILES}.idx`));
   if (profiles.keys.length === 0) throw new Error(`${buildDir} holds no carrier profiles to benchmark`);
@@ -102,7 +102,7 @@ export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): S
   const records = readSearchRecords(buildDir, rng.fork('names'), SAMPLED_NAMES);
   const repeated = toSearchPaths(records, rng.fork('repeated'), REPEATED_QUERIES, false);
   const distinct = toSearchPaths(records, rng.fork('distinct'), DISTINCT_QUERIES, true);
-  const key = createPremiumKey(stateDir);
+  const key = await createPremiumKey(stateDir);
   const n = (x: number) => x.toLocaleString('en-CA');
   return [
     {
@@ -133,6 +133,19 @@ export function carriersScenarios({ buildDir, stateDir, rng }: ScenarioInput): S
       target: {},
     },
   ];
+}
+
+/** The profile lookup of the account store comparison (bench/stores.ts): the `carrier/:id` scenario's ids. */
+export function carriersStoreLookup(
+  scenarios: readonly Scenario[],
+): { paths: readonly string[]; description: string } | undefined {
+  const lookup = scenarios.find((s) => s.name === 'carrier/:id');
+  return (
+    lookup && {
+      paths: lookup.paths,
+      description: `GET ${BASE}/carrier/{id}, ${lookup.paths.length.toLocaleString('en-CA')} random ids`,
+    }
+  );
 }
 
 function wordsOf(name: string): string[] {

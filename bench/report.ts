@@ -6,6 +6,7 @@ import { cpus } from 'node:os';
 import { formatTable } from '../pipeline/core/progress.ts';
 import type { LoadResult } from './autocannon.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
+import type { StoreComparison } from './stores.ts';
 import type { StartupFigures } from './startup.ts';
 import type { Target } from './scenario.ts';
 import { describeTarget, hasTarget, meetsTarget, type SizeTargets } from './services.ts';
@@ -92,7 +93,7 @@ export interface BenchOptions {
   served: string;
   /** Demo scale per service. */
   scales: Record<string, number>;
-  /** `lookups` when only the lookup scenarios ran (`--only lookups`). */
+  /** `lookups` when only the lookup scenarios ran (`--only lookups`), `stores` for the store comparison alone. */
   only?: string;
   seed: number;
   /** Fractions of the demo scale built for the growth curve. */
@@ -465,6 +466,8 @@ export async function writeResults(
     coldBursts?: ColdBurstResult[];
     /** Scenarios judged against another of their service. */
     relative?: RelativeResult[];
+    /** Lookups with the embedded account store against PostgreSQL (carriers), when measured. */
+    stores?: { service: string; comparison: StoreComparison }[];
     startups: StartupResult[];
     startedAt: Date;
     elapsedMs: number;
@@ -490,6 +493,7 @@ export async function writeResults(
     server_summaries: data.serverSummaries,
     scenarios: data.scenarios,
     ...(data.coldBursts ? { cold_bursts: data.coldBursts } : {}),
+    ...(data.stores?.length ? { account_stores: data.stores } : {}),
     startups: data.startups,
   };
   // Microsecond precision is noise on this VM; three decimals keep the file readable and diffable.

@@ -1,4 +1,4 @@
-// npm run bench -- [--quick] [--only lookups] [--duration S] [--rounds N] [--connections N] [--client wrk|autocannon] [--scale N] [--carriers-scale N] [--serve demo|real] [--service NAME]
+// npm run bench -- [--quick] [--only lookups|stores] [--duration S] [--rounds N] [--connections N] [--client wrk|autocannon] [--scale N] [--carriers-scale N] [--serve demo|real] [--service NAME]
 // Builds the data in child processes (build time, peak RSS), then loads the real app (request log on, and off)
 // and a bare node:http server with wrk (or autocannon), one server at a time, in interleaved rounds, and prints
 // medians side by side.
@@ -52,6 +52,7 @@ import {
 import type { Scenario } from './scenario.ts';
 import { BENCH_SERVICES, type BenchService } from './services.ts';
 import { formatColdBursts, type ColdBurstResult } from './cold-burst.ts';
+import { compareStores, formatStores, type StoreComparison } from './stores.ts';
 
 async function runBuildJob(
   job: BuildJob,
@@ -201,6 +202,8 @@ async function runSession(
       dataDir: built.servedDir,
       stateDir,
       log: kind === 'app',
+      // The embedded store, whatever the shell's DATABASE_URL says: the scenarios' keys are in STATE_DIR.
+      env: { DATABASE_URL: '' },
       capture: kind === 'bare' ? capture : [],
     };
     child.send({ type: 'serve', job });
@@ -293,6 +296,7 @@ export async function main(argv: string[]): Promise<void> {
   const sessions: ServerSession[] = [];
   const runs: ScenarioRuns[] = [];
   const coldBursts: ColdBurstResult[] = [];
+  const stores: { service: string; comparison: StoreComparison }[] = [];
   const startups: StartupResult[] = [];
   const servedNotes: string[] = [];
   const scaleOf = new Map<string, number | undefined>();
@@ -303,13 +307,12 @@ export async function main(argv: string[]): Promise<void> {
       // One STATE_DIR for both servers and every round: the scenarios create their API keys in it.
       const stateDir = join(work, svc.name, 'state');
       await mkdir(stateDir, { recursive: true });
-      const scenarios = (
-        await svc.scenarios({
-          buildDir: join(built.servedDir, svc.name),
-          stateDir,
-          rng: createRng(settings.seed).fork(svc.name),
-        })
-      ).filter(settings.keep);
+      const allScenarios = await svc.scenarios({
+        buildDir: join(built.servedDir, svc.name),
+        stateDir,
+        rng: createRng(settings.seed).fork(svc.name),
+      });
+      const scenarios = allScenarios.filter(settings.keep);
       servedNotes.push(
         `${built.served.label} (${describeOutput(built.served)}${settings.scaleNotes[svc.name] && built.scale !== undefined ? `; ${settings.scaleNotes[svc.name]}` : ''})`,
       );
@@ -327,7 +330,7 @@ export async function main(argv: string[]): Promise<void> {
       );
       runs.push(...mine);
       const expected = new Map<string, string>();
-      for (let round = 1; round <= settings.rounds; round++) {
+      for (let round = 1; scenarios.length > 0 && round <= settings.rounds; round++) {
         // Rotate who goes first, so a drift in the VM's speed over a round does not favour one side.
         const shift = (round - 1) % SERVER_KINDS.length;
         const order: ServerKind[] = [...SERVER_KINDS.slice(shift), ...SERVER_KINDS.slice(0, shift)];
@@ -339,6 +342,25 @@ export async function main(argv: string[]): Promise<void> {
         }
       }
       scaleOf.set(svc.name, built.scale);
+      const storeLookup = settings.stores ? svc.storeLookup?.(allScenarios) : undefined;
+      if (storeLookup) {
+        stores.push({
+          service: svc.name,
+          comparison: await compareStores({
+            service: svc.name,
+            dataDir: built.servedDir,
+            workDir: join(work, svc.name),
+            paths: storeLookup.paths,
+            pathsDescription: storeLookup.description,
+            rounds: settings.rounds,
+            connections: settings.connections,
+            warmupSec: settings.warmupSec,
+            durationSec: settings.durationSec,
+            load: settings.load,
+            progress,
+          }),
+        });
+      }
       if (settings.only) continue;
       progress.stage(`${svc.name}: npm start, spawn to listening`);
       startups.push({
@@ -378,6 +400,7 @@ export async function main(argv: string[]): Promise<void> {
     scenarios: results,
     ...(coldBursts.length ? { coldBursts } : {}),
     ...(relative.length ? { relative } : {}),
+    ...(stores.length ? { stores } : {}),
     startups,
     startedAt,
     elapsedMs: progress.elapsedMs(),
@@ -407,6 +430,7 @@ export async function main(argv: string[]): Promise<void> {
     '',
     ...(startups.length ? [formatStartups(startups), ''] : []),
     ...(coldBursts.length ? [formatColdBursts(coldBursts), ''] : []),
+    ...stores.map((s) => `${formatStores(s.service, s.comparison)}\n`),
     `results: ${settings.out}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);

@@ -1,7 +1,7 @@
 // What `npm run bench` measures, per service. A service adds itself with one entry here and a function
 // that turns its build into request paths (see bench/facilities.ts); building, serving, the bare
 // comparison and the report are shared.
-import { carriersScenarios } from './carriers.ts';
+import { carriersScenarios, carriersStoreLookup } from './carriers.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { economyColdBursts, economyScenarios, type ColdBurstInput } from './economy.ts';
 import { facilitiesScenarios } from './facilities.ts';
@@ -44,6 +44,11 @@ export interface BenchService {
   scenarios(input: ScenarioInput): Scenario[] | Promise<Scenario[]>;
   /** Measured once after the load tests: upstream requests caused by concurrent cold requests (economy). */
   coldBursts?(input: ColdBurstInput): Promise<ColdBurstResult[]>;
+  /**
+   * The lookup the account store comparison measures (bench/stores.ts), taken from the service's
+   * scenarios; a service without one keeps no account store.
+   */
+  storeLookup?(scenarios: readonly Scenario[]): { paths: readonly string[]; description: string } | undefined;
 }
 
 export const BENCH_SERVICES: Record<string, BenchService> = {
@@ -60,6 +65,7 @@ export const BENCH_SERVICES: Record<string, BenchService> = {
     demo: { option: 'carriers-scale', default: 700, quick: 10, diskMbPerUnit: 15 },
     targets: { atScale: 700, atSize: '2.1 M carriers', maxBuildMs: 10 * 60_000, maxStartupMs: 1000, maxRssMb: 1024 },
     scenarios: carriersScenarios,
+    storeLookup: carriersStoreLookup,
   },
   economy: {
     name: 'economy',

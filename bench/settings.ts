@@ -15,7 +15,10 @@ Usage: npm run bench -- [options]
   --quick         3 s per run (smoke test); same as --duration 3, and carriers at scale 10
                   (30,000 carriers) unless --carriers-scale is given
   --only lookups  only the lookup scenarios (a facility, a carrier profile, a series), without the
-                  npm start timings and the cold bursts
+                  npm start timings, the cold bursts and the account store comparison
+  --only stores   only the account store comparison: carriers profile lookups with the embedded
+                  store (SQLite) and with PostgreSQL (DATABASE_URL), started for the bench; skipped,
+                  visibly, where PostgreSQL is not installed
   --duration S    seconds per measured run (default 10); each run is preceded by a short warm-up
   --rounds N      interleaved rounds per server (default 3); the report shows medians
   --connections N connections of the load client (default 50)
@@ -40,6 +43,7 @@ Everything talks to 127.0.0.1 only.
 Examples:
   npm run bench -- --quick
   npm run bench -- --quick --only lookups
+  npm run bench -- --quick --service carriers --only stores
   npm run bench -- --quick --service carriers --carriers-scale 50
   npm run bench -- --service carriers            (the 2.1 M-carrier run; needs a quiet machine)
   npm run bench -- --duration 10 --rounds 5
@@ -55,8 +59,10 @@ export const SAMPLE_PATHS = 3;
 
 export interface Settings extends BenchOptions {
   services: BenchService[];
-  /** Keeps the scenarios measured: all, or the lookups alone. */
+  /** Keeps the scenarios measured: all, the lookups alone, or none (--only stores). */
   keep: (s: Scenario) => boolean;
+  /** Whether the account store comparison runs (services that have one). */
+  stores: boolean;
   /** Why a service runs at another scale than its default (--quick). */
   scaleNotes: Record<string, string>;
   out: string;
@@ -154,8 +160,8 @@ export function toSettings(argv: string[]): Settings | undefined {
     );
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
-  if (values.only !== undefined && values.only !== 'lookups')
-    throw new CliError(`--only takes lookups, not ${values.only}\n\n${USAGE}`);
+  if (values.only !== undefined && values.only !== 'lookups' && values.only !== 'stores')
+    throw new CliError(`--only takes lookups or stores, not ${values.only}\n\n${USAGE}`);
   const only = values.only;
   const client = toClient(values.client);
   const served =
@@ -171,7 +177,8 @@ export function toSettings(argv: string[]): Settings | undefined {
     scaleNotes,
     served,
     ...(only ? { only } : {}),
-    keep: only ? (s) => s.lookup === true : () => true,
+    keep: only === 'stores' ? () => false : only ? (s) => s.lookup === true : () => true,
+    stores: only === undefined || only === 'stores',
     seed: number('seed', values.seed, 1, Number.isInteger),
     growth: only && values.growth === undefined ? [] : toGrowth(values.growth, values.quick ?? false),
     client: client.label,

@@ -23,7 +23,7 @@ function startOnce(service: string, dataDir: string, stateDir: string): Promise<
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: stateDir },
+      env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: stateDir, DATABASE_URL: '' },
     },
   );
   let err = '';

@@ -24,9 +24,9 @@ Usage: npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
   --data      build folder to serve (default dist-data; DATA_DIR)
 
 Environment: PORT_FACILITIES (8081), PORT_CARRIERS (8082), PORT_ECONOMY (8083), DATA_DIR, HOST,
-STATE_DIR (state), FREE_PROFILE_LOOKUPS (25), EXPLAIN_LLM_URL, EXPLAIN_LLM_KEY, EXPLAIN_LLM_MODEL,
-EXPLAIN_LLM_TIMEOUT_MS (10000), STATCAN_WDS_URL, BOC_VALET_URL, RELOAD_INTERVAL_MS (5000; 0 = off),
-LOG (json | off).
+STATE_DIR (state), DATABASE_URL (postgres://…; unset: state under STATE_DIR), FREE_PROFILE_LOOKUPS (25),
+EXPLAIN_LLM_URL, EXPLAIN_LLM_KEY, EXPLAIN_LLM_MODEL, EXPLAIN_LLM_TIMEOUT_MS (10000), STATCAN_WDS_URL,
+BOC_VALET_URL, RELOAD_INTERVAL_MS (5000; 0 = off), LOG (json | off).
 
 Examples:
   npm start

@@ -1,9 +1,7 @@
 // The services the server can run, by name, with their default ports (shared/contracts/common.md).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ServiceDefinition } from './core/service.ts';
 import { wholeNumberSetting } from '../contract/core/settings.ts';
-import { ACCOUNTS_FILE, openSqliteStore, type AccountStore } from './core/store.ts';
+import { openAccounts } from './carriers/accounts.ts';
 import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
 import { createEconomyService } from './economy/routes.ts';
@@ -40,14 +38,11 @@ export const SERVICES: Record<string, ServerService> = {
   facilities: { create: () => facilities, defaultPort: 8081, portEnv: 'PORT_FACILITIES' },
   carriers: {
     create: ({ stateDir, env }) => {
-      // Opened on first use, so a server that never signs anyone in creates no state; a store already there
-      // is opened at start, so one this user cannot write (or a damaged file) stops the server with the reason.
-      let store: AccountStore | undefined = existsSync(join(stateDir, ACCOUNTS_FILE))
-        ? openSqliteStore(stateDir)
-        : undefined;
-      const accounts = () => (store ??= openSqliteStore(stateDir));
+      // SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (carriers/accounts.ts).
+      const accounts = openAccounts(stateDir, env);
       return createCarriersService({
-        accounts,
+        accounts: accounts.store,
+        ...(accounts.health && { storeHealth: accounts.health }),
         freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS),
         llm: toLlmConfig(env),
         allowedHosts: toAllowedHosts(env.MCP_ALLOWED_HOSTS),

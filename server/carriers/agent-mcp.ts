@@ -91,7 +91,7 @@ export function agentMcp<D>(deps: AgentDeps<D>, options: AgentMcpOptions): Agent
     async answer(req, res, state, bytes, body) {
       if (!(await endpoint.admits(req, res))) return;
       // As the profile route, sign-in first: its 401 (or 400 for two keys) as a problem, nothing counted.
-      if (jsonRpcMessages(body).some(callsProfile)) deps.signIn(req);
+      if (jsonRpcMessages(body).some(callsProfile)) await deps.signIn(req);
       // An answer to this one caller: never stored by a cache (the 2025 leg's event stream says no-cache).
       res.setHeader('Cache-Control', 'no-store');
       await endpoint.answer(req, res, state, bytes);
@@ -158,7 +158,7 @@ async function call<D>(
   // What a free key has left, for a refusal that counts nothing (as the route's 400 says it).
   let allowance: Record<string, string> = {};
   try {
-    if (name === PROFILE_TOOL) allowance = deps.signIn(req);
+    if (name === PROFILE_TOOL) allowance = await deps.signIn(req);
     const errors = checkArgs(tool, args, '');
     if (errors.length) throw invalidParameters(errors);
     const answer = await tool.run(deps, req, state, args);

@@ -41,8 +41,8 @@ export interface AgentDeps<D> {
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
    */
   profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer | Promise<ToolAnswer>;
-  /** The profile route's sign-in: throws its 401 for a missing, malformed, unknown or revoked key; returns the RateLimit-* headers of a free key (none for premium). */
-  signIn(req: IncomingMessage): Record<string, string>;
+  /** The profile route's sign-in: rejects with its 401 for a missing, malformed, unknown or revoked key; resolves with the RateLimit-* headers of a free key (none for premium). */
+  signIn(req: IncomingMessage): Promise<Record<string, string>>;
 }
 
 interface SearchArgs {
@@ -177,7 +177,7 @@ export function mountAgent<D>(r: Routes<D>, toMcp: (deps: AgentDeps<D>) => Agent
       if (isJsonRpcBody(body)) return mcp.answer(req, res, state, bytes, body);
       // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
       // is the same 401 whatever its arguments.
-      const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? deps.signIn(req) : {};
+      const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? await deps.signIn(req) : {};
       let call: ReturnType<typeof toCall<D>>;
       try {
         call = toCall(tools, body);

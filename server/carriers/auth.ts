@@ -31,11 +31,16 @@ const MISSING = 'this route needs an API key in the header Authorization: Bearer
  */
 const signedIn = new WeakMap<object, { header: string; epoch: number; account: Account }>();
 
-/** The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
+/**
+ * The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or
+ * revoked key, 503 `store_unavailable` when the key had to be read from a store that does not answer.
+ * Synchronous (no promise) when the connection signed in with the same header since the last change to
+ * any key: the common case of a keep-alive client, which costs neither a hash nor a store read.
+ */
 export function authenticate(
   req: Pick<IncomingMessage, 'headers'> & { socket?: object | null; rawHeaders?: string[] },
   store: AccountStore,
-): Account {
+): Account | Promise<Account> {
   const raw = req.headers.authorization;
   // No key, no look-up: the store is not touched for a request that cannot sign in.
   if (raw === undefined) throw unauthorized(MISSING, false);
@@ -61,12 +66,13 @@ export function authenticate(
   if (!match || token === '') throw unauthorized(MISSING, false);
   // Never echo the token: a malformed one may still be someone's secret with a typo.
   if (!KEY_PATTERN.test(token)) throw unauthorized('the bearer token is not an API key of this service', true);
-  const found = store.findKey(token);
-  if (!found) throw unauthorized('the API key is not known', true);
-  if (found.revoked) throw unauthorized('the API key has been revoked', true);
-  const account: Account = { id: found.id, plan: found.plan };
-  if (socket) signedIn.set(socket, { header: raw, epoch, account });
-  return account;
+  return store.findKey(token).then((found) => {
+    if (!found) throw unauthorized('the API key is not known', true);
+    if (found.revoked) throw unauthorized('the API key has been revoked', true);
+    const account: Account = { id: found.id, plan: found.plan };
+    if (socket) signedIn.set(socket, { header: raw, epoch, account });
+    return account;
+  });
 }
 
 /** 403 `premium_required` unless the account is on the premium plan. */

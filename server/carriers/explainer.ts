@@ -44,8 +44,6 @@ const toAnswer = (e: ExplainEntry, cached: boolean): ExplainAnswer => ({
 export function createExplainer(
   options: ExplainerOptions,
 ): (profile: Profile, dataVersion: string) => Promise<ExplainAnswer> {
-  const inFlight = new Map<string, Promise<ExplainEntry>>();
-
   const generate = async (
     profile: Profile,
     dataVersion: string,
@@ -74,22 +72,26 @@ export function createExplainer(
     return options.accounts().explainPut(entry);
   };
 
+  // One look-up (and, on a miss, one generation) per carrier and build in flight: a request that comes
+  // while another is under way joins it and answers `cached: true`, whatever the first one finds.
+  const inFlight = new Map<string, Promise<{ entry: ExplainEntry; generated: boolean }>>();
+
+  const lookUp = async (profile: Profile, dataVersion: string) => {
+    const stored = await options.accounts().explainGet(profile.carrier_id, dataVersion);
+    if (stored) return { entry: stored, generated: false };
+    const { entry, inserted } = await generate(profile, dataVersion);
+    return { entry, generated: inserted };
+  };
+
   return async (profile, dataVersion) => {
-    const stored = options.accounts().explainGet(profile.carrier_id, dataVersion);
-    if (stored) return toAnswer(stored, true);
-    // No await between the look-up above and the registration below: a second request either finds the
-    // stored entry or joins this generation.
     const key = `${dataVersion}:${profile.carrier_id}`;
     const pending = inFlight.get(key);
-    if (pending) return toAnswer(await pending, true);
-    const generation = generate(profile, dataVersion);
-    const shared = generation.then((g) => g.entry);
-    inFlight.set(key, shared);
-    // Joiners see the failure through `shared`; this keeps it from also counting as unhandled.
-    shared.catch(() => {});
+    if (pending) return toAnswer((await pending).entry, true);
+    const flight = lookUp(profile, dataVersion);
+    inFlight.set(key, flight);
     try {
-      const { entry, inserted } = await generation;
-      return toAnswer(entry, !inserted);
+      const { entry, generated } = await flight;
+      return toAnswer(entry, !generated);
     } finally {
       inFlight.delete(key);
     }

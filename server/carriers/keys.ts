@@ -1,12 +1,17 @@
 // npm run keys -- create --plan free|premium --label TEXT [--json] | list [--json] | revoke KEY_ID
-// Issues and revokes the carriers service's API keys in the store under STATE_DIR, the same one the
-// server reads (contracts/carriers.md "Access", contracts/common.md "State").
+// Issues and revokes the carriers service's API keys in the store the server reads: PostgreSQL when
+// DATABASE_URL is set, else the SQLite file under STATE_DIR (contracts/carriers.md "Access", contracts/common.md
+// "State" and "Several servers, one shared store"). A key revoked here stops working on every server within
+// seconds (store-postgres.ts; a millisecond for the SQLite file).
 import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
 import { ConfigError } from '../../contract/core/settings.ts';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareStateDir, stateDirOf } from '../../contract/core/state-dir.ts';
+import { databaseUrlSetting, describeDatabase, isStoreDown, StoreUnavailableError } from '../core/postgres.ts';
+import { openPostgresStore } from '../core/store-postgres.ts';
 import {
+  ACCOUNTS_FILE,
   KEY_ID_PATTERN,
   KEY_PATTERN,
   PLANS,
@@ -31,7 +36,8 @@ Usage:
   revoke    revokes the key with this id (key_ and 12 hex digits, as list shows it); a key already
             revoked stays revoked from its first revocation, and the command says so (exit 0).
 
-The store is STATE_DIR/accounts.sqlite (STATE_DIR defaults to state/), shared with the server.
+The store is the server's: the PostgreSQL database of DATABASE_URL when it is set (its tables are made
+on first use), else STATE_DIR/accounts.sqlite (STATE_DIR defaults to state/).
 
 Examples:
   npm run keys -- create --plan free --label "Acme Logistics trial"
@@ -39,7 +45,8 @@ Examples:
   curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8082/api/carrier/123456
   npm run keys -- list --json
   npm run keys -- revoke key_3f9a0c1b2d4e
-  STATE_DIR=/var/lib/shardline npm run keys -- list`;
+  STATE_DIR=/var/lib/shardline npm run keys -- list
+  DATABASE_URL=postgres://shardline@db.internal/shardline npm run keys -- revoke key_3f9a0c1b2d4e`;
 
 const MAX_LABEL = 200;
 const COMMANDS = ['create', 'list', 'revoke'] as const;
@@ -78,6 +85,8 @@ function toTable(keys: KeyInfo[]): string {
 
 export interface KeysIo {
   stateDir: string;
+  /** DATABASE_URL as given: set, the keys are in PostgreSQL and STATE_DIR is not read. */
+  databaseUrl?: string;
   /** The data folder (DATA_DIR): STATE_DIR may not be inside it. */
   dataDir?: string;
   now: () => Date;
@@ -87,6 +96,7 @@ export interface KeysIo {
 
 const processIo = (): KeysIo => ({
   stateDir: stateDirOf(process.env),
+  databaseUrl: process.env.DATABASE_URL,
   dataDir: resolve(process.env.DATA_DIR || 'dist-data'),
   now: () => new Date(),
   stdout: (t) => process.stdout.write(t),
@@ -94,16 +104,41 @@ const processIo = (): KeysIo => ({
 });
 
 /**
- * The store under STATE_DIR, checked first (state-dir.ts: a clear message, exit 1). A store that did not
- * exist is said to be new, on stderr: `list` on a mistyped STATE_DIR would otherwise show an empty table.
+ * The store: PostgreSQL for DATABASE_URL, its tables made or migrated first (said on stderr when that
+ * happened); or the file under STATE_DIR, checked first (state-dir.ts: a clear message, exit 1). A file that
+ * did not exist is said to be new, on stderr: `list` on a mistyped STATE_DIR would otherwise show an empty
+ * table.
  */
-function openStore(io: KeysIo): AccountStore {
+async function openStore(io: KeysIo): Promise<AccountStore> {
+  let databaseUrl: string | undefined;
+  try {
+    databaseUrl = databaseUrlSetting(io.databaseUrl);
+  } catch (err) {
+    throw new CliError((err as Error).message, 1);
+  }
+  if (databaseUrl) {
+    const store = openPostgresStore(databaseUrl, {
+      log: (line) => {
+        if (line.event === 'store_migrated')
+          io.stderr(
+            `the key store's tables were made in ${line.store} (DATABASE_URL): ${line.migrations?.join(', ')}\n`,
+          );
+      },
+    });
+    try {
+      await store.ready();
+    } catch (err) {
+      await store.close();
+      throw storeError(err, describeDatabase(databaseUrl));
+    }
+    return store;
+  }
   try {
     if (io.dataDir !== undefined) prepareStateDir(io.stateDir, io.dataDir);
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
-  const file = join(io.stateDir, 'accounts.sqlite');
+  const file = join(io.stateDir, ACCOUNTS_FILE);
   const fresh = !existsSync(file);
   let store: AccountStore;
   try {
@@ -114,6 +149,25 @@ function openStore(io: KeysIo): AccountStore {
   }
   if (fresh) io.stderr(`a new key store was made at ${file} (STATE_DIR)\n`);
   return store;
+}
+
+/** A database that did not answer: exit 1 with why, never a stack. */
+function storeError(err: unknown, where: string): unknown {
+  if (!isStoreDown(err)) return err;
+  const reason = err instanceof StoreUnavailableError ? err.reason : (err as Error).message;
+  return new CliError(`the key store ${where} (DATABASE_URL) did not answer: ${reason}`, 1);
+}
+
+/** Runs `fn` on the store, then closes it (a pool left open would keep the command from exiting). */
+async function withStore<T>(io: KeysIo, fn: (store: AccountStore) => Promise<T>): Promise<T> {
+  const store = await openStore(io);
+  try {
+    return await fn(store);
+  } catch (err) {
+    throw storeError(err, store.name);
+  } finally {
+    await store.close();
+  }
 }
 
 export async function main(argv: string[], io: KeysIo = processIo()): Promise<void> {
@@ -157,28 +211,19 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
         `--label must be one line of at most ${MAX_LABEL} characters, without control or formatting characters`,
       );
     }
-    const store = openStore(io);
-    try {
-      const created = store.createKey(values.plan, label, io.now());
-      io.stdout(values.json ? `${JSON.stringify(created, null, 2)}\n` : `${created.key}\n`);
-      io.stderr(
-        `created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`,
-      );
-    } finally {
-      store.close();
-    }
+    const plan = values.plan;
+    const created = await withStore(io, (store) => store.createKey(plan, label, io.now()));
+    io.stdout(values.json ? `${JSON.stringify(created, null, 2)}\n` : `${created.key}\n`);
+    io.stderr(
+      `created ${created.id} (${created.plan}, ${JSON.stringify(created.label)}); the key is shown only this once\n`,
+    );
     return;
   }
 
   if (command === 'list') {
     if (args.length > 0) throw usageError('list takes no arguments');
-    const store = openStore(io);
-    try {
-      const keys = store.listKeys();
-      io.stdout(values.json ? `${JSON.stringify(keys, null, 2)}\n` : toTable(keys));
-    } finally {
-      store.close();
-    }
+    const keys = await withStore(io, (store) => store.listKeys());
+    io.stdout(values.json ? `${JSON.stringify(keys, null, 2)}\n` : toTable(keys));
     return;
   }
 
@@ -186,16 +231,13 @@ export async function main(argv: string[], io: KeysIo = processIo()): Promise<vo
   if (id === undefined || rest.length > 0) throw usageError('revoke takes exactly one key id');
   // Someone pasting the key itself gets told so, without the key being echoed back.
   if (KEY_PATTERN.test(id)) throw usageError('revoke takes the key id (key_…, as list shows it), not the key');
-  const store = openStore(io);
-  try {
+  await withStore(io, async (store) => {
     // Revoking again keeps the first revocation's time and succeeds (a script may retry), but says so.
-    const before = KEY_ID_PATTERN.test(id) ? store.listKeys().find((k) => k.id === id) : undefined;
-    if (!before || !store.revokeKey(id, io.now()))
+    const before = KEY_ID_PATTERN.test(id) ? (await store.listKeys()).find((k) => k.id === id) : undefined;
+    if (!before || !(await store.revokeKey(id, io.now())))
       throw new CliError(`no key has the id ${JSON.stringify(id)}; see npm run keys -- list`, 1);
     io.stdout(before.revoked ? `${id} was already revoked\n` : `revoked ${id}\n`);
-  } finally {
-    store.close();
-  }
+  });
 }
 
 if (isMain(import.meta.url)) await runCli(() => main(process.argv.slice(2)));

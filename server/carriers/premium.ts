@@ -49,13 +49,13 @@ interface ExportQuery {
 }
 
 /** Sign-in (401), plan (403), then the carrier id (400): the checks before anything is read. */
-function toPremiumCarrierId(
+async function toPremiumCarrierId(
   req: IncomingMessage,
   accounts: () => AccountStore,
   rawId: string | undefined,
   toCarrierId: (raw: string | undefined) => number,
-): number {
-  requirePremium(authenticate(req, accounts()));
+): Promise<number> {
+  requirePremium(await authenticate(req, accounts()));
   return toCarrierId(rawId);
 }
 
@@ -97,7 +97,7 @@ export function mountPremium<D extends PremiumData>(
   r.post(
     EXPLAIN_PATH,
     async (req, res, s) => {
-      const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+      const id = await toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
       await assertNoInput(req);
       // The state of the request's start: a reload while the summary is generated does not mix builds.
       const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
@@ -109,7 +109,7 @@ export function mountPremium<D extends PremiumData>(
   r.get(
     EXPORT_PATH,
     async (req, res, s) => {
-      const id = toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+      const id = await toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
       const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
       const body = await readProfile(s.data, id);
       const profile = JSON.parse(body.toString('utf8')) as Profile;

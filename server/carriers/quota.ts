@@ -49,58 +49,58 @@ function exhausted(limit: number, reset: number, headers: Record<string, string>
 
 /**
  * Counts one profile lookup for a free account, in the UTC month `clock` gives, before the lookup runs.
- * Returns the headers for the response, or throws 429 `quota_exhausted` when this month's `limit` is used
- * up. A lookup that then fails with a 4xx must call `refundProfileLookup` with the result, so that only
- * successes count.
+ * Resolves with the headers for the response, or rejects with 429 `quota_exhausted` when this month's
+ * `limit` is used up (503 `store_unavailable` when the store does not answer: nothing is served uncounted).
+ * A lookup that then fails with a 4xx must call `refundProfileLookup` with the result, so that only
+ * successes count. A premium account is answered at once, without a promise: nothing is counted.
  */
 export function chargeProfileLookup(
   store: AccountStore,
   account: Account,
   clock: () => Date,
   limit: number,
-): ProfileCharge {
+): ProfileCharge | Promise<ProfileCharge> {
   if (account.plan === 'premium') return { headers: {} };
   // The clock is read only here: a premium lookup has no month to count in.
   const now = clock();
   const month = toMonth(now);
   const reset = secondsToNextMonth(now);
-  const result = store.consume(account.id, month, limit);
-  const headers = rateLimitHeaders(limit, result.remaining, reset);
-  if (!result.ok) {
-    throw exhausted(limit, reset, headers);
-  }
-  return { headers, unit: { keyId: account.id, month } };
+  return store.consume(account.id, month, limit).then((result) => {
+    const headers = rateLimitHeaders(limit, result.remaining, reset);
+    if (!result.ok) throw exhausted(limit, reset, headers);
+    return { headers, unit: { keyId: account.id, month } };
+  });
 }
 
 /** What is left this month, and its RateLimit-* headers, for a free account. */
-function allowanceOf(
+async function allowanceOf(
   store: AccountStore,
   account: Account,
   clock: () => Date,
   limit: number,
-): { remaining: number; reset: number; headers: Record<string, string> } {
+): Promise<{ remaining: number; reset: number; headers: Record<string, string> }> {
   const now = clock();
   const reset = secondsToNextMonth(now);
-  const remaining = Math.max(0, limit - store.usage(account.id, toMonth(now)));
+  const remaining = Math.max(0, limit - (await store.usage(account.id, toMonth(now))));
   return { remaining, reset, headers: rateLimitHeaders(limit, remaining, reset) };
 }
 
 /**
  * For a conditional request the client's copy answers (304): nothing is counted, as GitHub does not count
  * a 304 against its rate limit, but a used-up allowance is still 429, and the headers say what is left.
+ * Premium: answered at once.
  */
 export function peekProfileLookup(
   store: AccountStore,
   account: Account,
   clock: () => Date,
   limit: number,
-): ProfileCharge {
+): ProfileCharge | Promise<ProfileCharge> {
   if (account.plan === 'premium') return { headers: {} };
-  const { remaining, reset, headers } = allowanceOf(store, account, clock, limit);
-  if (remaining === 0) {
-    throw exhausted(limit, reset, headers);
-  }
-  return { headers };
+  return allowanceOf(store, account, clock, limit).then(({ remaining, reset, headers }) => {
+    if (remaining === 0) throw exhausted(limit, reset, headers);
+    return { headers };
+  });
 }
 
 /**
@@ -108,16 +108,16 @@ export function peekProfileLookup(
  * the profile route): as GitHub does, every response to a rate-limited client says where it stands.
  * Empty for premium.
  */
-export function allowanceHeaders(
+export async function allowanceHeaders(
   store: AccountStore,
   account: Account,
   clock: () => Date,
   limit: number,
-): Record<string, string> {
-  return account.plan === 'premium' ? {} : allowanceOf(store, account, clock, limit).headers;
+): Promise<Record<string, string>> {
+  return account.plan === 'premium' ? {} : (await allowanceOf(store, account, clock, limit)).headers;
 }
 
 /** Gives back the unit a charge took (into the month it was taken from); a no-op for premium charges. */
-export function refundProfileLookup(store: AccountStore, charge: ProfileCharge): void {
-  if (charge.unit) store.refund(charge.unit.keyId, charge.unit.month);
+export async function refundProfileLookup(store: AccountStore, charge: ProfileCharge): Promise<void> {
+  if (charge.unit) await store.refund(charge.unit.keyId, charge.unit.month);
 }

@@ -1,7 +1,7 @@
 // Carriers service (shared/contracts/carriers.md), paths under /api. Profiles and search results are
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
-// search runs the name index on a thread of its own (search-thread.ts); sign-in and the free allowance use
-// the account store under STATE_DIR.
+// search runs the name index on a thread of its own (search-thread.ts); sign-in, the free allowance and the
+// explain cache use the account store: SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (store.ts).
 import { SIGNED_IN } from '../core/service.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';
@@ -11,12 +11,13 @@ import { parseQuery, queryOf } from '../core/params.ts';
 import { matchesEtag, sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
-import type { AccountStore } from '../core/store.ts';
+import type { AccountStore, StoreHealth } from '../core/store.ts';
 import { MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
 import { type AgentDeps, mountAgent } from './agent.ts';
 import { agentMcp } from './agent-mcp.ts';
 import { authenticate, type Account } from './auth.ts';
+import { toStoreCheck } from './health.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
@@ -43,6 +44,11 @@ export interface CarriersData {
 
 export interface CarriersOptions {
   accounts: () => AccountStore;
+  /**
+   * The store's reachability for /healthz (`account_store`), for a shared store; undefined: the embedded
+   * one, which is not opened just to be checked.
+   */
+  storeHealth?: () => Promise<StoreHealth>;
   freeLookups: number;
   now?: () => Date;
   /** The explain summary's LLM backend (EXPLAIN_LLM_*); undefined: the template alone. */
@@ -130,7 +136,9 @@ export interface ProfileAnswer {
  * The one way to a profile, for the REST route and the get_carrier_profile tool alike: sign-in (401), the
  * carrier id (400), the carrier (404), then the allowance (429), in that order so a 4xx never counts. A
  * profile in the route's cache is answered at once; another is read from its store without holding up the
- * event loop (RecordStore.read), and the allowance is charged once it is read.
+ * event loop (RecordStore.read), and the allowance is charged once it is read. A premium key signed in
+ * before on the same connection, asking for a profile in the cache, is answered without a promise: no
+ * store is read on that path.
  */
 export function lookupProfile(
   req: Pick<IncomingMessage, 'headers' | 'method'>,
@@ -139,11 +147,23 @@ export function lookupProfile(
   access: ProfileAccess,
 ): ProfileAnswer | Promise<ProfileAnswer> {
   const account = authenticate(req, access.accounts());
+  return account instanceof Promise
+    ? account.then((signedIn) => lookupAs(req, s, signedIn, rawId, access))
+    : lookupAs(req, s, account, rawId, access);
+}
+
+function lookupAs(
+  req: Pick<IncomingMessage, 'headers' | 'method'>,
+  s: ServiceState<CarriersData>,
+  account: Account,
+  rawId: string | undefined,
+  access: ProfileAccess,
+): ProfileAnswer | Promise<ProfileAnswer> {
   let id: number;
   try {
     id = toCarrierId(rawId);
   } catch (err) {
-    throw withAllowance(err, account, access);
+    return refuse(err, account, access);
   }
   // No function is made per request on this path: it is most of the profile route's traffic.
   const hot = s.data.hot.get(String(id));
@@ -158,16 +178,21 @@ async function readProfileAnswer(
   access: ProfileAccess,
 ): Promise<ProfileAnswer> {
   const body = await s.data.profiles.read(id);
-  if (!body) throw withAllowance(notFound(`no carrier ${id} in this build`), account, access);
+  if (!body) return refuse(notFound(`no carrier ${id} in this build`), account, access);
   s.data.hot.offer(String(id), body);
   return profileAnswer(req, s, account, id, body, access);
 }
 
-/** A 400 or 404 counts nothing, but a free key's answer still says what is left: `err` with RateLimit-*. */
-function withAllowance(err: unknown, account: Account, access: ProfileAccess): unknown {
-  if (err instanceof HttpError && account.plan !== 'premium')
-    Object.assign(err.headers, allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
-  return err;
+/**
+ * A 400 or 404 counts nothing, but a free key's answer still says what is left: throws `err` with
+ * RateLimit-* (after reading the allowance), or at once for premium.
+ */
+function refuse(err: unknown, account: Account, access: ProfileAccess): Promise<never> {
+  if (!(err instanceof HttpError) || account.plan === 'premium') throw err;
+  return allowanceHeaders(access.accounts(), account, access.now, access.freeLookups).then((headers) => {
+    Object.assign(err.headers, headers);
+    throw err;
+  });
 }
 
 function profileAnswer(
@@ -177,7 +202,7 @@ function profileAnswer(
   id: number,
   body: Buffer,
   access: ProfileAccess,
-): ProfileAnswer {
+): ProfileAnswer | Promise<ProfileAnswer> {
   const etag = `"${s.build.manifest.data_version}-${id}"`;
   // A GET or HEAD whose If-None-Match holds this tag is answered 304, without the profile: not counted.
   const unchanged =
@@ -190,7 +215,9 @@ function profileAnswer(
     access.now,
     access.freeLookups,
   );
-  return { id, body, etag, headers: charge.headers };
+  return charge instanceof Promise
+    ? charge.then((c) => ({ id, body, etag, headers: c.headers }))
+    : { id, body, etag, headers: charge.headers };
 }
 
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {
@@ -204,6 +231,9 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
   return {
     name: 'carriers',
     close: () => closing.abort(),
+    ...(options.storeHealth && {
+      health: async () => [toStoreCheck(await options.storeHealth!(), options.accounts().name)],
+    }),
     basePath: BASE,
     openapi: OPENAPI_PATH,
     load(build) {
@@ -278,8 +308,13 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
           };
         },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
-        signIn: (req) =>
-          allowanceHeaders(access.accounts(), authenticate(req, access.accounts()), access.now, access.freeLookups),
+        signIn: async (req) =>
+          allowanceHeaders(
+            access.accounts(),
+            await authenticate(req, access.accounts()),
+            access.now,
+            access.freeLookups,
+          ),
       });
     },
   };

@@ -128,8 +128,21 @@ export interface StoreLogLine {
 
 export type StoreHealth = { ok: true } | { ok: false; since: number; error: string };
 
-/** A query runner: the pool's, or a transaction's client. */
-export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<R[]>;
+/**
+ * A query runner: the pool's, or a transaction's client. `sql` may be a named statement, `{ name, text }`:
+ * prepared once on each connection and only bound and run after, which spares the database parsing and
+ * planning it again (for the statements of the hot path).
+ */
+export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(
+  sql: string | NamedStatement,
+  params?: unknown[],
+) => Promise<R[]>;
+
+/** A statement prepared under `name` on each connection that runs it; the name is unique in the product. */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
 
 export interface PostgresStore {
   /** Where it points, without credentials. */

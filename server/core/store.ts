@@ -1,12 +1,14 @@
 // Mutable state behind one small interface: API keys, monthly allowance counters and the explain summaries.
 // `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (contracts/common.md "State"),
-// safe for several processes on one machine; a shared store for several machines implements the same
-// interface later.
+// safe for several processes on one machine, and the default; `openPostgresStore` (store-postgres.ts) keeps
+// it in PostgreSQL when DATABASE_URL is set, for any number of servers on any number of machines
+// (contracts/common.md "Several servers, one shared store").
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../contract/core/settings.ts';
+import type { StoreHealth } from './postgres.ts';
 
 export type Plan = 'free' | 'premium';
 export const PLANS: readonly Plan[] = ['free', 'premium'];
@@ -50,34 +52,49 @@ export interface ExplainEntry {
   generated_at: string;
 }
 
+/** Reachable or not, for /healthz (server/core/postgres.ts); the embedded store is always reachable. */
+export type { StoreHealth } from './postgres.ts';
+
+/**
+ * Where carriers' mutable state lives: the embedded SQLite file under STATE_DIR (openSqliteStore, the
+ * default) or the shared PostgreSQL database of DATABASE_URL (store-postgres.ts). Every method that reads
+ * or writes state answers with a promise: the shared store is across a network. A store that does not
+ * answer rejects with StoreUnavailableError (503 `store_unavailable`), within seconds, never later.
+ */
 export interface AccountStore {
-  createKey(plan: Plan, label: string, now: Date): CreatedKey;
-  listKeys(): KeyInfo[];
+  /** Where the state is, for messages: a file path, or host:port/database (never a password). */
+  readonly name: string;
+  createKey(plan: Plan, label: string, now: Date): Promise<CreatedKey>;
+  listKeys(): Promise<KeyInfo[]>;
   /** False when no key has this id. Revoking twice keeps the first revocation time. */
-  revokeKey(id: string, now: Date): boolean;
+  revokeKey(id: string, now: Date): Promise<boolean>;
   /** By hash, compared in constant time; undefined for an unknown key. */
-  findKey(key: string): FoundKey | undefined;
+  findKey(key: string): Promise<FoundKey | undefined>;
   /**
    * A number that changes whenever a key may have been created or revoked since it was last read: by this
-   * store, or by any other connection to the same state (checked at most once a millisecond). A findKey
-   * answer obtained after reading the epoch holds while the epoch stays the same.
+   * store, or by any other connection to the same state (another server process, the keys CLI). A findKey
+   * answer obtained after reading the epoch holds while the epoch stays the same. Read on every signed-in
+   * request, so it never waits: each store keeps it up to date on its own (SQLite: checked at most once a
+   * millisecond; PostgreSQL: told by the database, and changing on every read while it cannot be told).
    */
   keysEpoch(): number;
   /** Atomically: if used < limit for `month` (YYYY-MM), add one and return { ok: true, used, remaining }; else { ok: false, used, remaining: 0 }. */
-  consume(keyId: string, month: string, limit: number): Consumption;
+  consume(keyId: string, month: string, limit: number): Promise<Consumption>;
   /** Give back one unit (a lookup that failed after consume, e.g. 404): keeps "a 4xx does not count". */
-  refund(keyId: string, month: string): void;
-  usage(keyId: string, month: string): number;
+  refund(keyId: string, month: string): Promise<void>;
+  usage(keyId: string, month: string): Promise<number>;
   /** The cached explain summary of a carrier in the build `dataVersion`, if any. */
-  explainGet(carrierId: number, dataVersion: string): ExplainEntry | undefined;
+  explainGet(carrierId: number, dataVersion: string): Promise<ExplainEntry | undefined>;
   /**
    * Stores a summary unless one is already stored for its carrier and build: the first writer wins, so
-   * every process answers the same text. A new summary removes the carrier's summaries of other builds made
-   * over a day before it (EXPLAIN_KEEP_MS).
+   * every process answers the same text. A new summary removes the summaries of other builds, of any
+   * carrier, made over a day before it (EXPLAIN_KEEP_MS): the cache holds the builds of about a day.
    * Returns the stored entry and whether this call inserted it.
    */
-  explainPut(entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean };
-  close(): void;
+  explainPut(entry: ExplainEntry): Promise<{ entry: ExplainEntry; inserted: boolean }>;
+  /** For /healthz: whether the store answers now (at most a second old). */
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
 }
 
 /** `sl_` + 32 random bytes in base64url (RFC 4648 §5): 256 bits, 46 characters, safe in a header. */
@@ -85,8 +102,14 @@ export const KEY_PATTERN = /^sl_[A-Za-z0-9_-]{43}$/;
 export const KEY_ID_PATTERN = /^key_[0-9a-f]{12}$/;
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-/** A carrier's summaries of other builds are kept this long after a newer summary of it (explainPut). */
+/**
+ * A summary of another build is kept this long after a newer summary (explainPut): a server still on the
+ * older build (a reload under way, or one that never reloads) keeps finding its own.
+ */
 export const EXPLAIN_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Keys remembered by a store at most (known and unknown alike): only a bound on memory. */
+export const KNOWN_KEYS_MAX = 10_000;
 
 /** How long a process waits for another one's write lock before failing (SQLite busy_timeout). */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -96,20 +119,40 @@ export function toKeyHash(key: string): string {
   return hash('sha256', key, 'hex');
 }
 
-function newKey(): string {
-  return `sl_${randomBytes(32).toString('base64url')}`;
+/** A new key with its id, for `plan`, made `now`: what createKey stores (as a hash) and returns (once). */
+export function newCreatedKey(plan: Plan, label: string, now: Date): CreatedKey {
+  if (!PLANS.includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
+  return {
+    id: `key_${randomBytes(6).toString('hex')}`,
+    key: `sl_${randomBytes(32).toString('base64url')}`,
+    plan,
+    label,
+    created_at: now.toISOString(),
+  };
 }
 
-function newKeyId(): string {
-  return `key_${randomBytes(6).toString('hex')}`;
+/**
+ * The row found by the hash index is the key's only if the hashes are equal, compared in constant time on
+ * their bytes: neither step's timing says anything about the key itself.
+ */
+export function sameHash(stored: string, asked: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(asked, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function assertMonth(month: string): void {
+export function assertMonth(month: string): void {
   if (!MONTH_PATTERN.test(month)) throw new Error(`month must be YYYY-MM, got ${JSON.stringify(month)}`);
 }
 
-function assertLimit(limit: number): void {
+export function assertLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`limit must be a non-negative integer, got ${limit}`);
+}
+
+/** The instant before which summaries of other builds go when `entry` is stored; undefined for a bad date. */
+export function explainCutoff(entry: ExplainEntry): Date | undefined {
+  const cutoff = Date.parse(entry.generated_at) - EXPLAIN_KEEP_MS;
+  return Number.isFinite(cutoff) ? new Date(cutoff) : undefined;
 }
 
 const SCHEMA = `
@@ -137,6 +180,8 @@ const SCHEMA = `
     generated_at TEXT NOT NULL,
     PRIMARY KEY (carrier_id, data_version)
   ) STRICT, WITHOUT ROWID;
+  -- The pruning path of explainPut: by build, then by age, so it reads the rows of other builds alone.
+  CREATE INDEX IF NOT EXISTS explain_cache_by_build ON explain_cache (data_version, generated_at);
 `;
 
 /** Runs `fn` again every 10 ms while it fails with SQLITE_BUSY, for up to BUSY_TIMEOUT_MS. */
@@ -185,9 +230,14 @@ function openDatabase(file: string): Database.Database {
   }
 }
 
+/**
+ * The embedded store: one SQLite file under `stateDir`. Its statements are synchronous and take
+ * microseconds; the methods answer with settled promises, as the interface asks.
+ */
 export function openSqliteStore(stateDir: string): AccountStore {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const db = openDatabase(join(stateDir, ACCOUNTS_FILE));
+  const file = join(stateDir, ACCOUNTS_FILE);
+  const db = openDatabase(file);
 
   const insertKey = db.prepare<[string, string, Plan, string, string]>(
     'INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -225,14 +275,9 @@ export function openSqliteStore(stateDir: string): AccountStore {
       forgetKeys();
     }
   };
-  // The index finds the row by hash; the final comparison is constant-time on the hash bytes, so neither
-  // step's timing says anything about the key itself.
   const lookUp = (hash: string): FoundKey | undefined => {
     const row = selectByHash.get(hash);
-    if (!row) return undefined;
-    const a = Buffer.from(row.key_hash, 'hex');
-    const b = Buffer.from(hash, 'hex');
-    if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+    if (!row || !sameHash(row.key_hash, hash)) return undefined;
     return { id: row.id, plan: row.plan, revoked: row.revoked_at !== null };
   };
   const selectUsed = db.prepare<[string, string], { used: number }>(
@@ -251,22 +296,29 @@ export function openSqliteStore(stateDir: string): AccountStore {
   const insertExplain = db.prepare<[number, string, string, string, string]>(
     'INSERT INTO explain_cache (carrier_id, data_version, summary, generator, generated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (carrier_id, data_version) DO NOTHING',
   );
-  // A summary describes one build's profile, and a build is served for a day or so: once a carrier gets a
-  // summary, its summaries of other builds generated over EXPLAIN_KEEP_MS before it are removed, so the table
-  // keeps about one row per carrier explained instead of one per carrier and nightly build. The margin keeps
-  // the newer build's row when a server still on the older build (a reload under way, or one that never
-  // reloads) stores its own: data versions are hashes and do not say which build is newer.
-  const deleteOtherExplains = db.prepare<[number, string, string]>(
-    'DELETE FROM explain_cache WHERE carrier_id = ? AND data_version <> ? AND generated_at < ?',
+  // A summary describes one build's profile, and a build is served for a day or so: once a summary is
+  // stored, the summaries of other builds, of every carrier, generated over EXPLAIN_KEEP_MS before it are
+  // removed, so the table holds about the carriers explained in the builds of the last day instead of one
+  // row per carrier and nightly build. The margin keeps the newer build's rows when a server still on the
+  // older build stores its own: data versions are hashes and do not say which build is newer. `<> ?` as two
+  // statements, `< ?` and `> ?`: each a range of the index on (data_version, generated_at), so only the
+  // other builds' rows are read (SQLite scans the whole index for the two joined by OR).
+  const deleteOlderExplains = db.prepare<[string, string]>(
+    'DELETE FROM explain_cache WHERE data_version < ? AND generated_at < ?',
+  );
+  const deleteNewerExplains = db.prepare<[string, string]>(
+    'DELETE FROM explain_cache WHERE data_version > ? AND generated_at < ?',
   );
   const explainPutTx = db.transaction((entry: ExplainEntry): { entry: ExplainEntry; inserted: boolean } => {
     const inserted =
       insertExplain.run(entry.carrier_id, entry.data_version, entry.summary, entry.generator, entry.generated_at)
         .changes > 0;
     if (inserted) {
-      const cutoff = Date.parse(entry.generated_at) - EXPLAIN_KEEP_MS;
-      if (Number.isFinite(cutoff))
-        deleteOtherExplains.run(entry.carrier_id, entry.data_version, new Date(cutoff).toISOString());
+      const cutoff = explainCutoff(entry)?.toISOString();
+      if (cutoff !== undefined) {
+        deleteOlderExplains.run(entry.data_version, cutoff);
+        deleteNewerExplains.run(entry.data_version, cutoff);
+      }
       return { entry, inserted };
     }
     const stored = selectExplain.get(entry.carrier_id, entry.data_version);
@@ -285,15 +337,14 @@ export function openSqliteStore(stateDir: string): AccountStore {
   });
 
   return {
-    createKey(plan, label, now) {
-      if (!PLANS.includes(plan))
-        throw new Error(`plan must be one of ${PLANS.join(', ')}, got ${JSON.stringify(plan)}`);
+    name: file,
+    async createKey(plan, label, now) {
+      const created = newCreatedKey(plan, label, now);
       forgetKeys();
-      const created = { id: newKeyId(), key: newKey(), plan, label, created_at: now.toISOString() };
       insertKey.run(created.id, toKeyHash(created.key), plan, label, created.created_at);
       return created;
     },
-    listKeys() {
+    async listKeys() {
       return selectKeys.all().map((r) => ({
         id: r.id,
         plan: r.plan,
@@ -302,18 +353,18 @@ export function openSqliteStore(stateDir: string): AccountStore {
         revoked: r.revoked_at !== null,
       }));
     },
-    revokeKey(id, now) {
+    async revokeKey(id, now) {
       forgetKeys();
       return updateRevoked.run(now.toISOString(), id).changes > 0;
     },
-    findKey(key) {
+    async findKey(key) {
       const keyHash = toKeyHash(key);
       checkVersion();
       const known = knownKeys.get(keyHash);
       if (known !== undefined) return known ?? undefined;
       const found = lookUp(keyHash);
       // Only a bound on memory: the keys forgotten are still valid, so the epoch stays.
-      if (knownKeys.size >= 10_000) knownKeys.clear();
+      if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear();
       knownKeys.set(keyHash, found ?? null);
       return found;
     },
@@ -321,26 +372,29 @@ export function openSqliteStore(stateDir: string): AccountStore {
       checkVersion();
       return epoch;
     },
-    consume(keyId, month, limit) {
+    async consume(keyId, month, limit) {
       assertMonth(month);
       assertLimit(limit);
       return consumeTx.immediate(keyId, month, limit);
     },
-    refund(keyId, month) {
+    async refund(keyId, month) {
       assertMonth(month);
       decrementUsed.run(keyId, month);
     },
-    usage(keyId, month) {
+    async usage(keyId, month) {
       assertMonth(month);
       return selectUsed.get(keyId, month)?.used ?? 0;
     },
-    explainGet(carrierId, dataVersion) {
+    async explainGet(carrierId, dataVersion) {
       return selectExplain.get(carrierId, dataVersion);
     },
-    explainPut(entry) {
+    async explainPut(entry) {
       return explainPutTx.immediate(entry);
     },
-    close() {
+    async health() {
+      return { ok: true };
+    },
+    async close() {
       db.close();
     },
   };

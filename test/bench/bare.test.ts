@@ -21,7 +21,7 @@ describe('bare yardstick', () => {
   beforeAll(async () => {
     built = await buildCarriersFixture();
     app = await serveCarriers(built);
-    key = app.accounts().createKey('premium', 'bench test', new Date()).key;
+    key = (await app.accounts().createKey('premium', 'bench test', new Date())).key;
     appPort = Number(new URL(app.base).port);
     const table: BareTable = new Map();
     await captureInto(table, appPort, publicPaths);

@@ -8,7 +8,7 @@ describe('carriers bench scenarios', () => {
   it('take their ids and names from a build, private stores beside its tree', async () => {
     const fx = await buildCarriersFixture();
     try {
-      const scenarios = carriersScenarios({
+      const scenarios = await carriersScenarios({
         buildDir: fx.buildDir,
         stateDir: fx.stateDir,
         rng: createRng(1).fork('carriers'),

@@ -22,7 +22,7 @@ beforeAll(async () => {
   built = await buildCarriersFixture();
   // The server's clock is this test's: the allowance month it counts in is NOW's, whatever the date today.
   srv = await serveCarriers(built, { freeLookups: ALLOWANCE, now: () => NOW });
-  premium = srv.accounts().createKey('premium', 'tool premium', NOW).key;
+  premium = (await srv.accounts().createKey('premium', 'tool premium', NOW)).key;
 });
 afterAll(async () => {
   await srv.close();
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const url = () => `${srv.base}/api/mcp`;
 const auth = (key?: string): Record<string, string> => (key ? { Authorization: `Bearer ${key}` } : {});
-const freeKey = (label: string) => srv.accounts().createKey('free', label, NOW).key;
+const freeKey = async (label: string) => (await srv.accounts().createKey('free', label, NOW)).key;
 
 function call(tool: unknown, args: unknown, key?: string): Promise<Response> {
   return fetch(url(), {
@@ -196,14 +196,14 @@ describe('get_carrier_profile', () => {
   });
 
   it('401 for a revoked key', async () => {
-    const k = srv.accounts().createKey('premium', 'tool revoked', NOW);
+    const k = await srv.accounts().createKey('premium', 'tool revoked', NOW);
     expect((await agentProfile(1000001, k.key)).status).toBe(200);
-    srv.accounts().revokeKey(k.id, NOW);
+    await srv.accounts().revokeKey(k.id, NOW);
     await problem(await agentProfile(1000001, k.key), 401, 'unauthorized');
   });
 
   it('404 for an unknown carrier, which does not count against the allowance', async () => {
-    const key = freeKey('tool 404');
+    const key = await freeKey('tool 404');
     const body = await problem(await agentProfile(99999999, key), 404, 'not_found');
     expect(body.detail).toContain('99999999');
     // 0 is well formed, as in the route's path, and no carrier's.
@@ -216,7 +216,7 @@ describe('get_carrier_profile', () => {
 
 describe('one allowance for both routes', () => {
   it('counts profile lookups through either route and stops at exactly the allowance', async () => {
-    const key = freeKey('tool mixed');
+    const key = await freeKey('tool mixed');
     const calls = [() => restProfile(1000001, key), () => agentProfile(1000002, key), () => restProfile(1000001, key)];
     const remaining: string[] = [];
     for (const c of calls) {
@@ -234,12 +234,12 @@ describe('one allowance for both routes', () => {
     }
     // Search stays open to the same key with the allowance used up.
     expect((await call('search_carrier', { query: 'alpha' }, key)).status).toBe(200);
-    const usage = srv.accounts().usage(srv.accounts().findKey(key)!.id, NOW.toISOString().slice(0, 7));
+    const usage = await srv.accounts().usage((await srv.accounts().findKey(key))!.id, NOW.toISOString().slice(0, 7));
     expect(usage).toBe(ALLOWANCE);
   });
 
   it('gives exactly one 200 to concurrent calls on both routes with one lookup left', async () => {
-    const key = freeKey('tool race');
+    const key = await freeKey('tool race');
     expect((await agentProfile(1000001, key)).status).toBe(200);
     expect((await restProfile(1000001, key)).status).toBe(200);
     const statuses = await Promise.all(
@@ -291,11 +291,11 @@ describe('refused calls', () => {
     { carrier_id: 100000000 },
     { carrier_id: 1.5 },
   ])('get_carrier_profile %j → 400 before sign-in or counting', async (args) => {
-    const key = freeKey('tool bad args');
+    const key = await freeKey('tool bad args');
     const body = await problem(await call('get_carrier_profile', args, key), 400, 'invalid_parameter');
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0].parameter).toBe('args.carrier_id');
-    expect(srv.accounts().usage(srv.accounts().findKey(key)!.id, NOW.toISOString().slice(0, 7))).toBe(0);
+    expect(await srv.accounts().usage((await srv.accounts().findKey(key))!.id, NOW.toISOString().slice(0, 7))).toBe(0);
   });
 
   it.each([{}, { carrier_id: 'x' }, { carrier_id: 1000001, extra: 1 }])(

@@ -22,8 +22,8 @@ const NOW = new Date('2026-11-22T00:00:00Z');
 beforeAll(async () => {
   built = await buildCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: 3, now: () => NOW });
-  free = srv.accounts().createKey('free', 'test free', NOW).key;
-  premium = srv.accounts().createKey('premium', 'test premium', NOW).key;
+  free = (await srv.accounts().createKey('free', 'test free', NOW)).key;
+  premium = (await srv.accounts().createKey('premium', 'test premium', NOW)).key;
 });
 afterAll(async () => {
   await srv.close();
@@ -47,8 +47,9 @@ describe('sign-in', () => {
 
   it('400 for a request with two Authorization headers, whichever comes first, and nothing counted', async () => {
     const port = Number(new URL(srv.base).port);
-    const used = () => srv.accounts().usage(srv.accounts().findKey(free)!.id, NOW.toISOString().slice(0, 7));
-    const before = used();
+    const used = async () =>
+      srv.accounts().usage((await srv.accounts().findKey(free))!.id, NOW.toISOString().slice(0, 7));
+    const before = await used();
     for (const pair of [
       [free, 'junk'],
       ['junk', free],
@@ -69,13 +70,13 @@ describe('sign-in', () => {
         detail: 'send one Authorization header; this request has several',
       });
     }
-    expect(used()).toBe(before);
+    expect(await used()).toBe(before);
   });
 
   it('401 for a revoked key', async () => {
-    const k = srv.accounts().createKey('premium', 'to revoke', NOW);
+    const k = await srv.accounts().createKey('premium', 'to revoke', NOW);
     expect((await profile(1000001, k.key)).status).toBe(200);
-    srv.accounts().revokeKey(k.id, NOW);
+    await srv.accounts().revokeKey(k.id, NOW);
     await problem(await profile(1000001, k.key), 401, 'unauthorized');
   });
 
@@ -176,7 +177,7 @@ describe('profiles', () => {
   });
 
   it('404 for an unknown carrier, which does not count against the allowance', async () => {
-    const k = srv.accounts().createKey('free', 'counting', NOW);
+    const k = await srv.accounts().createKey('free', 'counting', NOW);
     await problem(await profile(99999999, k.key), 404, 'not_found');
     const ok = await profile(1000001, k.key);
     expect(ok.status).toBe(200);
@@ -201,7 +202,7 @@ describe('free allowance', () => {
   });
 
   it("does not count a 304 for the client's own copy, still refuses one when the allowance is used up", async () => {
-    const k = srv.accounts().createKey('free', 'conditional', NOW);
+    const k = await srv.accounts().createKey('free', 'conditional', NOW);
     const month = NOW.toISOString().slice(0, 7);
     const first = await profile(1000001, k.key);
     const etag = first.headers.get('etag')!;
@@ -213,18 +214,18 @@ describe('free allowance', () => {
       expect(res.status, tag).toBe(304);
       expect(res.headers.get('ratelimit-remaining')).toBe('2');
     }
-    expect(srv.accounts().usage(k.id, month)).toBe(1);
+    expect(await srv.accounts().usage(k.id, month)).toBe(1);
     // Another tag gets the profile, which counts.
     const other = await conditional('"not-this-one"');
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit-remaining')).toBe('1');
     expect((await profile(1000001, k.key)).status).toBe(200);
-    expect(srv.accounts().usage(k.id, month)).toBe(3);
+    expect(await srv.accounts().usage(k.id, month)).toBe(3);
     await problem(await conditional(etag), 429, 'quota_exhausted');
   });
 
   it('50 parallel requests with one lookup left give exactly one 200, and the count survives a restart', async () => {
-    const k = srv.accounts().createKey('free', 'race', NOW);
+    const k = await srv.accounts().createKey('free', 'race', NOW);
     expect((await profile(1000001, k.key)).status).toBe(200);
     expect((await profile(1000001, k.key)).status).toBe(200);
     const statuses = await Promise.all(Array.from({ length: 50 }, () => profile(1000001, k.key).then((r) => r.status)));
@@ -232,7 +233,7 @@ describe('free allowance', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(49);
     await srv.close();
     srv = await serveCarriers(built, { freeLookups: 3, now: () => NOW });
-    expect(srv.accounts().usage(k.id, NOW.toISOString().slice(0, 7))).toBe(3);
+    expect(await srv.accounts().usage(k.id, NOW.toISOString().slice(0, 7))).toBe(3);
     expect((await profile(1000001, k.key)).status).toBe(429);
   });
 });

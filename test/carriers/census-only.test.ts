@@ -46,7 +46,7 @@ beforeAll(async () => {
     stateDir: join(root.path, 'state'),
     summary,
   });
-  premium = srv.accounts().createKey('premium', 'census-only test', new Date()).key;
+  premium = (await srv.accounts().createKey('premium', 'census-only test', new Date())).key;
 });
 afterAll(async () => {
   await srv?.close();

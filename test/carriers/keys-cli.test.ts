@@ -22,7 +22,8 @@ function keysWith(env: Record<string, string>, ...args: string[]) {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 30_000,
-    env: { ...process.env, ...env },
+    // The SQLite file unless a test says otherwise: never a database the shell's DATABASE_URL names.
+    env: { ...process.env, DATABASE_URL: '', ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -52,7 +53,7 @@ describe('keys CLI', () => {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, STATE_DIR: stateDir },
+      env: { ...process.env, STATE_DIR: stateDir, DATABASE_URL: '' },
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^sl_[A-Za-z0-9_-]{43}\n$/);
@@ -89,16 +90,16 @@ describe('keys CLI', () => {
     }
   });
 
-  it('revoke revokes the key with that id', () => {
+  it('revoke revokes the key with that id', async () => {
     const r = keys('revoke', json.id);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`revoked ${json.id}\n`);
     const store = openSqliteStore(stateDir);
     try {
-      expect(store.findKey(json.key)).toEqual({ id: json.id, plan: 'premium', revoked: true });
-      expect(store.findKey(key)?.revoked).toBe(false);
+      expect(await store.findKey(json.key)).toEqual({ id: json.id, plan: 'premium', revoked: true });
+      expect((await store.findKey(key))?.revoked).toBe(false);
     } finally {
-      store.close();
+      await store.close();
     }
     expect(
       (JSON.parse(keys('list', '--json').stdout) as { id: string; revoked: boolean }[]).find((k) => k.id === json.id)
@@ -207,7 +208,7 @@ describe('keys CLI', () => {
         cwd: ROOT,
         encoding: 'utf8',
         timeout: 30_000,
-        env: { ...process.env, STATE_DIR: damaged, LOG: 'off' },
+        env: { ...process.env, STATE_DIR: damaged, LOG: 'off', DATABASE_URL: '' },
       },
     );
     expect(server.status).toBe(1);

@@ -16,7 +16,7 @@ beforeAll(async () => {
   built = await buildCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: 5 });
   url = `${srv.base}/api/mcp`;
-  free = srv.accounts().createKey('free', 'inspector', NOW).key;
+  free = (await srv.accounts().createKey('free', 'inspector', NOW)).key;
 });
 afterAll(async () => {
   await srv?.close();
@@ -59,8 +59,8 @@ describe('the MCP inspector CLI', { timeout: 60_000 }, () => {
   it('calls get_carrier_profile with a key, the id as a number or a string, and counts each call', async () => {
     const body = await restText('/api/carrier/1000001', free);
     const month = toMonth(new Date());
-    const id = srv.accounts().findKey(free)!.id;
-    const before = srv.accounts().usage(id, month);
+    const id = (await srv.accounts().findKey(free))!.id;
+    const before = await srv.accounts().usage(id, month);
     for (const carrierId of ['1000001', '"1000001"']) {
       const run = await runInspector(url, {
         method: 'tools/call',
@@ -72,7 +72,7 @@ describe('the MCP inspector CLI', { timeout: 60_000 }, () => {
       expect(textOf(run.json)).toBe(body);
       expect((run.json as Json)._meta).toMatchObject({ ratelimit: { limit: 5 } });
     }
-    expect(srv.accounts().usage(id, month)).toBe(before + 2);
+    expect(await srv.accounts().usage(id, month)).toBe(before + 2);
   });
 
   it('reports the 401 of a profile call without a key and exits 1', async () => {

@@ -26,16 +26,16 @@ beforeAll(async () => {
   built = await buildCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: ALLOWANCE });
   url = new URL('/api/mcp', srv.base);
-  premium = srv.accounts().createKey('premium', 'mcp premium', NOW).key;
+  premium = (await srv.accounts().createKey('premium', 'mcp premium', NOW)).key;
 });
 afterAll(async () => {
   await srv?.close();
   await built?.root.remove();
 });
 
-const freeKey = (label: string) => srv.accounts().createKey('free', label, NOW).key;
+const freeKey = async (label: string) => (await srv.accounts().createKey('free', label, NOW)).key;
 /** The key's lookups this month, by the server's clock (the real one). */
-const usage = (key: string) => srv.accounts().usage(srv.accounts().findKey(key)!.id, toMonth(new Date()));
+const usage = async (key: string) => srv.accounts().usage((await srv.accounts().findKey(key))!.id, toMonth(new Date()));
 const auth = (key?: string): Record<string, string> => (key ? { Authorization: `Bearer ${key}` } : {});
 const rest = (path: string, key?: string) => fetch(`${srv.base}${path}`, { headers: auth(key) });
 
@@ -162,7 +162,7 @@ for (const era of ERAS) {
     });
 
     it('refuses bad arguments and an unknown carrier as tool errors in the REST words, counting nothing', async () => {
-      const key = freeKey(`mcp refusals ${era.name}`);
+      const key = await freeKey(`mcp refusals ${era.name}`);
       const client = await era.connect(key);
       try {
         expectToolError(await client.callTool('search_carrier', { query: '   ' }), 'query must not be blank');
@@ -182,14 +182,14 @@ for (const era of ERAS) {
         const missing = await client.callTool('get_carrier_profile', { carrier_id: 99999999 });
         const restMissing = await problem(await rest('/api/carrier/99999999', key), 404, 'not_found');
         expectToolError(missing, restMissing.detail);
-        expect(usage(key)).toBe(0);
+        expect(await usage(key)).toBe(0);
       } finally {
         await client.close();
       }
     });
 
     it('counts each profile in the allowance the REST route uses, and stops at it', async () => {
-      const key = freeKey(`mcp allowance ${era.name}`);
+      const key = await freeKey(`mcp allowance ${era.name}`);
       const client = await era.connect(key);
       try {
         const remaining: unknown[] = [];
@@ -207,7 +207,7 @@ for (const era of ERAS) {
         const restExhausted = await problem(await rest('/api/carrier/1000001', key), 429, 'quota_exhausted');
         expectToolError(exhausted, restExhausted.detail);
         expect(exhausted._meta?.ratelimit).toMatchObject({ limit: ALLOWANCE, remaining: 0 });
-        expect(usage(key)).toBe(ALLOWANCE);
+        expect(await usage(key)).toBe(ALLOWANCE);
         // Search stays open to the same key.
         expect((await client.callTool('search_carrier', { query: 'alpha' })).isError ?? false).toBe(false);
       } finally {
@@ -325,7 +325,7 @@ describe('raw MCP requests on POST /api/mcp', () => {
   });
 
   it('gives exactly one profile to concurrent calls with one lookup left', async () => {
-    const key = freeKey('mcp race');
+    const key = await freeKey('mcp race');
     for (let i = 0; i < ALLOWANCE - 1; i++) expect((await rest('/api/carrier/1000001', key)).status).toBe(200);
     const results = await Promise.all(
       Array.from({ length: 20 }, async () => {
@@ -336,7 +336,7 @@ describe('raw MCP requests on POST /api/mcp', () => {
     );
     expect(results.filter((r) => !r.isError)).toHaveLength(1);
     expect(results.filter((r) => r.isError)).toHaveLength(19);
-    expect(usage(key)).toBe(ALLOWANCE);
+    expect(await usage(key)).toBe(ALLOWANCE);
   });
 
   it('refuses a foreign Origin or Host with 403 (DNS rebinding), before sign-in', async () => {

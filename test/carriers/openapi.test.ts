@@ -31,8 +31,8 @@ beforeAll(async () => {
   checker = new OpenApiChecker(
     JSON.parse(readFileSync(join(built.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument,
   );
-  premium = srv.accounts().createKey('premium', 'openapi premium', NOW).key;
-  free = srv.accounts().createKey('free', 'openapi free', NOW).key;
+  premium = (await srv.accounts().createKey('premium', 'openapi premium', NOW)).key;
+  free = (await srv.accounts().createKey('free', 'openapi free', NOW)).key;
 });
 afterAll(async () => {
   await srv.close();
@@ -130,7 +130,7 @@ describe('carriers answers as its OpenAPI document says', () => {
     expect((await post('/api/carrier/1000001/explain', '{"x":1}', { ...json, ...auth(premium) })).status).toBe(400);
     expect((await post('/api/carrier/x/explain', '', auth(premium))).status).toBe(400);
     expect((await post('/api/carrier/1000001/explain', '')).status).toBe(401);
-    const freeKey = srv.accounts().createKey('free', 'openapi free 2', NOW).key;
+    const freeKey = (await srv.accounts().createKey('free', 'openapi free 2', NOW)).key;
     expect((await post('/api/carrier/1000001/explain', '', auth(freeKey))).status).toBe(403);
     expect((await post('/api/carrier/99999999/explain', '', auth(premium))).status).toBe(404);
     expect((await post('/api/carrier/1000001/explain', 'x'.repeat(70_000), auth(premium))).status).toBe(413);

@@ -17,7 +17,7 @@ import { CSV_COLUMNS, toExportCsv } from '../../server/carriers/export.ts';
 import type { LlmConfig } from '../../server/carriers/llm.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';
-import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore } from '../../server/core/store.ts';
+import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { expectProblem as problem } from '../helpers/carriers.ts';
@@ -184,14 +184,14 @@ async function serve(options: { stateDir?: string; llm?: LlmConfig } = {}) {
     stateDir,
     accounts,
     warnings,
-    premium: accounts().createKey('premium', 'premium test', NOW).key,
-    free: accounts().createKey('free', 'free test', NOW),
+    premium: (await accounts().createKey('premium', 'premium test', NOW)).key,
+    free: await accounts().createKey('free', 'free test', NOW),
     closed: false,
     async close() {
       if (srv.closed) return;
       srv.closed = true;
       await running.close();
-      store?.close();
+      await store?.close();
     },
   };
   opened.push(srv);
@@ -246,7 +246,7 @@ describe('access', () => {
       headers: { Authorization: `Bearer ${srv.free.key}` },
     });
     expect(limit.headers.get('ratelimit-remaining')).toBe('4');
-    const used = srv.accounts().usage(srv.free.id, month);
+    const used = await srv.accounts().usage(srv.free.id, month);
     expect(used).toBe(1);
     for (const res of [
       await explain(srv, 1000001, srv.free.key),
@@ -255,7 +255,7 @@ describe('access', () => {
     ]) {
       await problem(res, 403, 'premium_required');
     }
-    expect(srv.accounts().usage(srv.free.id, month)).toBe(used);
+    expect(await srv.accounts().usage(srv.free.id, month)).toBe(used);
     const after = await fetch(`${srv.base}/api/carrier/1000002`, {
       headers: { Authorization: `Bearer ${srv.free.key}` },
     });
@@ -263,15 +263,12 @@ describe('access', () => {
   });
 
   it('premium calls do not count against anything either', async () => {
-    const usage = () =>
-      srv
-        .accounts()
-        .listKeys()
-        .map((k) => srv.accounts().usage(k.id, toMonth(NOW)));
-    const before = usage();
+    const usage = async () =>
+      Promise.all((await srv.accounts().listKeys()).map((k) => srv.accounts().usage(k.id, toMonth(NOW))));
+    const before = await usage();
     expect((await explain(srv, 1000001, srv.premium)).status).toBe(200);
     expect((await exportOf(srv, 1000001, srv.premium)).status).toBe(200);
-    expect(usage()).toEqual(before);
+    expect(await usage()).toEqual(before);
   });
 
   it.each(['abc', '123456789', '12a'])('400 invalid_parameter for carrier id %s', async (id) => {
@@ -413,67 +410,7 @@ describe('explain: the cache', () => {
     expect(c).toEqual({ ...a, cached: true });
   });
 
-  it('keeps the first summary stored when two processes race (first writer wins)', async () => {
-    const dir = await mkdtemp(join(root.path, 'race-'));
-    const one = openSqliteStore(dir);
-    const two = openSqliteStore(dir);
-    try {
-      const entry = {
-        carrier_id: 42,
-        data_version: dataVersion,
-        summary: 'first',
-        generator: 'template-v1',
-        generated_at: NOW.toISOString(),
-      };
-      expect(one.explainPut(entry)).toEqual({ entry, inserted: true });
-      expect(two.explainPut({ ...entry, summary: 'second', generator: 'llm:m' })).toEqual({ entry, inserted: false });
-      expect(two.explainGet(42, dataVersion)).toEqual(entry);
-      expect(one.explainGet(42, 'ffffffffffffffff')).toBeUndefined();
-    } finally {
-      one.close();
-      two.close();
-    }
-  });
-
-  it("keeps about one summary per carrier: a new one removes its older builds' summaries made over a day before", async () => {
-    const store = openSqliteStore(await mkdtemp(join(root.path, 'prune-')));
-    try {
-      const keep = EXPLAIN_KEEP_MS;
-      const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();
-      const old = {
-        carrier_id: 42,
-        data_version: 'aaaaaaaaaaaaaaaa',
-        summary: 'old',
-        generator: 'template-v1',
-        generated_at: at(-2 * keep),
-      };
-      const other = { ...old, carrier_id: 43, summary: 'other carrier' };
-      const recent = {
-        ...old,
-        data_version: 'cccccccccccccccc',
-        summary: 'a build of today',
-        generated_at: at(-keep / 2),
-      };
-      store.explainPut(old);
-      store.explainPut(other);
-      store.explainPut(recent);
-      const newer = { ...old, data_version: 'bbbbbbbbbbbbbbbb', summary: 'new', generated_at: at(0) };
-      expect(store.explainPut(newer)).toEqual({ entry: newer, inserted: true });
-      expect(store.explainGet(42, 'aaaaaaaaaaaaaaaa')).toBeUndefined();
-      expect(store.explainGet(42, 'bbbbbbbbbbbbbbbb')).toEqual(newer);
-      // Made within the day: a server on another build may still be serving it.
-      expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
-      expect(store.explainGet(43, 'aaaaaaaaaaaaaaaa')).toEqual(other);
-      // Asked again for the same build: the stored row stays and nothing else is removed.
-      expect(store.explainPut({ ...newer, summary: 'later', generated_at: at(3 * keep) })).toEqual({
-        entry: newer,
-        inserted: false,
-      });
-      expect(store.explainGet(42, 'cccccccccccccccc')).toEqual(recent);
-    } finally {
-      store.close();
-    }
-  });
+  // The store's side (first writer wins, pruning of other builds): test/store/account-store.test.ts.
 });
 
 describe('explain: the LLM backend', () => {

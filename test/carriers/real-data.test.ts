@@ -40,7 +40,7 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
       stateDir: join(root.path, 'state'),
       summary: undefined as never,
     });
-    key = srv.accounts().createKey('premium', 'real-data test', new Date()).key;
+    key = (await srv.accounts().createKey('premium', 'real-data test', new Date())).key;
   }, 120_000);
   afterAll(async () => {
     await srv?.close();

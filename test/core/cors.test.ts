@@ -42,7 +42,7 @@ describe('carriers: public and signed-in routes', () => {
   beforeAll(async () => {
     built = await buildCarriersFixture();
     srv = await serveCarriers(built, { corsOrigins: new Set([APP]) });
-    key = srv.accounts().createKey('premium', 'cors test', NOW).key;
+    key = (await srv.accounts().createKey('premium', 'cors test', NOW)).key;
   });
   afterAll(async () => {
     await srv?.close();

@@ -163,8 +163,8 @@ describe('carriers: FMCSA’s disclaimer travels with the figures', () => {
     const srv = await serveCarriers(built);
     try {
       const now = new Date();
-      const free = srv.accounts().createKey('free', 'provenance free', now).key;
-      const premium = srv.accounts().createKey('premium', 'provenance premium', now).key;
+      const free = (await srv.accounts().createKey('free', 'provenance free', now)).key;
+      const premium = (await srv.accounts().createKey('premium', 'provenance premium', now)).key;
       const profile = (await (
         await fetch(`${srv.base}/api/carrier/1000001`, { headers: { Authorization: `Bearer ${free}` } })
       ).json()) as { disclaimer?: string };

@@ -34,7 +34,7 @@ export async function serveCarriers(
     accounts,
     close: async () => {
       await running.close();
-      store?.close();
+      await store?.close();
     },
   };
 }

@@ -32,7 +32,15 @@ export function startServerProcess(service: string, options: ServerProcessOption
   const entry = options.entry === 'start' ? ['server/start.mjs'] : ['--import', 'tsx', 'server/main.ts'];
   const child = spawn(process.execPath, [...entry, '--service', service, '--port', '0', '--data', options.dataDir], {
     cwd: ROOT,
-    env: { ...process.env, LOG: 'off', RELOAD_INTERVAL_MS: '0', STATE_DIR: options.stateDir, ...options.env },
+    // DATABASE_URL only when a test gives one: never the shell's, which may name a real database.
+    env: {
+      ...process.env,
+      LOG: 'off',
+      RELOAD_INTERVAL_MS: '0',
+      STATE_DIR: options.stateDir,
+      DATABASE_URL: '',
+      ...options.env,
+    },
   });
   let out = '';
   let err = '';

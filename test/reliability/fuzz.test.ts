@@ -567,11 +567,11 @@ async function startCarriers(): Promise<Started> {
   const fx = await buildCarriersFixture();
   plantSentinels(fx.root.path, fx.outDir, fx.buildDir, fx.stateDir, 'carriers');
   const store = openSqliteStore(fx.stateDir);
-  const free = store.createKey('free', 'fuzz free', new Date());
-  const premium = store.createKey('premium', 'fuzz premium', new Date());
-  const revoked = store.createKey('free', 'fuzz revoked', new Date());
-  store.revokeKey(revoked.id, new Date());
-  store.close();
+  const free = await store.createKey('free', 'fuzz free', new Date());
+  const premium = await store.createKey('premium', 'fuzz premium', new Date());
+  const revoked = await store.createKey('free', 'fuzz revoked', new Date());
+  await store.revokeKey(revoked.id, new Date());
+  await store.close();
   const server = await startServerProcess('carriers', {
     dataDir: fx.outDir,
     stateDir: fx.stateDir,

@@ -22,8 +22,8 @@ describe(`${REQUESTS} concurrent profile lookups over ${KEYS} free keys and two 
   beforeAll(async () => {
     fx = await buildCarriersFixture();
     const store = openSqliteStore(fx.stateDir);
-    keys = Array.from({ length: KEYS }, (_, i) => store.createKey('free', `load ${i}`, new Date()));
-    store.close();
+    keys = await Promise.all(Array.from({ length: KEYS }, (_, i) => store.createKey('free', `load ${i}`, new Date())));
+    await store.close();
     const env = { FREE_PROFILE_LOOKUPS: String(ALLOWANCE) };
     servers = await Promise.all(
       [0, 1].map(() => startServerProcess('carriers', { dataDir: fx.outDir, stateDir: fx.stateDir, env })),
@@ -95,9 +95,9 @@ describe(`${REQUESTS} concurrent profile lookups over ${KEYS} free keys and two 
 
     const store = openSqliteStore(fx.stateDir);
     try {
-      for (const key of keys) expect(store.usage(key.id, month), key.id).toBe(ALLOWANCE);
+      for (const key of keys) expect(await store.usage(key.id, month), key.id).toBe(ALLOWANCE);
     } finally {
-      store.close();
+      await store.close();
     }
     for (const s of servers) expect(s.child.exitCode).toBeNull();
   }, 60_000);

@@ -81,8 +81,8 @@ const TARGETS: ReloadTarget[] = [
     async prepare() {
       const fx = await buildCarriersFixture();
       const store = openSqliteStore(fx.stateDir);
-      const { key } = store.createKey('premium', 'reload', new Date());
-      store.close();
+      const { key } = await store.createKey('premium', 'reload', new Date());
+      await store.close();
       const changed = join(fx.root.path, 'input-next');
       cpSync(fx.input, changed, { recursive: true });
       const census = join(changed, 'census', 'FMCSA_CENSUS1_2026Oct.txt');

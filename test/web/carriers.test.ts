@@ -69,8 +69,8 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
       summary,
     };
     server = await serveCarriers(built, { freeLookups: FREE_LOOKUPS });
-    free = server.accounts().createKey('free', 'browser free', NOW).key;
-    premium = server.accounts().createKey('premium', 'browser premium', NOW).key;
+    free = (await server.accounts().createKey('free', 'browser free', NOW)).key;
+    premium = (await server.accounts().createKey('premium', 'browser premium', NOW)).key;
     // The first carrier of a broad search with an alert (a premium key's lookups are not counted).
     const { body: found } = await api<CarrierSearchResults>('/api/search?q=trucking&limit=100');
     for (const r of found.results) {
@@ -226,7 +226,7 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
   });
 
   it('says when the free allowance is spent and when it renews', async () => {
-    const spent = server.accounts().createKey('free', 'spent', NOW).key;
+    const spent = (await server.accounts().createKey('free', 'spent', NOW)).key;
     for (let i = 0; i < FREE_LOOKUPS; i++) await api(`/api/carrier/${target.carrier_id}`, spent);
     await page.click('button:text-is("Sign out")');
     await viewReady(page, 'carrier');

@@ -1,0 +1,46 @@
+// Which account store the carriers service and the keys CLI use (contracts/common.md, "State" and "Several
+// servers, one shared store"): PostgreSQL when DATABASE_URL is set, else the embedded SQLite file under
+// STATE_DIR, as always, so `npm start` needs no database.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { databaseUrlSetting, isStoreDown, stderrStoreLog } from '../core/postgres.ts';
+import { openPostgresStore } from '../core/store-postgres.ts';
+import { ACCOUNTS_FILE, openSqliteStore, type AccountStore, type StoreHealth } from '../core/store.ts';
+
+export interface Accounts {
+  /** The store; the embedded one is opened on first use. */
+  store: () => AccountStore;
+  /** For /healthz, when the store is shared; undefined for the embedded one. */
+  health?: () => Promise<StoreHealth>;
+  /** The database's address, when shared: `DATABASE_URL` as given. */
+  databaseUrl?: string;
+}
+
+/**
+ * The service's store for `env` (DATABASE_URL, validated: a ConfigError for a value that is not a
+ * postgres:// address) and `stateDir`.
+ *   - Shared: opened now, its tables migrated in the background; a database that does not answer yet is
+ *     no reason not to start (signed-in requests get 503 `store_unavailable` until it does), and a migration
+ *     that fails for another reason is told on stderr, then tried again by the next request.
+ *   - Embedded: opened on first use, so a server that never signs anyone in creates no state; a store
+ *     already there is opened at once, so one this user cannot write (or a damaged file) stops the server
+ *     with the reason.
+ */
+export function openAccounts(
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void = (m) => process.stderr.write(`[carriers] ${m}\n`),
+): Accounts {
+  const databaseUrl = databaseUrlSetting(env.DATABASE_URL);
+  if (databaseUrl) {
+    const store = openPostgresStore(databaseUrl, { log: stderrStoreLog, warn });
+    store.ready().catch((err: unknown) => {
+      if (!isStoreDown(err)) warn(`the tables of ${store.name} could not be made: ${(err as Error).message}`);
+    });
+    return { store: () => store, health: () => store.health(), databaseUrl };
+  }
+  let store: AccountStore | undefined = existsSync(join(stateDir, ACCOUNTS_FILE))
+    ? openSqliteStore(stateDir)
+    : undefined;
+  return { store: () => (store ??= openSqliteStore(stateDir)) };
+}
