@@ -6,7 +6,6 @@ import { cpus } from 'node:os';
 import { formatTable } from '../pipeline/core/progress.ts';
 import type { LoadResult } from './autocannon.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
-import type { StoreComparison } from './stores.ts';
 import type { StartupFigures } from './startup.ts';
 import type { Target } from './scenario.ts';
 import { describeTarget, hasTarget, meetsTarget, type SizeTargets } from './services.ts';
@@ -467,7 +466,8 @@ export async function writeResults(
     /** Scenarios judged against another of their service. */
     relative?: RelativeResult[];
     /** Lookups with the embedded account store against PostgreSQL (carriers), when measured. */
-    stores?: { service: string; comparison: StoreComparison }[];
+    /** The account stores compared (bench/stores.ts), written as they are. */
+    stores?: { service: string; comparison: object }[];
     startups: StartupResult[];
     startedAt: Date;
     elapsedMs: number;
