@@ -72,7 +72,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   const app: Polka = polka({
     onError,
     onNoMatch: (req, res) => {
-      if (req.method === 'OPTIONS') return options_(req, res);
+      if (req.method === 'OPTIONS') return answerOptionsAt(req, res);
       // A path that a route has, asked with another method: 405 with Allow (RFC 9110 §15.5.6).
       const allow = allowedOn(app, methods, req.path);
       if (allow) {
@@ -125,7 +125,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   };
 
   /** OPTIONS on a route's path or a file of the tree: 204 with Allow, and the CORS grant for a preflight. */
-  const options_ = (req: Request, res: ServerResponse) => {
+  const answerOptionsAt = (req: Request, res: ServerResponse) => {
     const pub: string[] = [];
     const priv: string[] = [];
     for (const m of methods) {
