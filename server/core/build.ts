@@ -36,7 +36,21 @@ export interface LoadedBuild {
   readonly verified: ReadonlySet<string>;
 }
 
-const hex = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
+/** SHA-256 of buffers read ahead, hashed as they arrived (prefetchBuild, prefetchTree), not in one block. */
+const hashedAhead = new WeakMap<Buffer, string>();
+
+/** The SHA-256 (hex) of `buf`: remembered from its read-ahead, else computed now. */
+export function sha256Of(buf: Buffer): string {
+  return hashedAhead.get(buf) ?? createHash('sha256').update(buf).digest('hex');
+}
+
+/** Hashes a buffer read ahead, in the turn that read it, so the load that follows only compares. */
+export function hashAhead(buf: Buffer): Buffer {
+  hashedAhead.set(buf, createHash('sha256').update(buf).digest('hex'));
+  return buf;
+}
+
+const hex = sha256Of;
 
 /**
  * Files read ahead, by absolute path (prefetchBuild): a reload reads them without blocking the event loop,
@@ -77,7 +91,7 @@ export async function prefetchBuild(dir: string, options: { apiPrefix?: string }
   const take = async (rel: string) => {
     const abs = join(dir, rel);
     try {
-      out.set(abs, await readFile(abs));
+      out.set(abs, hashAhead(await readFile(abs)));
     } catch {
       // loadBuild says what is wrong with it
     }

@@ -21,7 +21,6 @@
 //   sibling, and answers an unsatisfiable one with a bare 416; the whole file is small enough);
 // - a file a publish replaced after the listing never goes out under the listed headers (see below).
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
@@ -36,7 +35,7 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import sirv from 'sirv';
-import { DataError, type LoadedBuild } from './build.ts';
+import { DataError, hashAhead, type LoadedBuild, sha256Of } from './build.ts';
 import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, PAGE_POLICY, pickCoding } from './payload.ts';
@@ -130,7 +129,7 @@ export async function prefetchTree(root: string, documents = /^api\/.*\.json(\.g
       const st = await stat(abs);
       stats.set(abs, st);
       if (!rel.startsWith(PRIVATE_PREFIX) && !documents.test(rel) && st.size <= VERIFY_MAX_BYTES)
-        bytes.set(abs, await readFile(abs));
+        bytes.set(abs, hashAhead(await readFile(abs)));
     } catch {
       // listTree reports it
     }
@@ -153,10 +152,7 @@ function listTree(
   const sums: Record<string, string> = { ...build.checksums, 'checksums.json': build.manifest.checksums_sha256 };
   for (const rel of all) {
     let sum = sums[rel];
-    if (sum === undefined && rel === 'manifest.json')
-      sum = createHash('sha256')
-        .update(bytesOf(join(dir, rel)))
-        .digest('hex');
+    if (sum === undefined && rel === 'manifest.json') sum = sha256Of(bytesOf(join(dir, rel)));
     if (sum === undefined || rel.startsWith(PRIVATE_PREFIX)) continue;
     const abs = join(dir, rel);
     const stat = snapshot?.stats.get(abs) ?? statSync(abs);
@@ -165,7 +161,7 @@ function listTree(
       rel !== 'manifest.json' &&
       !build.verified.has(rel) &&
       stat.size <= VERIFY_MAX_BYTES &&
-      createHash('sha256').update(bytesOf(abs)).digest('hex') !== sum
+      sha256Of(bytesOf(abs)) !== sum
     ) {
       throw new DataError(`${abs} does not match checksums.json: the build is damaged; rebuild it`);
     }
