@@ -18,27 +18,66 @@ afterEach(async () => {
   await dir.remove();
 });
 
-/** A child process that tries the lock at `startAt`, holds it `holdMs` if it got it, and prints what happened. */
-function contender(outDir: string, holdMs: number, startAt: number): Promise<string> {
-  // Each waits for the same instant, so the takeovers race rather than follow each other's start-up.
+interface Contender {
+  /** Resolves once the process is started and waiting for the word to go. */
+  ready: Promise<void>;
+  /** Tells it to try the lock now. */
+  go(): void;
+  /** What it got: `got` or `locked` (or an error), once it has tried. */
+  result: Promise<string>;
+  /** Lets it go (a holder releases the lock by exiting) and waits for its exit. */
+  finish(): Promise<void>;
+}
+
+/**
+ * A child process that takes the lock when told to (a line on its stdin) and holds it until its stdin ends:
+ * every contender is started and waiting before any tries, so the takeovers race, and a holder holds the
+ * lock until every other has tried, however slowly the machine starts them.
+ */
+function contender(outDir: string): Contender {
   const script = `
     import { acquireLock } from './pipeline/core/sink.ts';
-    await new Promise((r) => setTimeout(r, ${startAt} - Date.now()));
+    const lines = process.stdin.setEncoding('utf8')[Symbol.asyncIterator]();
+    process.stdout.write('ready\\n');
+    await lines.next();
     try {
       await acquireLock(${JSON.stringify(outDir)}, 'carriers');
-      process.stdout.write('got');
-      await new Promise((r) => setTimeout(r, ${holdMs}));
+      process.stdout.write('got\\n');
     } catch (err) {
-      process.stdout.write(/another build of carriers is running/.test(err.message) ? 'locked' : 'error: ' + err.message);
-    }`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT });
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-    child.on('error', reject);
-    child.on('exit', () => resolve(out.trim()));
+      process.stdout.write((/another build of carriers is running/.test(err.message) ? 'locked' : 'error: ' + err.message) + '\\n');
+    }
+    for await (const _ of { [Symbol.asyncIterator]: () => lines });
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT });
+  let out = '';
+  let onLine: (() => void) | undefined;
+  child.stdout.on('data', (b: Buffer) => {
+    out += b.toString();
+    onLine?.();
   });
+  child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+  const line = (n: number) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const lines = out.split('\n');
+        if (lines.length > n) resolve(lines[n - 1]!.trim());
+      };
+      onLine = check;
+      child.once('exit', () => (out.split('\n').length > n ? check() : reject(new Error(`exited: ${out}`))));
+      check();
+    });
+  const ready = line(1).then(() => undefined);
+  return {
+    ready,
+    go: () => child.stdin.write('go\n'),
+    result: ready.then(() => line(2)),
+    finish: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
 }
 
 describe.skipIf(process.platform !== 'linux')('the build lock', () => {
@@ -61,8 +100,11 @@ describe.skipIf(process.platform !== 'linux')('the build lock', () => {
   it('lets exactly one of several builds take over a killed build’s lock', async () => {
     for (let round = 0; round < 3; round++) {
       writeFileSync(join(dir.path, '.carriers.lock'), '999999999 12345');
-      const startAt = Date.now() + 4000;
-      const results = await Promise.all(Array.from({ length: 4 }, () => contender(dir.path, 1500, startAt)));
+      const contenders = Array.from({ length: 4 }, () => contender(dir.path));
+      await Promise.all(contenders.map((c) => c.ready));
+      for (const c of contenders) c.go();
+      const results = await Promise.all(contenders.map((c) => c.result));
+      await Promise.all(contenders.map((c) => c.finish()));
       expect(
         results.filter((r) => r === 'got'),
         results.join(', '),
