@@ -115,3 +115,28 @@ export function toCreditsMarkdown(sources: readonly Provenance[]): string {
     `The service's code: [${PROJECT_LICENCE.name}](${PROJECT_LICENCE.url}).`,
   ].join('\n\n');
 }
+
+/** Text for HTML, in an element or a quoted attribute. */
+export function escapeHtml(s: string): string {
+  return s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** A link to another site (https only, else the text alone): followed when clicked, so a page loads nothing from there. */
+export function externalLink(url: string, text: string): string {
+  return /^https:\/\//.test(url)
+    ? `<a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(text)}</a>`
+    : escapeHtml(text);
+}
+
+/** The credits as HTML list items (the docs pages' footer, the explorer's), one per source, like the Markdown's. */
+export function toCreditsHtml(sources: readonly Provenance[]): string[] {
+  return toCredits(sources).map(
+    (c) =>
+      `<li><strong>${escapeHtml(c.title)}</strong> (${escapeHtml(c.publisher)}), ${externalLink(c.licence.url, c.licence.name)}: ${escapeHtml(c.attribution)}</li>`,
+  );
+}

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
 import { build } from 'esbuild';
 import { ASSETS_DIR, EXPLORER_PAGE } from '../../contract/core/layout.ts';
-import { PROJECT_LICENCE, type Provenance, toCredits } from '../../contract/core/licences.ts';
+import {
+  escapeHtml,
+  externalLink,
+  PROJECT_LICENCE,
+  type Provenance,
+  toCreditsHtml,
+} from '../../contract/core/licences.ts';
 import type { Sink } from './sink.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,18 +94,6 @@ export function explorerAssets(service: ExplorerService): Promise<ExplorerAssets
   return assets;
 }
 
-const escapeHtml = (s: string) =>
-  s
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-
-/** A link to another site: followed only when clicked, so the page still loads nothing from there. */
-const outLink = (url: string, text: string) =>
-  /^https:\/\//.test(url) ? `<a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(text)}</a>` : escapeHtml(text);
-
 /**
  * The page: the shell the script renders the views into, and the credits of the build's sources (who
  * publishes each, its licence, the attribution that licence asks for), static so they show without the
@@ -111,10 +105,7 @@ export function toExplorerPage(
   build: { sources: readonly Provenance[]; demo: boolean },
 ): string {
   const { title, description } = EXPLORERS[service];
-  const credits = toCredits(build.sources).map(
-    (c) =>
-      `<li><strong>${escapeHtml(c.title)}</strong> (${escapeHtml(c.publisher)}), ${outLink(c.licence.url, c.licence.name)}: ${escapeHtml(c.attribution)}</li>`,
-  );
+  const credits = toCreditsHtml(build.sources);
   const demo = build.demo
     ? '<p class="demo-banner"><strong>Demo data:</strong> generated in the sources\' formats, not real.</p>\n'
     : '';
@@ -146,7 +137,7 @@ ${demo}</header>
 <ul>
 ${credits.join('\n')}
 </ul>
-<p>The service's code: ${outLink(PROJECT_LICENCE.url, PROJECT_LICENCE.name)}. <a href="docs">API reference</a>.</p>
+<p>The service's code: ${externalLink(PROJECT_LICENCE.url, PROJECT_LICENCE.name)}. <a href="docs">API reference</a>.</p>
 </footer>
 </body>
 </html>

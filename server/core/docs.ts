@@ -13,7 +13,7 @@ import { DOCS_PATH, DOCS_SCRIPT_PATH, PUBLIC_CACHE, toPayloadPath } from '../../
 import type { Routes } from './service.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
-import { PROJECT_LICENCE, toCredits } from '../../contract/core/licences.ts';
+import { escapeHtml, externalLink, PROJECT_LICENCE, toCreditsHtml } from '../../contract/core/licences.ts';
 import { etagOf, sendPayload, toPayload, type Payload } from './payload.ts';
 
 /** The bundle's version in the page's URL for it (`?v=`): the first 16 hex digits of its content hash. */
@@ -63,34 +63,19 @@ function scalarBundle(): Promise<Payload> {
   return bundle;
 }
 
-const escapeHtml = (s: string) =>
-  s
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-
-/** Links to other sites are only followed when clicked: the page still loads nothing from them. */
-const link = (url: string, text: string) =>
-  /^https:\/\//.test(url) ? `<a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(text)}</a>` : escapeHtml(text);
-
 /**
  * The footer: who publishes each source of the build, under what licence, and the attribution that licence
  * asks for; a demo build says so first. Inline styles only (the page's Content-Security-Policy allows them,
  * and no script).
  */
 export function toCreditsFooter(manifest: Pick<Manifest, 'sources' | 'demo'>): string {
-  const items = toCredits(manifest.sources).map(
-    (c) =>
-      `<li><strong>${escapeHtml(c.title)}</strong> (${escapeHtml(c.publisher)}), ${link(c.licence.url, c.licence.name)}: ${escapeHtml(c.attribution)}</li>`,
-  );
+  const items = toCreditsHtml(manifest.sources);
   return `<footer id="credits" style="max-width:60rem;margin:2rem auto;padding:1rem;font:14px/1.5 system-ui,sans-serif;border-top:1px solid #ccc">
 <h2 style="font-size:1rem">Data sources and licences</h2>
 ${manifest.demo ? '<p><strong>DEMO DATA: generated, not real.</strong></p>\n' : ''}<ul>
 ${items.join('\n')}
 </ul>
-<p>The service's code: ${link(PROJECT_LICENCE.url, PROJECT_LICENCE.name)}.</p>
+<p>The service's code: ${externalLink(PROJECT_LICENCE.url, PROJECT_LICENCE.name)}.</p>
 </footer>`;
 }
 
