@@ -1,12 +1,12 @@
 // The observation cache (server/economy/cache.ts) and the vintage archive (server/economy/vintages.ts),
 // against a fake WDS: a node:http server on 127.0.0.1 that counts the pulls it answers and can fail or
 // hang on demand. The clock is pinned and moved by hand.
+import { CPI } from '../fixtures/economy.ts';
 import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { createObservationCache, type ObservationCache } from '../../server/economy/cache.ts';
 import { writeFileAtomic, type CacheLogLine } from '../../server/economy/state-files.ts';
@@ -23,22 +23,6 @@ import { tempDir } from '../helpers/server.ts';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-01-02T03:04:05.000Z');
-
-const CPI: RegistryEntry = {
-  id: 'CPI_ALL_ITEMS',
-  title: 'Consumer Price Index, all-items',
-  source: 'STATCAN',
-  tableId: '18-10-0004-01',
-  units: 'Index, 2002=100',
-  unitsDetail: 'Index, 2002=100',
-  frequency: 'monthly',
-  category: 'prices',
-  description: '',
-  vectorIds: [41690973],
-  seriesNames: [],
-  scalarFactorCode: 0,
-  lastVerified: '2026-01-01',
-};
 
 type Mode = 'ok' | 'fail' | 'hang';
 

@@ -3,8 +3,9 @@
 // server (test/helpers/postgres.ts). Then the observation cache over each, and what only a shared store
 // does: several caches (servers) over one database pull a series once, take over the lease of one that
 // died, and keep each other's back-off.
+import { CPI } from '../fixtures/economy.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
+import type { Observation } from '../../contract/economy/types.ts';
 import type { SeriesUpstream } from '../../contract/economy/upstream/port.ts';
 import { openPostgres, type PostgresStore, StoreUnavailableError } from '../../server/core/postgres.ts';
 import { createObservationCache, type ObservationCacheOptions } from '../../server/economy/cache.ts';
@@ -293,22 +294,6 @@ describe.each(IMPLEMENTATIONS)('economy state: $name', (impl) => {
     });
   });
 });
-
-const CPI: RegistryEntry = {
-  id: 'CPI_ALL_ITEMS',
-  title: 'Consumer Price Index, all-items',
-  source: 'STATCAN',
-  tableId: '18-10-0004-01',
-  units: 'Index, 2002=100',
-  unitsDetail: 'Index, 2002=100',
-  frequency: 'monthly',
-  category: 'prices',
-  description: '',
-  vectorIds: [41690973],
-  seriesNames: [],
-  scalarFactorCode: 0,
-  lastVerified: '2026-01-01',
-};
 
 interface CountingUpstream extends SeriesUpstream {
   pulls: number;
