@@ -39,6 +39,7 @@ import {
   sameHash,
   toKeyHash,
 } from './store.ts';
+import { Lru } from './lru.ts';
 
 /** The channel the keys table's trigger notifies on every change. */
 export const KEYS_CHANNEL = 'carriers_api_keys';
@@ -281,7 +282,7 @@ export function openPostgresStore(
 ): AccountStore & { ready(): Promise<void> } {
   const db: PostgresStore = openPostgres(url, options);
   const ready = () => db.migrate(CARRIERS_MIGRATIONS);
-  const known = new Map<string, FoundKey | null>();
+  const known = new Lru<string, FoundKey | null>(KNOWN_KEYS_MAX);
   const listener = new KeyListener(url, () => known.clear(), options.warn ?? (() => undefined));
   let ownEpoch = 0;
 
@@ -341,7 +342,6 @@ export function openPostgresStore(
       const before = listener.epoch + ownEpoch;
       const found = await readKey(hash);
       if (listener.trusted() && listener.epoch + ownEpoch === before) {
-        if (known.size >= KNOWN_KEYS_MAX) known.clear();
         known.set(hash, found ?? null);
       }
       return found;

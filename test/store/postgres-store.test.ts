@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../server/core/postgres.ts';
 import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../server/core/store-postgres.ts';
+import { KNOWN_KEYS_MAX } from '../../server/core/store.ts';
 import { settledEpoch, within } from '../helpers/account-store.ts';
 import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 
@@ -119,6 +120,35 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       await store.close();
     }
   });
+
+  it('keeps a key used often through a flood of unknown ones: the least recently used are forgotten, not all', async () => {
+    const url = await server.createDatabase('flood');
+    const store = openPostgresStore(url, { log: quiet, warn: quiet });
+    try {
+      const { id, key } = await store.createKey('premium', 'flood', NOW);
+      await store.findKey(key);
+      await settledEpoch(store);
+      expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
+      // Revoked behind the trigger's back: only a store that reads the row again sees it.
+      await sql(
+        url,
+        `ALTER TABLE carriers_api_keys DISABLE TRIGGER carriers_api_keys_changed;
+         UPDATE carriers_api_keys SET revoked_at = now() WHERE id = '${id}';
+         ALTER TABLE carriers_api_keys ENABLE TRIGGER carriers_api_keys_changed;`,
+      );
+      // More unknown keys than the store remembers, the valid key used between every hundred of them.
+      const unknown = (i: number) => `sl_${String(i).padStart(43, 'A')}`;
+      let looked = 0;
+      for (let batch = 0; batch * 100 < KNOWN_KEYS_MAX + 500; batch++) {
+        await Promise.all(Array.from({ length: 100 }, (_, i) => store.findKey(unknown(batch * 100 + i))));
+        looked += 100;
+        expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
+      }
+      expect(looked).toBeGreaterThan(KNOWN_KEYS_MAX);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 
   it('answers 503 store_unavailable within 5 s while the database is down, and serves again by itself', async () => {
     const url = await server.createDatabase('outage');
