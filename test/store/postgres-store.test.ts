@@ -8,6 +8,7 @@ import { StoreUnavailableError } from '../../server/core/postgres.ts';
 import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../server/core/store-postgres.ts';
 import { KNOWN_KEYS_MAX } from '../../server/core/store.ts';
 import { settledEpoch, within } from '../helpers/account-store.ts';
+import { startNoticeDroppingProxy } from '../helpers/pooler.ts';
 import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
@@ -73,7 +74,12 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
         url,
         "SELECT tablename FROM pg_tables WHERE tablename LIKE 'carriers_%' ORDER BY tablename",
       );
-      expect(tables.map((t) => t.tablename)).toEqual(['carriers_api_keys', 'carriers_explain_cache', 'carriers_usage']);
+      expect(tables.map((t) => t.tablename)).toEqual([
+        'carriers_api_keys',
+        'carriers_explain_cache',
+        'carriers_keys_version',
+        'carriers_usage',
+      ]);
       // Every method waits for them: a store whose first call is a write finds its table.
       expect(await stores[0]!.consume('key_first', MONTH, 1)).toEqual({ ok: true, used: 1, remaining: 0 });
     } finally {
@@ -118,6 +124,26 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       expect(store.keysEpoch()).not.toBe(epoch);
     } finally {
       await store.close();
+    }
+  });
+
+  it('behind a proxy that drops every notice, still remembers keys, and sees a revocation by the version within 5 s', async () => {
+    const url = await server.createDatabase('pooled');
+    const proxy = await startNoticeDroppingProxy(server.port);
+    const store = openPostgresStore(proxy.via(url), { log: quiet, warn: quiet });
+    try {
+      const { id, key } = await store.createKey('premium', 'pooled', NOW);
+      await store.findKey(key);
+      // Trusted, not read on every look-up: the epoch holds, and the key is remembered from now on.
+      const epoch = await settledEpoch(store);
+      expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
+      await sql(url, `UPDATE carriers_api_keys SET revoked_at = now() WHERE id = '${id}'`);
+      await within(2000, 'the notice never left the database', () => proxy.dropped() > 0);
+      await within(5000, 'the revocation was not seen', async () => (await store.findKey(key))?.revoked === true);
+      expect(store.keysEpoch()).not.toBe(epoch);
+    } finally {
+      await store.close();
+      await proxy.close();
     }
   });
 
