@@ -99,13 +99,13 @@ export function agentMcp<D>(deps: AgentDeps<D>, options: AgentMcpOptions): Agent
   return {
     async answer(req, res, state, bytes, body) {
       if (!(await endpoint.admits(req, res))) return;
+      // An answer to this one caller: never stored by a cache (the 2025 leg's event stream says no-cache).
+      res.setHeader('Cache-Control', 'no-store');
       // Before sign-in: an oversized batch is refused whoever sends it, and counts as no failed sign-in.
       const refusal = batchRefusal(req.headers['mcp-protocol-version'], body);
       if (refusal) return refuseBatch(res, refusal);
       // As the profile route, sign-in first: its 401 (or 400 for two keys) as a problem, nothing counted.
       if (jsonRpcMessages(body).some(callsProfile)) await deps.signIn(req);
-      // An answer to this one caller: never stored by a cache (the 2025 leg's event stream says no-cache).
-      res.setHeader('Cache-Control', 'no-store');
       await endpoint.answer(req, res, state, bytes);
     },
   };
