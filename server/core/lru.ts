@@ -30,6 +30,10 @@ export class Lru<K, V> {
     this.map.set(key, value);
   }
 
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+
   clear(): void {
     this.map.clear();
   }
