@@ -101,11 +101,11 @@ export function mountPremium<D extends PremiumData>(
   r.post(
     EXPLAIN_PATH,
     async (req, res, s) => {
-      const { id } = await toPremiumCarrier(req, options, req.params.carrier_id, toCarrierId);
+      const { id, account } = await toPremiumCarrier(req, options, req.params.carrier_id, toCarrierId);
       await assertNoInput(req);
       // The state of the request's start: a reload while the summary is generated does not mix builds.
       const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
-      sendJson(res, await explain(profile, s.build.manifest.data_version));
+      sendJson(res, await explain(profile, s.build.manifest.data_version, account.id));
     },
     SIGNED_IN,
   );
