@@ -147,7 +147,7 @@ export function toCarriersOpenApi(
         summary: 'Plain-language summary (premium)',
         tag: 'Carriers',
         description:
-          'Premium. A summary for a shipper or broker generated from the profile alone (deterministic template by default), cached per carrier and data version: a second call answers the same summary with `cached: true`.',
+          'Premium. A summary for a shipper or broker generated from the profile alone (deterministic template by default), cached per carrier and data version: a second call answers the same summary with `cached: true`. With a model configured, `generator` says whether it wrote the summary; a template standing in for it says why in `fallback_reason` and is not cached.',
         parameters: [CARRIER_ID],
         security: 'bearer',
         requestBody: {

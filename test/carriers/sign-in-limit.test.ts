@@ -3,7 +3,9 @@
 // `sign_in_limited` problem with Retry-After, for every signed-in route and for valid keys too, until the
 // minute is over; X-Forwarded-For counts only when TRUSTED_PROXIES says how many proxies to trust.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../contract/core/settings.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';
+import { toSignInLimit } from '../../server/services.ts';
 import { clientAddress, SIGN_IN_WINDOW_MS } from '../../server/carriers/sign-in-limit.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { buildCarriersFixture, expectProblem } from '../helpers/carriers.ts';
@@ -128,5 +130,23 @@ describe('clientAddress', () => {
     ['the socket when a trusted proxy sent no header', req('192.0.2.7'), 1, '192.0.2.7'],
   ])('%s', (_label, request, proxies, expected) => {
     expect(clientAddress(request, proxies)).toBe(expected);
+  });
+});
+
+describe('SIGN_IN_FAILURES_PER_MINUTE and TRUSTED_PROXIES', () => {
+  it('default to 30 and 0, and take whole numbers as written', () => {
+    expect(toSignInLimit({})).toEqual({ failuresPerMinute: 30, trustedProxies: 0 });
+    expect(toSignInLimit({ SIGN_IN_FAILURES_PER_MINUTE: '5', TRUSTED_PROXIES: '2' })).toEqual({
+      failuresPerMinute: 5,
+      trustedProxies: 2,
+    });
+  });
+  it.each([
+    ['SIGN_IN_FAILURES_PER_MINUTE', '0'],
+    ['SIGN_IN_FAILURES_PER_MINUTE', 'many'],
+    ['TRUSTED_PROXIES', '-1'],
+    ['TRUSTED_PROXIES', 'true'],
+  ])('refuses %s=%j', (name, raw) => {
+    expect(() => toSignInLimit({ [name]: raw })).toThrow(ConfigError);
   });
 });
