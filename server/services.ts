@@ -24,6 +24,20 @@ export function toFreeLookups(raw: string | undefined): number {
   return wholeNumberSetting('FREE_PROFILE_LOOKUPS', raw, 25, 0, 'a whole number ≥ 0');
 }
 
+/** SIGN_IN_FAILURES_PER_MINUTE (default 30, the contract's) and TRUSTED_PROXIES (default 0: the socket's address). */
+export function toSignInLimit(env: NodeJS.ProcessEnv): { failuresPerMinute: number; trustedProxies: number } {
+  return {
+    failuresPerMinute: wholeNumberSetting(
+      'SIGN_IN_FAILURES_PER_MINUTE',
+      env.SIGN_IN_FAILURES_PER_MINUTE,
+      30,
+      1,
+      'a whole number ≥ 1',
+    ),
+    trustedProxies: wholeNumberSetting('TRUSTED_PROXIES', env.TRUSTED_PROXIES, 0, 0, 'a whole number ≥ 0'),
+  };
+}
+
 /** MCP_ALLOWED_HOSTS: the hosts the MCP endpoints (economy's /mcp, carriers' /api/mcp) answer; undefined: the local ones. */
 export function toAllowedHosts(raw: string | undefined): string[] | undefined {
   return raw
@@ -46,6 +60,7 @@ export const SERVICES: Record<string, ServerService> = {
         freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS),
         llm: toLlmConfig(env),
         allowedHosts: toAllowedHosts(env.MCP_ALLOWED_HOSTS),
+        signIn: toSignInLimit(env),
       });
     },
     defaultPort: 8082,

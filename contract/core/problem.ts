@@ -8,6 +8,7 @@ export type ProblemCode =
   | 'unauthorized'
   | 'premium_required'
   | 'quota_exhausted'
+  | 'sign_in_limited'
   | 'upstream_unavailable'
   | 'store_unavailable'
   | 'method_not_allowed'
@@ -45,6 +46,11 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
     title: 'Monthly allowance used up',
     explanation:
       'The free plan allowance for this calendar month (UTC) is used up. `Retry-After` gives the seconds until it renews.',
+  },
+  sign_in_limited: {
+    title: 'Too many failed sign-ins',
+    explanation:
+      'Too many requests from this client address gave an API key that is malformed, unknown or revoked (30 a minute by default). Sign-ins from the address are refused until the minute is over: `Retry-After` gives the seconds to wait.',
   },
   upstream_unavailable: {
     title: 'Upstream unavailable',

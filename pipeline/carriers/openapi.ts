@@ -46,12 +46,15 @@ const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']
 const noCarrier = problem(404, ['not_found'], 'No carrier with this number in the build.');
 /** The profile's 400 and 404 count nothing; to a free key they still say what is left (RateLimit-*). */
 const withAllowance = (r: ResponseSpec): ResponseSpec => ({ ...r, headers: [...(r.headers ?? []), ...RATE_LIMIT] });
+const SIGN_IN_LIMITED =
+  '`sign_in_limited`: over 30 requests in a minute from this client address gave a malformed, unknown or revoked key; every key is refused from it until the minute is over (`Retry-After`).';
 const quotaExhausted = problem(
   429,
-  ['quota_exhausted'],
-  "The free key's profile lookups for this calendar month (UTC) are used up.",
+  ['quota_exhausted', 'sign_in_limited'],
+  `\`quota_exhausted\`: the free key's profile lookups for this calendar month (UTC) are used up. ${SIGN_IN_LIMITED}`,
   ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
 );
+const signInLimited = problem(429, ['sign_in_limited'], SIGN_IN_LIMITED, ['Retry-After']);
 const tooLarge = problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).');
 const notJson = problem(
   415,
@@ -144,7 +147,7 @@ export function toCarriersOpenApi(
         summary: 'Plain-language summary (premium)',
         tag: 'Carriers',
         description:
-          'Premium. A summary for a shipper or broker generated from the profile alone (deterministic template by default), cached per carrier and data version: a second call answers the same summary with `cached: true`.',
+          'Premium. A summary for a shipper or broker generated from the profile alone (deterministic template by default), cached per carrier and data version: a second call answers the same summary with `cached: true`. With a model configured, `generator` says whether it wrote the summary; a template standing in for it says why in `fallback_reason` and is not cached.',
         parameters: [CARRIER_ID],
         security: 'bearer',
         requestBody: {
@@ -159,6 +162,7 @@ export function toCarriersOpenApi(
           403: premiumRequired,
           404: noCarrier,
           413: tooLarge,
+          429: signInLimited,
         },
       },
       {
@@ -186,6 +190,7 @@ export function toCarriersOpenApi(
           401: unauthorized,
           403: premiumRequired,
           404: noCarrier,
+          429: signInLimited,
         },
       },
       {

@@ -24,7 +24,16 @@ import { AGENT_PATH, type ToolName, toAgentListing } from '../../contract/carrie
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { HttpError, invalidParameters } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { advertised, jsonRpcMessages, type McpSdk, mcpEndpoint, toolFailure, toolSuccess } from '../core/mcp.ts';
+import {
+  advertised,
+  batchRefusal,
+  jsonRpcMessages,
+  type McpSdk,
+  mcpEndpoint,
+  refuseBatch,
+  toolFailure,
+  toolSuccess,
+} from '../core/mcp.ts';
 import type { RouteRequest, ServiceState } from '../core/service.ts';
 import { type AgentDeps, type AgentMcp, checkArgs, isObject, type Tool, toolsOf } from './agent.ts';
 
@@ -90,10 +99,13 @@ export function agentMcp<D>(deps: AgentDeps<D>, options: AgentMcpOptions): Agent
   return {
     async answer(req, res, state, bytes, body) {
       if (!(await endpoint.admits(req, res))) return;
-      // As the profile route, sign-in first: its 401 (or 400 for two keys) as a problem, nothing counted.
-      if (jsonRpcMessages(body).some(callsProfile)) await deps.signIn(req);
       // An answer to this one caller: never stored by a cache (the 2025 leg's event stream says no-cache).
       res.setHeader('Cache-Control', 'no-store');
+      // Before sign-in: an oversized batch is refused whoever sends it, and counts as no failed sign-in.
+      const refusal = batchRefusal(req.headers['mcp-protocol-version'], body);
+      if (refusal) return refuseBatch(res, refusal);
+      // As the profile route, sign-in first: its 401 (or 400 for two keys) as a problem, nothing counted.
+      if (jsonRpcMessages(body).some(callsProfile)) await deps.signIn(req);
       await endpoint.answer(req, res, state, bytes);
     },
   };

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { repeatsHeader } from '../core/headers.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { KEY_PATTERN, type AccountStore, type Plan } from '../core/store.ts';
+import type { SignInLimiter } from './sign-in-limit.ts';
 
 export interface Account {
   id: string;
@@ -35,11 +36,17 @@ const signedIn = new WeakMap<object, { header: string; epoch: number; account: A
  * The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or
  * revoked key, 503 `store_unavailable` when the key had to be read from a store that does not answer.
  * Synchronous (no promise) when the connection signed in with the same header since the last change to
- * any key: the common case of a keep-alive client, which costs neither a hash nor a store read.
+ * any key: the common case of a keep-alive client, which costs neither a hash nor a store read. With a
+ * `limiter`, a malformed, unknown or revoked key counts as a failure of the client's address, and an
+ * address over its failures is refused (429 `sign_in_limited`) before its key is looked at.
  */
 export function authenticate(
-  req: Pick<IncomingMessage, 'headers'> & { socket?: object | null; rawHeaders?: string[] },
+  req: Pick<IncomingMessage, 'headers'> & {
+    socket?: (object & { remoteAddress?: string | undefined }) | null;
+    rawHeaders?: string[];
+  },
   store: AccountStore,
+  limiter?: SignInLimiter,
 ): Account | Promise<Account> {
   const raw = req.headers.authorization;
   // No key, no look-up: the store is not touched for a request that cannot sign in.
@@ -64,11 +71,16 @@ export function authenticate(
   const match = /^bearer(?: +(.*))?$/i.exec(header);
   const token = match?.[1]?.trim() ?? '';
   if (!match || token === '') throw unauthorized(MISSING, false);
+  limiter?.check(req);
+  const failed = (detail: string) => {
+    limiter?.fail(req);
+    return unauthorized(detail, true);
+  };
   // Never echo the token: a malformed one may still be someone's secret with a typo.
-  if (!KEY_PATTERN.test(token)) throw unauthorized('the bearer token is not an API key of this service', true);
+  if (!KEY_PATTERN.test(token)) throw failed('the bearer token is not an API key of this service');
   return store.findKey(token).then((found) => {
-    if (!found) throw unauthorized('the API key is not known', true);
-    if (found.revoked) throw unauthorized('the API key has been revoked', true);
+    if (!found) throw failed('the API key is not known');
+    if (found.revoked) throw failed('the API key has been revoked');
     const account: Account = { id: found.id, plan: found.plan };
     if (socket) signedIn.set(socket, { header: raw, epoch, account });
     return account;

@@ -1,11 +1,14 @@
 // The optional LLM backend of the explain summary (shared/contracts/carriers.md, "Explain"): an
-// OpenAI-compatible chat completions endpoint (POST {model, messages} → choices[0].message.content,
-// https://platform.openai.com/docs/api-reference/chat/create). Anything short of a usable answer within
-// the time-out (no connection, a hang, a non-2xx status, a body that is not the expected JSON, empty or
-// oversized content, or a summary checkLlmSummary refuses: no figures, made-up figures, markup) is a
-// failure: the caller falls back to the template, so the route never fails because of the backend.
+// OpenAI-compatible chat completions endpoint (POST {model, messages, max_tokens} →
+// choices[0].message.content, https://platform.openai.com/docs/api-reference/chat/create). Anything short
+// of a usable answer within the time-out (no connection, a hang, a non-2xx status, a body over
+// MAX_ANSWER_BYTES or not the expected JSON, empty or oversized content, or a summary checkLlmSummary
+// refuses: no figures, made-up figures, markup, an unknown placeholder) is a failure: the caller falls back
+// to the template, so the route never fails because of the backend. Text a carrier wrote (its names, city
+// and state) never reaches the model: the prompt has placeholders, filled into the answer after.
 import type { Profile } from '../../contract/carriers/profile.ts';
 import { ConfigError, wholeNumberSetting } from '../../contract/core/settings.ts';
+import { toExplanation } from './explain.ts';
 
 export interface LlmConfig {
   /** The chat completions URL, e.g. https://api.openai.com/v1/chat/completions. */
@@ -14,11 +17,27 @@ export interface LlmConfig {
   key?: string;
   model: string;
   timeoutMs: number;
+  /** `max_tokens` of each request (EXPLAIN_LLM_MAX_TOKENS); default DEFAULT_LLM_MAX_TOKENS. */
+  maxTokens?: number;
+  /** Model calls under way at once at most (EXPLAIN_LLM_CONCURRENCY); default 4. */
+  concurrency?: number;
+  /** Model calls one key may cause in an hour (EXPLAIN_LLM_HOURLY_PER_KEY); default 20. */
+  hourlyPerKey?: number;
+  /** Consecutive failures that open the breaker (EXPLAIN_LLM_BREAKER_FAILURES); default 3. */
+  breakerFailures?: number;
+  /** How long an open breaker answers from the template before one call probes the model (EXPLAIN_LLM_BREAKER_COOLDOWN_MS); default 30 s. */
+  breakerCooldownMs?: number;
+  /** Monotonic milliseconds for the breaker and the hourly limit; default performance.now (tests move their own). */
+  clock?: () => number;
 }
 
 export const DEFAULT_LLM_TIMEOUT_MS = 10_000;
+/** Four short paragraphs are some 400 words, about 600 tokens: room to spare, not for an essay. */
+export const DEFAULT_LLM_MAX_TOKENS = 1024;
 /** A summary is a few paragraphs; a longer answer is not one. */
 const MAX_SUMMARY_CHARS = 8_000;
+/** The most bytes of a response body read: a completion of MAX_SUMMARY_CHARS with its envelope is far below. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** The `generator` of a summary written by `model`. */
 export const toLlmGenerator = (model: string) => `llm:${model}`;
@@ -50,8 +69,32 @@ export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig 
     'a whole number of milliseconds ≥ 1',
   );
   const key = env.EXPLAIN_LLM_KEY?.trim();
-  return { url, model, timeoutMs, ...(key ? { key } : {}) };
+  const whole = (name: string, fallback: number, min: number, max?: number) =>
+    wholeNumberSetting(
+      name,
+      env[name]?.trim(),
+      fallback,
+      min,
+      `a whole number ≥ ${min}${max ? ` and ≤ ${max}` : ''}`,
+      max,
+    );
+  return {
+    url,
+    model,
+    timeoutMs,
+    ...(key ? { key } : {}),
+    maxTokens: whole('EXPLAIN_LLM_MAX_TOKENS', DEFAULT_LLM_MAX_TOKENS, 1, 4096),
+    concurrency: whole('EXPLAIN_LLM_CONCURRENCY', DEFAULT_LLM_CONCURRENCY, 1),
+    hourlyPerKey: whole('EXPLAIN_LLM_HOURLY_PER_KEY', DEFAULT_LLM_HOURLY_PER_KEY, 0),
+    breakerFailures: whole('EXPLAIN_LLM_BREAKER_FAILURES', DEFAULT_BREAKER_FAILURES, 1),
+    breakerCooldownMs: whole('EXPLAIN_LLM_BREAKER_COOLDOWN_MS', DEFAULT_BREAKER_COOLDOWN_MS, 1),
+  };
 }
+
+export const DEFAULT_LLM_CONCURRENCY = 4;
+export const DEFAULT_LLM_HOURLY_PER_KEY = 20;
+export const DEFAULT_BREAKER_FAILURES = 3;
+export const DEFAULT_BREAKER_COOLDOWN_MS = 30_000;
 
 const INSTRUCTIONS =
   "You explain a US motor carrier's safety record to a shipper or broker in plain language. Use only the facts in the profile " +
@@ -59,18 +102,79 @@ const INSTRUCTIONS =
   'its three top risks, each with its figures; and what the figures do not say (the percentiles are recomputed from FMCSA public data, ' +
   "not FMCSA's published values; FMCSA publishes no Crash Indicator or Hazardous Materials percentiles; categories with too little data " +
   'are not ranked). Where data_gaps lists an input, say that its data was not available: its counts are unknown, never zero. ' +
+  'The carrier is named by placeholders such as {{legal_name}} and {{city}}: write them exactly as given, never guess what they stand for. ' +
   'Plain text, no headings, no markdown.';
 
-/** The chat completions request body for one profile; `draft` is the template's summary. */
+/** The profile's fields a carrier writes itself (its census filing), each sent to the model as a placeholder. */
+const CARRIER_TEXT = ['legal_name', 'dba_name', 'city', 'state'] as const;
+const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
+
+export interface PromptProfile {
+  /** The profile with each non-null field of CARRIER_TEXT replaced by `{{field}}`. */
+  profile: Profile;
+  /** The placeholders offered, with the text each stands for. */
+  values: ReadonlyMap<string, string>;
+}
+
+/** The profile as the model may see it: the carrier's own text out, placeholders in. */
+export function toPromptProfile(profile: Profile): PromptProfile {
+  const masked = { ...profile } as Record<string, unknown>;
+  const values = new Map<string, string>();
+  for (const field of CARRIER_TEXT) {
+    const value = profile[field];
+    if (typeof value !== 'string') continue;
+    values.set(field, value);
+    masked[field] = `{{${field}}}`;
+  }
+  return { profile: masked as unknown as Profile, values };
+}
+
+/**
+ * The answer with its placeholders replaced, in one pass (a name that holds `{{city}}` stays as written);
+ * an Error for a placeholder that was not offered: the model made it up, or copied it from nowhere.
+ */
+export function fillPlaceholders(text: string, values: ReadonlyMap<string, string>): string | Error {
+  const unknown = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter((name) => !values.has(name));
+  if (unknown.length > 0)
+    return new Error(`the summary has placeholders that were not given: ${[...new Set(unknown)].join(', ')}`);
+  return text.replace(PLACEHOLDER, (_, name: string) => values.get(name)!);
+}
+
+/** The chat completions request body for one profile as the model may see it; `draft` is the template's summary of that profile. */
 export function toLlmRequest(config: LlmConfig, profile: Profile, draft: string): Record<string, unknown> {
   return {
     model: config.model,
     temperature: 0,
+    max_tokens: config.maxTokens ?? DEFAULT_LLM_MAX_TOKENS,
     messages: [
       { role: 'system', content: INSTRUCTIONS },
       { role: 'user', content: `Profile (JSON):\n${JSON.stringify(profile)}\n\nDraft:\n${draft}` },
     ],
   };
+}
+
+/** The body's text, or an Error once more than `max` bytes arrive: the rest is never read. */
+async function readCapped(res: Response, max: number): Promise<string | Error> {
+  const announced = Number(res.headers.get('content-length'));
+  if (announced > max) {
+    await res.body?.cancel();
+    return new Error(`the response announces ${announced} bytes, over the ${max} read at most`);
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return new Error(`the response is longer than the ${max} bytes read at most`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The summary in a chat completions response body, or an Error saying why there is none. */
@@ -143,16 +247,17 @@ export function checkLlmSummary(summary: string, profile: Profile, draft: string
 }
 
 /**
- * Asks the backend for a summary. Resolves to the summary, or to an Error (never rejects) when the backend
- * fails in any way within `timeoutMs`, or `stop` aborts first; the time-out covers the whole exchange,
- * body included.
+ * Asks the backend for a summary of `profile`. Resolves to the summary, its placeholders filled, or to an
+ * Error (never rejects) when the backend fails in any way within `timeoutMs`, or `stop` aborts first; the
+ * time-out covers the whole exchange, body included.
  */
 export async function requestLlmSummary(
   config: LlmConfig,
   profile: Profile,
-  draft: string,
   stop?: AbortSignal,
 ): Promise<string | Error> {
+  const prompt = toPromptProfile(profile);
+  const draft = toExplanation(prompt.profile);
   const timeout = AbortSignal.timeout(config.timeoutMs);
   // `stop`: the server is shutting down, and the request waiting for this must be answered before it exits.
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
@@ -164,7 +269,7 @@ export async function requestLlmSummary(
         Accept: 'application/json',
         ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}),
       },
-      body: JSON.stringify(toLlmRequest(config, profile, draft)),
+      body: JSON.stringify(toLlmRequest(config, prompt.profile, draft)),
       signal,
       redirect: 'error',
     });
@@ -172,16 +277,20 @@ export async function requestLlmSummary(
       await res.body?.cancel();
       return new Error(`the backend answered ${res.status}`);
     }
+    const text = await readCapped(res, MAX_ANSWER_BYTES);
+    if (text instanceof Error) return text;
     let body: unknown;
     try {
-      body = JSON.parse(await res.text());
-    } catch (err) {
-      if (signal.aborted) throw err;
+      body = JSON.parse(text);
+    } catch {
       return new Error('the response body is not JSON');
     }
     const summary = toLlmSummary(body);
     if (summary instanceof Error) return summary;
-    return checkLlmSummary(summary, profile, draft) ?? summary;
+    // Checked as written, against what the model was given; the carrier's text goes in after.
+    const refused = checkLlmSummary(summary, prompt.profile, draft);
+    if (refused) return refused;
+    return fillPlaceholders(summary, prompt.values);
   } catch (err) {
     if (stop?.aborted) return new Error('the server is shutting down');
     if (signal.aborted) return new Error(`no answer within ${config.timeoutMs} ms`);

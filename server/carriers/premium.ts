@@ -16,7 +16,8 @@ import { invalidParameters, notFound } from '../../contract/core/problem.ts';
 import type { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
 import type { Profile } from '../../contract/carriers/profile.ts';
-import { authenticate, requirePremium } from './auth.ts';
+import { type Account, authenticate, requirePremium } from './auth.ts';
+import type { SignInLimiter } from './sign-in-limit.ts';
 import { createExplainer } from './explainer.ts';
 import { EXPORT_TYPES, toContentDisposition, toExportCsv, toExportJson, type ExportFormat } from './export.ts';
 import type { LlmConfig } from './llm.ts';
@@ -37,6 +38,8 @@ export interface PremiumData {
 
 export interface PremiumOptions {
   accounts: () => AccountStore;
+  /** Failed sign-ins per client address, shared with the other signed-in routes. */
+  signIn?: SignInLimiter;
   llm?: LlmConfig;
   now: () => Date;
   warn: (message: string) => void;
@@ -48,15 +51,16 @@ interface ExportQuery {
   format?: ExportFormat;
 }
 
-/** Sign-in (401), plan (403), then the carrier id (400): the checks before anything is read. */
-async function toPremiumCarrierId(
+/** Sign-in (401, or 429 for an address over its failed sign-ins), plan (403), then the carrier id (400): the checks before anything is read. */
+async function toPremiumCarrier(
   req: IncomingMessage,
-  accounts: () => AccountStore,
+  options: PremiumOptions,
   rawId: string | undefined,
   toCarrierId: (raw: string | undefined) => number,
-): Promise<number> {
-  requirePremium(await authenticate(req, accounts()));
-  return toCarrierId(rawId);
+): Promise<{ id: number; account: Account }> {
+  const account = await authenticate(req, options.accounts(), options.signIn);
+  requirePremium(account);
+  return { id: toCarrierId(rawId), account };
 }
 
 /** The profile of carrier `id`, from the profile route's cache or read from its store (RecordStore.read). */
@@ -97,11 +101,11 @@ export function mountPremium<D extends PremiumData>(
   r.post(
     EXPLAIN_PATH,
     async (req, res, s) => {
-      const id = await toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+      const { id, account } = await toPremiumCarrier(req, options, req.params.carrier_id, toCarrierId);
       await assertNoInput(req);
       // The state of the request's start: a reload while the summary is generated does not mix builds.
       const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
-      sendJson(res, await explain(profile, s.build.manifest.data_version));
+      sendJson(res, await explain(profile, s.build.manifest.data_version, account.id));
     },
     SIGNED_IN,
   );
@@ -109,7 +113,7 @@ export function mountPremium<D extends PremiumData>(
   r.get(
     EXPORT_PATH,
     async (req, res, s) => {
-      const id = await toPremiumCarrierId(req, options.accounts, req.params.carrier_id, toCarrierId);
+      const { id } = await toPremiumCarrier(req, options, req.params.carrier_id, toCarrierId);
       const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
       const body = await readProfile(s.data, id);
       const profile = JSON.parse(body.toString('utf8')) as Profile;

@@ -20,6 +20,7 @@ import { authenticate, type Account } from './auth.ts';
 import { toStoreCheck } from './health.ts';
 import type { LlmConfig } from './llm.ts';
 import { mountPremium } from './premium.ts';
+import { DEFAULT_SIGN_IN_FAILURES, SignInLimiter, type SignInLimitOptions } from './sign-in-limit.ts';
 import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quota.ts';
 import { CARRIER_NUMBER, SearchThread } from './search-thread.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
@@ -57,6 +58,8 @@ export interface CarriersOptions {
   warn?: (message: string) => void;
   /** Hostnames allowed in Host and Origin of MCP requests to /api/mcp (DNS-rebinding protection). */
   allowedHosts?: readonly string[];
+  /** Failed sign-ins per address (SIGN_IN_FAILURES_PER_MINUTE, TRUSTED_PROXIES); default 30 a minute, socket addresses. */
+  signIn?: Partial<SignInLimitOptions>;
 }
 
 interface SearchQuery {
@@ -120,6 +123,7 @@ function sendRecord(req: IncomingMessage, res: ServerResponse, answer: ProfileAn
 
 export interface ProfileAccess {
   accounts: () => AccountStore;
+  signIn: SignInLimiter;
   freeLookups: number;
   now: () => Date;
 }
@@ -146,7 +150,7 @@ export function lookupProfile(
   rawId: string | undefined,
   access: ProfileAccess,
 ): ProfileAnswer | Promise<ProfileAnswer> {
-  const account = authenticate(req, access.accounts());
+  const account = authenticate(req, access.accounts(), access.signIn);
   return account instanceof Promise
     ? account.then((signedIn) => lookupAs(req, s, signedIn, rawId, access))
     : lookupAs(req, s, account, rawId, access);
@@ -223,6 +227,11 @@ function profileAnswer(
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {
   const access: ProfileAccess = {
     accounts: options.accounts,
+    signIn: new SignInLimiter({
+      failuresPerMinute: DEFAULT_SIGN_IN_FAILURES,
+      trustedProxies: 0,
+      ...options.signIn,
+    }),
     freeLookups: options.freeLookups,
     now: options.now ?? (() => new Date()),
   };
@@ -283,6 +292,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         r,
         {
           accounts: options.accounts,
+          signIn: access.signIn,
           llm: options.llm,
           now: access.now,
           warn: options.warn ?? ((m) => process.stderr.write(`[carriers] ${m}\n`)),
@@ -311,7 +321,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         signIn: async (req) =>
           allowanceHeaders(
             access.accounts(),
-            await authenticate(req, access.accounts()),
+            await authenticate(req, access.accounts(), access.signIn),
             access.now,
             access.freeLookups,
           ),

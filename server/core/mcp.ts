@@ -88,6 +88,31 @@ interface Mounted {
 /** The protocol version that removed JSON-RPC batching (mcp-transport.md); versions are dates, so they sort as text. */
 export const BATCHLESS_SINCE = '2025-06-18';
 
+/**
+ * The most messages a batch may carry where a version still allows batches (contracts/common.md, "Hostile
+ * input and faults"): one 64 KB body could otherwise queue hundreds of calls on the search thread.
+ */
+export const MCP_MAX_BATCH = 10;
+
+/**
+ * Why a body is refused as a batch, or undefined: a batch under a version that has none, or one of more
+ * than MCP_MAX_BATCH messages under any version (also with no MCP-Protocol-Version, which means 2025-03-26).
+ */
+export function batchRefusal(version: string | string[] | undefined, body: unknown): string | undefined {
+  if (!Array.isArray(body)) return undefined;
+  if (typeof version === 'string' && version >= BATCHLESS_SINCE)
+    return `Invalid Request: MCP ${version} has no JSON-RPC batches (removed in ${BATCHLESS_SINCE}); send one message per request`;
+  if (body.length > MCP_MAX_BATCH)
+    return `Invalid Request: a JSON-RPC batch carries at most ${MCP_MAX_BATCH} messages; this one has ${body.length}`;
+  return undefined;
+}
+
+/** The JSON-RPC error the transport answers a refused batch with: -32600 Invalid Request, HTTP 400. */
+export function refuseBatch(res: ServerResponse, message: string): void {
+  res.writeHead(400, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }));
+}
+
 export function mcpEndpoint<D>(options: McpEndpointOptions<D>): McpEndpoint<D> {
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
   let mounted: Promise<Mounted> | undefined;
@@ -150,14 +175,9 @@ export function mcpEndpoint<D>(options: McpEndpointOptions<D>): McpEndpoint<D> {
       );
       return;
     }
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && version >= BATCHLESS_SINCE && isJsonArray(body)) {
-      // The SDK's stateless legacy leg still answers batches whatever the version; 2025-06-18 removed them.
-      const message = `Invalid Request: MCP ${version} has no JSON-RPC batches (removed in ${BATCHLESS_SINCE}); send one message per request`;
-      res.writeHead(400, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }));
-      return;
-    }
+    // The SDK's stateless legacy leg answers batches of any length whatever the version.
+    const refusal = batchRefusal(req.headers['mcp-protocol-version'], parsedArray(body));
+    if (refusal) return refuseBatch(res, refusal);
     const handler = handlerFor(state, sdk);
     await requests.run(req, () => handler(replay(req, body), res));
   };
@@ -207,15 +227,16 @@ export function asksForEventStream(accept: string | undefined): boolean {
   });
 }
 
-/** Whether a body is a JSON array (a batch). Malformed JSON is not: the SDK answers it with its parse error. */
-function isJsonArray(body: Buffer): boolean {
+/** The body parsed when it is a JSON array (a batch); undefined otherwise. Malformed JSON is not: the SDK answers it with its parse error. */
+function parsedArray(body: Buffer): unknown[] | undefined {
   let i = 0;
   while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
-  if (body[i] !== 0x5b) return false;
+  if (body[i] !== 0x5b) return undefined;
   try {
-    return Array.isArray(JSON.parse(body.toString('utf8')));
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return Array.isArray(parsed) ? parsed : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

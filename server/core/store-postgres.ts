@@ -9,13 +9,15 @@
 //   - The allowance: one statement, `INSERT … ON CONFLICT … DO UPDATE … WHERE used < limit`, which counts a
 //     unit only while some is left, atomically across every server (the row's lock orders the writers),
 //     prepared once on each connection.
-//   - Keys: nothing, for a key this process has looked up since the last change to any key. Each store
-//     LISTENs on a connection of its own to `carriers_api_keys`, which a trigger on the keys table notifies
-//     on every change (from any server, the CLI or plain SQL), and forgets every key it knows when told.
-//     The connection is asked a `SELECT 1` every second; while it is lost, or its last answer is over
-//     KEYS_TRUST_MS old, the memory is not used at all (every look-up reads the table, and keysEpoch changes
-//     on every read), and it is cleared when the connection is made again, since notices sent meanwhile are
-//     lost. So a key revoked anywhere stops working everywhere at once, and within KEYS_TRUST_MS at worst.
+//   - Keys: nothing, for a key this process has looked up since the last change to any key. A trigger on
+//     the keys table bumps a version (`carriers_keys_version`) and notifies `carriers_api_keys` on every
+//     change (from any server, the CLI or plain SQL). Each store LISTENs on a connection of its own and
+//     forgets every key it knows when told; and, since a notice may never come (a transaction pooler
+//     between server and database drops them), the same connection re-reads the version every second and
+//     forgets when it moved. While that read has not answered for KEYS_TRUST_MS, or the connection is lost,
+//     the memory is not used at all (every look-up reads the table, and keysEpoch changes on every read).
+//     So a key revoked anywhere stops working everywhere at once where notices arrive, and within
+//     KEYS_TRUST_MS at worst where they do not.
 import pg from 'pg';
 import {
   type Migration,
@@ -39,6 +41,7 @@ import {
   sameHash,
   toKeyHash,
 } from './store.ts';
+import { Lru } from './lru.ts';
 
 /** The channel the keys table's trigger notifies on every change. */
 export const KEYS_CHANNEL = 'carriers_api_keys';
@@ -84,12 +87,33 @@ export const CARRIERS_MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION carriers_api_keys_changed();
     `,
   },
+  {
+    // A notice can be lost on the way (a pooler drops NOTIFY): a version each server re-reads tells it too.
+    // A table row, not a sequence: a sequence moves before the change commits, so a server could forget,
+    // read the old row again and remember it after the version it saw.
+    name: 'carriers/002-keys-version',
+    sql: `
+      CREATE TABLE carriers_keys_version (
+        one     boolean PRIMARY KEY DEFAULT true CHECK (one),
+        version bigint NOT NULL
+      );
+      INSERT INTO carriers_keys_version (one, version) VALUES (true, 0);
+      CREATE OR REPLACE FUNCTION carriers_api_keys_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE carriers_keys_version SET version = version + 1;
+        PERFORM pg_notify('${KEYS_CHANNEL}', '');
+        RETURN NULL;
+      END
+      $$;
+    `,
+  },
 ];
 
-/** How often the key listener's connection is asked whether it is still there. */
+/** How often the key listener's connection re-reads the keys' version (and so shows it is still there). */
 export const KEYS_PING_MS = 1000;
-/** Remembered keys are used only while the listener answered within this long; a revocation anywhere is seen within it at worst. */
+/** Remembered keys are used only while the version was read within this long; a revocation anywhere is seen within it at worst. */
 export const KEYS_TRUST_MS = 2500;
+const READ_KEYS_VERSION = 'SELECT version::text AS version FROM carriers_keys_version';
 /** Wait before connecting the listener again after it was lost. */
 const KEYS_RECONNECT_MS = 500;
 
@@ -154,8 +178,9 @@ const toEntry = (r: ExplainRow): ExplainEntry => ({
 });
 
 /**
- * The key listener: a connection of its own that LISTENs to KEYS_CHANNEL, and says whether the keys
- * remembered can be trusted now. Started by the first key look-up, so the keys CLI never opens it.
+ * The key listener: a connection of its own that LISTENs to KEYS_CHANNEL and re-reads the keys' version
+ * every KEYS_PING_MS, and says whether the keys remembered can be trusted now. Started by the first key
+ * look-up, so the keys CLI never opens it.
  */
 class KeyListener {
   /** Changes whenever the remembered keys are forgotten. */
@@ -168,9 +193,12 @@ class KeyListener {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private lastWarning = '';
+  /** The keys' version last read; undefined until the connection has read it. */
+  private version: string | undefined;
 
   constructor(
     private readonly url: string,
+    private readonly ready: () => Promise<void>,
     private readonly forget: () => void,
     private readonly warn: (message: string) => void,
   ) {}
@@ -201,10 +229,12 @@ class KeyListener {
     if (this.pinging || !this.live) return;
     this.pinging = true;
     const client = this.client;
-    client.query('SELECT 1').then(
-      () => {
+    client.query<{ version: string }>(READ_KEYS_VERSION).then(
+      (result) => {
         this.pinging = false;
-        if (this.client === client) this.confirmedAt = performance.now();
+        if (this.client !== client) return;
+        this.seen(result.rows[0]?.version);
+        this.confirmedAt = performance.now();
       },
       (err: unknown) => {
         this.pinging = false;
@@ -227,14 +257,17 @@ class KeyListener {
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, new Error('connection ended')));
     this.client = client;
-    client
-      .connect()
+    // The version's table comes with the migrations: they are waited for before the connection is made.
+    this.ready()
+      .then(() => client.connect())
       .then(() => client.query(`LISTEN ${KEYS_CHANNEL}`))
+      .then(() => client.query<{ version: string }>(READ_KEYS_VERSION))
       .then(
-        () => {
+        (result) => {
           this.connecting = false;
           if (this.client !== client || this.closed) return;
           // Notices sent while no listener was there are lost: what was remembered before goes.
+          this.version = result.rows[0]?.version;
           this.bump();
           this.live = true;
           this.confirmedAt = performance.now();
@@ -245,6 +278,13 @@ class KeyListener {
           this.lost(client, err);
         },
       );
+  }
+
+  /** A version read: a change since the last read forgets, as its notice would have. */
+  private seen(version: string | undefined): void {
+    if (version === this.version) return;
+    this.version = version;
+    this.bump();
   }
 
   private lost(client: pg.Client, err: unknown): void {
@@ -281,8 +321,8 @@ export function openPostgresStore(
 ): AccountStore & { ready(): Promise<void> } {
   const db: PostgresStore = openPostgres(url, options);
   const ready = () => db.migrate(CARRIERS_MIGRATIONS);
-  const known = new Map<string, FoundKey | null>();
-  const listener = new KeyListener(url, () => known.clear(), options.warn ?? (() => undefined));
+  const known = new Lru<string, FoundKey | null>(KNOWN_KEYS_MAX);
+  const listener = new KeyListener(url, ready, () => known.clear(), options.warn ?? (() => undefined));
   let ownEpoch = 0;
 
   const readKey = async (hash: string): Promise<FoundKey | undefined> => {
@@ -341,7 +381,6 @@ export function openPostgresStore(
       const before = listener.epoch + ownEpoch;
       const found = await readKey(hash);
       if (listener.trusted() && listener.epoch + ownEpoch === before) {
-        if (known.size >= KNOWN_KEYS_MAX) known.clear();
         known.set(hash, found ?? null);
       }
       return found;

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../contract/core/settings.ts';
+import { Lru } from './lru.ts';
 import type { StoreHealth } from './postgres.ts';
 
 export type Plan = 'free' | 'premium';
@@ -108,7 +109,10 @@ const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
  */
 export const EXPLAIN_KEEP_MS = 24 * 60 * 60 * 1000;
 
-/** Keys remembered by a store at most (known and unknown alike): only a bound on memory. */
+/**
+ * Keys remembered by a store at most (known and unknown alike), the least recently used forgotten first:
+ * a flood of unknown keys pushes out only the oldest entries, never every valid key at once.
+ */
 export const KNOWN_KEYS_MAX = 10_000;
 
 /** How long a process waits for another one's write lock before failing (SQLite busy_timeout). */
@@ -253,7 +257,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
     'SELECT id, key_hash, plan, revoked_at FROM api_keys WHERE key_hash = ?',
   );
   const selectDataVersion = db.prepare('PRAGMA data_version').pluck();
-  const knownKeys = new Map<string, FoundKey | null>();
+  const knownKeys = new Lru<string, FoundKey | null>(KNOWN_KEYS_MAX);
   let seenVersion = -1;
   let versionCheckedAt = -Infinity;
   let epoch = 0;
@@ -363,8 +367,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
       const known = knownKeys.get(keyHash);
       if (known !== undefined) return known ?? undefined;
       const found = lookUp(keyHash);
-      // Only a bound on memory: the keys forgotten are still valid, so the epoch stays.
-      if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.clear();
+      // The key the LRU drops is still valid: the epoch stays.
       knownKeys.set(keyHash, found ?? null);
       return found;
     },

@@ -3,7 +3,8 @@
 // or rescales them, and plain text.
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../contract/carriers/profile.ts';
-import { checkLlmSummary } from '../../server/carriers/llm.ts';
+import { ConfigError } from '../../contract/core/settings.ts';
+import { checkLlmSummary, fillPlaceholders, toLlmConfig, toPromptProfile } from '../../server/carriers/llm.ts';
 
 // Only the numbers matter to the check: a few of a profile's, in the places a profile has them.
 const profile = {
@@ -47,5 +48,65 @@ describe('checkLlmSummary', () => {
     ['Risks:\n- Unsafe Driving, percentile 87', /has Markdown/],
   ])('refuses %j', (summary, reason) => {
     expect(checkLlmSummary(summary, profile, draft)?.message).toMatch(reason);
+  });
+});
+
+describe('the model settings (toLlmConfig)', () => {
+  const env = { EXPLAIN_LLM_URL: 'http://127.0.0.1:9/v1', EXPLAIN_LLM_MODEL: 'm' };
+  it('has the documented defaults', () => {
+    expect(toLlmConfig(env)).toMatchObject({
+      maxTokens: 1024,
+      concurrency: 4,
+      hourlyPerKey: 20,
+      breakerFailures: 3,
+      breakerCooldownMs: 30_000,
+    });
+  });
+  it('takes each as written', () => {
+    const config = toLlmConfig({
+      ...env,
+      EXPLAIN_LLM_MAX_TOKENS: '500',
+      EXPLAIN_LLM_CONCURRENCY: '1',
+      EXPLAIN_LLM_HOURLY_PER_KEY: '0',
+      EXPLAIN_LLM_BREAKER_FAILURES: '1',
+      EXPLAIN_LLM_BREAKER_COOLDOWN_MS: '1000',
+    });
+    expect(config).toMatchObject({
+      maxTokens: 500,
+      concurrency: 1,
+      hourlyPerKey: 0,
+      breakerFailures: 1,
+      breakerCooldownMs: 1000,
+    });
+  });
+  it.each([
+    ['EXPLAIN_LLM_MAX_TOKENS', '0'],
+    ['EXPLAIN_LLM_MAX_TOKENS', '4097'],
+    ['EXPLAIN_LLM_CONCURRENCY', '0'],
+    ['EXPLAIN_LLM_HOURLY_PER_KEY', '-1'],
+    ['EXPLAIN_LLM_BREAKER_FAILURES', '0'],
+    ['EXPLAIN_LLM_BREAKER_COOLDOWN_MS', '1e3'],
+  ])('refuses %s=%j', (name, raw) => {
+    expect(() => toLlmConfig({ ...env, [name]: raw })).toThrow(ConfigError);
+    expect(() => toLlmConfig({ ...env, [name]: raw })).toThrow(name);
+  });
+});
+
+describe('placeholders', () => {
+  it('replaces the carrier text of a profile, and only the fields it has', () => {
+    const named = { ...profile, legal_name: 'A {{city}} LLC', dba_name: null, city: 'RENO', state: 'NV' } as Profile;
+    const { profile: masked, values } = toPromptProfile(named);
+    expect(masked).toMatchObject({
+      legal_name: '{{legal_name}}',
+      dba_name: null,
+      city: '{{city}}',
+      state: '{{state}}',
+    });
+    expect([...values.keys()]).toEqual(['legal_name', 'city', 'state']);
+    // One pass: the name holding `{{city}}` is written as filed.
+    expect(fillPlaceholders('{{legal_name}} of {{ city }}', values)).toBe('A {{city}} LLC of RENO');
+    expect((fillPlaceholders('{{dba_name}} and {{secret}}', values) as Error).message).toBe(
+      'the summary has placeholders that were not given: dba_name, secret',
+    );
   });
 });

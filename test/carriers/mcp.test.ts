@@ -324,6 +324,49 @@ describe('raw MCP requests on POST /api/mcp', () => {
     await problem(res, 401, 'unauthorized');
   });
 
+  it('refuses a batch of more than 10 messages under every version, before sign-in, and answers one of 10', async () => {
+    const calls = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: i + 1,
+          method: 'tools/call',
+          params: { name: 'search_carrier', arguments: { query: `alpha ${i}` } },
+        })),
+      );
+    const post = (body: string, version?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: ACCEPT,
+          ...(version ? { 'mcp-protocol-version': version } : {}),
+        },
+        body,
+      });
+    for (const version of [undefined, '2024-11-05', '2025-03-26', '2025-06-18', MODERN]) {
+      const res = await post(calls(11), version);
+      expect(res.status, version).toBe(400);
+      expect(await res.json(), version).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    }
+    // A batch of profile calls with no key: refused for its size, not asked to sign in.
+    const profiles = JSON.stringify(
+      Array.from({ length: 11 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'get_carrier_profile', arguments: { carrier_id: 1000001 } },
+      })),
+    );
+    const refused = await post(profiles, '2025-03-26');
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as Json).error.message).toContain('at most 10 messages; this one has 11');
+    const ten = await post(calls(10), '2025-03-26');
+    expect(ten.status).toBe(200);
+    const ids = [...(await ten.text()).matchAll(/"id":(\d+)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+  });
+
   it('gives exactly one profile to concurrent calls with one lookup left', async () => {
     const key = await freeKey('mcp race');
     for (let i = 0; i < ALLOWANCE - 1; i++) expect((await rest('/api/carrier/1000001', key)).status).toBe(200);

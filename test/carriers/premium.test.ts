@@ -14,7 +14,7 @@ import type { Profile } from '../../contract/carriers/profile.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import { TEMPLATE_GENERATOR, toExplanation } from '../../server/carriers/explain.ts';
 import { CSV_COLUMNS, toExportCsv } from '../../server/carriers/export.ts';
-import type { LlmConfig } from '../../server/carriers/llm.ts';
+import { DEFAULT_LLM_MAX_TOKENS, type LlmConfig, toPromptProfile } from '../../server/carriers/llm.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
@@ -437,7 +437,10 @@ describe('explain: the LLM backend', () => {
     const sent = fake.requests[0]!;
     expect(sent.headers.authorization).toBe('Bearer sk-test-123');
     expect(sent.body.model).toBe('test-model');
-    const p = await profileOf(srv, 1000001);
+    expect(sent.body.max_tokens).toBe(DEFAULT_LLM_MAX_TOKENS);
+    // The profile and the draft as the model may see them: the carrier's own text as placeholders.
+    const p = toPromptProfile(await profileOf(srv, 1000001)).profile;
+    expect(p).toMatchObject({ legal_name: '{{legal_name}}', city: '{{city}}' });
     const user = (sent.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')!.content;
     expect(user).toContain(JSON.stringify(p));
     expect(user).toContain(toExplanation(p));

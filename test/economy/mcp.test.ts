@@ -587,6 +587,29 @@ describe('raw HTTP edges', () => {
     expect(JSON.parse(broken.body)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('refuses a batch of more than 10 messages under every version, and answers one of 10 where batches exist', async () => {
+    const pings = (n: number) =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })));
+    // No MCP-Protocol-Version is 2025-03-26; 2024-11-05 and 2025-03-26 still have batches.
+    const versions: (string | undefined)[] = [undefined, '2024-11-05', '2025-03-26', '2025-06-18', MODERN];
+    for (const version of versions) {
+      const withVersion = version ? { ...headers, 'mcp-protocol-version': version } : headers;
+      const res = await raw({ headers: withVersion, chunks: [pings(11)] });
+      expect(res.status, version).toBe(400);
+      expect(JSON.parse(res.body), version).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    }
+    const tooMany = await raw({ headers, chunks: [pings(500)] });
+    expect(JSON.parse(tooMany.body).error.message).toContain('at most 10 messages; this one has 500');
+    for (const version of [undefined, '2025-03-26']) {
+      const withVersion = version ? { ...headers, 'mcp-protocol-version': version } : headers;
+      const ten = await raw({ headers: withVersion, chunks: [pings(10)] });
+      expect(ten.status, version).toBe(200);
+      // Every ping answered: ids 1 to 10, each once, whether as JSON or as events.
+      const ids = [...ten.body.matchAll(/"id":(\d+)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+      expect(ids, version).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    }
+  });
+
   it('answers a body that is not JSON-typed with 415', async () => {
     const res = await raw({ headers: { ...headers, 'content-type': 'text/plain' }, chunks: [initialize] });
     expect(res.status).toBe(415);

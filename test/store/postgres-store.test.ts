@@ -6,7 +6,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../server/core/postgres.ts';
 import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../server/core/store-postgres.ts';
+import { KNOWN_KEYS_MAX } from '../../server/core/store.ts';
 import { settledEpoch, within } from '../helpers/account-store.ts';
+import { startNoticeDroppingProxy } from '../helpers/pooler.ts';
 import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
@@ -72,7 +74,12 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
         url,
         "SELECT tablename FROM pg_tables WHERE tablename LIKE 'carriers_%' ORDER BY tablename",
       );
-      expect(tables.map((t) => t.tablename)).toEqual(['carriers_api_keys', 'carriers_explain_cache', 'carriers_usage']);
+      expect(tables.map((t) => t.tablename)).toEqual([
+        'carriers_api_keys',
+        'carriers_explain_cache',
+        'carriers_keys_version',
+        'carriers_usage',
+      ]);
       // Every method waits for them: a store whose first call is a write finds its table.
       expect(await stores[0]!.consume('key_first', MONTH, 1)).toEqual({ ok: true, used: 1, remaining: 0 });
     } finally {
@@ -119,6 +126,55 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       await store.close();
     }
   });
+
+  it('behind a proxy that drops every notice, still remembers keys, and sees a revocation by the version within 5 s', async () => {
+    const url = await server.createDatabase('pooled');
+    const proxy = await startNoticeDroppingProxy(server.port);
+    const store = openPostgresStore(proxy.via(url), { log: quiet, warn: quiet });
+    try {
+      const { id, key } = await store.createKey('premium', 'pooled', NOW);
+      await store.findKey(key);
+      // Trusted, not read on every look-up: the epoch holds, and the key is remembered from now on.
+      const epoch = await settledEpoch(store);
+      expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
+      await sql(url, `UPDATE carriers_api_keys SET revoked_at = now() WHERE id = '${id}'`);
+      await within(2000, 'the notice never left the database', () => proxy.dropped() > 0);
+      await within(5000, 'the revocation was not seen', async () => (await store.findKey(key))?.revoked === true);
+      expect(store.keysEpoch()).not.toBe(epoch);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
+  it('keeps a key used often through a flood of unknown ones: the least recently used are forgotten, not all', async () => {
+    const url = await server.createDatabase('flood');
+    const store = openPostgresStore(url, { log: quiet, warn: quiet });
+    try {
+      const { id, key } = await store.createKey('premium', 'flood', NOW);
+      await store.findKey(key);
+      await settledEpoch(store);
+      expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
+      // Revoked behind the trigger's back: only a store that reads the row again sees it.
+      await sql(
+        url,
+        `ALTER TABLE carriers_api_keys DISABLE TRIGGER carriers_api_keys_changed;
+         UPDATE carriers_api_keys SET revoked_at = now() WHERE id = '${id}';
+         ALTER TABLE carriers_api_keys ENABLE TRIGGER carriers_api_keys_changed;`,
+      );
+      // More unknown keys than the store remembers, the valid key used between every hundred of them.
+      const unknown = (i: number) => `sl_${String(i).padStart(43, 'A')}`;
+      let looked = 0;
+      for (let batch = 0; batch * 100 < KNOWN_KEYS_MAX + 500; batch++) {
+        await Promise.all(Array.from({ length: 100 }, (_, i) => store.findKey(unknown(batch * 100 + i))));
+        looked += 100;
+        expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
+      }
+      expect(looked).toBeGreaterThan(KNOWN_KEYS_MAX);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 
   it('answers 503 store_unavailable within 5 s while the database is down, and serves again by itself', async () => {
     const url = await server.createDatabase('outage');

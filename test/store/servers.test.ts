@@ -1,6 +1,7 @@
 // Three carriers server processes (server/main.ts, as `npm start -- --service carriers` runs them) on one
 // PostgreSQL database (contracts/common.md, "Several servers, one shared store"): the free allowance exact
-// across all three, a key revoked with `npm run keys` refused by all three within 5 s, and the database
+// across all three, a key revoked with `npm run keys` refused by all three within 5 s (and by a fourth
+// behind a proxy that drops NOTIFY, as a transaction pooler does), and the database
 // stopped under load: 503 store_unavailable within 5 s (never a hang), /healthz degraded, no unit lost or
 // counted twice, and service again by itself once it is back.
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import type { AccountStore, CreatedKey } from '../../server/core/store.ts';
 import { CENSUS } from '../fixtures/carriers.ts';
 import { within } from '../helpers/account-store.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
+import { startNoticeDroppingProxy } from '../helpers/pooler.ts';
 import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
@@ -162,6 +164,32 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
     );
     for (const ms of seen) expect(ms).toBeLessThan(5000);
     console.log(`revocation refused by the three servers after ${seen.map((ms) => Math.round(ms)).join(', ')} ms`);
+  }, 60_000);
+
+  it('refuses a revoked key within 5 s on a server whose key notices never arrive (a pooler that drops NOTIFY)', async () => {
+    const proxy = await startNoticeDroppingProxy(pg.port);
+    const behind = await startServerProcess('carriers', {
+      dataDir: fx.outDir,
+      stateDir: fx.stateDir,
+      env: { DATABASE_URL: proxy.via(url), FREE_PROFILE_LOOKUPS: String(ALLOWANCE) },
+    });
+    try {
+      const key = await store.createKey('premium', 'behind a pooler', new Date());
+      // Signed in on a kept-alive connection, long enough for the server to trust what it remembers.
+      const warmUntil = performance.now() + 3000;
+      while (performance.now() < warmUntil) expect((await lookup(behind, 3, key.key, carriers[0]!)).status).toBe(200);
+      await store.revokeKey(key.id, new Date());
+      const at = performance.now();
+      // The trigger's notice left the database and the proxy dropped it: only the version tells the server.
+      await within(2000, 'the revocation notice never reached the proxy', () => proxy.dropped() > 0);
+      await within(5500, 'the server behind the pooler still accepted the revoked key', async () => {
+        return (await lookup(behind, 3, key.key, carriers[0]!)).status === 401;
+      });
+      console.log(`revocation refused behind the pooler after ${Math.round(performance.now() - at)} ms`);
+    } finally {
+      await behind.stop();
+      await proxy.close();
+    }
   }, 60_000);
 
   it('answers 503 store_unavailable within 5 s while the database is down, loses no unit, and serves again', async () => {

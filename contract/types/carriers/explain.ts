@@ -12,9 +12,13 @@ export interface CarrierExplanation {
    */
   summary: string;
   /**
-   * What wrote the summary: `template-v1`, the deterministic template (the default, and the fall-back when the configured LLM backend fails), or `llm:<model>`.
+   * What wrote the summary: `template-v1`, the deterministic template (the default, and the fall-back when the configured LLM backend fails or is not asked: see `fallback_reason`), or `llm:<model>`, the configured model. A summary the model wrote names the carrier as the profile does: the model saw placeholders, never the carrier's own text.
    */
   generator: string;
+  /**
+   * Present only when a model is configured and the template answered instead; such an answer is not cached, so a later call may get the model's summary. `model_failed`: the model failed, timed out or wrote a summary that was refused. `model_busy`: EXPLAIN_LLM_CONCURRENCY calls were under way. `model_paused`: the breaker is open after consecutive failures. `hourly_limit`: this key caused EXPLAIN_LLM_HOURLY_PER_KEY model calls in the last hour (cached summaries are still served to it).
+   */
+  fallback_reason?: "model_failed" | "model_busy" | "model_paused" | "hourly_limit";
   /**
    * The build the summary was generated from (manifest.json data_version).
    */
@@ -24,7 +28,7 @@ export interface CarrierExplanation {
    */
   generated_at: string;
   /**
-   * True when this request did not generate the summary: it came from the cache, or from a concurrent request that generated it.
+   * True when this request did not generate the summary: it came from the cache, or from a concurrent request that generated it. Always false for a template that stood in for the model (`fallback_reason`), which is never cached.
    */
   cached: boolean;
   /**

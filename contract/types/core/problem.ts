@@ -16,6 +16,7 @@ export interface ProblemDetailsRFC9457 {
     | "unauthorized"
     | "premium_required"
     | "quota_exhausted"
+    | "sign_in_limited"
     | "upstream_unavailable"
     | "store_unavailable"
     | "method_not_allowed"
