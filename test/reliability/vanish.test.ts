@@ -2,7 +2,8 @@
 // faults"): moved away, made unreadable, or left half-published by a publisher killed between its two
 // renames. A real server process under steady request load keeps answering every request from the build
 // it loaded, routes and static files alike; /healthz says `degraded` naming why; the other services of the
-// process answer; and the next good build published at the path is loaded, /healthz ok again.
+// process answer; and the next good build published at the path is loaded, /healthz ok again. And a
+// background failure that nothing handled is logged instead of ending the process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,9 +32,10 @@ const NOBODY = 65534;
 function startServer(
   dataDir: string,
   stateDir: string,
-  options: { service?: string; uid?: number } = {},
+  options: { service?: string; uid?: number; preload?: string } = {},
 ): Promise<Started> {
-  const args = ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir];
+  const preload = options.preload ? ['--import', `data:text/javascript,${encodeURIComponent(options.preload)}`] : [];
+  const args = [...preload, '--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir];
   if (options.service) args.push('--service', options.service);
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -140,7 +142,7 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function setUp(options: { service?: string; uid?: number } = {}) {
+async function setUp(options: { service?: string; uid?: number; preload?: string } = {}) {
   const fx = await buildFixture();
   const stateDir = join(fx.root.path, 'state');
   mkdirSync(stateDir);
@@ -270,4 +272,17 @@ describe('a tree that goes away under a running server', () => {
     expectAllAnswered(load.samples, ['before', 'half', 'back']);
     expect(server.child.exitCode).toBeNull();
   }, 120_000);
+});
+
+describe('a background failure nothing else handled', () => {
+  it('is logged, and the process goes on serving', async () => {
+    // A rejection no code handles, raised on demand once the server is up (Node's default ends the process).
+    const preload = `process.on('SIGUSR2', () => { Promise.reject(new Error('a late failure')); });`;
+    const { server, base } = await setUp({ service: 'facilities', preload });
+    server.child.kill('SIGUSR2');
+    await waitFor('the failure is logged', () => server.stderr().includes('a background task failed'));
+    expect(server.stderr()).toContain('a background task failed, still serving: Error: a late failure');
+    expect((await fetch(`${base}/api/v1/stats`)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  }, 60_000);
 });
