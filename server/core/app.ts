@@ -230,7 +230,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
           manifestStamp = stamp;
           refuse(
             state.build.manifest.data_version,
-            treeTrouble(dir) ?? `${dir} could not be read: ${describeFailure(err)}`,
+            treeTrouble(dir) ?? `${dir} could not be read: ${(err as Error)?.message ?? String(err)}`,
           );
           return false;
         },
