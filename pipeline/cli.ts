@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { flagSetting } from '../contract/core/settings.ts';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../contract/core/cli.ts';
 import { createProgress, formatTable } from './core/progress.ts';
-import { recoverPublish } from './core/sink.ts';
+import { recoverPublishLocked } from './core/sink.ts';
 import { type BuildResult, PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
@@ -81,7 +81,7 @@ export async function main(argv: string[]): Promise<void> {
     flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES),
   );
   if (values['if-missing']) {
-    await recoverPublish(outDir, service);
+    await recoverPublishLocked(outDir, service);
     // Only a missing folder is built: one without its manifest is a damaged or half-copied build, which the
     // server refuses with the reason rather than have generated data replace it.
     if (existsSync(join(outDir, service))) return;

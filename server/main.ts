@@ -1,6 +1,7 @@
-// npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
-// The only file that listens. Builds demo data for any service whose dist-data/<service>/ is missing,
-// then serves each service on its own port and prints the base URLs.
+// npm start -- [--service NAME] [--port N] [--host H] [--data DIR] [--no-demo]
+// The only file that listens. Builds demo data for any service whose dist-data/<service>/ is missing
+// (unless --no-demo or DEMO=off: then it stops), then serves each service on its own port and prints the
+// base URLs.
 import { corsOriginsSetting } from './core/cors.ts';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
@@ -13,26 +14,30 @@ import { createServiceServer, drainConnections } from './core/http-server.ts';
 import { flushRequestLog, requestLog } from './core/log.ts';
 import { prepareStateDir, stateDirOf } from '../contract/core/state-dir.ts';
 import { SERVICES } from './services.ts';
+import { describeFailure } from '../contract/core/problem.ts';
 
 const USAGE = `Serve the built data of every service (or one).
 
-Usage: npm start -- [--service NAME] [--port N] [--host H] [--data DIR]
+Usage: npm start -- [--service NAME] [--port N] [--host H] [--data DIR] [--no-demo]
 
   --service   ${Object.keys(SERVICES).join(' | ')} (default: all, each on its own port)
   --port      port for --service (0 = any free port); with all services only 0 is accepted
   --host      interface to listen on (default 127.0.0.1; HOST)
   --data      build folder to serve (default dist-data; DATA_DIR)
+  --no-demo   a missing DIR/<service>/ stops the start (production) instead of building demo data (DEMO=off)
 
 Environment: PORT_FACILITIES (8081), PORT_CARRIERS (8082), PORT_ECONOMY (8083), DATA_DIR, HOST,
 STATE_DIR (state), DATABASE_URL (postgres://…; unset: state under STATE_DIR), FREE_PROFILE_LOOKUPS (25),
 SIGN_IN_FAILURES_PER_MINUTE (30), TRUSTED_PROXIES (0), EXPLAIN_LLM_URL, EXPLAIN_LLM_KEY, EXPLAIN_LLM_MODEL,
 EXPLAIN_LLM_TIMEOUT_MS (10000), EXPLAIN_LLM_MAX_TOKENS (1024), EXPLAIN_LLM_CONCURRENCY (4),
 EXPLAIN_LLM_HOURLY_PER_KEY (20), EXPLAIN_LLM_BREAKER_FAILURES (3), EXPLAIN_LLM_BREAKER_COOLDOWN_MS (30000),
-STATCAN_WDS_URL, BOC_VALET_URL, RELOAD_INTERVAL_MS (5000; 0 = off), LOG (json | off).
+STATCAN_WDS_URL, BOC_VALET_URL, RELOAD_INTERVAL_MS (5000; 0 = off), LOG (json | off), DEMO (on | off;
+default on).
 
 Examples:
   npm start
-  npm start -- --service facilities --port 0`;
+  npm start -- --service facilities --port 0
+  npm start -- --no-demo`;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((res, rej) => {
@@ -61,7 +66,13 @@ function toStartError(name: string, portEnv: string, port: number, host: string,
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseCli(
     argv,
-    { service: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } },
+    {
+      service: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      'no-demo': { type: 'boolean' },
+    },
     USAGE,
   );
   if (values.help) {
@@ -77,6 +88,11 @@ export async function main(argv: string[]): Promise<void> {
   if (port !== undefined && port !== 0 && names.length > 1)
     throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  // DEMO: on (the default) or off, in any case; --no-demo is off whatever it says.
+  const demoSetting = (process.env.DEMO ?? '').toLowerCase();
+  if (demoSetting !== '' && demoSetting !== 'on' && demoSetting !== 'off')
+    throw new CliError(`DEMO must be on or off, not ${process.env.DEMO}`, 1);
+  const demo = !values['no-demo'] && demoSetting !== 'off';
   let reloadIntervalMs: number;
   try {
     reloadIntervalMs = wholeNumberSetting(
@@ -129,7 +145,7 @@ export async function main(argv: string[]): Promise<void> {
     try {
       // Settings and state first: a value the service cannot use stops it before any demo data is built.
       const def = svc.create({ stateDir, env: process.env });
-      await ensureBuilt(name, dataDir);
+      await ensureBuilt(name, dataDir, demo);
       app = createApp(def, {
         dataDir,
         log,
@@ -138,7 +154,7 @@ export async function main(argv: string[]): Promise<void> {
         onReload: (e) =>
           process.stderr.write(
             e.error
-              ? `[${name}] new build not loaded, still serving ${e.from}: ${e.error}\n`
+              ? `[${name}] still serving ${e.from}: ${e.error}\n`
               : e.to === e.from
                 ? `[${name}] reloaded ${e.to}: republished with the same data\n`
                 : `[${name}] reloaded ${e.from} → ${e.to}\n`,
@@ -190,6 +206,11 @@ export async function main(argv: string[]): Promise<void> {
       drainConnections(r.server, r.app.handler);
     }
   };
+  // The last guard: a background task's failure that nothing else handled is logged, and the services go
+  // on answering (Node's default would end every service of the process).
+  process.on('unhandledRejection', (reason) =>
+    process.stderr.write(`a background task failed, still serving: ${describeFailure(reason)}\n`),
+  );
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -4,7 +4,7 @@
 // and the file is not sorted by inspection, so they are spilled into partitions by inspection id on disk
 // and grouped one partition at a time: memory stays bounded by a partition, never by the whole file.
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { isAlive } from '../core/sink.ts';
+import { isAlive } from '../core/lock.ts';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -9,9 +9,10 @@
 // is renamed in, is never changed once there (the same key means the same bytes), and is removed once
 // neither the live nor the previous build names it.
 import { type ShrinkRule, shrinkReasons, toShrinkError } from './shrink.ts';
-import { constants as fsc, readFileSync } from 'node:fs';
+import { acquireLock, fileLockEffects, type LockEffects } from './lock.ts';
+import { constants as fsc } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -33,18 +34,16 @@ const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
 /** All file-system effects of a build, so tests can fail or kill a build at a chosen write. */
-export interface SinkEffects {
+export interface SinkEffects extends LockEffects {
   /** `mode` for the folders it creates (private data: 0o700). */
   mkdir(path: string, mode?: number): Promise<void>;
   /** `mode` when it creates the file (private data: 0o600). */
   writeFile(path: string, data: Uint8Array, mode?: number): Promise<void>;
-  readFile(path: string): Promise<Buffer | undefined>;
   rename(from: string, to: string): Promise<void>;
-  rm(path: string): Promise<void>;
   exists(path: string): Promise<boolean>;
   list(dir: string): Promise<string[]>;
-  /** Creates `path` only if it does not exist; false when it does. */
-  createExclusive(path: string, data: string): Promise<boolean>;
+  /** Flushes a file or a folder (its entries) to disk (fsync), so a rename that publishes it finds it whole. */
+  sync(path: string): Promise<void>;
   /** Opens a file for writing in pieces (large data files). */
   openWrite(path: string, mode?: number): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
 }
@@ -58,16 +57,8 @@ export const fileEffects: SinkEffects = {
     await fs.mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
   },
   writeFile: (path, data, mode) => fs.writeFile(path, data, mode === undefined ? {} : { mode }),
-  async readFile(path) {
-    try {
-      return await fs.readFile(path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-  },
+  ...fileLockEffects,
   rename: (from, to) => fs.rename(from, to),
-  rm: (path) => fs.rm(path, { recursive: true, force: true }),
   exists: (path) =>
     fs.access(path, fsc.F_OK).then(
       () => true,
@@ -83,13 +74,16 @@ export const fileEffects: SinkEffects = {
       close: () => handle.close(),
     };
   },
-  async createExclusive(path, data) {
+  async sync(path) {
+    const handle = await fs.open(path, 'r');
     try {
-      await fs.writeFile(path, data, { flag: 'wx' });
-      return true;
+      await handle.sync();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
+      // Some systems cannot flush a folder opened for reading (EINVAL, EPERM, EISDIR): its files are flushed.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && code !== 'EPERM' && code !== 'EISDIR') throw err;
+    } finally {
+      await handle.close();
     }
   },
 };
@@ -162,117 +156,25 @@ function brotliParams(size: number): Record<number, number> {
 export async function recoverPublish(outDir: string, service: string, effects = fileEffects): Promise<void> {
   const live = join(outDir, service);
   const prev = previousDir(live);
-  if (!(await effects.exists(live)) && (await effects.exists(prev))) await effects.rename(prev, live);
+  if (!(await effects.exists(live)) && (await effects.exists(prev))) {
+    await effects.rename(prev, live);
+    await effects.sync(outDir);
+  }
 }
 
-/** True when a process with this pid is running (ours or another user's). */
-export function isAlive(pid: number): boolean {
+/**
+ * recoverPublish for a process that will not build into `outDir` itself (npm start's check for a missing
+ * tree): under the build lock only, so a publish a live build is in the middle of is never "recovered"
+ * under it; throws, naming that build, when one holds the lock.
+ */
+export async function recoverPublishLocked(outDir: string, service: string, effects = fileEffects): Promise<void> {
+  if (!(await effects.exists(outDir))) return;
+  const lock = await acquireLock(outDir, service, effects);
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    await recoverPublish(outDir, service, effects);
+  } finally {
+    await effects.rm(lock);
   }
-}
-
-/** What holds a lock: `build of carriers`, or `nightly job` for the nightly's own lock. */
-const lockHolder = (service: string) => (service === 'nightly' ? 'nightly job' : `build of ${service}`);
-
-/**
- * When a process started, in clock ticks since boot (Linux: /proc/<pid>/stat, field 22); undefined where
- * that cannot be read. With the pid it names one process: a pid the system gave again to another process
- * after a build was killed has another start.
- */
-export function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count from after its last `)`.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-/** What a lock file holds: `<pid> <start>` (the start where known). */
-function lockText(): string {
-  const start = processStart(process.pid);
-  return start === undefined ? String(process.pid) : `${process.pid} ${start}`;
-}
-
-/**
- * The pid a lock file names when that very process is still running; undefined for no lock, a dead holder,
- * or a pid now used by another process (its start differs from the one written).
- */
-function holderOf(text: string | undefined): number | undefined {
-  const [pidText, start] = (text ?? '').trim().split(' ');
-  const holder = Number(pidText);
-  if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) return undefined;
-  if (start !== undefined) {
-    const now = processStart(holder);
-    if (now !== undefined && now !== start) return undefined;
-  }
-  return holder;
-}
-
-async function liveHolder(lock: string, effects: SinkEffects): Promise<number | undefined> {
-  return holderOf((await effects.readFile(lock))?.toString('utf8'));
-}
-
-const lockedBy = (service: string, holder: number, lock: string) =>
-  new Error(`another ${lockHolder(service)} is running (pid ${holder}, lock ${lock})`);
-
-/** Takes `<outDir>/.<name>.lock` for this process (one left by a killed process is taken over); returns its path. */
-export async function acquireLock(
-  outDir: string,
-  service: string,
-  effects: SinkEffects = fileEffects,
-): Promise<string> {
-  const lock = join(outDir, `.${service}.lock`);
-  const mine = lockText();
-  const guard = `${lock}.takeover`;
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (await effects.createExclusive(lock, mine)) return lock;
-    const holder = await liveHolder(lock, effects);
-    if (holder !== undefined) throw lockedBy(service, holder, lock);
-    // Left by a build that was killed (or being written this instant). It is removed only under a second,
-    // short-lived lock, after a second look: of several builds that saw it dead, one removes it and the
-    // others, once inside, find the new holder's lock alive. Without the guard, one could remove the lock
-    // another had just taken over.
-    if (await effects.createExclusive(guard, mine)) {
-      let written = true;
-      try {
-        const text = (await effects.readFile(lock))?.toString('utf8');
-        written = text !== '';
-        if (written && holderOf(text) === undefined) await effects.rm(lock);
-      } finally {
-        await effects.rm(guard);
-      }
-      // An empty lock is one being written: its writer is given a moment.
-      if (!written) await new Promise((resolve) => setTimeout(resolve, 10));
-      continue;
-    }
-    // Another build is taking over. A guard whose writer died (killed in that instant) is removed.
-    const text = (await effects.readFile(guard))?.toString('utf8');
-    if (text && holderOf(text) === undefined) await effects.rm(guard);
-    else await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`could not take the build lock ${lock}`);
-}
-
-/**
- * Fails at once when a live process holds `<outDir>/.<service>.lock`: a build checks this before it reads
- * its inputs, so a second build stops with the reason instead of after minutes of parsing. The lock itself
- * is still taken by openSink (two builds starting together are told apart there).
- */
-export async function assertNotLocked(
-  outDir: string,
-  service: string,
-  effects: SinkEffects = fileEffects,
-): Promise<void> {
-  const lock = join(outDir, `.${service}.lock`);
-  const holder = await liveHolder(lock, effects);
-  // This process's own lock (a build it has open) is openSink's to judge.
-  if (holder !== undefined && holder !== process.pid) throw lockedBy(service, holder, lock);
 }
 
 /** The live build's manifest, or undefined when there is none or it cannot be read (nothing to compare). */
@@ -356,6 +258,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       madeDirs.add(parent);
     }
     await effects.writeFile(abs, data, secret ? PRIVATE_FILE_MODE : undefined);
+    await effects.sync(abs);
   };
 
   // Compression and writes run a few at a time (the thread pool compresses, the disk writes) while the
@@ -416,6 +319,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     const abs = join(dir, relPath);
     const secret = relPath.startsWith(PRIVATE_PREFIX);
     await effects.mkdir(dirname(abs), secret ? PRIVATE_DIR_MODE : undefined);
+    madeDirs.add(dirname(abs));
     const file = await effects.openWrite(abs, secret ? PRIVATE_FILE_MODE : undefined);
     const hash = createHash('sha256');
     let pending: Uint8Array[] = [];
@@ -442,6 +346,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       async close() {
         await flush();
         await file.close();
+        await effects.sync(abs);
         written.set(relPath, hash.digest('hex'));
       },
     };
@@ -484,7 +389,9 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
         const privateChecksums = { files: Object.fromEntries(privateFiles) };
         registry.assert('core/checksums', privateChecksums, `${PRIVATE_PREFIX}checksums.json`);
         const body = Buffer.from(JSON.stringify(privateChecksums));
-        await effects.writeFile(join(dir, PRIVATE_PREFIX, 'checksums.json'), body, PRIVATE_FILE_MODE);
+        const path = join(dir, PRIVATE_PREFIX, 'checksums.json');
+        await effects.writeFile(path, body, PRIVATE_FILE_MODE);
+        await effects.sync(path);
         privateKey = sha256(body);
       }
       const checksums = { files: Object.fromEntries(publicFiles) };
@@ -501,12 +408,19 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       registry.assert('core/manifest', full, 'manifest.json');
       // The manifest is written last: a tree without one is never a finished build.
       await put('manifest.json', Buffer.from(`${JSON.stringify(full, null, 2)}\n`));
+      // Every file was flushed as it was written; then every folder (deepest first), so that after a crash
+      // the renames below never publish a tree whose names or bytes are still only in memory.
+      const folders = new Set([dir]);
+      for (let folder of madeDirs)
+        for (; folder.startsWith(`${dir}${sep}`); folder = dirname(folder)) folders.add(folder);
+      for (const folder of [...folders].sort((a, b) => b.length - a.length)) await effects.sync(folder);
       const privateDir = privateDirOf(live, full);
       if (privateDir) {
         // In place before the tree that names it. Already there from a build of the same files: the same bytes.
         await effects.mkdir(privateRoot(live), PRIVATE_DIR_MODE);
         if (await effects.exists(privateDir)) await effects.rm(join(dir, PRIVATE_PREFIX));
         else await effects.rename(join(dir, PRIVATE_PREFIX), privateDir);
+        await effects.sync(privateRoot(live));
       }
       const prev = previousDir(live);
       if (await effects.exists(live)) {
@@ -514,6 +428,8 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
         await effects.rename(live, prev);
       }
       await effects.rename(dir, live);
+      // The renames themselves are entries of the output folder.
+      await effects.sync(outDir);
       await removeUnnamedPrivate(live, effects);
       await release();
     },

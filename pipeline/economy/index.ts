@@ -9,7 +9,8 @@ import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { assertNotLocked, fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { assertNotLocked } from '../core/lock.ts';
+import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { sortById } from '../../contract/economy/ids.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import {

@@ -5,7 +5,7 @@
 import { readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createProgress, type Progress } from '../core/progress.ts';
-import { acquireLock } from '../core/sink.ts';
+import { acquireLock } from '../core/lock.ts';
 import { loadRegistry } from '../economy/registry.ts';
 import { PIPELINES } from '../services.ts';
 import { toStatcanBaseUrl } from '../../contract/economy/upstream/statcan.ts';

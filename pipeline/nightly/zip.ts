@@ -3,6 +3,7 @@
 // record and locator of §4.3.14–4.3.15 and the ZIP64 extra field of §4.5.3), then each entry is streamed
 // through node:zlib's raw inflate (method 8) or copied (method 0), its CRC-32 and size checked against the
 // directory. Enough for publishers' archives; encryption, multi-disk archives and other methods are refused.
+// Not yauzl: it does not check an entry's CRC-32, which is how a damaged download is caught here.
 import { createReadStream } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';

@@ -344,7 +344,8 @@ export class SearchThread {
 
   private stopIfIdle(): void {
     if (!this.worker || this.worker.ids.size > 0 || this.batch.length > 0) return;
-    void this.worker.thread.terminate();
+    // Ending a thread that already stopped is nothing to report.
+    this.worker.thread.terminate().catch(() => undefined);
     this.worker = undefined;
   }
 

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
-import { loadBuild, type Prefetched, prefetchBuild } from './build.ts';
+import { loadBuild, type Prefetched, prefetchBuild, treeTrouble } from './build.ts';
 import { type LogLine, requestLog } from './log.ts';
 import type { Handler, RouteRequest, Routes, ServiceDefinition, ServiceState } from './service.ts';
 import { prefetchTree, staticHandler, type TreeSnapshot } from './statics.ts';
@@ -18,7 +18,7 @@ import { type Access, answerOptions, publicHeaders, signedInHeaders } from './co
 import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload } from './payload.ts';
-import { healthyChecks, toHealth } from '../../contract/core/manifest.ts';
+import { type HealthCheck, healthyChecks, toHealth } from '../../contract/core/manifest.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -39,7 +39,10 @@ export interface ServiceApp<D> {
   basePath: string;
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   state(): ServiceState<D>;
-  /** Loads the published build again if its data_version changed; keeps the old one on any failure. */
+  /**
+   * Loads the build published at the service's folder if it is another tree; keeps the old one on any
+   * failure (a tree gone, unreadable or damaged), which /healthz then names.
+   */
   reload(): boolean;
   close(): void;
 }
@@ -61,6 +64,21 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   let state = toState(def, dir);
   let statics = staticHandler(dir, state.build);
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
+  // Why the tree now at `dir` is not the build served (gone, unreadable, damaged); /healthz's `build` check.
+  let trouble: string | undefined;
+  const buildCheck = (): HealthCheck | undefined =>
+    trouble === undefined
+      ? undefined
+      : {
+          name: 'build',
+          status: 'degraded',
+          detail: `${trouble}; serving the last loaded build ${state.build.manifest.data_version}`,
+        };
+  /** Notes that the tree on disk is not loaded, and why; said once per change of the tree. */
+  const refuse = (from: string, reason: string) => {
+    trouble = reason;
+    options.onReload?.({ from, error: reason });
+  };
 
   const onError = (err: unknown, req: RouteRequest, res: ServerResponse) => {
     const body = sendProblem(res, err);
@@ -141,7 +159,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     answerOptions(req, res, { allow, public: pub, signedIn: priv }, state.build.manifest.data_version, corsOrigins);
   };
 
-  coreRoutes(routes, def);
+  coreRoutes(routes, def, buildCheck);
   def.routes(routes);
 
   const logged = log ? toLogged(log, def.name) : undefined;
@@ -152,6 +170,11 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     if (stamp === manifestStamp) return false;
     manifestStamp = stamp;
     const from = state.build.manifest.data_version;
+    const missing = stamp === MISSING ? treeTrouble(dir) : undefined;
+    if (missing) {
+      refuse(from, missing);
+      return false;
+    }
     try {
       // Even with the same data_version (a rebuild of the same inputs), the tree on disk is a new one: its
       // files are renamed in, so the static listing and the open files must be the new tree's too.
@@ -164,15 +187,26 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
         throw err;
       }
       const old = state;
+      const oldStatics = statics;
       state = next;
       statics = nextStatics;
+      trouble = undefined;
       // Requests already running finish on the old data; release it after they had time to.
-      if (def.unload) setTimeout(() => def.unload!(old.data), 30_000).unref();
+      setTimeout(() => release(old.data, oldStatics), 30_000).unref();
       options.onReload?.({ from, to: next.build.manifest.data_version });
       return true;
     } catch (err) {
-      options.onReload?.({ from, error: (err as Error).message });
+      refuse(from, `the build at ${dir} was not loaded: ${(err as Error).message}`);
       return false;
+    }
+  };
+  /** Lets go of a replaced build; a failure there is logged, never thrown from a timer. */
+  const release = (data: D, oldStatics: typeof statics) => {
+    try {
+      oldStatics.close();
+      def.unload?.(data);
+    } catch (err) {
+      process.stderr.write(`[${def.name}] releasing a replaced build failed: ${describeFailure(err)}\n`);
     }
   };
   let reloading: Promise<boolean> | undefined;
@@ -185,10 +219,26 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     if (reloading) return reloading;
     const stamp = stampOf(join(dir, 'manifest.json'));
     if (stamp === manifestStamp) return Promise.resolve(false);
+    if (stamp === MISSING) return Promise.resolve(reload(undefined, stamp));
+    // Never rejects: the timer and the static path call it, and a read that fails (the tree moved away or
+    // made unreadable during it) keeps the build served, as a failed load does.
     reloading = Promise.all([prefetchBuild(dir), prefetchTree(dir)])
-      .then(([prefetched, tree]) =>
-        stampOf(join(dir, 'manifest.json')) === stamp ? reload(prefetched, stamp, tree) : false,
+      .then(
+        ([prefetched, tree]) =>
+          stampOf(join(dir, 'manifest.json')) === stamp ? reload(prefetched, stamp, tree) : false,
+        (err: unknown) => {
+          manifestStamp = stamp;
+          refuse(
+            state.build.manifest.data_version,
+            treeTrouble(dir) ?? `${dir} could not be read: ${(err as Error)?.message ?? String(err)}`,
+          );
+          return false;
+        },
       )
+      .catch((err: unknown) => {
+        process.stderr.write(`[${def.name}] looking for a new build failed: ${describeFailure(err)}\n`);
+        return false;
+      })
       .finally(() => {
         reloading = undefined;
       });
@@ -221,7 +271,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     close: () => {
       clearInterval(timer);
       def.close?.();
-      def.unload?.(state.data);
+      release(state.data, statics);
     },
   };
 }
@@ -230,9 +280,14 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
  * The routes every service has, before its own: health, the problem type pages, and where the service has
  * an OpenAPI document, that document and the `/docs` reference rendered from it.
  */
-export function coreRoutes<D>(routes: Routes<D>, def: Pick<ServiceDefinition<D>, 'name' | 'openapi' | 'health'>): void {
+export function coreRoutes<D>(
+  routes: Routes<D>,
+  def: Pick<ServiceDefinition<D>, 'name' | 'openapi' | 'health'>,
+  buildCheck: () => HealthCheck | undefined = () => undefined,
+): void {
   routes.get('/healthz', async (req, res, s) => {
-    const own = def.health ? await def.health(s) : [];
+    const tree = buildCheck();
+    const own = [...(tree ? [tree] : []), ...(def.health ? await def.health(s) : [])];
     if (own.every((c) => c.status === 'ok')) return sendPayload(req, res, s.health, { cacheControl: 'no-store' });
     // Something is wrong: the healthy checks with the service's in their place, degraded; still a 200.
     const checks = healthyChecks(s.build.manifest.service).map((c) => own.find((o) => o.name === c.name) ?? c);
@@ -300,13 +355,16 @@ export function isPrivatePath(path: string): boolean {
   return first === 'private';
 }
 
+/** The stamp of a manifest that cannot be reached (the tree gone, moved, unreadable). */
+const MISSING = 'missing';
+
 /** Inode + mtime of the manifest: a publish renames a new tree in, so either changes. */
 function stampOf(path: string): string {
   try {
     const s = statSync(path);
     return `${s.ino}:${s.mtimeMs}`;
   } catch {
-    return 'missing';
+    return MISSING;
   }
 }
 

@@ -4,11 +4,11 @@
 // files (signed-in data) are in the folder its manifest names beside the tree (pipeline/core/sink.ts), and
 // verified against that folder's own checksums; the routes read them as `private/<file>`.
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../contract/core/manifest.ts';
-import { DATA_FORMAT, PRIVATE_PREFIX, privateDirOf } from '../../contract/core/layout.ts';
+import { DATA_FORMAT, PRIVATE_PREFIX, previousDir, privateDirOf } from '../../contract/core/layout.ts';
 import { schemas, SchemaError } from '../../contract/core/schemas.ts';
 import { etagOf, type Payload } from './payload.ts';
 
@@ -77,6 +77,35 @@ function readVerified(
   return buf;
 }
 
+/** The error code a stat of `path` fails with, or undefined when it succeeds. */
+function statFailure(path: string): string | undefined {
+  try {
+    statSync(path);
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'EIO';
+  }
+}
+
+/**
+ * Why the tree at `dir` cannot be looked at now (gone, moved, a publish cut short between its two renames,
+ * unreadable), or undefined when its manifest can be reached. Said in /healthz and the server's log.
+ */
+export function treeTrouble(dir: string): string | undefined {
+  const atDir = statFailure(dir);
+  if (atDir === 'ENOENT') {
+    return statFailure(previousDir(dir)) === undefined
+      ? `a publish was cut short: ${dir} is missing and ${previousDir(dir)} holds the build before it (the next build puts it back)`
+      : `${dir} is gone (moved or removed)`;
+  }
+  if (atDir === 'ENOTDIR') return `${dir} is not a folder`;
+  if (atDir !== undefined) return `${dir} cannot be read (${atDir})`;
+  const atManifest = statFailure(join(dir, 'manifest.json'));
+  if (atManifest === 'EACCES' || atManifest === 'EPERM') return `${dir} cannot be read (permission denied)`;
+  if (atManifest !== undefined) return `${join(dir, 'manifest.json')} is missing (${atManifest})`;
+  return undefined;
+}
+
 /** How many files a prefetch reads at once. */
 const PREFETCH_CONCURRENCY = 32;
 
@@ -127,7 +156,15 @@ export function loadBuild(
   try {
     manifest = JSON.parse(readAt(join(dir, 'manifest.json')).toString('utf8')) as Manifest;
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not valid JSON';
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'is missing'
+        : code === 'EISDIR'
+          ? 'is not a file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'cannot be read (permission denied)'
+            : 'is not valid JSON';
     throw new DataError(
       `${join(dir, 'manifest.json')} ${reason}: build the data first (npm run build -- --service ${service} --input DIR)`,
     );

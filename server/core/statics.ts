@@ -19,13 +19,16 @@
 // - no byte ranges (RFC 9110 §14.2 lets a server ignore Range: sirv reads `bytes=5-1` as a stream it cannot
 //   open after its headers are out, `bytes=-1` as the first two bytes, applies ranges to the compressed
 //   sibling, and answers an unsatisfiable one with a bare 416; the whole file is small enough);
-// - a file a publish replaced after the listing never goes out under the listed headers (see below).
+// - a file a publish replaced after the listing never goes out under the listed headers (see below);
+// - the tree moved, removed or made unreadable after the listing: its files still go out, from the bytes the
+//   build holds in memory or from a descriptor opened at listing (holdTree).
 import { readdir, readFile, stat } from 'node:fs/promises';
 import {
   closeSync,
   createReadStream,
   fstatSync,
   openSync,
+  read,
   readdirSync,
   readFileSync,
   statSync,
@@ -34,6 +37,7 @@ import {
 } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative, resolve as resolvePath } from 'node:path';
+import { finished, Readable } from 'node:stream';
 import sirv from 'sirv';
 import { DataError, hashAhead, type LoadedBuild, sha256Of } from './build.ts';
 import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
@@ -224,6 +228,7 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
   // The responses sirv is sending a file without siblings, for setHeaders above.
   const plain = new WeakSet<ServerResponse>();
   const { files, stats } = listTree(dir, build, snapshot);
+  const held = holdTree(dir, build, stats);
   const handler = (req: IncomingMessage & { path: string }, res: ServerResponse, fail: (err: HttpError) => void) => {
     const file = resolve(files, req.path);
     const notFound = () => {
@@ -268,12 +273,118 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
     if (!file.gz && !file.br) plain.add(res);
     // sirv finds the file by the request's path: `/` is named by its file's (the app's log keeps `/`).
     if (req.path !== file.path && req.path === '/') req.url = file.path;
-    guardReplaced(res, dir, stats);
+    guardReplaced(res, dir, stats, held);
     serve(req, res, notFound);
   };
   /** True when the tree has a file at `path` (for OPTIONS, which the app answers). */
   const has = (path: string) => resolve(files, path) !== undefined;
-  return Object.assign(handler, { has });
+  /** Lets go of the files held open, once the responses reading them are done. */
+  const close = () => held.close();
+  return Object.assign(handler, { has, close });
+}
+
+/** The bytes of a listed file, by absolute path, from the build's own memory or a descriptor held open. */
+interface HeldTree {
+  /** Sends the listed file at `abs` as the body of `res`; false when this tree holds no copy of it. */
+  send(res: ServerResponse, abs: string): boolean;
+  close(): void;
+}
+
+const API_DOCUMENT = /^(api\/.+)\.json(\.gz|\.br)?$/;
+
+/**
+ * What keeps a build's files servable when its folder moves, is removed or turns unreadable while it is
+ * served: the API documents (and their codings) are in memory already (loadBuild); every other listed file
+ * (indexes, report, the explorer: tens per tree) is opened here, once, when it is still the one listed.
+ */
+function holdTree(dir: string, build: LoadedBuild, stats: ReadonlyMap<string, Stats>): HeldTree {
+  const inMemory = (abs: string): Buffer | undefined => {
+    const m = API_DOCUMENT.exec(relative(dir, abs));
+    const payload = m ? build.payloads.get(`/${m[1]}`) : undefined;
+    if (!payload) return undefined;
+    return m?.[2] === '.gz' ? payload.gz : m?.[2] === '.br' ? payload.br : payload.body;
+  };
+  const fds = new Map<string, number>();
+  for (const [abs, listed] of stats) {
+    if (inMemory(abs)) continue;
+    let fd: number;
+    try {
+      fd = openSync(abs, 'r');
+    } catch {
+      continue;
+    }
+    // Replaced since the listing (a publish meanwhile): not this build's file; the previous tree has it.
+    if (isListed(fstatSync(fd), listed.size, listed)) fds.set(abs, fd);
+    else closeSync(fd);
+  }
+  // Descriptors are closed only once no response reads them: a number closed early could name another file.
+  let reading = 0;
+  let closing = false;
+  const closeIfIdle = () => {
+    if (!closing || reading > 0) return;
+    for (const fd of fds.values()) closeSync(fd);
+    fds.clear();
+  };
+  return {
+    send(res, abs) {
+      const bytes = inMemory(abs);
+      if (bytes) {
+        res.end(bytes);
+        return true;
+      }
+      const fd = fds.get(abs);
+      const listed = stats.get(abs);
+      // A file changed in place since (no build does that; an edit by hand) is not the listed one any more.
+      if (fd === undefined || !listed || !isListed(fstatSync(fd), listed.size, listed)) return false;
+      reading++;
+      const stream = positionalStream(fd, listed.size);
+      finished(stream, () => {
+        reading--;
+        closeIfIdle();
+      });
+      stream.once('error', () => res.destroy());
+      res.once('close', () => stream.destroy());
+      stream.pipe(res);
+      return true;
+    },
+    close() {
+      closing = true;
+      closeIfIdle();
+    },
+  };
+}
+
+const CHUNK = 64 * 1024;
+
+/**
+ * The first `size` bytes of an open file, read at their positions (several responses share the
+ * descriptor). Unlike a file stream over a descriptor, destroying it never closes the descriptor, and it
+ * ends only once no read of it is under way.
+ */
+function positionalStream(fd: number, size: number): Readable {
+  let at = 0;
+  let pending = false;
+  let whenIdle: (() => void) | undefined;
+  return new Readable({
+    highWaterMark: CHUNK,
+    read() {
+      if (at >= size) return void this.push(null);
+      const buf = Buffer.allocUnsafe(Math.min(CHUNK, size - at));
+      pending = true;
+      read(fd, buf, 0, buf.length, at, (err, bytes) => {
+        pending = false;
+        whenIdle?.();
+        if (this.destroyed) return;
+        if (err || bytes === 0) return void this.destroy(err ?? new Error('the file ended before its listed size'));
+        at += bytes;
+        this.push(buf.subarray(0, bytes));
+      });
+    },
+    destroy(err, callback) {
+      if (!pending) return callback(err);
+      whenIdle = () => callback(err);
+    },
+  });
 }
 
 /**
@@ -284,21 +395,22 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
  * file's size and modification time tell, before anything is sent; then the body comes from the tree the
  * headers were listed from, or the connection closes.
  */
-function guardReplaced(res: ServerResponse, dir: string, stats: ReadonlyMap<string, Stats>): void {
+function guardReplaced(res: ServerResponse, dir: string, stats: ReadonlyMap<string, Stats>, held: HeldTree): void {
   res.once('pipe', (src: NodeJS.ReadableStream) => {
     const stream = src as ReadStream;
     const announced = Number(res.getHeader('Content-Length'));
     const listed = stats.get(String(stream.path));
-    // Nothing sent yet: the body comes from the previous tree instead, or the connection closes.
+    // Nothing sent yet: the body comes from the copy this tree holds, else from the previous tree, or the
+    // connection closes.
     const fallBack = () => {
       stream.unpipe(res);
       stream.destroy();
-      if (Number.isFinite(announced) && listed)
-        sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
-      else res.destroy();
+      if (!Number.isFinite(announced) || !listed) return void res.destroy();
+      if (held.send(res, String(stream.path))) return;
+      sendPrevious(res, join(previousDir(dir), relative(dir, String(stream.path))), announced, listed);
     };
-    // The file gone (between the publish's two renames, or renamed away): the previous tree may have it,
-    // as long as nothing was read yet; a read failing later can only close the connection.
+    // The file gone (the tree moved or removed, or between a publish's two renames): the held copy, as long
+    // as nothing was read yet; a read failing later can only close the connection.
     stream.once('error', () => (stream.bytesRead === 0 ? fallBack() : res.destroy()));
     stream.once('open', (fd: number) => {
       if (!listed || !Number.isFinite(announced) || !isListed(fstatSync(fd), announced, listed)) fallBack();

@@ -120,7 +120,16 @@ export function createObservationStores(options: ObservationStoresOptions): Obse
     close() {
       for (const stores of made.values()) stores.cache.close();
       // The requests still draining may need the store for a moment (a vintage list): the pool ends after them.
-      if (pg) setTimeout(() => void pg.close(), 1000).unref();
+      if (pg)
+        setTimeout(
+          () =>
+            void pg
+              .close()
+              .catch((err: unknown) =>
+                process.stderr.write(`[economy] closing the store failed: ${(err as Error).message}\n`),
+              ),
+          1000,
+        ).unref();
     },
     async health(): Promise<HealthCheck | undefined> {
       const h = await pg?.health();

@@ -1,11 +1,12 @@
 // The build lock (pipeline/core/sink.ts acquireLock): a lock left by a killed build is taken over, by one
 // build only when several start together; a lock naming a pid that the system has since given to another
-// process is a dead build's too; a live holder stops the build with its pid.
+// process is a dead build's too; a live holder stops the build with its pid; an empty lock or guard (its
+// writer killed between creating and writing it) is taken over once 10 s old, never sooner.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, processStart } from '../../pipeline/core/sink.ts';
+import { acquireLock, processStart } from '../../pipeline/core/lock.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -36,7 +37,7 @@ interface Contender {
  */
 function contender(outDir: string): Contender {
   const script = `
-    import { acquireLock } from './pipeline/core/sink.ts';
+    import { acquireLock } from './pipeline/core/lock.ts';
     const lines = process.stdin.setEncoding('utf8')[Symbol.asyncIterator]();
     process.stdout.write('ready\\n');
     await lines.next();
@@ -92,6 +93,36 @@ describe.skipIf(process.platform !== 'linux')('the build lock', () => {
   it('takes over a lock whose pid now names another process', async () => {
     // The parent process is alive, but it did not start when this lock says.
     writeFileSync(join(dir.path, '.facilities.lock'), `${process.ppid} 1`);
+    const lock = await acquireLock(dir.path, 'facilities');
+    expect(readFileSync(lock, 'utf8').split(' ')[0]).toBe(String(process.pid));
+    expect(readdirSync(dir.path)).toEqual(['.facilities.lock']);
+  });
+
+  /** An empty file at `path`, last modified `ageMs` ago. */
+  const emptyFile = (path: string, ageMs: number) => {
+    writeFileSync(path, '');
+    const at = new Date(Date.now() - ageMs);
+    utimesSync(path, at, at);
+  };
+
+  it('takes over an empty lock 11 s old (its writer was killed before it wrote its pid)', async () => {
+    emptyFile(join(dir.path, '.facilities.lock'), 11_000);
+    const lock = await acquireLock(dir.path, 'facilities');
+    expect(readFileSync(lock, 'utf8')).toBe(`${process.pid} ${processStart(process.pid)}`);
+    expect(readdirSync(dir.path)).toEqual(['.facilities.lock']);
+  });
+
+  it('does not take over an empty lock 2 s old (a build writing its pid this instant)', async () => {
+    const path = join(dir.path, '.facilities.lock');
+    emptyFile(path, 2_000);
+    await expect(acquireLock(dir.path, 'facilities')).rejects.toThrow(`could not take the build lock ${path}`);
+    expect(readFileSync(path, 'utf8')).toBe('');
+    expect(readdirSync(dir.path)).toEqual(['.facilities.lock']);
+  });
+
+  it('removes an empty takeover guard 11 s old, then takes over a dead build’s lock', async () => {
+    writeFileSync(join(dir.path, '.facilities.lock'), '999999999 12345');
+    emptyFile(join(dir.path, '.facilities.lock.takeover'), 11_000);
     const lock = await acquireLock(dir.path, 'facilities');
     expect(readFileSync(lock, 'utf8').split(' ')[0]).toBe(String(process.pid));
     expect(readdirSync(dir.path)).toEqual(['.facilities.lock']);

@@ -109,8 +109,8 @@ describe('publishing', () => {
     expect(server.app.reload()).toBe(false);
   });
 
-  it('does not reload a tree with a damaged file that only the static handler serves, and keeps the data it has', async () => {
-    const health = await (await fetch(`${server.base}/healthz`)).text();
+  it('does not reload a tree with a damaged file that only the static handler serves, keeps the data it has, and says so in /healthz', async () => {
+    const health = (await (await fetch(`${server.base}/healthz`)).json()) as { data_version: string };
     // Another build of other inputs, its report.json then changed, put in place as a copy would.
     const { writeFacilitiesFixture } = await import('../fixtures/facilities.ts');
     await writeFacilitiesFixture(fx.input);
@@ -123,6 +123,16 @@ describe('publishing', () => {
     renameSync(fx.buildDir, join(fx.root.path, 'served-before'));
     renameSync(join(other, 'facilities'), fx.buildDir);
     expect(server.app.reload()).toBe(false);
-    expect(await (await fetch(`${server.base}/healthz`)).text()).toBe(health);
+    expect(await (await fetch(`${server.base}/healthz`)).json()).toMatchObject({
+      status: 'degraded',
+      data_version: health.data_version,
+      checks: [
+        {
+          name: 'build',
+          status: 'degraded',
+          detail: `the build at ${fx.buildDir} was not loaded: ${join(fx.buildDir, 'report.json')} does not match checksums.json: the build is damaged; rebuild it; serving the last loaded build ${health.data_version}`,
+        },
+      ],
+    });
   });
 });
