@@ -121,27 +121,26 @@ function parseCodings(header: string): Map<string, number> {
   return out;
 }
 
-/** The tag of a body's coded form: `"…-br"`, `"…-gz"` (matchesEtag takes them as the identity tag's), or the tag itself. */
+/**
+ * The tag of a body's coded form: `"…-br"`, `"…-gz"`, or the tag itself. Each coding is a representation
+ * of its own (RFC 9110 §8.8.3), so each has its own tag.
+ */
 export function codingTag(etag: string, coding: 'br' | 'gzip' | undefined): string {
   return coding === undefined ? etag : `${etag.slice(0, -1)}-${coding === 'br' ? 'br' : 'gz'}"`;
 }
 
 /**
- * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a tag matches whatever its `W/` prefix, and
- * the per-encoding tags (`"…-br"`) match their identity tag.
+ * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a tag matches whatever its `W/` prefix. `etag`
+ * is the tag of the representation being sent (codingTag), so the identity body's tag never validates the
+ * brotli body, nor the reverse: a cache holding one must not be told it holds the other.
  */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  const base = etag.slice(1, -1);
   for (let tag of header.split(',')) {
     tag = tag.trim();
     if (tag.startsWith('W/')) tag = tag.slice(2);
-    if (!tag.startsWith('"') || !tag.endsWith('"') || tag.length < 2) continue;
-    let value = tag.slice(1, -1);
-    if (value.endsWith('-br')) value = value.slice(0, -3);
-    else if (value.endsWith('-gz')) value = value.slice(0, -3);
-    if (value === base) return true;
+    if (tag === etag) return true;
   }
   return false;
 }
@@ -188,7 +187,7 @@ export function sendPayload(req: IncomingMessage, res: ServerResponse, p: Payloa
   if (stamped !== undefined) for (let i = 0; i < stamped.length; i++) head.push(stamped[i]!);
   if (p.gz || p.br) head.push('Vary', 'Accept-Encoding');
   if (options.headers) for (const k in options.headers) head.push(k, options.headers[k]!);
-  if (matchesEtag(req.headers['if-none-match'], p.etag)) {
+  if (matchesEtag(req.headers['if-none-match'], etag)) {
     res.writeHead(304, head as unknown as string[]);
     res.end();
     return;
