@@ -109,7 +109,7 @@ async function searchPayload(data: CarriersData, query: SearchQuery): Promise<Pa
     payload = toPayload(
       await data.search.body(q, { limit: limit ?? SEARCH_LIMIT, offset: offset ?? 0, state }),
       'application/json',
-      false,
+      true,
       `${data.build.manifest.data_version}\0${key}`,
     );
     data.searches.offer(key, payload);

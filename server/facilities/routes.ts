@@ -145,9 +145,9 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
     parts.push(TAIL);
   }
   // A response is a function of the build and the canonical query: that pair is its strong validator,
-  // which spares hashing every new body. Not compressed: it costs more than it saves at this size.
+  // which spares hashing every new body. Compressed on first request for a coding, once per cached entry.
   const type = format === 'csv' ? CSV_TYPE : 'application/json';
-  const payload = toPayload(Buffer.concat(parts), type, false, `${data.version}\0${key}`);
+  const payload = toPayload(Buffer.concat(parts), type, true, `${data.version}\0${key}`);
   data.searches.offer(key, payload);
   return payload;
 }
