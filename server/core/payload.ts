@@ -79,15 +79,20 @@ export function toPayload(
  * and gzip at level 6: about 0.1 ms for a 25 kB page of search results, a twentieth of its size.
  */
 export function codedBody(p: Payload, coding: 'br' | 'gzip' | undefined): Buffer {
-  if (coding === 'br')
-    return (p.br ??= zlib.brotliCompressSync(p.body, {
+  if (coding === 'br') {
+    p.br ??= zlib.brotliCompressSync(p.body, {
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: p.body.length,
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       },
-    }));
-  if (coding === 'gzip') return (p.gz ??= zlib.gzipSync(p.body, { level: 6 }));
+    });
+    return p.br;
+  }
+  if (coding === 'gzip') {
+    p.gz ??= zlib.gzipSync(p.body, { level: 6 });
+    return p.gz;
+  }
   return p.body;
 }
 
