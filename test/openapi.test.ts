@@ -22,6 +22,7 @@ const DOCUMENTS: Record<string, (registry: SchemaRegistry) => OpenApiDocument> =
 /** Downloads a build writes into its tree, which the statics serve and the document describes. */
 const DOWNLOADS: Record<string, string[]> = {
   facilities: ['GET /api/v1/spine.csv', 'GET /api/v1/spine.geojson'],
+  economy: ['GET /registry.json'],
 };
 
 /** `METHOD /path/{param}` for every route the service's app registers (core routes included). */
@@ -90,9 +91,17 @@ describe.each(Object.keys(SERVICES))('%s OpenAPI document', (name) => {
   it('lists every parameter of each query schema and every response with a status, media type and schema', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
-        const responses = op.responses as Record<string, { content?: Record<string, { schema?: unknown }> }>;
+        const responses = op.responses as Record<
+          string,
+          { $ref?: string; content?: Record<string, { schema?: unknown }> }
+        >;
         expect(Object.keys(responses).length, `${method} ${path}`).toBeGreaterThan(0);
-        for (const [status, r] of Object.entries(responses)) {
+        for (const [status, given] of Object.entries(responses)) {
+          // A shared answer (404, 405) is described once, in components.responses.
+          const r = given.$ref
+            ? (doc.components.responses as Record<string, typeof given>)[given.$ref.split('/').pop()!]!
+            : given;
+          expect(r, `${method} ${path} ${status}`).toBeDefined();
           if (status === '304' || status === '202') expect(r.content, `${method} ${path} ${status}`).toBeUndefined();
           else
             for (const [type, media] of Object.entries(r.content ?? {}))

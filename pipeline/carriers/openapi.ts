@@ -11,6 +11,7 @@ import {
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
+  type OperationSpec,
   type ParameterSpec,
   type ResponseSpec,
 } from '../core/openapi.ts';
@@ -63,6 +64,17 @@ const notJson = problem(
   ['Accept-Post'],
 );
 
+const storeUnavailable = problem(
+  503,
+  ['store_unavailable'],
+  'The account store (SQLite under `STATE_DIR`, or PostgreSQL with `DATABASE_URL`) did not answer within 5 s, so the key could not be checked or the lookup counted; retry after `Retry-After`. Nothing was counted.',
+  ['Retry-After'],
+);
+
+/** A route that reads a key (always or when one is sent) answers 503 while the account store does not. */
+const withStore = (op: OperationSpec): OperationSpec =>
+  op.security === undefined ? op : { ...op, responses: { 503: storeUnavailable, ...op.responses } };
+
 /** A refusal the `{"tool", "args"}` call answers as a problem and an MCP message as a JSON-RPC error. */
 const orRpcError = (r: ResponseSpec, description: string): ResponseSpec => ({
   ...r,
@@ -82,6 +94,7 @@ export function toCarriersOpenApi(
   sources: readonly Provenance[] = Object.values(PROVENANCE),
 ): OpenApiDocument {
   const spec: ApiSpec = {
+    openapiPath: OPENAPI_PATH,
     sources,
     title: 'shardline carriers',
     version: '1.0.0',
@@ -268,5 +281,5 @@ export function toCarriersOpenApi(
       ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'carriers', report: 'carriers/report', registry }),
     ],
   };
-  return toOpenApi(spec, registry);
+  return toOpenApi({ ...spec, operations: spec.operations.map(withStore) }, registry);
 }

@@ -25,17 +25,34 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The folders of a service's explorer sources, for its code hash (this file is in pipeline/core, hashed too). */
 export const explorerSources = (service: ExplorerService): string[] => ['web/core', `web/${service}`];
 
-/** The services with an explorer, and how the page names each. */
+/**
+ * The services with an explorer, how the page names each, and its navigation: written into the page, so the
+ * header has its final size before the script runs (web/core/app.ts marks the current entry).
+ */
 export const EXPLORERS = {
   facilities: {
+    nav: [
+      { href: '#/', label: 'Search' },
+      { href: '#/stats', label: 'Statistics' },
+      { href: 'docs', label: 'API reference' },
+    ],
     title: 'Facilities explorer',
     description: "Ontario's industrial greenhouse gas emitters as the provincial and federal registries report them.",
   },
   carriers: {
+    nav: [
+      { href: '#/', label: 'Search' },
+      { href: 'docs', label: 'API reference' },
+    ],
     title: 'Carriers explorer',
     description: 'US motor carriers ranked against their peers from FMCSA public inspection and crash data.',
   },
   economy: {
+    nav: [
+      { href: '#/', label: 'Categories' },
+      { href: '#/search', label: 'Search' },
+      { href: 'docs', label: 'API reference' },
+    ],
     title: 'Economy explorer',
     description:
       'Canadian economic series from Statistics Canada and the Bank of Canada, with transforms and vintages.',
@@ -104,7 +121,8 @@ export function toExplorerPage(
   assets: Pick<ExplorerAssets, 'script' | 'style'>,
   build: { sources: readonly Provenance[]; demo: boolean },
 ): string {
-  const { title, description } = EXPLORERS[service];
+  const { title, description, nav } = EXPLORERS[service];
+  const links = nav.map((n) => `<li><a href="${escapeHtml(n.href)}">${escapeHtml(n.label)}</a></li>`).join('');
   const credits = toCreditsHtml(build.sources);
   const demo = build.demo
     ? '<p class="demo-banner"><strong>Demo data:</strong> generated in the sources\' formats, not real.</p>\n'
@@ -125,7 +143,7 @@ export function toExplorerPage(
 <header class="site">
 <div class="bar">
 <a class="brand" href="#/">shardline · ${escapeHtml(title)}</a>
-<nav id="nav" aria-label="Views"></nav>
+<nav id="nav" aria-label="Views"><ul>${links}</ul></nav>
 </div>
 ${demo}</header>
 <main id="app" tabindex="-1" aria-busy="true">

@@ -141,6 +141,8 @@ export interface OperationSpec {
 }
 
 export interface ApiSpec {
+  /** Where the document is served (`/api/v1/openapi.json`): its `servers` URL is relative to it. */
+  openapiPath: string;
   title: string;
   version: string;
   description: string;
@@ -161,10 +163,23 @@ export interface OpenApiDocument {
     description: string;
     license: { name: string; identifier: string };
   };
+  servers: { url: string; description: string }[];
+  /** `[]`: public unless an operation names a scheme. */
+  security: Json[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Json>>;
   components: Json & { schemas: Record<string, Json> };
-  security?: Json[];
+}
+
+/**
+ * The document's server: the root of whichever host serves it, as a URL relative to the document
+ * (`/api/v1/openapi.json` → `../..`), so the copy a CDN hosts names the CDN and the server's names the server.
+ * The paths are absolute from that root.
+ */
+export function toServerUrl(openapiPath: string): string {
+  const depth = openapiPath.split('/').length - 2;
+  if (depth < 1) throw new Error(`${openapiPath}: the document must sit in a folder below the root`);
+  return Array.from({ length: depth }, () => '..').join('/');
 }
 
 /** `facilities/record` → `facilities.record` (component names allow `[a-zA-Z0-9._-]` only). */
@@ -282,6 +297,9 @@ export const NOT_FOUND_DESCRIPTION =
 export const METHOD_NOT_ALLOWED_DESCRIPTION =
   'The path exists but not for this method (problem `method_not_allowed`); `Allow` lists the methods it supports.';
 
+/** The canonical 404: an operation that lists it refers to `components.responses.NotFound`. */
+export const NOT_FOUND = problem(404, ['not_found'], NOT_FOUND_DESCRIPTION);
+
 /**
  * The routes every service has (server/core/app.ts): health, problem pages, this document and the human
  * reference rendered from it, and the build's public files.
@@ -295,7 +313,7 @@ export function coreOperations(options: {
   const codes = (
     atPointer(options.registry.schema('core/problem'), '/properties/code/enum', 'core/problem') as string[]
   ).map((c) => c.replaceAll('_', '-'));
-  const notFound = problem(404, ['not_found'], NOT_FOUND_DESCRIPTION);
+  const notFound = NOT_FOUND;
   const staticFile = (name: string, summary: string, schema: SchemaSource): OperationSpec => ({
     method: 'get',
     path: `/${name}`,
@@ -361,7 +379,9 @@ export function coreOperations(options: {
       responses: {
         200: {
           description: 'The OpenAPI document.',
-          content: { 'application/json': { type: 'object', required: ['openapi'] } },
+          content: {
+            'application/json': { type: 'object', required: ['openapi'], properties: { openapi: { type: 'string' } } },
+          },
           headers: ['ETag'],
           cache: PUBLIC_CACHE,
         },
@@ -426,8 +446,15 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
     return rewriteRefs(source, '', reach);
   };
   // A component named `<Header>-<status>` is that header as one status sends it (`WWW-Authenticate-400`).
+  // Only the headers some response sends become components.
+  const usedHeaders = new Set<HeaderName>();
   const headerRefs = (names: readonly HeaderName[]): Json =>
-    Object.fromEntries(names.map((n) => [n.replace(/-\d{3}$/, ''), { $ref: `#/components/headers/${n}` }]));
+    Object.fromEntries(
+      names.map((n) => {
+        usedHeaders.add(n);
+        return [n.replace(/-\d{3}$/, ''), { $ref: `#/components/headers/${n}` }];
+      }),
+    );
   const toResponse = (r: ResponseSpec): Json => {
     const headers: Json = { ...headerRefs(['X-Data-Version', 'X-Content-Type-Options', ...(r.headers ?? [])]) };
     if (r.cache !== undefined) {
@@ -485,7 +512,10 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
     }
 
     const responses: Record<string, Json> = {};
-    for (const [status, r] of Object.entries(op.responses)) responses[status] = toResponse(r);
+    for (const [status, r] of Object.entries(op.responses))
+      responses[status] = r === NOT_FOUND ? { $ref: '#/components/responses/NotFound' } : toResponse(r);
+    // Any other method on the path is a 405 with Allow (server/core/app.ts), unless the operation says more.
+    responses['405'] ??= { $ref: '#/components/responses/MethodNotAllowed' };
     // Conditional GET (RFC 9110 §13.1.2): whatever carries an ETag answers If-None-Match with 304.
     const ok = op.responses[200];
     if (op.method === 'get' && ok?.headers?.includes('ETag')) {
@@ -520,7 +550,7 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
 
   // Document-level answers the checker and readers rely on: any unknown path, any other method.
   const componentResponses = {
-    NotFound: toResponse(problem(404, ['not_found'], NOT_FOUND_DESCRIPTION)),
+    NotFound: toResponse(NOT_FOUND),
     MethodNotAllowed: toResponse(problem(405, ['method_not_allowed'], METHOD_NOT_ALLOWED_DESCRIPTION, ['Allow'])),
   };
 
@@ -545,7 +575,7 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
         schema: { type: 'string' },
       },
     },
-    headers: HEADERS,
+    headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name as HeaderName))),
   };
   if (spec.bearer)
     components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer', description: spec.bearer.description } };
@@ -560,6 +590,14 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
       // The code's licence; the data's are in the description.
       license: { name: PROJECT_LICENCE.name, identifier: PROJECT_LICENCE.identifier },
     },
+    servers: [
+      {
+        url: toServerUrl(spec.openapiPath),
+        description:
+          "The root of the host that serves this document (a URL relative to the document's): the service, or a copy of its build's tree on a static host or CDN.",
+      },
+    ],
+    security: [],
     tags: spec.tags,
     paths,
     components,

@@ -40,6 +40,7 @@ export function toEconomyOpenApi(
   sources: readonly Provenance[] = [REGISTRY_PROVENANCE, ...toUpstreamSources(loadRegistry().entries)],
 ): OpenApiDocument {
   const spec: ApiSpec = {
+    openapiPath: OPENAPI_PATH,
     sources,
     title: 'shardline economy',
     version: '1.0.0',
@@ -195,6 +196,23 @@ export function toEconomyOpenApi(
           406: rpcError('`Accept` does not name both application/json and text/event-stream.'),
           413: problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).'),
           415: rpcError('The body is not sent as `Content-Type: application/json`.'),
+        },
+      },
+      {
+        method: 'get',
+        path: '/registry.json',
+        operationId: 'getRegistry',
+        summary: 'The registry of series the build read',
+        tag: 'Build',
+        description:
+          'A file of the published build, served as it is (and uploaded as-is to a CDN): every series with its upstream identifiers.',
+        responses: {
+          200: {
+            description: 'The registry.',
+            content: { 'application/json': 'economy/registry' },
+            headers: ['ETag'],
+            cache: PUBLIC_CACHE,
+          },
         },
       },
       ...coreOperations({

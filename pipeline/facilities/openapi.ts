@@ -39,6 +39,7 @@ export function toFacilitiesOpenApi(
   sources: readonly Provenance[] = Object.values(PROVENANCE),
 ): OpenApiDocument {
   const spec: ApiSpec = {
+    openapiPath: OPENAPI_PATH,
     sources,
     title: 'shardline facilities',
     version: '1.0.0',

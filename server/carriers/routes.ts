@@ -35,7 +35,7 @@ export interface CarriersData {
   profiles: RecordStore;
   /** The name index and the search records, on a thread of their own. */
   search: SearchThread;
-  /** Responses to queries asked more than once lately. */
+  /** Responses to queries asked more than once lately, by canonical query (searchKey). */
   searches: RepeatCache<Payload>;
   /** Profiles served more than once lately (about 3 KB each): hot carriers skip the disk read. */
   hot: RepeatCache<Buffer>;
@@ -92,19 +92,27 @@ export function checkSearchText(q: string | undefined, parameter = 'q'): Paramet
 export const SEARCH_LIMIT = 25;
 
 /**
- * The search body as a payload, from the cache under `key` or built (and cached) for the query `toQuery`
- * gives, which runs only on a miss: a cached query skips validation too.
+ * A search's cache key: its validated values in a fixed order, never the raw query string, so junk,
+ * reordered or default-valued parameters name one entry. `q` is kept as given (the body echoes it); the
+ * state in upper case (any case searches the same state).
  */
-async function searchPayload(data: CarriersData, key: string, toQuery: () => SearchQuery): Promise<Payload> {
+export function searchKey(query: SearchQuery): string {
+  const { q, limit, offset, state } = query;
+  return `${limit ?? SEARCH_LIMIT}\0${offset ?? 0}\0${state?.toUpperCase() ?? ''}\0${q}`;
+}
+
+/** The search body as a payload, from the cache or built (and cached) for the query. */
+async function searchPayload(data: CarriersData, query: SearchQuery): Promise<Payload> {
+  const key = searchKey(query);
   let payload = data.searches.get(key);
   if (!payload) {
-    const { q, limit, offset, state } = toQuery();
+    const { q, limit, offset, state } = query;
     // A body is a function of the build and the query: that pair names it (its strong ETag), which spares
     // hashing every new body of up to 100 results.
     payload = toPayload(
       await data.search.body(q, { limit: limit ?? SEARCH_LIMIT, offset: offset ?? 0, state }),
       'application/json',
-      false,
+      true,
       `${data.build.manifest.data_version}\0${key}`,
     );
     data.searches.offer(key, payload);
@@ -272,9 +280,10 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
     },
     routes(r) {
       r.get(`${BASE}/search`, async (req, res, s) => {
-        const payload = await searchPayload(s.data, req.search, () =>
-          parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) => checkSearchText(input.q)),
+        const query = parseQuery<SearchQuery>(queryOf(req), 'carriers/search-query', (input) =>
+          checkSearchText(input.q),
         );
+        const payload = await searchPayload(s.data, query);
         sendPayload(req, res, payload, { cacheControl: PUBLIC_CACHE });
       });
 
@@ -306,16 +315,12 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         agentMcp(deps, { allowedHosts: options.allowedHosts ?? LOCAL_HOSTS });
       // The tools run the functions above: no way around sign-in or the allowance.
       mountAgent<CarriersData>(r, mcp, {
-        // REST keys are query strings (empty or starting with `?`), so these never collide with them.
         search: async (s, q, limit, page = {}) => {
           const errors = checkSearchText(q, 'args.query');
           if (errors.length) throw invalidParameters(errors);
+          // The same body as the REST route's for the same values: one cache entry for both.
           const { offset, state } = page;
-          const key = `tool\0${limit ?? SEARCH_LIMIT}\0${offset ?? 0}\0${state?.toUpperCase() ?? ''}\0${q}`;
-          return {
-            body: (await searchPayload(s.data, key, () => ({ q, limit, offset, state }))).body,
-            headers: {},
-          };
+          return { body: (await searchPayload(s.data, { q, limit, offset, state })).body, headers: {} };
         },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
         signIn: async (req) =>

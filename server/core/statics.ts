@@ -11,8 +11,9 @@
 // - Cache-Control by path (contract/core/layout.ts, staticCacheOf): `immutable` for the explorer's hashed
 //   assets only, revalidation for its page, the data's five minutes for everything else;
 // - the strong ETag of checksums.json (the routes' tag for the same bytes, `-gz`/`-br` per coding) instead
-//   of sirv's weak size-mtime tag, and If-None-Match by the weak comparison (lists, `*`, either coding),
-//   a 304 carrying ETag, Cache-Control, X-Data-Version and Vary;
+//   of sirv's weak size-mtime tag, and If-None-Match by the weak comparison (lists, `*`), each coding
+//   with a tag of its own; If-Modified-Since against the sent coding's Last-Modified when no If-None-Match
+//   is given (RFC 9110 §13.1.3); a 304 carrying ETag, Last-Modified, Cache-Control, X-Data-Version and Vary;
 // - the coding picked by Accept-Encoding's weights (sirv takes br or gzip whenever the header names it,
 //   even with q=0);
 // - 405 with Allow for another method on a file of the tree (sirv serves any method);
@@ -43,6 +44,7 @@ import { DataError, hashAhead, type LoadedBuild, sha256Of } from './build.ts';
 import { previousDir, PRIVATE_PREFIX } from '../../contract/core/layout.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { codingTag, etagOf, matchesEtag, PAGE_POLICY, pickCoding } from './payload.ts';
+import { unmodifiedSince } from './http-date.ts';
 import { setStampedHeaders } from './stamp.ts';
 import { EXPLORER_PAGE, staticCacheOf } from '../../contract/core/layout.ts';
 
@@ -255,9 +257,15 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
     if (coding) req.headers['accept-encoding'] = coding;
     else delete req.headers['accept-encoding'];
     const etag = codingTag(file.tag, coding);
-    if (matchesEtag(req.headers['if-none-match'], file.tag)) {
+    // The coding's own file: its modification time is the Last-Modified sirv sends.
+    const modified = stats.get(join(dir, file.path.slice(1) + (coding === 'br' ? '.br' : coding ? '.gz' : '')));
+    if (
+      matchesEtag(req.headers['if-none-match'], etag) ||
+      (modified !== undefined && unmodifiedSince(req.headers, modified.mtime.getTime()))
+    ) {
       setStampedHeaders(res);
       const head: Record<string, string> = { ETag: etag, 'Cache-Control': file.cache };
+      if (modified) head['Last-Modified'] = modified.mtime.toUTCString();
       if (file.gz || file.br) head.Vary = 'Accept-Encoding';
       res.writeHead(304, head);
       res.end();
@@ -266,6 +274,7 @@ export function staticHandler(root: string, build: LoadedBuild, snapshot?: TreeS
     // sirv's own check compares its weak tag byte for byte; ours is done. A header set before sirv
     // writes its head replaces sirv's value.
     delete req.headers['if-none-match'];
+    delete req.headers['if-modified-since'];
     setStampedHeaders(res);
     res.setHeader('ETag', etag);
     res.setHeader('Content-Type', file.type);

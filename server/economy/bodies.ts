@@ -80,8 +80,11 @@ export class BodyMemo {
 
   set(key: string, payload: Payload): void {
     this.remove(key);
-    const bytes =
-      payload.body.length + (payload.gz?.length ?? 0) + (payload.br?.length ?? 0) + key.length * 2 + ITEM_OVERHEAD;
+    // Codings are made on first use (codedBody): counted up front at a quarter of the body, more than JSON's
+    // gzip and brotli forms together take.
+    const made = (payload.gz?.length ?? 0) + (payload.br?.length ?? 0);
+    const codings = payload.compressible ? Math.max(made, Math.ceil(payload.body.length / 4)) : made;
+    const bytes = payload.body.length + codings + key.length * 2 + ITEM_OVERHEAD;
     // Larger than the whole budget: kept by nobody, rather than emptying the memo for it.
     if (bytes > this.maxBytes) return;
     const item: Item = { payload, bytes, used: false };

@@ -3,8 +3,8 @@
 //   GET /api/vintages?series                         the snapshot days, ascending
 //   GET /api/revisions?series&from=A&to=B            what changed between the snapshots of days A and B
 // The observations document is made by observations.ts, which the MCP tool uses too; its bytes are kept in
-// one memo (bodies.ts) keyed by the data they were made from. A query string asked before is answered from
-// its checked form and the cache's copy in memory, with no promise on the way, when its body is kept.
+// one memo (bodies.ts) keyed by the data they were made from and the checked query's view. A query whose
+// body is kept is answered from the cache's copy in memory, with no promise on the way.
 //
 // Cache-Control, per route:
 //   - current observations: `public, max-age=300` (the data changes at most daily; the contract's value);
@@ -18,7 +18,6 @@ import { CSV_TYPE } from '../../contract/core/csv.ts';
 import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { RouteRequest, Routes, ServiceState } from '../core/service.ts';
-import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { jsonPayload, type Payload, sendPayload, toPayload } from '../core/payload.ts';
 import { notFound } from '../../contract/core/problem.ts';
@@ -55,34 +54,29 @@ const NO_HEADERS = {};
 /** A CSV answer is a download named after its series. */
 const headersOf = (a: ObservationsAnswer) =>
   a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${a.series}.csv"` } : NO_HEADERS;
-/** Checked query strings kept: about seven per series covers a dashboard over the whole registry. */
-const QUERIES = 2000;
 
 export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>): void {
   // Kept: a hit is a Map read where making a body again costs up to milliseconds of JSON, hashing and compression.
   const bodies = new BodyMemo(OBSERVATION_BODY_BYTES);
   const snapshotCache = (day: string) => (day < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE);
 
-  // Kept: a query string asked again skips validation and two awaits (repeated queries 31.8k → 37.0k req/s).
-  const checked = new Lru<ObservationsQuery>(QUERIES);
-
-  const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>) => {
-    const q = parseObservationsQuery(queryOf(req));
-    checked.set(req.search, q);
+  const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>, q: ObservationsQuery) => {
     const a = await findObservations(deps, s, q);
     const p = await bodies.getOrMake(toBodyKey(a), () => toBody(a));
     const cacheControl = a.vintage !== undefined ? snapshotCache(a.vintage) : a.stale ? STALE_CACHE : PUBLIC_CACHE;
     sendPayload(req, res, p, { cacheControl, headers: headersOf(a) });
   };
 
+  // A body kept in the memo (keyed by the data and the checked query's view, never the raw query string) is
+  // answered without a promise: one parse, then Map reads.
   r.get('/api/observations', (req, res, s) => {
-    const q = checked.get(req.search);
-    const entry = q?.vintage === undefined ? q && deps.entry(q.series, s) : undefined;
+    const q = parseObservationsQuery(queryOf(req));
+    const entry = q.vintage === undefined ? deps.entry(q.series, s) : undefined;
     const got = entry && deps.stores(s).cache.peek(entry);
-    const a = got && toCurrentAnswer(entry, got, q!);
+    const a = got && toCurrentAnswer(entry, got, q);
     const p = a && bodies.get(toBodyKey(a));
     if (p) return sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE, headers: headersOf(a) });
-    return observations(req, res, s);
+    return observations(req, res, s, q);
   });
 
   r.get('/api/vintages', async (req, res, s) => {

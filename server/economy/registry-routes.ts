@@ -25,10 +25,11 @@ export interface EconomyRegistryData {
   search: SeriesSearch;
   /** The build's registry (its registry.json) by id: upstream identifiers for the observation routes. */
   entries: ReadonlyMap<string, RegistryEntry>;
-  /** Ranked responses by canonical query (its words and page). */
+  /**
+   * Ranked responses by canonical query (its words and page, never the raw query string): junk or
+   * reordered parameters name one entry.
+   */
   searches: Lru<SeriesPage>;
-  /** The same responses by raw query string, so a repeated request skips validation and ranking. */
-  raw: Lru<SeriesPage>;
 }
 
 interface SeriesQuery {
@@ -51,7 +52,6 @@ export function loadRegistryData(build: LoadedBuild): EconomyRegistryData {
     search: toSeriesSearch(index),
     entries: new Map(entries.map((e) => [e.id, e])),
     searches: new Lru(2000),
-    raw: new Lru(2000),
   };
 }
 
@@ -87,12 +87,8 @@ export function searchSeries(data: EconomyRegistryData, build: LoadedBuild, quer
 
 export function registryRoutes<D extends EconomyRegistryData>(r: Routes<D>): void {
   r.get(`${API}/series`, (req, res, s) => {
-    let page = s.data.raw.get(req.search);
-    if (!page) {
-      const query = parseQuery<SeriesQuery>(queryOf(req), 'economy/series-query', checkSeriesQuery);
-      page = searchSeries(s.data, s.build, query);
-      s.data.raw.set(req.search, page);
-    }
+    const query = parseQuery<SeriesQuery>(queryOf(req), 'economy/series-query', checkSeriesQuery);
+    const page = searchSeries(s.data, s.build, query);
     sendPayload(req, res, page.payload, { cacheControl: PUBLIC_CACHE, headers: { 'X-Total-Count': page.total } });
   });
   r.get(`${API}/series/:id`, (req, res, s) => {

@@ -37,10 +37,11 @@ export interface FacilitiesData {
   csv: Buffer[];
   /** The build's data version: with the canonical query, it names a search response (its ETag). */
   version: string;
-  /** Responses by canonical query (terms, filters, limit), for queries asked more than once lately. */
+  /**
+   * Responses by canonical query (the validated terms, filters and page in a fixed order, never the raw
+   * query string), for queries asked more than once lately: junk or reordered parameters name one entry.
+   */
   searches: RepeatCache<Payload>;
-  /** The same responses by raw query string, so a repeated request skips validation and matching. */
-  raw: RepeatCache<Payload>;
 }
 
 /** schemas/facilities/search-query.schema.json */
@@ -59,7 +60,6 @@ export function loadSearch(file: SearchIndexFile, version: string): FacilitiesDa
     csv: file.facilities.map((d) => Buffer.from(toSpineCsvRecord(toSpineRow(d)))),
     version,
     searches: new RepeatCache(2000),
-    raw: new RepeatCache(2000),
   };
 }
 
@@ -145,9 +145,9 @@ export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload
     parts.push(TAIL);
   }
   // A response is a function of the build and the canonical query: that pair is its strong validator,
-  // which spares hashing every new body. Not compressed: it costs more than it saves at this size.
+  // which spares hashing every new body. Compressed on first request for a coding, once per cached entry.
   const type = format === 'csv' ? CSV_TYPE : 'application/json';
-  const payload = toPayload(Buffer.concat(parts), type, false, `${data.version}\0${key}`);
+  const payload = toPayload(Buffer.concat(parts), type, true, `${data.version}\0${key}`);
   data.searches.offer(key, payload);
   return payload;
 }
@@ -170,15 +170,8 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
       sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
     });
     r.get(`${BASE}/search`, (req, res, s) => {
-      let payload = s.data.raw.get(req.search);
-      if (!payload) {
-        payload = search(
-          s.data,
-          parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery),
-          s.build.payloads.get(`${BASE}/search`),
-        );
-        s.data.raw.offer(req.search, payload);
-      }
+      const query = parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery);
+      const payload = search(s.data, query, s.build.payloads.get(`${BASE}/search`));
       sendPayload(req, res, payload, {
         cacheControl: PUBLIC_CACHE,
         headers: payload.type === CSV_TYPE ? CSV_HEADERS : undefined,

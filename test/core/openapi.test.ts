@@ -93,6 +93,7 @@ const listItems: OperationSpec = {
   },
 };
 const spec = (operations: OperationSpec[]): ApiSpec => ({
+  openapiPath: '/api/openapi.json',
   title: 'shop',
   version: '1',
   description: 'A shop.',
@@ -145,10 +146,12 @@ describe('toOpenApi', () => {
   it('describes If-None-Match and 304 where a 200 carries an ETag, and only there', () => {
     const doc = toOpenApi(spec([getItem, listItems]), registry);
     const withEtag = doc.paths['/items/{id}']!.get as Operation;
-    expect(Object.keys(withEtag.responses)).toEqual(['200', '304', '404']);
+    expect(Object.keys(withEtag.responses)).toEqual(['200', '304', '404', '405']);
     expect(withEtag.responses['304'].content).toBeUndefined();
     expect(withEtag.parameters).toContainEqual({ $ref: '#/components/parameters/If-None-Match' });
-    expect(Object.keys((doc.paths['/items']!.get as Operation).responses)).toEqual(['200']);
+    expect(Object.keys((doc.paths['/items']!.get as Operation).responses)).toEqual(['200', '405']);
+    // Any other method on a path: the shared 405, with Allow.
+    expect(withEtag.responses['405']).toEqual({ $ref: '#/components/responses/MethodNotAllowed' });
   });
 
   it('refuses a route table with a mistake in it', () => {

@@ -201,11 +201,11 @@ describe('the static tree answered as the routes are', () => {
     expect(sums.headers.etag).toBe(`"${createHash('sha256').update(sums.body).digest('hex').slice(0, 32)}"`);
   });
 
+  const gzipTag = (tag: string) => `${tag.slice(0, -1)}-gz"`;
   it.each([
-    ['the tag', (tag: string) => tag],
-    ['its weak form', (tag: string) => `W/${tag}`],
-    ['a list holding it', (tag: string) => `"nope", ${tag}`],
-    ['its gzip form', (tag: string) => `${tag.slice(0, -1)}-gz"`],
+    ['the tag of the gzip body', gzipTag],
+    ['its weak form', (tag: string) => `W/${gzipTag(tag)}`],
+    ['a list holding it', (tag: string) => `"nope", ${gzipTag(tag)}`],
     ['*', () => '*'],
   ])('answers If-None-Match with %s by a 304 that carries the caching headers', async (_label, header) => {
     const res = await send(port, 'GET', compressed, {
@@ -220,7 +220,13 @@ describe('the static tree answered as the routes are', () => {
     expect(res.headers.vary).toBe('Accept-Encoding');
   });
 
-  it('answers another tag with the file', async () => {
+  it("answers another tag with the file, the identity body's tag for the gzip body among them", async () => {
+    const gzip = await send(port, 'GET', compressed, {
+      'If-None-Match': tagOf(compressed.slice(1)),
+      'Accept-Encoding': 'gzip',
+    });
+    expect(gzip.status).toBe(200);
+    expect(gzip.body.equals(readFileSync(join(live, `${compressed.slice(1)}.gz`)))).toBe(true);
     const res = await send(port, 'GET', compressed, { 'If-None-Match': '"0000", W/"1960-1700000000000"' });
     expect(res.status).toBe(200);
     expect(res.body.equals(readFileSync(join(live, compressed.slice(1))))).toBe(true);

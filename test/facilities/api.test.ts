@@ -239,7 +239,9 @@ describe('search', () => {
       expect(route.headers.get('etag'), path).toBe(file.headers.get('etag'));
       expect(route.headers.get('content-encoding'), path).toBe('br');
       expect(await route.text(), path).toBe(body);
-      const again = await fetch(fx.base + path, { headers: { 'If-None-Match': file.headers.get('etag')! } });
+      const again = await fetch(fx.base + path, {
+        headers: { 'If-None-Match': file.headers.get('etag')!, 'Accept-Encoding': 'br' },
+      });
       expect(again.status, path).toBe(304);
     }
     const other = await fetch(`${fx.base}/api/v1/search?limit=49`);

@@ -554,9 +554,5 @@ const carrier: View = {
 
 startExplorer({
   service: 'carriers',
-  nav: [
-    { href: '#/', label: 'Search' },
-    { href: 'docs', label: 'API reference' },
-  ],
   views: [search, carrier],
 });

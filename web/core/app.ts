@@ -64,7 +64,6 @@ export interface View {
 
 export interface ExplorerOptions {
   service: string;
-  nav: readonly { href: string; label: string }[];
   views: readonly View[];
   /** A view's own advice for an error (signing in), before the general one; undefined to use the general. */
   advise?(err: ApiError, ctx: ViewContext): Child | undefined;
@@ -96,18 +95,15 @@ export function errorPanel(err: unknown, advice?: Child): HTMLElement {
   );
 }
 
-function renderNav(view: View | undefined): void {
-  const nav = document.getElementById('nav');
-  if (!nav || !options) return;
-  nav.replaceChildren(
-    h(
-      'ul',
-      null,
-      ...options.nav.map((n) =>
-        h('li', null, h('a', { href: n.href, 'aria-current': view?.nav === n.href ? 'page' : false }, n.label)),
-      ),
-    ),
-  );
+/**
+ * Marks the current view's entry of the page's navigation, which the page itself lists (pipeline/core/
+ * explorer.ts): drawn with the header, it never moves the page when the script starts.
+ */
+function markNav(view: View | undefined): void {
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('#nav a')) {
+    if (view?.nav !== undefined && a.getAttribute('href') === view.nav) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
 }
 
 async function render(): Promise<void> {
@@ -127,7 +123,7 @@ async function render(): Promise<void> {
       break;
     }
   }
-  renderNav(view);
+  markNav(view);
   main.setAttribute('aria-busy', 'true');
   main.dataset.view = view?.name ?? 'not-found';
   // Loading: said at once where the view will be, the previous view gone.

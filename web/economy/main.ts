@@ -355,10 +355,5 @@ const seriesView: View = {
 
 startExplorer({
   service: 'economy',
-  nav: [
-    { href: '#/', label: 'Categories' },
-    { href: '#/search', label: 'Search' },
-    { href: 'docs', label: 'API reference' },
-  ],
   views: [home, search, seriesView],
 });

@@ -374,10 +374,5 @@ const stats: View = {
 
 startExplorer({
   service: 'facilities',
-  nav: [
-    { href: '#/', label: 'Search' },
-    { href: '#/stats', label: 'Statistics' },
-    { href: 'docs', label: 'API reference' },
-  ],
   views: [search, facility, stats],
 });

@@ -46,11 +46,6 @@ export type Threshold = number;
 export type DataGap = "inspections" | "violations" | "crashes";
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
- * via the `definition` "count".
- */
-export type Count = number;
-/**
- * This interface was referenced by `CarrierProfile`'s JSON-Schema
  * via the `definition` "rate".
  */
 export type Rate = number | null;

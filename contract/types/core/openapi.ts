@@ -20,6 +20,22 @@ export interface OpenAPIDocument {
       identifier: string;
     };
   };
+  /**
+   * One server: a URL relative to the document's own (RFC 3986 §5.2), naming the root of the host that serves it, so the service and a static copy of its tree on a CDN describe themselves alike.
+   *
+   * @minItems 1
+   * @maxItems 1
+   */
+  servers: {
+    url: string;
+    description: string;
+  }[];
+  /**
+   * `[]`: operations are public unless they name a scheme of their own.
+   *
+   * @maxItems 0
+   */
+  security?: unknown[];
   tags: {
     name: string;
     description: string;
