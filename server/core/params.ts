@@ -57,6 +57,24 @@ export function queryOf(req: { search: string }): RawQuery {
 
 const INTEGER = /^-?[0-9]+$/;
 
+/**
+ * Whether `s` has more than `max` characters as JSON Schema counts them (code points, as ajv's maxLength
+ * does): a surrogate pair is one. Counted only as far as needed.
+ */
+function isLongerThan(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (++n > max) return true;
+  }
+  return false;
+}
+
 /** ajv's wording, made plain for the common cases. */
 function toMessage(e: ErrorObject): string {
   switch (e.keyword) {
@@ -100,10 +118,14 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
  * Validates a query against the schema `schemaId` (an object schema whose properties are the parameters)
  * and returns the typed, coerced values. `check` adds the route's own errors about the values. Throws a
  * 400 problem listing every bad parameter.
+ *
+ * Schema first (shared/contracts/common.md, "Hostile input"): a value longer than its maxLength is refused
+ * on its length alone, before any pattern reads it, and `check` is given only the parameters the schema
+ * accepted, so no route's own rule (or regular expression) ever runs on a value already refused.
  */
 export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input: Partial<T>) => ParameterError[]): T {
   const registry = paramSchemas();
-  const schema = registry.schema(schemaId) as { properties?: Record<string, { type?: string }> };
+  const schema = registry.schema(schemaId) as { properties?: Record<string, { type?: string; maxLength?: number }> };
   const props = schema.properties ?? {};
   const errors: ParameterError[] = [];
   const input: Record<string, unknown> = {};
@@ -119,6 +141,10 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
     }
     if (Array.isArray(value)) {
       errors.push({ parameter: name, message: 'must be given once' });
+      continue;
+    }
+    if (spec.maxLength !== undefined && isLongerThan(value, spec.maxLength)) {
+      errors.push({ parameter: name, message: `must NOT have more than ${spec.maxLength} characters` });
       continue;
     }
     if (value === '' && spec.type !== 'string') {
@@ -138,8 +164,12 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
     errors.push(
       ...toParameterErrors(validate.errors ?? []).filter((e) => !errors.some((x) => x.parameter === e.parameter)),
     );
-  // The route's own checks, of what a schema cannot say, reported with the rest (each parameter once).
-  if (check) errors.push(...check(input as Partial<T>).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
+  // The route's own checks, of what a schema cannot say, on the values it accepted, reported with the rest.
+  if (check) {
+    const accepted: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(input)) if (!errors.some((e) => e.parameter === name)) accepted[name] = v;
+    errors.push(...check(accepted as Partial<T>).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
+  }
   if (errors.length)
     throw invalidParameters(
       errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)),
