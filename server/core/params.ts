@@ -3,7 +3,28 @@
 import { unescape as unescapeQuery } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../contract/core/schemas.ts';
-import { invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
+import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
+
+/**
+ * The longest query string (the raw part after `?`) any route reads, in bytes: the longest parameters
+ * (200 characters, each up to 12 bytes percent-encoded) fit several times over.
+ */
+export const MAX_QUERY_BYTES = 4096;
+
+/** 414 for a request target whose query string is over MAX_QUERY_BYTES, before any route or file reads it. */
+export function refuseLongQuery(url: string): HttpError | undefined {
+  if (url.length <= MAX_QUERY_BYTES + 1) return undefined;
+  const start = url.indexOf('?');
+  if (start === -1) return undefined;
+  const hash = url.indexOf('#', start);
+  const bytes = (hash === -1 ? url.length : hash) - start - 1;
+  if (bytes <= MAX_QUERY_BYTES) return undefined;
+  return new HttpError(
+    414,
+    'uri_too_long',
+    `the query string has ${bytes} bytes; the server reads at most ${MAX_QUERY_BYTES}`,
+  );
+}
 
 /** The names whose value was not percent-encoded UTF-8, kept beside the query (see queryOf). */
 const MALFORMED = Symbol('malformed');
