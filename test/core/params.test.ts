@@ -62,3 +62,18 @@ describe('parseQuery: the schema first', () => {
     ]);
   });
 });
+
+describe('parseQuery: integers too long for a number', () => {
+  it.each([
+    ['carriers/search-query', 'limit', '9'.repeat(400), 'must be <= 100'],
+    ['carriers/search-query', 'offset', '0123456789'.repeat(40), 'must be <= 10000'],
+    ['facilities/search-query', 'limit', '9'.repeat(400), 'must be <= 200'],
+    ['economy/observations-query', 'offset', '9'.repeat(400), `must be <= ${Number.MAX_SAFE_INTEGER}`],
+    ['carriers/search-query', 'offset', `-${'9'.repeat(400)}`, 'must be >= 0'],
+  ])('%s %s of %#: a 400, not Infinity', (schemaId, name, value, message) => {
+    const required = schemaId.startsWith('carriers') ? 'q=acme&' : schemaId.startsWith('economy') ? 'series=X&' : '';
+    expect(errorsOf(() => parseQuery(queryOf({ search: `?${required}${name}=${value}` }), schemaId))).toEqual([
+      { parameter: name, message },
+    ]);
+  });
+});
