@@ -71,6 +71,8 @@ export interface ParameterTarget {
   in: 'query' | 'path';
   /** The target with `value` in the parameter, every other path or required parameter ordinary. */
   target(value: string): string;
+  /** The operation's normal request: its path and required parameters ordinary, no optional one. */
+  normal: string;
 }
 
 /**
@@ -93,22 +95,24 @@ export function parameterTargets(
       );
       for (const p of params)
         if ((p.in === 'path' || p.required) && ordinary[p.name] === undefined) missing.push(`${m} ${path} ${p.name}`);
+      const build = (p: OpenApiParameter | undefined, value: string) => {
+        let url = path;
+        for (const q of params.filter((x) => x.in === 'path'))
+          url = url.replace(`{${q.name}}`, q === p ? value : (ordinary[q.name] ?? ''));
+        const query = params
+          .filter((x) => x.in === 'query' && (x === p || x.required))
+          .map((x) => `${encodeURIComponent(x.name)}=${x === p ? value : (ordinary[x.name] ?? '')}`);
+        return query.length ? `${url}?${query.join('&')}` : url;
+      };
+      const normal = build(undefined, '');
       for (const p of params) {
-        const build = (value: string) => {
-          let url = path;
-          for (const q of params.filter((x) => x.in === 'path'))
-            url = url.replace(`{${q.name}}`, q === p ? value : (ordinary[q.name] ?? ''));
-          const query = params
-            .filter((x) => x.in === 'query' && (x === p || x.required))
-            .map((x) => `${encodeURIComponent(x.name)}=${x === p ? value : (ordinary[x.name] ?? '')}`);
-          return query.length ? `${url}?${query.join('&')}` : url;
-        };
         targets.push({
           method: m.toUpperCase() as 'GET' | 'POST',
           path,
           parameter: p.name,
           in: p.in as 'query' | 'path',
-          target: build,
+          target: (value) => build(p, value),
+          normal,
         });
       }
     }
