@@ -1,4 +1,5 @@
-// Every regular expression in contract/, server/ and web/ is checked by recheck (https://makenowjust-labs.github.io/recheck/),
+// Every regular expression in contract/, server/ and web/, and every pattern of the JSON Schemas in schemas/
+// (ajv runs them on parameters and bodies), is checked by recheck (https://makenowjust-labs.github.io/recheck/),
 // which finds patterns whose matching time grows faster than the input (a ReDoS): each must be `safe`. The
 // patterns are read from the TypeScript sources with the compiler's own parser: every regular-expression
 // literal, and every `new RegExp(...)` / `RegExp(...)` whose source is a string. A pattern built at run time
@@ -123,6 +124,29 @@ const DYNAMIC: Record<string, { patterns: () => Promise<RegExp[]> } | { reason: 
 
 const found = findPatterns(DIRS.flatMap((d) => sourceFiles(join(ROOT, d))));
 
+/** Every `pattern` and `patternProperties` key of the JSON Schemas: ajv runs them on parameters and bodies. */
+function schemaPatterns(dir: string): Pattern[] {
+  const out: Pattern[] = [];
+  const walk = (node: unknown, where: string): void => {
+    if (Array.isArray(node)) {
+      for (const [i, n] of node.entries()) walk(n, `${where}/${i}`);
+    } else if (typeof node === 'object' && node !== null)
+      for (const [k, v] of Object.entries(node)) {
+        // ajv compiles them with the u flag (its unicodeRegExp option, on by default).
+        if (k === 'pattern' && typeof v === 'string') out.push({ where, source: v, flags: 'u' });
+        if (k === 'patternProperties' && typeof v === 'object' && v !== null)
+          for (const key of Object.keys(v)) out.push({ where, source: key, flags: 'u' });
+        walk(v, `${where}/${k}`);
+      }
+  };
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile() && e.name.endsWith('.json')) {
+      const path = join(e.parentPath, e.name);
+      walk(JSON.parse(readFileSync(path, 'utf8')), relative(ROOT, path));
+    }
+  return out;
+}
+
 async function verdict(p: Pattern): Promise<string> {
   const d = await check(p.source, p.flags, { timeout: 20_000 });
   if (d.status === 'safe') return 'safe';
@@ -159,6 +183,17 @@ describe('ReDoS: every regular expression in contract/, server/ and web/', () =>
     for (const [key, ps] of unique) {
       const v = await verdict(ps[0]!);
       if (v !== 'safe') unsafe.push(`${ps.map((p) => p.where).join(', ')} ${key}: ${v}`);
+    }
+    expect(unsafe).toEqual([]);
+  });
+
+  it('every pattern of the JSON Schemas in schemas/ is safe', { timeout: 300_000 }, async () => {
+    const patterns = schemaPatterns(join(ROOT, 'schemas'));
+    expect(patterns.length).toBeGreaterThan(20);
+    const unsafe: string[] = [];
+    for (const p of new Map(patterns.map((x) => [x.source, x])).values()) {
+      const v = await verdict(p);
+      if (v !== 'safe') unsafe.push(`${p.where} /${p.source}/: ${v}`);
     }
     expect(unsafe).toEqual([]);
   });
