@@ -55,7 +55,7 @@ export function queryOf(req: { search: string }): RawQuery {
   const out = Object.create(null) as RawQuery;
   if (req.search.length <= 1) return out;
   // Every pair is read: node:querystring stops after 1,000, so unknown parameters in front could hide a
-  // known one (or its repeat). The request line's size limit (16 KiB) bounds the work.
+  // known one (or its repeat). MAX_QUERY_BYTES (a 414 before any route) bounds the work.
   for (const pair of req.search.slice(1).split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
