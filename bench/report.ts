@@ -468,6 +468,8 @@ export async function writeResults(
     /** Lookups with the embedded account store against PostgreSQL (carriers), when measured. */
     /** The account stores compared (bench/stores.ts), written as they are. */
     stores?: { service: string; comparison: object }[];
+    /** Each route's normal request against its slowest long parameter (bench/long-params.ts). */
+    longParams?: readonly object[];
     startups: StartupResult[];
     startedAt: Date;
     elapsedMs: number;
@@ -494,6 +496,7 @@ export async function writeResults(
     scenarios: data.scenarios,
     ...(data.coldBursts ? { cold_bursts: data.coldBursts } : {}),
     ...(data.stores?.length ? { account_stores: data.stores } : {}),
+    ...(data.longParams?.length ? { long_parameters: data.longParams } : {}),
     startups: data.startups,
   };
   // Microsecond precision is noise on this VM; three decimals keep the file readable and diffable.

@@ -53,6 +53,7 @@ import type { Scenario } from './scenario.ts';
 import { BENCH_SERVICES, type BenchService } from './services.ts';
 import { formatColdBursts, type ColdBurstResult } from './cold-burst.ts';
 import { compareStores, formatStores, type StoreComparison } from './stores.ts';
+import { formatLongParams, measureLongParams, type LongParamRow } from './long-params.ts';
 
 async function runBuildJob(
   job: BuildJob,
@@ -297,6 +298,7 @@ export async function main(argv: string[]): Promise<void> {
   const runs: ScenarioRuns[] = [];
   const coldBursts: ColdBurstResult[] = [];
   const stores: { service: string; comparison: StoreComparison }[] = [];
+  const longParams: LongParamRow[] = [];
   const startups: StartupResult[] = [];
   const servedNotes: string[] = [];
   const scaleOf = new Map<string, number | undefined>();
@@ -361,6 +363,10 @@ export async function main(argv: string[]): Promise<void> {
           }),
         });
       }
+      if (settings.longParams)
+        longParams.push(
+          ...(await measureLongParams({ service: svc.name, dataDir: built.servedDir, stateDir, progress })),
+        );
       if (settings.only) continue;
       progress.stage(`${svc.name}: npm start, spawn to listening`);
       startups.push({
@@ -401,6 +407,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(coldBursts.length ? { coldBursts } : {}),
     ...(relative.length ? { relative } : {}),
     ...(stores.length ? { stores } : {}),
+    ...(longParams.length ? { longParams } : {}),
     startups,
     startedAt,
     elapsedMs: progress.elapsedMs(),
@@ -431,6 +438,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(startups.length ? [formatStartups(startups), ''] : []),
     ...(coldBursts.length ? [formatColdBursts(coldBursts), ''] : []),
     ...stores.map((s) => `${formatStores(s.service, s.comparison)}\n`),
+    ...(longParams.length ? [formatLongParams(longParams), ''] : []),
     `results: ${settings.out}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
@@ -452,6 +460,7 @@ export async function main(argv: string[]): Promise<void> {
     // Not a size figure: the same at any scale.
     ...coldBursts.map((c) => ({ name: `${c.service} cold burst ${c.series}`, met: c.met, smallScale: undefined })),
     ...relative.map((r) => ({ name: `${r.service} ${r.scenario} vs ${r.against}`, met: r.met, smallScale: undefined })),
+    ...longParams.map((r) => ({ name: `${r.service} ${r.route} long parameter`, met: r.met, smallScale: undefined })),
   ];
   const missed = checked.filter((c) => !c.met);
   const small = [...new Set(checked.flatMap((c) => (c.smallScale ? [describeSmallScale(c.smallScale)] : [])))];

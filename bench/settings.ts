@@ -19,6 +19,9 @@ Usage: npm run bench -- [options]
   --only stores   only the account store comparison: carriers profile lookups with the embedded
                   store (SQLite) and with PostgreSQL (DATABASE_URL), started for the bench; skipped,
                   visibly, where PostgreSQL is not installed
+  --only long-params
+                  only the long-parameter row: each route's normal request against its slowest
+                  long value (16 KB, and just under the 4 KiB query limit) of any kind of character
   --duration S    seconds per measured run (default 10); each run is preceded by a short warm-up
   --rounds N      interleaved rounds per server (default 3); the report shows medians
   --connections N connections of the load client (default 50)
@@ -44,6 +47,7 @@ Examples:
   npm run bench -- --quick
   npm run bench -- --quick --only lookups
   npm run bench -- --quick --service carriers --only stores
+  npm run bench -- --quick --only long-params
   npm run bench -- --quick --service carriers --carriers-scale 50
   npm run bench -- --service carriers            (the 2.1 M-carrier run; needs a quiet machine)
   npm run bench -- --duration 10 --rounds 5
@@ -63,6 +67,8 @@ export interface Settings extends BenchOptions {
   keep: (s: Scenario) => boolean;
   /** Whether the account store comparison runs (services that have one). */
   stores: boolean;
+  /** Whether the long-parameter row runs (bench/long-params.ts). */
+  longParams: boolean;
   /** Why a service runs at another scale than its default (--quick). */
   scaleNotes: Record<string, string>;
   out: string;
@@ -160,8 +166,8 @@ export function toSettings(argv: string[]): Settings | undefined {
     );
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
-  if (values.only !== undefined && values.only !== 'lookups' && values.only !== 'stores')
-    throw new CliError(`--only takes lookups or stores, not ${values.only}\n\n${USAGE}`);
+  if (values.only !== undefined && !['lookups', 'stores', 'long-params'].includes(values.only))
+    throw new CliError(`--only takes lookups, stores or long-params, not ${values.only}\n\n${USAGE}`);
   const only = values.only;
   const client = toClient(values.client);
   const served =
@@ -177,8 +183,9 @@ export function toSettings(argv: string[]): Settings | undefined {
     scaleNotes,
     served,
     ...(only ? { only } : {}),
-    keep: only === 'stores' ? () => false : only ? (s) => s.lookup === true : () => true,
+    keep: only === 'stores' || only === 'long-params' ? () => false : only ? (s) => s.lookup === true : () => true,
     stores: only === undefined || only === 'stores',
+    longParams: only === undefined || only === 'long-params',
     seed: number('seed', values.seed, 1, Number.isInteger),
     growth: only && values.growth === undefined ? [] : toGrowth(values.growth, values.quick ?? false),
     client: client.label,

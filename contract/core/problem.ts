@@ -16,6 +16,7 @@ export type ProblemCode =
   | 'unsupported_media_type'
   | 'bad_request'
   | 'headers_too_large'
+  | 'uri_too_long'
   | 'request_timeout'
   | 'expectation_failed'
   | 'internal';
@@ -80,7 +81,12 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
   headers_too_large: {
     title: 'Request headers too large',
     explanation:
-      'The request line and headers together are larger than the server accepts (16 KiB); shorten the query or the headers.',
+      'The request line and headers together are larger than the server accepts (16 KiB); shorten the headers.',
+  },
+  uri_too_long: {
+    title: 'URI too long',
+    explanation:
+      'The request target is longer than the server accepts: a query string (the part after `?`) of more than 4,096 bytes, or a request line over 16 KiB. No parameter of any route needs that much; shorten the query.',
   },
   request_timeout: {
     title: 'Request timeout',

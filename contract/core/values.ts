@@ -11,7 +11,7 @@ export function parseNumber(raw: string | undefined): number | null {
   const s = raw.trim();
   if (MISSING.has(s.toLowerCase())) return null;
   const compact = s.replace(/[\s\u00a0\u202f]/g, '');
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(compact)) return Number.NaN;
+  if (!/^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(compact)) return Number.NaN;
   // `1e400` is a number to the pattern and Infinity to Number(): as malformed as any other.
   const n = Number(compact);
   return Number.isFinite(n) ? n : Number.NaN;

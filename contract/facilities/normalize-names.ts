@@ -13,12 +13,36 @@ export const normalizeName = toWordKey;
 
 const SAINT = new Set(['ST', 'STE', 'SAINT', 'SAINTE']);
 
+const CLOSING: Record<string, string> = { '(': ')', '[': ']' };
+
+/**
+ * Each `(…)` and `[…]` (to the first closing bracket of its kind) as a space, in one pass: the pattern
+ * `/\([^)]*\)|\[[^\]]*\]/g` read to the end again from every `(` that is never closed.
+ */
+function withoutBracketed(s: string): string {
+  let out = '';
+  let from = 0;
+  // Where the next closing bracket of each kind is; -1 once none is left.
+  const next: Record<string, number> = { ')': 0, ']': 0 };
+  for (let i = 0; i < s.length; i++) {
+    const close = CLOSING[s[i]!];
+    if (close === undefined) continue;
+    if (next[close]! !== -1 && next[close]! <= i) next[close] = s.indexOf(close, i + 1);
+    const end = next[close]!;
+    if (end === -1) continue;
+    out += `${s.slice(from, i)} `;
+    from = end + 1;
+    i = end;
+  }
+  return out + s.slice(from);
+}
+
 /**
  * Cities: as names, after dropping bracketed parts (`Toronto (Etobicoke)` → `TORONTO`), and with
  * `ST`/`STE`/`SAINT`/`SAINTE` folded to `ST` (`Sault Ste. Marie` = `SAULT SAINTE MARIE` = `SAULT ST MARIE`).
  */
 export function normalizeCity(s: string): string {
-  const name = normalizeName(s.replace(/\([^)]*\)|\[[^\]]*\]/g, ' '));
+  const name = normalizeName(withoutBracketed(s));
   return name
     .split(' ')
     .map((w) => (SAINT.has(w) ? 'ST' : w))

@@ -43,7 +43,7 @@ function toItems(members: Json[]): unknown {
 
 /** `record#/$defs/x` inside `facilities/spine` → the schema file it names. */
 function readRef(url: string): string {
-  const rel = relative(SCHEMAS_DIR, url.replace(/^file:\/\//, '').replace(/#.*$/, ''));
+  const rel = relative(SCHEMAS_DIR, url.replace(/^file:\/\//, '').split('#')[0]!);
   const file = join(SCHEMAS_DIR, rel.endsWith('.schema.json') ? rel : `${rel}.schema.json`);
   return JSON.stringify(toDraft07(JSON.parse(readFileSync(file, 'utf8'))));
 }

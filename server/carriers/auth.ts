@@ -67,8 +67,9 @@ export function authenticate(
     if (last && last.header === raw && last.epoch === epoch) return last.account;
   }
   const header = raw.trim();
-  // The auth scheme is case-insensitive (RFC 9110 §11.1); the token is everything after one run of spaces.
-  const match = /^bearer(?: +(.*))?$/i.exec(header);
+  // The auth scheme is case-insensitive (RFC 9110 §11.1); the token is everything after one run of spaces
+  // (the spaces after the first are trimmed off: ` +(.*)` would try every split of a long run).
+  const match = /^bearer(?: (.*))?$/i.exec(header);
   const token = match?.[1]?.trim() ?? '';
   if (!match || token === '') throw unauthorized(MISSING, false);
   limiter?.check(req);

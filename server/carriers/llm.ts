@@ -195,9 +195,9 @@ const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1
 
 /** The figures a text states, as numbers: `45,001` → 45001, `5.5 million` → 5500000. */
 function figuresIn(text: string): number[] {
-  return [...text.matchAll(/\d[\d,]*(?:\.\d+)?(?:\s+(thousand|million|billion)\b)?/gi)].map((m) => {
-    const n = Number(m[0].replace(/\s+[a-z]+$/i, '').replaceAll(',', ''));
-    return m[1] ? n * SCALES[m[1].toLowerCase()]! : n;
+  return [...text.matchAll(/(\d[\d,]*(?:\.\d+)?)(?:\s+(thousand|million|billion)\b)?/gi)].map((m) => {
+    const n = Number(m[1]!.replaceAll(',', ''));
+    return m[2] ? n * SCALES[m[2].toLowerCase()]! : n;
   });
 }
 
@@ -224,6 +224,18 @@ function isGrounded(stated: number, known: readonly number[]): boolean {
 }
 
 /**
+ * An HTML tag: `<`, a letter or `!` (`</` too), and a `>` after it; read so, and not as `<[a-z!][^>]*>`,
+ * which scans to the end again from every `<` when no `>` follows.
+ */
+function hasHtmlTag(text: string): boolean {
+  const last = text.lastIndexOf('>');
+  return last > 0 && /<\/?[a-z!]/i.test(text.slice(0, last));
+}
+
+/** Markdown, line by line: a heading, bold (`**x**`, `__x__`), a list item. */
+const MARKDOWN = [/^\s{0,3}#{1,6}(?:\s|$)/, /\*\*[^*]+\*\*/, /__[^_]+__/, /^\s*[-*+]\s+\S/];
+
+/**
  * Whether a summary the backend wrote may be served (and cached) for this profile, or an Error saying why
  * not. The instructions ask for the top risks with their figures, only the facts given, in plain text:
  * a summary with no figure, with a figure far from every figure of the profile and the draft (a made-up
@@ -231,8 +243,8 @@ function isGrounded(stated: number, known: readonly number[]): boolean {
  * Markdown headings, bold or lists) is refused, and the template is served instead.
  */
 export function checkLlmSummary(summary: string, profile: Profile, draft: string): Error | undefined {
-  if (/<\/?[a-z!][^>]*>/i.test(summary)) return new Error('the summary has markup; plain text was asked for');
-  if (/^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|__[^_\n]+__|^\s*[-*+]\s+\S/m.test(summary))
+  if (hasHtmlTag(summary)) return new Error('the summary has markup; plain text was asked for');
+  if (summary.split('\n').some((line) => MARKDOWN.some((re) => re.test(line))))
     return new Error('the summary has Markdown; plain text was asked for');
   const stated = figuresIn(summary);
   if (stated.length === 0)

@@ -30,9 +30,10 @@ export const SEARCH_RECORDS_IN_MEMORY = 512 * 1024 * 1024;
 
 /**
  * `123456`, `USDOT 123456`, `DOT#123456`, `US DOT # 123456`: a carrier number look-up (contract, "Search").
- * 1–8 digits, as carrier ids are.
+ * 1–8 digits, as carrier ids are. Each run of spaces is followed by a token that is not a space, so a long
+ * run is read once (`dot\s*#?\s*` tried every split of it: quadratic).
  */
-export const CARRIER_NUMBER = /^\s*(?:(?:u\.?\s*s\.?\s*)?dot\s*)?#?\s*(\d{1,8})\s*$/i;
+export const CARRIER_NUMBER = /^\s*(?:(?:u\.?\s*s\.?\s*)?dot\s*)?(?:#\s*)?(\d{1,8})\s*$/i;
 
 export interface SearchData {
   names: NameIndex;

@@ -18,6 +18,7 @@ import { type Access, answerOptions, publicHeaders, signedInHeaders } from './co
 import { repeatsHeader } from './headers.ts';
 import { mountDocs } from './docs.ts';
 import { jsonPayload, sendPayload, toPayload } from './payload.ts';
+import { refuseLongQuery } from './params.ts';
 import { type HealthCheck, healthyChecks, toHealth } from '../../contract/core/manifest.ts';
 
 export interface AppOptions {
@@ -264,6 +265,8 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
         const refusal = admit(req);
         if (refusal) return onError(refusal, req as unknown as RouteRequest, res);
       }
+      const tooLong = refuseLongQuery(req.url ?? '');
+      if (tooLong) return onError(tooLong, req as unknown as RouteRequest, res);
       handle(req, res);
     },
     state: () => state,

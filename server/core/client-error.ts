@@ -6,14 +6,33 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpError, toProblem, type ProblemCode } from '../../contract/core/problem.ts';
+import { MAX_QUERY_BYTES } from './params.ts';
 
-type ParserError = Error & { code?: string; reason?: string };
+type ParserError = Error & { code?: string; reason?: string; rawPacket?: Buffer; bytesParsed?: number };
+
+const REQUEST_LINE_START = /^[A-Z]+ (?:\/|\*|[A-Za-z][A-Za-z0-9+.-]*:)/;
+const REQUEST_LINE_END = / HTTP\/\d\.\d\r?$/;
+
+/**
+ * Whether the parser ran over its limit inside the request line (a long target), not in a header: no line
+ * ended before the point it stopped, and the bytes it had are the start of a request line or the end of one
+ * (`… HTTP/1.1`). Node says HPE_HEADER_OVERFLOW for both; a long target is a 414, as a long query is.
+ */
+function isLongRequestLine(err: ParserError): boolean {
+  const raw = err.rawPacket;
+  if (!raw) return false;
+  const newline = raw.indexOf(10);
+  if (newline !== -1 && newline < (err.bytesParsed ?? 0)) return false;
+  const head = raw.toString('latin1', 0, Math.min(raw.length, 64));
+  if (REQUEST_LINE_START.test(head)) return true;
+  return newline !== -1 && REQUEST_LINE_END.test(raw.toString('latin1', Math.max(0, newline - 16), newline));
+}
 
 const BY_NODE_CODE: Record<string, [number, ProblemCode, string]> = {
   HPE_HEADER_OVERFLOW: [
     431,
     'headers_too_large',
-    'the request line and headers together are larger than the server accepts (16 KiB)',
+    'the request headers are larger than the server accepts (16 KiB with the request line)',
   ],
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [
     413,
@@ -25,7 +44,14 @@ const BY_NODE_CODE: Record<string, [number, ProblemCode, string]> = {
 
 /** The whole HTTP response for a request the parser refused: status line, headers, problem body. */
 export function toClientErrorResponse(err: ParserError, headers: Record<string, string> = {}): Buffer {
-  const known = BY_NODE_CODE[err.code ?? ''];
+  const known =
+    err.code === 'HPE_HEADER_OVERFLOW' && isLongRequestLine(err)
+      ? ([
+          414,
+          'uri_too_long',
+          `the request line is longer than the server accepts (16 KiB); a query string may have at most ${MAX_QUERY_BYTES} bytes`,
+        ] as const)
+      : BY_NODE_CODE[err.code ?? ''];
   const reason = err.reason ? `: ${err.reason.charAt(0).toLowerCase()}${err.reason.slice(1)}` : '';
   const [status, code, detail] = known ?? [400, 'bad_request', `the request is not valid HTTP/1.1${reason}`];
   return toRawProblem(new HttpError(status, code, detail), headers);

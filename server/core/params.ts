@@ -3,7 +3,28 @@
 import { unescape as unescapeQuery } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../contract/core/schemas.ts';
-import { invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
+import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
+
+/**
+ * The longest query string (the raw part after `?`) any route reads, in bytes: the longest parameters
+ * (200 characters, each up to 12 bytes percent-encoded) fit several times over.
+ */
+export const MAX_QUERY_BYTES = 4096;
+
+/** 414 for a request target whose query string is over MAX_QUERY_BYTES, before any route or file reads it. */
+export function refuseLongQuery(url: string): HttpError | undefined {
+  if (url.length <= MAX_QUERY_BYTES + 1) return undefined;
+  const start = url.indexOf('?');
+  if (start === -1) return undefined;
+  const hash = url.indexOf('#', start);
+  const bytes = (hash === -1 ? url.length : hash) - start - 1;
+  if (bytes <= MAX_QUERY_BYTES) return undefined;
+  return new HttpError(
+    414,
+    'uri_too_long',
+    `the query string has ${bytes} bytes; the server reads at most ${MAX_QUERY_BYTES}`,
+  );
+}
 
 /** The names whose value was not percent-encoded UTF-8, kept beside the query (see queryOf). */
 const MALFORMED = Symbol('malformed');
@@ -34,7 +55,7 @@ export function queryOf(req: { search: string }): RawQuery {
   const out = Object.create(null) as RawQuery;
   if (req.search.length <= 1) return out;
   // Every pair is read: node:querystring stops after 1,000, so unknown parameters in front could hide a
-  // known one (or its repeat). The request line's size limit (16 KiB) bounds the work.
+  // known one (or its repeat). MAX_QUERY_BYTES (a 414 before any route) bounds the work.
   for (const pair of req.search.slice(1).split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
@@ -56,6 +77,24 @@ export function queryOf(req: { search: string }): RawQuery {
 }
 
 const INTEGER = /^-?[0-9]+$/;
+
+/**
+ * Whether `s` has more than `max` characters as JSON Schema counts them (code points, as ajv's maxLength
+ * does): a surrogate pair is one. Counted only as far as needed.
+ */
+function isLongerThan(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (++n > max) return true;
+  }
+  return false;
+}
 
 /** ajv's wording, made plain for the common cases. */
 function toMessage(e: ErrorObject): string {
@@ -100,10 +139,16 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
  * Validates a query against the schema `schemaId` (an object schema whose properties are the parameters)
  * and returns the typed, coerced values. `check` adds the route's own errors about the values. Throws a
  * 400 problem listing every bad parameter.
+ *
+ * Schema first (shared/contracts/common.md, "Hostile input"): a value longer than its maxLength is refused
+ * on its length alone, before any pattern reads it, and `check` is given only the parameters the schema
+ * accepted, so no route's own rule (or regular expression) ever runs on a value already refused.
  */
 export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input: Partial<T>) => ParameterError[]): T {
   const registry = paramSchemas();
-  const schema = registry.schema(schemaId) as { properties?: Record<string, { type?: string }> };
+  const schema = registry.schema(schemaId) as {
+    properties?: Record<string, { type?: string; maxLength?: number; minimum?: number; maximum?: number }>;
+  };
   const props = schema.properties ?? {};
   const errors: ParameterError[] = [];
   const input: Record<string, unknown> = {};
@@ -121,6 +166,10 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
       errors.push({ parameter: name, message: 'must be given once' });
       continue;
     }
+    if (spec.maxLength !== undefined && isLongerThan(value, spec.maxLength)) {
+      errors.push({ parameter: name, message: `must NOT have more than ${spec.maxLength} characters` });
+      continue;
+    }
     if (value === '' && spec.type !== 'string') {
       errors.push({ parameter: name, message: 'must not be empty' });
       continue;
@@ -131,6 +180,14 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
       errors.push({ parameter: name, message: 'must be an integer' });
       continue;
     }
+    // Hundreds of digits are Infinity to Number(), which ajv lets through its bounds: refused here, in its words.
+    if (spec.type === 'integer' && !Number.isSafeInteger(Number(value))) {
+      const negative = value.startsWith('-');
+      const bound = (negative ? spec.minimum : spec.maximum) ?? (negative ? -1 : 1) * Number.MAX_SAFE_INTEGER;
+      const message = `must be ${negative ? '>=' : '<='} ${bound}`;
+      errors.push({ parameter: name, message });
+      continue;
+    }
     input[name] = value;
   }
   const validate = registry.get(schemaId);
@@ -138,8 +195,12 @@ export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input:
     errors.push(
       ...toParameterErrors(validate.errors ?? []).filter((e) => !errors.some((x) => x.parameter === e.parameter)),
     );
-  // The route's own checks, of what a schema cannot say, reported with the rest (each parameter once).
-  if (check) errors.push(...check(input as Partial<T>).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
+  // The route's own checks, of what a schema cannot say, on the values it accepted, reported with the rest.
+  if (check) {
+    const accepted: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(input)) if (!errors.some((e) => e.parameter === name)) accepted[name] = v;
+    errors.push(...check(accepted as Partial<T>).filter((e) => !errors.some((x) => x.parameter === e.parameter)));
+  }
   if (errors.length)
     throw invalidParameters(
       errors.sort((a, b) => (a.parameter < b.parameter ? -1 : a.parameter > b.parameter ? 1 : 0)),

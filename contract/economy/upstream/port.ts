@@ -37,6 +37,13 @@ export interface UpstreamRequest {
   maxBytes?: number;
 }
 
+/** A base URL without its trailing slashes, by a scan: `/\/+$/` retries from every slash of a long run. */
+export function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  return url.slice(0, end);
+}
+
 /** 64 MiB: the largest whole series answers (daily, decades) are a few MB. */
 export const UPSTREAM_MAX_BYTES_DEFAULT = 64 * 1024 * 1024;
 

@@ -19,7 +19,13 @@
 //     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
 import { isValidIsoDate } from '../../core/dates.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
-import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from './port.ts';
+import {
+  fetchUpstreamJson,
+  UpstreamError,
+  withoutTrailingSlashes,
+  type FetchLike,
+  type SeriesUpstream,
+} from './port.ts';
 
 export const STATCAN_WDS_DEFAULT_URL = 'https://www150.statcan.gc.ca/t1/wds/rest';
 export const STATCAN_LABEL = 'Statistics Canada';
@@ -53,7 +59,7 @@ const MISSING_STATUS: ReadonlyMap<number, string> = new Map([
 const SUPPRESSED_SECURITY_LEVEL = 1;
 /** Symbols that stand in for a value in StatCan tables (the CSV's VALUE column and the guide's examples). */
 const MISSING_SYMBOLS = new Set(['..', '...', 'x', 'X', 'F', '.', '-', '—']);
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export interface WdsDataPoint {
   refPer: string;
@@ -245,7 +251,7 @@ function itemFor<T>(items: readonly WdsItem<T>[], vectorId: number, position: nu
 }
 
 export function createStatcanClient(options: StatcanClientOptions = {}): StatcanClient {
-  const baseUrl = (options.baseUrl ?? STATCAN_WDS_DEFAULT_URL).replace(/\/+$/, '');
+  const baseUrl = withoutTrailingSlashes(options.baseUrl ?? STATCAN_WDS_DEFAULT_URL);
   const label = options.label ?? STATCAN_LABEL;
   const latestN = options.latestN ?? LATEST_N;
   const request = (method: string, init: RequestInit, query = '', signal?: AbortSignal) =>

@@ -9,7 +9,13 @@
 //   - values are already in the units the series states (Valet has no scalar factor).
 import { isValidIsoDate } from '../../core/dates.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
-import { fetchUpstreamJson, UpstreamError, type FetchLike, type SeriesUpstream } from './port.ts';
+import {
+  fetchUpstreamJson,
+  UpstreamError,
+  withoutTrailingSlashes,
+  type FetchLike,
+  type SeriesUpstream,
+} from './port.ts';
 import type { Dropped } from './statcan.ts';
 
 export const BOC_VALET_DEFAULT_URL = 'https://www.bankofcanada.ca/valet';
@@ -35,7 +41,7 @@ export interface ValetObservationsBody {
   observations: ValetObservationRow[];
 }
 
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** The body's shape, checked: an object with an `observations` array of objects with a `d`. */
 export function parseValetResponse(body: unknown): ValetObservationsBody {
@@ -110,7 +116,7 @@ export function toValetBaseUrl(env: Readonly<Record<string, string | undefined>>
 }
 
 export function createValetClient(options: ValetClientOptions = {}): ValetClient {
-  const baseUrl = (options.baseUrl ?? BOC_VALET_DEFAULT_URL).replace(/\/+$/, '');
+  const baseUrl = withoutTrailingSlashes(options.baseUrl ?? BOC_VALET_DEFAULT_URL);
   const label = options.label ?? BOC_LABEL;
   const client: ValetClient = {
     label,

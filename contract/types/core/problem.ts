@@ -24,6 +24,7 @@ export interface ProblemDetailsRFC9457 {
     | "unsupported_media_type"
     | "bad_request"
     | "headers_too_large"
+    | "uri_too_long"
     | "request_timeout"
     | "expectation_failed"
     | "internal";
