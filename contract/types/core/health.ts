@@ -11,7 +11,7 @@ export interface Health {
   data_version: string;
   demo: boolean;
   /**
-   * `build` (the build served); carriers: `account_store` (keys and allowances; degraded while unreachable); economy: `upstream_pulls` (degraded while the last pull of some series failed within the hour, naming them and why).
+   * `build` (the build served; degraded while the tree at the service's folder is gone, unreadable, half-published or refused, naming why, as the last loaded build goes on serving); carriers: `account_store` (keys and allowances; degraded while unreachable); economy: `upstream_pulls` (degraded while the last pull of some series failed within the hour, naming them and why).
    */
   checks: {
     name: string;
