@@ -2,28 +2,9 @@
 // representation has a tag of its own (RFC 9110 §8.8.3), so If-None-Match with the identity body's tag
 // never makes a 304 for the brotli body nor the reverse; If-Modified-Since is honoured where Last-Modified
 // is sent, and ignored when If-None-Match is present (RFC 9110 §13.1.3).
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendPlain as send } from '../helpers/plain-http.ts';
 import { serveFixture } from '../helpers/facilities.ts';
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** node:http, which neither decodes bodies nor adds Accept-Encoding. */
-function send(port: number, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The request headers that ask for each coding. */
 const ASKING = { identity: {}, br: { 'Accept-Encoding': 'br' }, gzip: { 'Accept-Encoding': 'gzip' } } as const;

@@ -1,8 +1,8 @@
 // Answers made at run time are compressed as the static files are: br or gzip by Accept-Encoding's
 // weights, with Vary, on a real socket; a cached answer keeps its coded body, made once.
-import { request, type IncomingHttpHeaders } from 'node:http';
 import * as zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PlainAnswer as Answer, sendPlain as send } from '../helpers/plain-http.ts';
 import { COMPRESS_MIN_BYTES } from '../../server/core/payload.ts';
 import { searchKey } from '../../server/carriers/routes.ts';
 import { join } from 'node:path';
@@ -13,26 +13,6 @@ import { serveCarriers } from '../helpers/carriers.ts';
 import { serveEconomyFixture } from '../helpers/economy.ts';
 import { PINNED_CLOCK, serveFixture } from '../helpers/facilities.ts';
 import { tempDir } from '../helpers/server.ts';
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** node:http, which neither decodes bodies nor adds Accept-Encoding. */
-function send(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const { port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /**
  * Asks `path` without a coding, then with each: the identity body is above the size that is compressed,

@@ -5,10 +5,11 @@
 // with reloads off (so the server never looks at it again) puts the server in the state a publish leaves
 // between the server's manifest check and sirv's open of the file, every time.
 import { createHash } from 'node:crypto';
-import { Agent, get, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, get } from 'node:http';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendPlain } from '../helpers/plain-http.ts';
 import { facilities } from '../../server/facilities/routes.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { startService, type Running } from '../helpers/server.ts';
@@ -133,24 +134,6 @@ describe('static files replaced after the tree was listed', () => {
   });
 });
 
-/** One request without any decoding of the body: status, headers and raw bytes. */
-function send(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('the static tree answered as the routes are', () => {
   let fx: Awaited<ReturnType<typeof buildFixture>>;
   let server: Running<unknown>;
@@ -183,8 +166,8 @@ describe('the static tree answered as the routes are', () => {
   const tagOf = (rel: string) => `"${checksums[rel]!.slice(0, 32)}"`;
 
   it('gives a file the strong ETag of its checksum, as its route gives the same bytes', async () => {
-    const file = await send(port, 'GET', '/api/v1/spine.json');
-    const route = await send(port, 'GET', '/api/v1/spine');
+    const file = await sendPlain(port, '/api/v1/spine.json');
+    const route = await sendPlain(port, '/api/v1/spine');
     expect(file.status).toBe(200);
     expect(file.headers.etag).toBe(tagOf('api/v1/spine.json'));
     expect(file.headers.etag).toBe(route.headers.etag);
@@ -194,10 +177,10 @@ describe('the static tree answered as the routes are', () => {
   });
 
   it('tags manifest.json and checksums.json by their own hashes', async () => {
-    const manifest = await send(port, 'GET', '/manifest.json');
+    const manifest = await sendPlain(port, '/manifest.json');
     const sum = createHash('sha256').update(manifest.body).digest('hex');
     expect(manifest.headers.etag).toBe(`"${sum.slice(0, 32)}"`);
-    const sums = await send(port, 'GET', '/checksums.json');
+    const sums = await sendPlain(port, '/checksums.json');
     expect(sums.headers.etag).toBe(`"${createHash('sha256').update(sums.body).digest('hex').slice(0, 32)}"`);
   });
 
@@ -208,7 +191,7 @@ describe('the static tree answered as the routes are', () => {
     ['a list holding it', (tag: string) => `"nope", ${gzipTag(tag)}`],
     ['*', () => '*'],
   ])('answers If-None-Match with %s by a 304 that carries the caching headers', async (_label, header) => {
-    const res = await send(port, 'GET', compressed, {
+    const res = await sendPlain(port, compressed, {
       'If-None-Match': header(tagOf(compressed.slice(1))),
       'Accept-Encoding': 'gzip',
     });
@@ -221,13 +204,13 @@ describe('the static tree answered as the routes are', () => {
   });
 
   it("answers another tag with the file, the identity body's tag for the gzip body among them", async () => {
-    const gzip = await send(port, 'GET', compressed, {
+    const gzip = await sendPlain(port, compressed, {
       'If-None-Match': tagOf(compressed.slice(1)),
       'Accept-Encoding': 'gzip',
     });
     expect(gzip.status).toBe(200);
     expect(gzip.body.equals(readFileSync(join(live, `${compressed.slice(1)}.gz`)))).toBe(true);
-    const res = await send(port, 'GET', compressed, { 'If-None-Match': '"0000", W/"1960-1700000000000"' });
+    const res = await sendPlain(port, compressed, { 'If-None-Match': '"0000", W/"1960-1700000000000"' });
     expect(res.status).toBe(200);
     expect(res.body.equals(readFileSync(join(live, compressed.slice(1))))).toBe(true);
   });
@@ -240,7 +223,7 @@ describe('the static tree answered as the routes are', () => {
     ['br, gzip', 'br'],
     ['identity', undefined],
   ])('sends the coding Accept-Encoding %j weighs highest: %j', async (header, coding) => {
-    const res = await send(port, 'GET', compressed, { 'Accept-Encoding': header });
+    const res = await sendPlain(port, compressed, { 'Accept-Encoding': header });
     const rel = compressed.slice(1);
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe(coding);
@@ -251,7 +234,7 @@ describe('the static tree answered as the routes are', () => {
 
   it('answers another method on a file of the tree with 405 and Allow, as a problem', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const res = await send(port, method, '/manifest.json');
+      const res = await sendPlain(port, '/manifest.json', {}, method);
       expect(res.status, method).toBe(405);
       expect(res.headers.allow).toBe('GET, HEAD');
       expect(res.headers['content-type']).toBe('application/problem+json');
@@ -261,18 +244,18 @@ describe('the static tree answered as the routes are', () => {
 
   it("serves only the build's files: not a stray file in its folder, not a compressed sibling by name", async () => {
     for (const path of ['/state/accounts.sqlite', '/stray.json', '/stray', `${compressed}.gz`, `${compressed}.br`]) {
-      const res = await send(port, 'GET', path, { 'Accept-Encoding': 'gzip, br' });
+      const res = await sendPlain(port, path, { 'Accept-Encoding': 'gzip, br' });
       expect(res.status, path).toBe(404);
       expect(res.headers['content-type'], path).toBe('application/problem+json');
       expect(res.headers['content-encoding'], path).toBeUndefined();
-      const post = await send(port, 'POST', path);
+      const post = await sendPlain(port, path, {}, 'POST');
       expect(post.status, path).toBe(404);
     }
     expect(checksums[`${compressed.slice(1)}.gz`]).toBeTruthy();
   });
 
   it('answers a path the tree does not have with a 404 problem and no ETag', async () => {
-    const res = await send(port, 'GET', '/nothing-here.json');
+    const res = await sendPlain(port, '/nothing-here.json');
     expect(res.status).toBe(404);
     expect(res.headers.etag).toBeUndefined();
     expect(res.headers['content-type']).toBe('application/problem+json');
