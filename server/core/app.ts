@@ -4,7 +4,7 @@
 // through sirv, and reload when a new build is published.
 import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import { loadBuild, type Prefetched, prefetchBuild, treeTrouble } from './build.ts';
 import { type LogLine, requestLog } from './log.ts';
@@ -67,13 +67,16 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
   let manifestStamp = stampOf(join(dir, 'manifest.json'));
   // Why the tree now at `dir` is not the build served (gone, unreadable, damaged); /healthz's `build` check.
   let trouble: string | undefined;
+  // /healthz is public: it names the service's folder, never where the data folder sits on the machine.
+  const dataPrefix = `${resolve(options.dataDir)}${sep}`;
+  const withoutDataDir = (text: string) => text.replaceAll(dataPrefix, '').replaceAll(`${options.dataDir}${sep}`, '');
   const buildCheck = (): HealthCheck | undefined =>
     trouble === undefined
       ? undefined
       : {
           name: 'build',
           status: 'degraded',
-          detail: `${trouble}; serving the last loaded build ${state.build.manifest.data_version}`,
+          detail: `${withoutDataDir(trouble)}; serving the last loaded build ${state.build.manifest.data_version}`,
         };
   /** Notes that the tree on disk is not loaded, and why; said once per change of the tree. */
   const refuse = (from: string, reason: string) => {

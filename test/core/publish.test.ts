@@ -130,7 +130,8 @@ describe('publishing', () => {
         {
           name: 'build',
           status: 'degraded',
-          detail: `the build at ${fx.buildDir} was not loaded: ${join(fx.buildDir, 'report.json')} does not match checksums.json: the build is damaged; rebuild it; serving the last loaded build ${health.data_version}`,
+          // A public answer: the service's folder is named, not where the data folder sits on the machine.
+          detail: `the build at facilities was not loaded: facilities/report.json does not match checksums.json: the build is damaged; rebuild it; serving the last loaded build ${health.data_version}`,
         },
       ],
     });

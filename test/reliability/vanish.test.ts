@@ -194,7 +194,7 @@ describe('a tree that goes away under a running server', () => {
     expect(degraded.checks).toContainEqual({
       name: 'build',
       status: 'degraded',
-      detail: `${fx.buildDir} is gone (moved or removed); serving the last loaded build ${first.data_version}`,
+      detail: `facilities is gone (moved or removed); serving the last loaded build ${first.data_version}`,
     });
     await load.answeredIn('gone', 3);
     // The process is alive, and its other services answer.
@@ -232,7 +232,7 @@ describe('a tree that goes away under a running server', () => {
     expect((await health(base)).checks).toContainEqual({
       name: 'build',
       status: 'degraded',
-      detail: `${fx.buildDir} cannot be read (permission denied); serving the last loaded build ${first.data_version}`,
+      detail: `facilities cannot be read (permission denied); serving the last loaded build ${first.data_version}`,
     });
     await load.answeredIn('unreadable', 3);
 
@@ -258,7 +258,7 @@ describe('a tree that goes away under a running server', () => {
     phase = 'half';
     await waitFor('/healthz says degraded', async () => (await health(base)).status === 'degraded');
     expect((await health(base)).checks[0]?.detail).toBe(
-      `a publish was cut short: ${fx.buildDir} is missing and ${fx.buildDir}.prev holds the build before it (the next build puts it back); serving the last loaded build ${first.data_version}`,
+      `a publish was cut short: facilities is missing and facilities.prev holds the build before it (the next build puts it back); serving the last loaded build ${first.data_version}`,
     );
     await load.answeredIn('half', 3);
 
