@@ -90,6 +90,29 @@ describe('carriers search', () => {
     const later = await send(srv.base, path, { 'Accept-Encoding': 'br' });
     expect(later.body.equals(first.body)).toBe(true);
   });
+
+  it("compresses a signed-in carrier's profile per Accept-Encoding, each coding with a tag of its own", async () => {
+    const key = (await srv.accounts().createKey('premium', 'compression', new Date())).key;
+    const found = JSON.parse((await send(srv.base, '/api/search?q=lone%20star&limit=1')).body.toString()) as {
+      results: { carrier_id: number }[];
+    };
+    const id = found.results[0]?.carrier_id;
+    expect(id).toBeGreaterThan(0);
+    const path = `/api/carrier/${id}`;
+    const auth = { Authorization: `Bearer ${key}` };
+    const plain = await send(srv.base, path, auth);
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await send(srv.base, path, { ...auth, 'Accept-Encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe(plain.headers['cache-control']);
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    const gz = await send(srv.base, path, { ...auth, 'Accept-Encoding': 'gzip' });
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
+    for (const a of [plain, br, gz]) expect(a.headers.vary).toContain('Accept-Encoding');
+  });
 });
 
 describe('economy', () => {
