@@ -8,7 +8,15 @@ import type { ServiceDefinition, ServiceState } from '../core/service.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
-import { COMPRESS_MIN_BYTES, matchesEtag, sendPayload, toPayload, type Payload } from '../core/payload.ts';
+import {
+  COMPRESS_MIN_BYTES,
+  codingTag,
+  matchesEtag,
+  pickCoding,
+  sendPayload,
+  toPayload,
+  type Payload,
+} from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore, StoreHealth } from '../core/store.ts';
@@ -226,7 +234,14 @@ function profileAnswer(
   const unchanged =
     (req.method === 'GET' || req.method === 'HEAD') &&
     req.headers['if-none-match'] !== undefined &&
-    matchesEtag(req.headers['if-none-match'], etag);
+    // The tag of the coding the answer would go out in (sendRecord): a copy in another coding is another copy.
+    matchesEtag(
+      req.headers['if-none-match'],
+      codingTag(
+        etag,
+        body.length > COMPRESS_MIN_BYTES ? pickCoding(req.headers['accept-encoding'], true, true) : undefined,
+      ),
+    );
   const charge = (unchanged ? peekProfileLookup : chargeProfileLookup)(
     access.accounts(),
     account,
