@@ -11,7 +11,7 @@ import type { LoadedBuild } from '../core/build.ts';
 import type { RepeatCache } from '../core/cache.ts';
 import { setStampedHeaders } from '../core/stamp.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
-import { sendPayload, type Payload } from '../core/payload.ts';
+import { COMPRESS_MIN_BYTES, sendPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../../contract/core/problem.ts';
 import type { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
@@ -120,10 +120,12 @@ export function mountPremium<D extends PremiumData>(
       const text =
         format === 'json' ? toExportJson(body, profile, await s.data.monthly.read(id)) : toExportCsv(profile);
       // Fixed within a build, like the profile's: the ETag needs no hashing.
+      const bytes = Buffer.from(text);
       const payload: Payload = {
-        body: Buffer.from(text),
+        body: bytes,
         etag: `"${s.build.manifest.data_version}-${id}-${format}"`,
         type: EXPORT_TYPES[format],
+        compressible: bytes.length > COMPRESS_MIN_BYTES,
       };
       sendPayload(req, res, payload, {
         cacheControl: PREMIUM_CACHE,
