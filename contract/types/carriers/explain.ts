@@ -1,6 +1,6 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * POST /api/carrier/{carrier_id}/explain (premium): a plain-language summary of one carrier's profile for a shipper or broker, generated from the profile alone and cached per carrier and data version (shared/contracts/carriers.md, "Explain").
+ * POST /api/carrier/{carrier_id}/explain (premium): a plain-language summary of one carrier's profile for a shipper or broker, generated from the profile alone and cached per carrier and data version (docs/contracts/carriers.md, "Explain").
  */
 export interface CarrierExplanation {
   /**

@@ -1,6 +1,6 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * GET /api/carrier/{carrier_id}/export?format=json (premium), sent as an attachment `carrier-<id>.json`: the carrier's profile plus its inspection and crash counts by calendar month over the measurement window (shared/contracts/carriers.md, "Export").
+ * GET /api/carrier/{carrier_id}/export?format=json (premium), sent as an attachment `carrier-<id>.json`: the carrier's profile plus its inspection and crash counts by calendar month over the measurement window (docs/contracts/carriers.md, "Export").
  */
 export interface CarrierExportJSON {
   profile: CarrierProfile;

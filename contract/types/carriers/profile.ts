@@ -51,7 +51,7 @@ export type DataGap = "inspections" | "violations" | "crashes";
 export type Rate = number | null;
 
 /**
- * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (shared/contracts/carriers.md). An empty census field is null, never 0 or "". What rests on an SMS input the build did not have (data_gaps) is null, never 0.
+ * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (docs/contracts/carriers.md). An empty census field is null, never 0 or "". What rests on an SMS input the build did not have (data_gaps) is null, never 0.
  */
 export interface CarrierProfile {
   /**

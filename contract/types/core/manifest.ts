@@ -24,7 +24,7 @@ export interface BuildManifest {
     [k: string]: unknown | undefined;
   };
   /**
-   * What the build read, each with its licence and the attribution that licence asks for (shared/contracts/common.md, "Provenance and licences").
+   * What the build read, each with its licence and the attribution that licence asks for (docs/contracts/common.md, "Provenance and licences").
    */
   sources: {
     /**

@@ -9,7 +9,7 @@
  */
 export type Categories = {
   /**
-   * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
+   * Category slug (docs/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
    */
   slug: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
   /**

@@ -16,7 +16,7 @@ export type TableId = string | null;
  */
 export type Frequency = "daily" | "weekly" | "monthly" | "quarterly" | "annual";
 /**
- * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
+ * Category slug (docs/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
  */
 export type Category =
   "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
@@ -33,7 +33,7 @@ export type VectorIds = number[];
  */
 export type SeriesNames = string[];
 /**
- * data/economy/registry.json (and its copy registry.json in the build): the reviewed list of Canadian economic series the economy service answers for, each with its real upstream identifiers (shared/contracts/economy.md, Registry). Ids are unique (checked by pipeline/economy/registry.ts, which JSON Schema cannot express). The $defs hold the pieces the other economy schemas share, and the build report.
+ * data/economy/registry.json (and its copy registry.json in the build): the reviewed list of Canadian economic series the economy service answers for, each with its real upstream identifiers (docs/contracts/economy.md, Registry). Ids are unique (checked by pipeline/economy/registry.ts, which JSON Schema cannot express). The $defs hold the pieces the other economy schemas share, and the build report.
  *
  * @minItems 1
  */

@@ -39,7 +39,7 @@ export interface SeriesDetail {
    */
   frequency: "daily" | "weekly" | "monthly" | "quarterly" | "annual";
   /**
-   * Category slug (shared/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
+   * Category slug (docs/contracts/economy.md): output, prices, labour, housing, trade, interest-rates, exchange-rates, money-credit.
    */
   category: "output" | "prices" | "labour" | "housing" | "trade" | "interest-rates" | "exchange-rates" | "money-credit";
   /**
