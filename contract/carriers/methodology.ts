@@ -15,14 +15,10 @@ export type Methodology = SMSMethodologyData;
 export type Segment = Methodology['segments']['default'];
 export type CarrierType = Methodology['carrier_types']['order'][number];
 export type BasicRules = Methodology['basics'][Basic];
-export type MeasureKind = BasicRules['measure'];
-/** Which count of `CarrierAggregate.basics[b]` a rule reads. */
-export type CountField = BasicRules['seg']['basis'];
 export type Noun = BasicRules['units']['relevant'];
 /** A safety event group: inclusive bounds, `max` null for the open-ended last group. */
 export type SegGroup = { min: number; max: number | null };
 export type ThresholdRow = Methodology['thresholds'][CarrierType];
-export type UfRow = Methodology['utilization_factor']['rows'][Segment][number];
 
 /** A carrier's safety event group for one BASIC: `unsafe_driving:combination:2`, `hos_compliance:3`. */
 export interface Seg {

@@ -11,10 +11,6 @@ import type { Manifest } from './manifest.ts';
  */
 export const DATA_FORMAT = 2;
 
-export function publishedDir(outDir: string, service: string): string {
-  return join(outDir, service);
-}
-
 /** Where a publish moves the build it replaces, whole, until the next publish: `<service>.prev`. */
 export function previousDir(live: string): string {
   return `${live}.prev`;

@@ -11,6 +11,7 @@ import { hashTree } from '../core/code-hash.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import {
   assertAllRecognized,
+  DEMO_MARKER,
   assertRowsUsed,
   describeIgnored,
   emptyInputWarnings,
@@ -52,7 +53,6 @@ import { formatCount, formatList } from '../../contract/core/values.ts';
 import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DEMO_MARKER = '.shardline-demo.json';
 
 export interface CarriersBuildConfig {
   input: string;

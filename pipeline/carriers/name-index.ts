@@ -112,7 +112,6 @@ export function commonPrefixes(
   return out;
 }
 
-/** `ranked` must already be in ranking order (compareRank). */
 /** The hashes of the sorted exact table that stand for more than one name key. */
 export function exactCollisions(exact: readonly [number, number][], ranked: readonly NamedCarrier[]): number[] {
   const out: number[] = [];
@@ -136,6 +135,7 @@ export function exactCollisions(exact: readonly [number, number][], ranked: read
   return out;
 }
 
+/** Writes the name index of `ranked`, which must already be in ranking order (compareRank). */
 export async function writeNameIndex(
   sink: Sink,
   ranked: readonly NamedCarrier[],

@@ -129,8 +129,10 @@ export interface Sink {
   openStream(relPath: string): Promise<SinkStream>;
   /** The files written so far with their sha256, by relative path. */
   files(): ReadonlyMap<string, string>;
-  /** Writes `checksums.json` and `manifest.json` (validated), then swaps the build in. */
-  /** Writes the manifest last, with the data format, the file count and the checksums' hash added. */
+  /**
+   * Writes `checksums.json`, then `manifest.json` (validated) last, with the data format, the file count and
+   * the checksums' hash added; then swaps the build in.
+   */
   publish(manifest: Omit<Manifest, 'format' | 'files' | 'checksums_sha256'>): Promise<void>;
   abort(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { hashTree } from '../core/code-hash.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import {
   assertAllRecognized,
+  DEMO_MARKER,
   assertRowsUsed,
   describeIgnored,
   emptyInputWarnings,
@@ -73,7 +74,6 @@ export function toComparisonYear(
   const pool = both.length > 0 ? both : [...o, ...f];
   return Math.max(...pool);
 }
-export const DEMO_MARKER = '.shardline-demo.json';
 
 export interface FacilitiesBuildConfig {
   input: string;

@@ -69,11 +69,6 @@ const CSV_HEAD = Buffer.from(SPINE_CSV_HEADER);
 const CSV_HEADERS = { 'Content-Disposition': 'attachment; filename="facilities-search.csv"' };
 
 /**
- * The answer to a search. `whole` is the build's api/v1/search.json: the answer to no query (nor any query
- * that means the same, such as `limit=25`) is that document, with the file's tag and compressed codings,
- * so the route and the static file agree (docs/contracts/common.md).
- */
-/**
  * An empty city (a form's blank field) constrains nothing; one with text but nothing left to compare once
  * normalized (`---`, `(Toronto)`: bracketed parts are dropped) would match every city, so it is a 400.
  */
@@ -91,6 +86,11 @@ export function checkSearchQuery(query: Partial<SearchQuery>): ParameterError[] 
   return errors;
 }
 
+/**
+ * The answer to a search. `whole` is the build's api/v1/search.json: the answer to no query (nor any query
+ * that means the same, such as `limit=25`) is that document, with the file's tag and compressed codings,
+ * so the route and the static file agree (docs/contracts/common.md).
+ */
 export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
