@@ -4,7 +4,7 @@
 // unreadable: the held copy is still the listed file. Only a file changed in place (an edit by hand) is
 // looked for again, on disk and then in the tree a publish moved to `<service>.prev`; the source is
 // chosen before the head goes out, so the listed headers never go out over other bytes.
-import { closeSync, createReadStream, fstatSync, openSync, read, type Stats } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, read, readSync, type Stats } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { finished, Readable } from 'node:stream';
@@ -46,26 +46,30 @@ export function holdTree(dir: string, build: LoadedBuild, stats: ReadonlyMap<str
     for (const fd of fds.values()) closeSync(fd);
     fds.clear();
   };
+  const streamed = (fd: number, size: number): Body => ({
+    send(res) {
+      reading++;
+      const stream = positionalStream(fd, size);
+      finished(stream, () => {
+        reading--;
+        closeIfIdle();
+      });
+      pipeTo(stream, res);
+    },
+    drop: () => {},
+  });
   return {
     open(abs) {
       const listed = stats.get(abs);
       if (!listed) return undefined;
       const bytes = inMemory(abs);
-      if (bytes?.length === listed.size) return { send: (res) => void res.end(bytes), drop: () => {} };
+      if (bytes?.length === listed.size) return whole(bytes);
       const fd = fds.get(abs);
       if (fd !== undefined && isListed(fstatSync(fd), listed)) {
-        return {
-          send(res) {
-            reading++;
-            const stream = positionalStream(fd, listed.size);
-            finished(stream, () => {
-              reading--;
-              closeIfIdle();
-            });
-            pipeTo(stream, res);
-          },
-          drop: () => {},
-        };
+        if (listed.size > CHUNK) return streamed(fd, listed.size);
+        // A small file in one read from the page cache: far cheaper than a stream through the thread pool.
+        const copy = readWhole(fd, listed.size);
+        if (copy) return whole(copy);
       }
       // Changed in place since the listing: the same file on disk (put back), else the previous tree's.
       for (const path of [abs, join(previousDir(dir), relative(dir, abs))]) {
@@ -80,6 +84,19 @@ export function holdTree(dir: string, build: LoadedBuild, stats: ReadonlyMap<str
       closeIfIdle();
     },
   };
+}
+
+/** A body already in memory. */
+const whole = (bytes: Buffer): Body => ({ send: (res) => void res.end(bytes), drop: () => {} });
+
+/** The first `size` bytes of an open file, read at once; undefined when they are not all there. */
+function readWhole(fd: number, size: number): Buffer | undefined {
+  const buf = Buffer.allocUnsafe(size);
+  try {
+    return readSync(fd, buf, 0, size, 0) === size ? buf : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A response's body from a stream; a read failing midway can only close the connection. */
