@@ -66,8 +66,8 @@ export function holdTree(dir: string, build: LoadedBuild, stats: ReadonlyMap<str
       if (bytes?.length === listed.size) return whole(bytes);
       const fd = fds.get(abs);
       if (fd !== undefined && isListed(fstatSync(fd), listed)) {
-        if (listed.size > CHUNK) return streamed(fd, listed.size);
-        // A small file in one read from the page cache: far cheaper than a stream through the thread pool.
+        if (listed.size > READ_AT_ONCE_MAX) return streamed(fd, listed.size);
+        // One read from the page cache: far cheaper than a stream's reads through the thread pool.
         const copy = readWhole(fd, listed.size);
         if (copy) return whole(copy);
       }
@@ -128,6 +128,12 @@ function isListed(opened: Stats, listed: Stats): boolean {
 }
 
 const CHUNK = 64 * 1024;
+
+/**
+ * Files up to this size (the build's checksums.json, reports and indexes of a few hundred kB) are read in
+ * one positioned read on the event loop, as the record store reads its pages; larger ones are streamed.
+ */
+const READ_AT_ONCE_MAX = 1024 * 1024;
 
 /**
  * The first `size` bytes of an open file, read at their positions (several responses share the
