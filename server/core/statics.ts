@@ -151,11 +151,13 @@ function listTree(
       throw new DataError(`${abs} does not match checksums.json: the build is damaged; rebuild it`);
     }
     if ((rel.endsWith('.gz') || rel.endsWith('.br')) && all.has(rel.slice(0, -3))) continue;
+    // A coding is the build's when the checksums list it too; a stray one beside the file is not sent.
+    const coded = (suffix: string) => all.has(rel + suffix) && sums[rel + suffix] !== undefined;
     files.set(`/${rel}`, {
       path: `/${rel}`,
       tag: etagOf(sum),
-      gz: all.has(`${rel}.gz`),
-      br: all.has(`${rel}.br`),
+      gz: coded('.gz'),
+      br: coded('.br'),
       type: typeOf(rel),
       cache: staticCacheOf(`/${rel}`),
     });

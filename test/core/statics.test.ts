@@ -164,6 +164,8 @@ describe('the static tree answered as the routes are', () => {
     mkdirSync(join(live, 'state'));
     writeFileSync(join(live, 'state', 'accounts.sqlite'), 'SQLite format 3');
     writeFileSync(join(live, 'stray.json'), '{}');
+    // A stray coding beside a listed file that has none: not the build's bytes either.
+    writeFileSync(join(live, 'manifest.json.gz'), 'not gzip');
     server = await startService(facilities, fx.outDir);
     port = Number(new URL(server.base).port);
   });
@@ -262,6 +264,14 @@ describe('the static tree answered as the routes are', () => {
       expect(post.status, path).toBe(404);
     }
     expect(checksums[`${compressed.slice(1)}.gz`]).toBeTruthy();
+  });
+
+  it('sends a listed file as it is when the only sibling beside it is not in the checksums', async () => {
+    const res = await sendPlain(port, '/manifest.json', { 'Accept-Encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBeUndefined();
+    expect(res.body.equals(readFileSync(join(live, 'manifest.json')))).toBe(true);
   });
 
   it('answers a path the tree does not have with a 404 problem and no ETag', async () => {
