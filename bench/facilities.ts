@@ -56,6 +56,7 @@ export function facilitiesScenarios({ buildDir, rng }: ScenarioInput): Scenario[
       paths: repeated,
       target: {},
     },
+    staticFilesScenario(buildDir),
     {
       name: 'search (uncached)',
       description: `GET ${BASE}/search?q=..., ${distinct.length.toLocaleString('en-CA')} distinct queries, more than the route's cache holds: each request runs the search`,
@@ -63,6 +64,27 @@ export function facilitiesScenarios({ buildDir, rng }: ScenarioInput): Scenario[
       target: {},
     },
   ];
+}
+
+/**
+ * The static path (server/core/statics.ts): every file of the tree that no route answers (manifest,
+ * checksums, report, indexes, the explorer's page and assets), as a browser asks for them (gzip and br
+ * accepted), so each precompressed sibling is picked as it is for people.
+ */
+function staticFilesScenario(buildDir: string): Scenario {
+  const sums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> };
+  const files = Object.keys(sums.files).filter(
+    (f) => !f.startsWith('api/') && !f.startsWith('private/') && !/\.(gz|br)$/.test(f),
+  );
+  const paths = ['/manifest.json', '/checksums.json', ...files.map((f) => `/${f}`)];
+  return {
+    name: 'static files',
+    description: `GET of the ${paths.length} files of the tree no route answers, Accept-Encoding: gzip, br`,
+    paths,
+    headers: { 'Accept-Encoding': 'gzip, br' },
+    target: {},
+    statics: true,
+  };
 }
 
 function wordsOf(name: string): string[] {

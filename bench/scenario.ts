@@ -29,6 +29,8 @@ export interface Scenario {
   target: Target;
   /** A lookup of one record by its id: what `--only lookups` measures. */
   lookup?: boolean;
+  /** Files of the static tree, not a route: what `--only statics` measures. */
+  statics?: boolean;
 }
 
 export interface ScenarioInput {

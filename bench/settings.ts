@@ -22,6 +22,8 @@ Usage: npm run bench -- [options]
   --only long-params
                   only the long-parameter row: each route's normal request against its slowest
                   long value (16 KB, and just under the 4 KiB query limit) of any kind of character
+  --only statics  only the static-files row: the files of facilities' tree that no route answers
+                  (server/core/statics.ts), against the bare server
   --duration S    seconds per measured run (default 10); each run is preceded by a short warm-up
   --rounds N      interleaved rounds per server (default 3); the report shows medians
   --connections N connections of the load client (default 50)
@@ -48,6 +50,7 @@ Examples:
   npm run bench -- --quick --only lookups
   npm run bench -- --quick --service carriers --only stores
   npm run bench -- --quick --only long-params
+  npm run bench -- --quick --service facilities --only statics
   npm run bench -- --quick --service carriers --carriers-scale 50
   npm run bench -- --service carriers            (the 2.1 M-carrier run; needs a quiet machine)
   npm run bench -- --duration 10 --rounds 5
@@ -166,8 +169,8 @@ export function toSettings(argv: string[]): Settings | undefined {
     );
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
-  if (values.only !== undefined && !['lookups', 'stores', 'long-params'].includes(values.only))
-    throw new CliError(`--only takes lookups, stores or long-params, not ${values.only}\n\n${USAGE}`);
+  if (values.only !== undefined && !['lookups', 'stores', 'long-params', 'statics'].includes(values.only))
+    throw new CliError(`--only takes lookups, stores, long-params or statics, not ${values.only}\n\n${USAGE}`);
   const only = values.only;
   const client = toClient(values.client);
   const served =
@@ -183,7 +186,14 @@ export function toSettings(argv: string[]): Settings | undefined {
     scaleNotes,
     served,
     ...(only ? { only } : {}),
-    keep: only === 'stores' || only === 'long-params' ? () => false : only ? (s) => s.lookup === true : () => true,
+    keep:
+      only === 'stores' || only === 'long-params'
+        ? () => false
+        : only === 'statics'
+          ? (s) => s.statics === true
+          : only
+            ? (s) => s.lookup === true
+            : () => true,
     stores: only === undefined || only === 'stores',
     longParams: only === undefined || only === 'long-params',
     seed: number('seed', values.seed, 1, Number.isInteger),

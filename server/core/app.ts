@@ -1,7 +1,7 @@
 // createApp: one Polka app per service, built around a loaded build. It never listens (server/main.ts
 // does). Core routes (`/healthz`, `/problems/<type>`, the OpenAPI document and `/docs`), conditional GET,
 // HEAD, 405 with Allow, problem+json for every error, one JSON log line per request, the static tree
-// through sirv, and reload when a new build is published.
+// (statics.ts), and reload when a new build is published.
 import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
@@ -101,8 +101,8 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
         const detail = `${req.method} is not allowed on ${req.path}; use ${allow}`;
         return onError(new HttpError(405, 'method_not_allowed', detail, undefined, { Allow: allow }), req, res);
       }
-      // sirv keeps the size and ETag of each file it listed: once a new build is renamed in, its files must
-      // not go out under the old tree's headers (a body shorter than Content-Length leaves the client
+      // The static tree answers with the size and ETag it listed: once a new build is renamed in, its files
+      // must not go out under the old tree's headers (a body shorter than Content-Length leaves the client
       // waiting), so the static path first picks up a build published since the last look.
       if (interval > 0 && stampOf(join(dir, 'manifest.json')) !== manifestStamp)
         return void reloadSoon().then(
@@ -355,7 +355,7 @@ export function isPrivatePath(path: string): boolean {
   try {
     decoded = decodeURIComponent(path);
   } catch {
-    // Malformed escapes: sirv will not find such a file either.
+    // Malformed escapes: the static tree has no such file either.
   }
   const first = decoded.split(/[\\/]+/).find((seg) => seg !== '' && seg !== '.');
   return first === 'private';

@@ -1,12 +1,22 @@
-// The static tree under sirv while a publish replaces files: sirv announces the size and ETag it listed
+// The static tree while a publish replaces files: the server answers with the size and ETag it listed
 // when the tree was loaded, so a file replaced since must not go out under them; the server holds the
-// listed file open (statics.ts, holdTree), and the publish keeps the tree they were listed from in
-// `<service>.prev` (moved by a rename, modification times kept): either has the right body. Replacing manifest.json in place
-// with reloads off (so the server never looks at it again) puts the server in the state a publish leaves
-// between the server's manifest check and sirv's open of the file, every time.
+// listed file open (server/core/held-tree.ts), and the publish keeps the tree they were listed from in
+// `<service>.prev` (moved by a rename, modification times kept): either has the right body. Replacing
+// manifest.json in place with reloads off (so the server never looks at it again) puts the server in the
+// state a publish leaves between the server's manifest check and its read of the file, every time.
 import { createHash } from 'node:crypto';
 import { Agent, get } from 'node:http';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendPlain } from '../helpers/plain-http.ts';
@@ -154,6 +164,8 @@ describe('the static tree answered as the routes are', () => {
     mkdirSync(join(live, 'state'));
     writeFileSync(join(live, 'state', 'accounts.sqlite'), 'SQLite format 3');
     writeFileSync(join(live, 'stray.json'), '{}');
+    // A stray coding beside a listed file that has none: not the build's bytes either.
+    writeFileSync(join(live, 'manifest.json.gz'), 'not gzip');
     server = await startService(facilities, fx.outDir);
     port = Number(new URL(server.base).port);
   });
@@ -254,10 +266,81 @@ describe('the static tree answered as the routes are', () => {
     expect(checksums[`${compressed.slice(1)}.gz`]).toBeTruthy();
   });
 
+  it('sends a listed file as it is when the only sibling beside it is not in the checksums', async () => {
+    const res = await sendPlain(port, '/manifest.json', { 'Accept-Encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBeUndefined();
+    expect(res.body.equals(readFileSync(join(live, 'manifest.json')))).toBe(true);
+  });
+
   it('answers a path the tree does not have with a 404 problem and no ETag', async () => {
     const res = await sendPlain(port, '/nothing-here.json');
     expect(res.status).toBe(404);
     expect(res.headers.etag).toBeUndefined();
     expect(res.headers['content-type']).toBe('application/problem+json');
+  });
+});
+
+describe('a listed file cut short while it is being sent', () => {
+  let fx: Awaited<ReturnType<typeof buildFixture>>;
+  let server: Running<unknown>;
+  let port: number;
+  let big: string;
+  // Far more than the socket buffers and the read-ahead hold, so most of it is still to be read.
+  const SIZE = 32 * 1024 * 1024;
+
+  beforeAll(async () => {
+    fx = await buildFixture();
+    const live = join(fx.outDir, 'facilities');
+    // A large download of the build: listed in checksums.json, whose new hash goes into the manifest.
+    big = join(live, 'bulk.csv');
+    const bytes = Buffer.alloc(SIZE, 'a,b\n');
+    writeFileSync(big, bytes);
+    const sumsPath = join(live, 'checksums.json');
+    const sums = JSON.parse(readFileSync(sumsPath, 'utf8')) as { files: Record<string, string> };
+    sums.files['bulk.csv'] = createHash('sha256').update(bytes).digest('hex');
+    const sumsBody = JSON.stringify(sums);
+    writeFileSync(sumsPath, sumsBody);
+    const manifestPath = join(live, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { checksums_sha256: string };
+    manifest.checksums_sha256 = createHash('sha256').update(sumsBody).digest('hex');
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    server = await startService(facilities, fx.outDir);
+    port = Number(new URL(server.base).port);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await fx?.root.remove();
+  });
+
+  it('closes the connection at once instead of ending the body short of its Content-Length', async () => {
+    const agent = new Agent({ keepAlive: true });
+    const answer = await new Promise<{ length: string | undefined; received: number; error?: string }>((resolve) => {
+      let received = 0;
+      let length: string | undefined;
+      const req = get({ host: '127.0.0.1', port, path: '/bulk.csv', agent }, (res) => {
+        length = res.headers['content-length'];
+        // The head is out: the file is cut in place (an edit by hand) before most of it is read.
+        res.pause();
+        truncateSync(big, 10);
+        res.on('data', (c: Buffer) => (received += c.length));
+        res.on('end', () => resolve({ length, received }));
+        res.on('error', (err) => resolve({ length, received, error: err.message }));
+        res.resume();
+      });
+      req.on('error', (err) => resolve({ length, received, error: err.message }));
+      // A short body on a kept-alive connection leaves the client waiting for the rest.
+      req.setTimeout(3000, () => {
+        resolve({ length, received, error: 'timed out' });
+        req.destroy();
+      });
+    });
+    agent.destroy();
+    expect(answer.length).toBe(String(SIZE));
+    expect(answer.received).toBeLessThan(SIZE);
+    expect(answer.error).toBeDefined();
+    expect(answer.error).not.toBe('timed out');
   });
 });
