@@ -1,5 +1,5 @@
-// The README documents every route and every environment variable the code reads (datasette's
-// test_docs.py habit): a route or setting added without docs fails here.
+// The docs document every route and every environment variable the code reads (datasette's test_docs.py
+// habit): a route or setting added without docs fails here.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,12 @@ import { SERVICES } from '../server/services.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const CONFIGURATION = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+/** The pages that document routes: the HTTP page for what every service has, then one page per service. */
+const routePages = (name: string) =>
+  ['http.md', 'operations.md', 'api-facilities.md', `api-${name}.md`]
+    .map((page) => readFileSync(join(ROOT, 'docs', page), 'utf8'))
+    .join('\n');
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -17,7 +23,7 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('README', () => {
+describe('docs', () => {
   for (const [name, svc] of Object.entries(SERVICES)) {
     const paths: string[] = [];
     const def = svc.create({ stateDir: '/nonexistent', env: {} });
@@ -25,8 +31,9 @@ describe('README', () => {
     // The routes every app adds (health, problem types, the OpenAPI document, /docs), then the service's.
     coreRoutes(recorder, def);
     def.routes(recorder);
+    const pages = routePages(name);
     it.each(paths.map((p) => p.replace(/:(\w+)/g, '{$1}')))(`documents ${name} route %s`, (path) => {
-      expect(README).toContain(path);
+      expect(pages).toContain(path);
     });
   }
 
@@ -37,10 +44,10 @@ describe('README', () => {
   }
   for (const svc of Object.values(SERVICES)) vars.add(svc.portEnv);
   it.each([...vars].sort())('documents environment variable %s', (name) => {
-    expect(README).toMatch(new RegExp(`\\| \`${name}\` +\\|`));
+    expect(CONFIGURATION).toMatch(new RegExp(`\\| \`${name}\` +\\|`));
   });
 
-  it('gives the two set-up commands', () => {
+  it('README gives the two set-up commands', () => {
     expect(README).toMatch(/```sh\nnpm start\nnpm test\n```/);
   });
 });
