@@ -14,6 +14,13 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sourceFiles(p) : /\.(ts|mjs)$/.test(p) ? [p] : [];
+  });
+}
+
 const PAGES = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
 
 /** The text outside fenced code blocks, where links and code spans mean what they say. */
@@ -114,11 +121,22 @@ describe('docs links and paths', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every docs/ page a source file cites exists', () => {
+    const cited = ['contract', 'pipeline', 'server', 'web', 'test', 'bench'].flatMap((dir) =>
+      sourceFiles(join(ROOT, dir)).flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/\bdocs\/[\w-]+(?:\/[\w-]+)*\.md\b/g)].map(
+          (m) => `${relative(ROOT, f)}: ${m[0]}`,
+        ),
+      ),
+    );
+    expect(cited.filter((c) => !existsSync(join(ROOT, c.slice(c.indexOf(': ') + 2))))).toEqual([]);
+  });
+
   it('finds what it checks for', () => {
     const sample =
-      '# A `b` c!\n## A b c\n[x](docs/y.md#z) ![s](s.png) [w](https://e.org)\n`server/main.ts`, `a.ts`, `server/discover`\n';
+      '# A `b` c!\n## A b c\n[x](guide/y.md#z) ![s](s.png) [w](https://e.org)\n`server/main.ts`, `a.ts`, `server/discover`\n';
     expect([...anchorsOf(sample)]).toEqual(['a-b-c', 'a-b-c-1']);
-    expect(relativeLinks(sample)).toEqual(['docs/y.md#z', 's.png']);
+    expect(relativeLinks(sample)).toEqual(['guide/y.md#z', 's.png']);
     expect(repositoryPaths(sample)).toEqual(['server/main.ts']);
   });
 });
