@@ -1,6 +1,6 @@
 // The yardstick: a bare node:http server answering each path with one Map read of a precomputed Buffer and
 // its headers. It has no router, no log, no conditional GET: what is left when serving costs nothing.
-// Comparing the app with it in the same run cancels the VM's noise (shared/reference/serving-anchors.md).
+// Comparing the app with it in the same run cancels the VM's noise (docs/reference/serving-anchors.md).
 //
 // Both servers send the same response, head and body: every path is captured from the real app at start-up,
 // and the bare server repeats the app's status line fields and headers (all but those Node writes itself).

@@ -3,7 +3,7 @@
 // one request at a time on a fresh connection, in the same run on the same server. Two sizes: 16 KB, and
 // just under the 4 KiB query limit (MAX_QUERY_BYTES), which the schema and the route read instead of the 414.
 // Each request carries a unique `n` so no cache answers it. Target: each route's worst case within 10 ms of
-// its normal request (shared/contracts/common.md, "Hostile input").
+// its normal request (docs/contracts/common.md, "Hostile input").
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { OPENAPI_PATH as CARRIERS_OPENAPI } from '../contract/carriers/layout.ts';

@@ -2,7 +2,7 @@
 // Builds the data in child processes (build time, peak RSS), then loads the real app (request log on, and off)
 // and a bare node:http server with wrk (or autocannon), one server at a time, in interleaved rounds, and prints
 // medians side by side.
-// The VM is noisy (shared/reference/serving-anchors.md): only the same-run comparison with bare means much.
+// The VM is noisy (docs/reference/serving-anchors.md): only the same-run comparison with bare means much.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';

@@ -5,7 +5,7 @@ import type { Rng } from '../contract/core/rng.ts';
 
 /**
  * A target is a ratio to the bare server of the same round: the VM's speed moves absolute figures by tens of
- * percent between runs (shared/reference/serving-anchors.md), so latencies are reported, not judged.
+ * percent between runs (docs/reference/serving-anchors.md), so latencies are reported, not judged.
  */
 export interface Target {
   /** App req/s at least this fraction of the bare server's, in the same round. */

@@ -178,7 +178,7 @@ export async function main(argv: string[]): Promise<void> {
     }
   }
 
-  // SIGTERM: stop accepting, finish requests in flight, exit 0 within 10 s (shared/contracts/common.md).
+  // SIGTERM: stop accepting, finish requests in flight, exit 0 within 10 s (docs/contracts/common.md).
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

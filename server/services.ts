@@ -1,4 +1,4 @@
-// The services the server can run, by name, with their default ports (shared/contracts/common.md).
+// The services the server can run, by name, with their default ports (docs/contracts/common.md).
 import type { ServiceDefinition } from './core/service.ts';
 import { wholeNumberSetting } from '../contract/core/settings.ts';
 import { openAccounts } from './carriers/accounts.ts';

@@ -1,4 +1,4 @@
-// The carriers agent route's tools (contracts/carriers.md, "Agent route"): names, descriptions and the
+// The carriers agent route's tools (docs/contracts/carriers.md, "Agent route"): names, descriptions and the
 // schemas of their arguments. `GET /api/mcp` lists them; the build writes that listing into the static tree
 // (api/mcp.json, as every GET without a query is), and the server answers the build's document.
 import { schemas } from '../core/schemas.ts';

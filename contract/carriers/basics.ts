@@ -1,4 +1,4 @@
-// The Behavior Analysis and Safety Improvement Categories (shared/reference/sms-methodology.md).
+// The Behavior Analysis and Safety Improvement Categories (docs/reference/sms-methodology.md).
 
 /** The seven BASICs in the contract's fixed order. */
 export const BASICS = [

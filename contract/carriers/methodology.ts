@@ -1,6 +1,6 @@
 // The SMS methodology as data: `data/carriers/sms-methodology.json`, validated against `carriers/methodology`
 // once per process. Every number the ranking uses lives in that reviewed file, which cites the methodology
-// section or reference note behind it (shared/reference/sms-methodology.md); the build ranks by it
+// section or reference note behind it (docs/reference/sms-methodology.md); the build ranks by it
 // (pipeline/carriers/methodology.ts) and explain and export read it back.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

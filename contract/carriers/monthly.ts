@@ -1,5 +1,5 @@
 // The record of the private/monthly store (contract/carriers/layout.ts): a carrier's inspection and crash
-// counts by calendar month, for the premium export (shared/contracts/carriers.md, "Export"). Little-endian,
+// counts by calendar month, for the premium export (docs/contracts/carriers.md, "Export"). Little-endian,
 // one entry per month with events, ascending:
 //   u16 month number (year × 12 + month − 1), u32 inspections, u32 crashes      (10 bytes an entry)
 // Written by pipeline/carriers/monthly.ts; read back with `toMonthlyCounts`.

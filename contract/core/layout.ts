@@ -43,7 +43,7 @@ export const HEALTH_FILE = 'healthz.json';
 export const DOCS_PATH = '/docs';
 /** The reference renderer's browser bundle, served by the service itself (no CDN at run time). */
 export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
-/** Data responses and the static tree's files (shared/contracts/common.md, "Caching and static hosting"). */
+/** Data responses and the static tree's files (docs/contracts/common.md, "Caching and static hosting"). */
 export const PUBLIC_CACHE = 'public, max-age=300';
 /** Signed-in and premium responses. */
 export const NO_STORE = 'no-store';
@@ -60,7 +60,7 @@ export function toPayloadPath(urlPath: string): string {
 }
 
 /**
- * The explorer (shared/contracts/explorer.md): its page at the root of every tree, answered at `/`, and its
+ * The explorer (docs/contracts/explorer.md): its page at the root of every tree, answered at `/`, and its
  * scripts and styles under `assets/`, each named `<name>-<hash>.<ext>` after its content, so a new build of
  * them is a new URL and the old one can be cached for good.
  */

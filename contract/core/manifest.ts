@@ -1,4 +1,4 @@
-// The manifest of a build: what it was made from and when (shared/contracts/common.md, "Versions").
+// The manifest of a build: what it was made from and when (docs/contracts/common.md, "Versions").
 import type { Health } from '../types/core/health.ts';
 import type { BuildManifest } from '../types/core/manifest.ts';
 import { sha256 } from './hash.ts';
@@ -62,7 +62,7 @@ export function toManifest(args: {
 
 /** GET /healthz (schemas/core/health.schema.json). */
 export type { Health };
-/** One check of GET /healthz (shared/contracts/common.md, "Health"). */
+/** One check of GET /healthz (docs/contracts/common.md, "Health"). */
 export type HealthCheck = Health['checks'][number];
 
 /**
@@ -78,7 +78,7 @@ export function healthyChecks(service: string): HealthCheck[] {
 }
 
 /**
- * GET /healthz's body for a build, exactly the keys of contracts/common.md: the server's answer, and the
+ * GET /healthz's body for a build, exactly the keys of docs/contracts/common.md: the server's answer, and the
  * tree's healthz.json. No build time: the tree is byte-identical for the same inputs and code (the
  * manifest says when it was built). `degraded` when a check is.
  */

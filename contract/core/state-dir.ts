@@ -1,4 +1,4 @@
-// STATE_DIR (shared/contracts/common.md, "State"): keys, allowance counters, caches and the vintage archive,
+// STATE_DIR (docs/contracts/common.md, "State"): keys, allowance counters, caches and the vintage archive,
 // read by the server, the keys CLI and the nightly job alike, so all three resolve it the same way: unset
 // or empty is `state/`. It is checked before anything is served or written:
 // - never inside the data folder: a rebuild renames the published tree away (to `<service>.prev`, then

@@ -1,4 +1,4 @@
-// Series ids (shared/contracts/economy.md, "Registry"): what one looks like, and the one order every list of
+// Series ids (docs/contracts/economy.md, "Registry"): what one looks like, and the one order every list of
 // series is in.
 
 /** Upper case letters, digits and underscores, starting with a letter (the contract's `CPI_ALL_ITEMS`). */

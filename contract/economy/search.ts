@@ -1,4 +1,4 @@
-// Series search, the query side (shared/contracts/economy.md, `/api/series?q=`): the lunr index the build
+// Series search, the query side (docs/contracts/economy.md, `/api/series?q=`): the lunr index the build
 // writes (pipeline/economy/search.ts), loaded with lunr.Index.load. Words are folded the same way on both
 // sides (toSearchWords), and the stemmer and stop-word filter are off, so "every query word starts a word of
 // the series" is a plain trailing-wildcard query per word.

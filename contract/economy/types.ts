@@ -1,4 +1,4 @@
-// The economy registry's records (shared/contracts/economy.md, "Registry"): what the reviewed data file
+// The economy registry's records (docs/contracts/economy.md, "Registry"): what the reviewed data file
 // holds per series, and the shapes the routes answer.
 import type { ObservationsOfASeries } from '../types/economy/observations.ts';
 import type { ObservationParameters } from '../types/economy/observations-query.ts';

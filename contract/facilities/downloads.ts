@@ -12,7 +12,7 @@ export type { SpineRow };
 export const SPINE_CSV_PATH = '/api/v1/spine.csv';
 export const SPINE_GEOJSON_PATH = '/api/v1/spine.geojson';
 
-/** The columns, in the contract's order (shared/contracts/facilities.md, "Paging, filters, downloads, …"). */
+/** The columns, in the contract's order (docs/contracts/facilities.md, "Paging, filters, downloads, …"). */
 export const SPINE_COLUMNS = [
   'spine_id',
   'name',

@@ -1,4 +1,4 @@
-// Name and city normalization for linking Ontario and federal records (shared/contracts/facilities.md,
+// Name and city normalization for linking Ontario and federal records (docs/contracts/facilities.md,
 // "Identity rules"). The table of cases lives in test/facilities/normalize-names.test.ts.
 
 import { foldAccents, toWordKey } from '../core/text.ts';

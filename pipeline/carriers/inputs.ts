@@ -1,5 +1,5 @@
 // The four upstream files the carriers build reads, recognized by their header whatever their file name
-// (shared/contracts/common.md, "Builds"). Column names are FMCSA's own; see shared/data/carriers/README.md.
+// (docs/contracts/common.md, "Builds"). Column names are FMCSA's own; see shared/data/carriers/README.md.
 // Headers are matched after normalizeHeader (core/csv.ts), so the upper-case FMCSA txt names (`DOT_NUMBER`),
 // the lower-case data.transportation.gov export names (`dot_number`) and the mixed-case SMS Input names
 // (`DOT_Number`) all match one spec name. Columns not listed here are ignored.

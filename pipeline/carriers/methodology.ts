@@ -187,7 +187,7 @@ export function isOutlierFleet(census: CensusRow, m: Methodology = methodology()
 
 /**
  * The fleet size search ranks a carrier by: its power units, but for an outlier fleet its drivers, since each
- * power unit needs one (shared/contracts/carriers.md: an outlier is never first by its outlying count).
+ * power unit needs one (docs/contracts/carriers.md: an outlier is never first by its outlying count).
  */
 export function toRankingSize(census: CensusRow, m: Methodology = methodology()): number | null {
   return isOutlierFleet(census, m) ? (census.drivers ?? 0) : census.power_units;

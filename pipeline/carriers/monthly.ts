@@ -1,4 +1,4 @@
-// Inspection and crash counts by calendar month, for the premium export (shared/contracts/carriers.md,
+// Inspection and crash counts by calendar month, for the premium export (docs/contracts/carriers.md,
 // "Export"). Counted during the streaming pass: each event inside the window appends one u32 code
 // (carrier position, month in the window, kind) to a growable array, 4 bytes an event (about 30 MB for
 // 7 M inspections), instead of a carrier × month matrix (2.1 M × 25 × 2 counters, 420 MB). Sorted once,

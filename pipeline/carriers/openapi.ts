@@ -1,4 +1,4 @@
-// The carriers service's routes as OpenAPI operations (shared/contracts/carriers.md); the build turns them
+// The carriers service's routes as OpenAPI operations (docs/contracts/carriers.md); the build turns them
 // and schemas/ into `api/openapi.json` (pipeline/core/openapi.ts). Every route server/carriers registers
 // must be listed here (test/openapi.test.ts checks it).
 import {

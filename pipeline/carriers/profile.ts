@@ -1,4 +1,4 @@
-// `GET /api/carrier/{id}`: one carrier's profile (shared/contracts/carriers.md, schema `carriers/profile`)
+// `GET /api/carrier/{id}`: one carrier's profile (docs/contracts/carriers.md, schema `carriers/profile`)
 // from its census row, 24-month aggregate, measures and percentiles.
 import { round, formatCount } from '../../contract/core/values.ts';
 import { toGapList, toMileage, type Measures } from './measures.ts';
@@ -212,7 +212,7 @@ export function toProfile(input: ProfileInput): Profile {
   const i = agg.inspections;
   // An outlier fleet's power units are unknown for every normalization, this rate included (outlier_fleets.effect).
   const powerUnits = maybeOutlierFleet(census, m) === undefined ? census.power_units : null;
-  // A count the build had no input for is unknown, not 0 (shared/contracts/carriers.md, missing inputs).
+  // A count the build had no input for is unknown, not 0 (docs/contracts/carriers.md, missing inputs).
   const noInspections = input.gaps.includes('inspections');
   const noViolations = input.gaps.includes('violations');
   const noCrashes = input.gaps.includes('crashes');

@@ -1,4 +1,4 @@
-// Typed rows and aggregates of the carriers build (shared/contracts/carriers.md). Parsers produce the rows,
+// Typed rows and aggregates of the carriers build (docs/contracts/carriers.md). Parsers produce the rows,
 // the streaming aggregation produces CarrierAggregate, and the ranking stages turn aggregates into profiles.
 import type { Basic, ViolationBasic } from '../../contract/carriers/basics.ts';
 

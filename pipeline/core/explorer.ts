@@ -1,4 +1,4 @@
-// The explorer of a service (shared/contracts/explorer.md): its web sources (web/<service>/, web/core/)
+// The explorer of a service (docs/contracts/explorer.md): its web sources (web/<service>/, web/core/)
 // bundled by esbuild into one module script and one stylesheet, chart library included, each named after
 // its content hash, plus the page that loads them. A build writes them into its tree through the sink, so
 // they get their .gz/.br siblings and checksums like every file, a CDN hosts them beside the data, and the

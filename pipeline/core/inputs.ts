@@ -1,5 +1,5 @@
 // Input recognition: a build reads a folder of upstream downloads under any names and in any subfolder,
-// and recognizes each file by its header (shared/contracts/common.md, "Builds").
+// and recognizes each file by its header (docs/contracts/common.md, "Builds").
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';

@@ -604,7 +604,7 @@ export function toOpenApi(spec: ApiSpec, registry: SchemaRegistry): OpenApiDocum
   };
 }
 
-/** Conventions every service shares, for each document's description (shared/contracts/common.md). */
+/** Conventions every service shares, for each document's description (docs/contracts/common.md). */
 export const COMMON_DESCRIPTION = [
   'Every response carries `X-Data-Version`. Documents carry a strong `ETag` and answer `If-None-Match` with 304; `HEAD` works wherever `GET` does.',
   'Errors are RFC 9457 `application/problem+json` bodies with a stable `code`; `GET /problems/{type}` explains each. A path no route answers is a 404 `not_found`; a known path with another method is a 405 `method_not_allowed` with `Allow`.',

@@ -1,4 +1,4 @@
-// The guard of an unattended rebuild (shared/contracts/common.md, "Builds"): a build that would publish under
+// The guard of an unattended rebuild (docs/contracts/common.md, "Builds"): a build that would publish under
 // 90 % of the carriers or facilities of the build it replaces, or empty an economy category, is refused with
 // the reason, and the old build stays, unless the operator accepts the shrink (`--accept-shrink`). A
 // nightly download cut short, or an upstream that renamed its columns, then never replaces good data quietly.

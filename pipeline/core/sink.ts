@@ -48,7 +48,7 @@ export interface SinkEffects extends LockEffects {
   openWrite(path: string, mode?: number): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
 }
 
-/** Signed-in data (carriers profiles) is its owner's alone: folders 0700, files 0600 (contracts/common.md). */
+/** Signed-in data (carriers profiles) is its owner's alone: folders 0700, files 0600 (docs/contracts/common.md). */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
@@ -373,7 +373,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
       // The answer a static host gives for a path it does not have, as the server gives it: a CDN's error
       // document (README, "Hosting dist-data/ on a CDN").
       await writeJson(NOT_FOUND_FILE, NOT_FOUND_DOCUMENT, 'core/problem');
-      // GET /healthz as a file, like every GET without a query (contracts/common.md): on a static host it
+      // GET /healthz as a file, like every GET without a query (docs/contracts/common.md): on a static host it
       // says which build is live.
       await writeJson(HEALTH_FILE, toHealth(manifest), 'core/health');
       await drain();

@@ -1,6 +1,6 @@
 // The economy build: read the reviewed registry from the repository (no --input: observations are pulled
 // from the upstreams at request time), turn it into the static API documents, the search index and a
-// report, and publish them through the sink (shared/contracts/economy.md).
+// report, and publish them through the sink (docs/contracts/economy.md).
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../core/code-hash.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';

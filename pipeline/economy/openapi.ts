@@ -1,4 +1,4 @@
-// The economy service's routes as OpenAPI operations (shared/contracts/economy.md); the build turns them and
+// The economy service's routes as OpenAPI operations (docs/contracts/economy.md); the build turns them and
 // schemas/ into `api/openapi.json` (pipeline/core/openapi.ts). Every route server/economy registers must be
 // listed here (test/openapi.test.ts checks it).
 import {

@@ -1,6 +1,6 @@
 // The economy registry as data: `data/economy/registry.json`, reviewed in the repository and validated against
 // `economy/registry`, plus the pure converters from its entries to the documents the API answers
-// (shared/contracts/economy.md, "Registry" and "REST").
+// (docs/contracts/economy.md, "Registry" and "REST").
 import { readFileSync } from 'node:fs';
 import { isValidIsoDate } from '../../contract/core/dates.ts';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Series search, the build side (shared/contracts/economy.md, `/api/series?q=`): a lunr index over ids,
+// Series search, the build side (docs/contracts/economy.md, `/api/series?q=`): a lunr index over ids,
 // titles and descriptions, written once as `index/search.json`; the server ranks with it through
 // contract/economy/search.ts, which folds query words the way the index's words are folded here.
 import lunr from 'lunr';

@@ -1,4 +1,4 @@
-// The vintage archive published for the CDN (shared/contracts/economy.md, "Cache and vintages": the nightly
+// The vintage archive published for the CDN (docs/contracts/economy.md, "Cache and vintages": the nightly
 // build also publishes each snapshot as static files under dist-data/economy/). The archive is
 // STATE_DIR/economy/vintages/<SERIES>/<YYYY-MM-DD>.json, written by the server's pulls
 // (server/economy/vintages.ts); a build given it writes, as of the build:

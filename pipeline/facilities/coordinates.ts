@@ -1,4 +1,4 @@
-// Facility coordinates (shared/contracts/facilities.md, "Paging, filters, downloads, places and gases"): read
+// Facility coordinates (docs/contracts/facilities.md, "Paging, filters, downloads, places and gases"): read
 // from the federal rows that carry them, checked, and one pair chosen per facility. Pure.
 import { parseNumber } from '../../contract/core/values.ts';
 import type { Coordinates } from '../../contract/facilities/record.ts';

@@ -1,4 +1,4 @@
-// The whole-registry downloads (shared/contracts/facilities.md, "Paging, filters, downloads, places and
+// The whole-registry downloads (docs/contracts/facilities.md, "Paging, filters, downloads, places and
 // gases"): every facility's row as CSV, and the located ones as GeoJSON Point features. Pure; the build
 // writes them through the sink.
 import { SPINE_CSV_HEADER, toSpineCsvRecord, toSpineRow, type SpineRow } from '../../contract/facilities/downloads.ts';

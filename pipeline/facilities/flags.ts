@@ -1,4 +1,4 @@
-// Methane and anomaly flags with the reasons that fired them (shared/contracts/facilities.md).
+// Methane and anomaly flags with the reasons that fired them (docs/contracts/facilities.md).
 import { round } from '../../contract/core/values.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 import type { Delta, Flags, SeriesPoint } from '../../contract/facilities/record.ts';

@@ -1,4 +1,4 @@
-// A record's `by_gas` (shared/contracts/facilities.md, "Paging, filters, downloads, places and gases"): per
+// A record's `by_gas` (docs/contracts/facilities.md, "Paging, filters, downloads, places and gases"): per
 // program and year, the gases the inputs report, in t CO2e as each program computed them. Pure.
 import { round } from '../../contract/core/values.ts';
 import type { FacilityRecord, Gases } from '../../contract/facilities/record.ts';

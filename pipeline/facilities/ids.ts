@@ -1,4 +1,4 @@
-// Stable spine ids (shared/contracts/facilities.md): a facility keeps its `ONF-` id as long as one of its
+// Stable spine ids (docs/contracts/facilities.md): a facility keeps its `ONF-` id as long as one of its
 // source ids still exists; new facilities get the next free number; an id is never given to another
 // facility. The map of every source id ever seen is carried from build to build in `ids.json`.
 import { toSpineId } from '../../contract/facilities/ids.ts';

@@ -1,5 +1,5 @@
 // The four upstream files the facilities build reads, recognized by their header whatever their file name
-// (shared/contracts/common.md, "Builds"). Column names are the publishers' own; see
+// (docs/contracts/common.md, "Builds"). Column names are the publishers' own; see
 // shared/data/facilities/README.md for each layout.
 import type { ColumnSpec } from '../core/csv.ts';
 import {

@@ -1,4 +1,4 @@
-// Linking (shared/contracts/facilities.md, "Identity rules"): Ontario and federal ids that share a
+// Linking (docs/contracts/facilities.md, "Identity rules"): Ontario and federal ids that share a
 // normalized (name, city) pair in any year are one facility, and chains of such links are followed, so
 // one Ontario id with two federal ids, or two Ontario ids sharing one federal id, become one record.
 // Near-misses are found here too, and rejected on purpose.

@@ -1,4 +1,4 @@
-// The facilities service's routes as OpenAPI operations (shared/contracts/facilities.md); the build turns
+// The facilities service's routes as OpenAPI operations (docs/contracts/facilities.md); the build turns
 // them and schemas/ into `api/v1/openapi.json` (pipeline/core/openapi.ts). Every route server/facilities
 // registers must be listed here (test/openapi.test.ts checks it).
 import {

@@ -1,4 +1,4 @@
-// Facility records (shared/contracts/facilities.md, "Facility record"): names, series, totals and delta,
+// Facility records (docs/contracts/facilities.md, "Facility record"): names, series, totals and delta,
 // from the rows of every source id a spine record holds. Pure.
 import { round } from '../../contract/core/values.ts';
 import { toTitleCase } from '../../contract/facilities/normalize-names.ts';

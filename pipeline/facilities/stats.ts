@@ -1,5 +1,5 @@
 // `/stats`: match counts, the funnel from raw inputs to anchored facilities, top emitters and how far the
-// two programs agree in the comparison year (shared/contracts/facilities.md).
+// two programs agree in the comparison year (docs/contracts/facilities.md).
 import { median, round } from '../../contract/core/values.ts';
 import type { LinkResult } from './link.ts';
 import { toEmissions } from './records.ts';

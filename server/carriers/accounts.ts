@@ -1,4 +1,4 @@
-// Which account store the carriers service and the keys CLI use (contracts/common.md, "State" and "Several
+// Which account store the carriers service and the keys CLI use (docs/contracts/common.md, "State" and "Several
 // servers, one shared store"): PostgreSQL when DATABASE_URL is set, else the embedded SQLite file under
 // STATE_DIR, as always, so `npm start` needs no database.
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The carriers tools over MCP (contracts/carriers.md, "Agent route" and "Paging, filters, national averages,
+// The carriers tools over MCP (docs/contracts/carriers.md, "Agent route" and "Paging, filters, national averages,
 // missing inputs"): a JSON-RPC body on `POST /api/mcp` is served as MCP streamable HTTP by the endpoint economy's
 // `/mcp` uses (server/core/mcp.ts: both protocol eras, no sessions, the same Host/Origin guards), with the
 // route's two tools. A tool runs what the `{"tool", "args"}` call runs (agent.ts): the same argument schema,

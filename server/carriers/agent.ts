@@ -1,4 +1,4 @@
-// The carriers tool route (contracts/carriers.md, "Agent route"): `GET /api/mcp` lists two tools with the
+// The carriers tool route (docs/contracts/carriers.md, "Agent route"): `GET /api/mcp` lists two tools with the
 // JSON Schema of their arguments, `POST /api/mcp` runs one. A tool answers exactly what its REST route
 // answers, because it runs the same function: search builds the same body, and a profile goes through the
 // same sign-in, existence check and allowance as GET /api/carrier/{carrier_id}, with the same headers and

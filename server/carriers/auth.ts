@@ -1,4 +1,4 @@
-// Sign-in for the carriers service (contracts/carriers.md "Access"): `Authorization: Bearer <api key>`.
+// Sign-in for the carriers service (docs/contracts/carriers.md "Access"): `Authorization: Bearer <api key>`.
 import type { IncomingMessage } from 'node:http';
 import { repeatsHeader } from '../core/headers.ts';
 import { HttpError } from '../../contract/core/problem.ts';

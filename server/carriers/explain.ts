@@ -1,4 +1,4 @@
-// The explain summary's deterministic template (shared/contracts/carriers.md, "Explain"): plain language for
+// The explain summary's deterministic template (docs/contracts/carriers.md, "Explain"): plain language for
 // a shipper or broker, made from the profile alone. Four paragraphs: who the carrier is, how it compares
 // with its peer group, its three top risks with their figures, and what the figures do not say. A pure
 // function: the same profile always gives the same text, so the summary can be cached and tested.

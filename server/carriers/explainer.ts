@@ -1,4 +1,4 @@
-// POST /api/carrier/{carrier_id}/explain's answer (shared/contracts/carriers.md, "Explain"): the summary of a
+// POST /api/carrier/{carrier_id}/explain's answer (docs/contracts/carriers.md, "Explain"): the summary of a
 // profile, cached per carrier and data version in the account store. Generated once however many requests
 // ask at the same moment: within a process, concurrent first requests share one generation (single
 // flight); across processes, the store keeps the first summary written and everyone serves that one.

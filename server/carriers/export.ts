@@ -1,4 +1,4 @@
-// GET /api/carrier/{carrier_id}/export's bodies (shared/contracts/carriers.md, "Export"), pure: the JSON
+// GET /api/carrier/{carrier_id}/export's bodies (docs/contracts/carriers.md, "Export"), pure: the JSON
 // export (schema carriers/export) is the stored profile spliced in as it is plus the monthly counts the
 // build stored (null for an input the build lacked); the CSV is RFC 4180 with one row per BASIC, where an
 // unknown measure, percentile or violation count is an empty field.

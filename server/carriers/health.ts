@@ -1,4 +1,4 @@
-// Carriers' /healthz check (shared/contracts/common.md, "Health"): `account_store` is degraded while the
+// Carriers' /healthz check (docs/contracts/common.md, "Health"): `account_store` is degraded while the
 // shared store (DATABASE_URL) does not answer, saying since when and why; search and the public documents are
 // still served (a 200). The embedded store is a file beside the server: nothing to check.
 import type { HealthCheck } from '../../contract/core/manifest.ts';

@@ -1,4 +1,4 @@
-// What stands between explain requests and the LLM backend (contracts/common.md, "Hostile input and
+// What stands between explain requests and the LLM backend (docs/contracts/common.md, "Hostile input and
 // faults"): at most `concurrency` calls at once, at most `hourlyPerKey` calls caused by one key in any
 // hour, and a breaker. After `breakerFailures` consecutive failures (errors, time-outs, refused answers)
 // the breaker opens and explains answer from the template at once, with no call, for `breakerCooldownMs`;

@@ -1,4 +1,4 @@
-// The optional LLM backend of the explain summary (shared/contracts/carriers.md, "Explain"): an
+// The optional LLM backend of the explain summary (docs/contracts/carriers.md, "Explain"): an
 // OpenAI-compatible chat completions endpoint (POST {model, messages, max_tokens} →
 // choices[0].message.content, https://platform.openai.com/docs/api-reference/chat/create). Anything short
 // of a usable answer within the time-out (no connection, a hang, a non-2xx status, a body over

@@ -1,4 +1,4 @@
-// The premium routes (shared/contracts/carriers.md, "Explain", "Export", "Access"):
+// The premium routes (docs/contracts/carriers.md, "Explain", "Export", "Access"):
 //   POST /api/carrier/{carrier_id}/explain   a plain-language summary of the profile, cached per build
 //   GET  /api/carrier/{carrier_id}/export    the profile plus monthly counts as JSON, or the BASICs as CSV
 // Both need a premium key: 401 without a valid key, 403 `premium_required` for a free one, then 400 for a

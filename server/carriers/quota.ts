@@ -1,4 +1,4 @@
-// The free plan's monthly allowance of profile lookups (contracts/carriers.md "Access"): one unit per
+// The free plan's monthly allowance of profile lookups (docs/contracts/carriers.md "Access"): one unit per
 // successful profile response, per UTC calendar month, counted atomically in the store.
 // Headers: RateLimit-Limit / -Remaining / -Reset (delta seconds), the separate fields of
 // draft-ietf-httpapi-ratelimit-headers-06 that the contract names (later drafts fold them into one

@@ -1,4 +1,4 @@
-// Carriers service (shared/contracts/carriers.md), paths under /api. Profiles and search results are
+// Carriers service (docs/contracts/carriers.md), paths under /api. Profiles and search results are
 // precomputed bodies in record stores under the build's private/ folder (never in the public static tree);
 // search runs the name index on a thread of its own (search-thread.ts); sign-in, the free allowance and the
 // explain cache use the account store: SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (store.ts).

@@ -1,4 +1,4 @@
-// Failed sign-ins limited per client address (contracts/common.md, "Hostile input and faults"): after
+// Failed sign-ins limited per client address (docs/contracts/common.md, "Hostile input and faults"): after
 // `failuresPerMinute` requests from one address with a malformed, unknown or revoked key, every request
 // from it that gives a key is a 429 `sign_in_limited` until its minute is over, so keys cannot be guessed
 // at the speed of the network. Counted in each server process's memory.

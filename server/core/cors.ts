@@ -1,4 +1,4 @@
-// Other origins (shared/contracts/common.md, "Browsers and other origins"). A public route answers any
+// Other origins (docs/contracts/common.md, "Browsers and other origins"). A public route answers any
 // origin (`Access-Control-Allow-Origin: *`: its data is public and the request carries no credentials); a
 // signed-in route answers only the origins in CORS_ORIGINS, naming the one that asked (and `Vary: Origin`,
 // as its answer then depends on it), and allows the Authorization header. `OPTIONS` on a path the service

@@ -1,4 +1,4 @@
-// The request log: one JSON line per request on stdout (shared/contracts/common.md), written by pino to a
+// The request log: one JSON line per request on stdout (docs/contracts/common.md), written by pino to a
 // destination that gathers lines and writes them in a few system calls, not one a request.
 import pino from 'pino';
 

@@ -89,7 +89,7 @@ interface Mounted {
 export const BATCHLESS_SINCE = '2025-06-18';
 
 /**
- * The most messages a batch may carry where a version still allows batches (contracts/common.md, "Hostile
+ * The most messages a batch may carry where a version still allows batches (docs/contracts/common.md, "Hostile
  * input and faults"): one 64 KB body could otherwise queue hundreds of calls on the search thread.
  */
 export const MCP_MAX_BATCH = 10;

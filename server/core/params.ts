@@ -1,5 +1,5 @@
 // Query parameters validated by the same JSON Schemas that document them (ajv with allErrors, so every bad
-// parameter is reported at once). Unknown parameters are ignored, as shared/contracts/common.md says.
+// parameter is reported at once). Unknown parameters are ignored, as docs/contracts/common.md says.
 import { unescape as unescapeQuery } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../contract/core/schemas.ts';
@@ -140,7 +140,7 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
  * and returns the typed, coerced values. `check` adds the route's own errors about the values. Throws a
  * 400 problem listing every bad parameter.
  *
- * Schema first (shared/contracts/common.md, "Hostile input"): a value longer than its maxLength is refused
+ * Schema first (docs/contracts/common.md, "Hostile input"): a value longer than its maxLength is refused
  * on its length alone, before any pattern reads it, and `check` is given only the parameters the schema
  * accepted, so no route's own rule (or regular expression) ever runs on a value already refused.
  */

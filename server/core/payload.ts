@@ -1,6 +1,6 @@
 // Precomputed responses: body, compressed variants and a strong ETag, computed once (at build or at load),
 // never per request. Hot API paths are answered from a Map of these (polka + Map costs ~13 % CPU over a
-// bare node:http server; sirv opens the file on every request and costs ~5x: shared/reference/serving-anchors.md).
+// bare node:http server; sirv opens the file on every request and costs ~5x: docs/reference/serving-anchors.md).
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';

@@ -1,4 +1,4 @@
-// The shared store (shared/contracts/common.md, "Several servers, one shared store"): PostgreSQL through
+// The shared store (docs/contracts/common.md, "Several servers, one shared store"): PostgreSQL through
 // node-postgres, for any state that several server processes, on any number of machines, share.
 //   - DATABASE_URL=postgres://… (or postgresql://) selects it (databaseUrlSetting); without it each service
 //     keeps its embedded default under STATE_DIR.

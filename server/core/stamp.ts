@@ -1,4 +1,4 @@
-// The headers every response carries (shared/contracts/common.md): X-Data-Version, X-Content-Type-Options
+// The headers every response carries (docs/contracts/common.md): X-Data-Version, X-Content-Type-Options
 // and, as the route's access allows, CORS's (server/core/cors.ts). The app stamps the list on the response
 // when a request arrives, one list made once per loaded build for the public routes and one made per request
 // for a signed-in route; the writers (payloads, problems, static files) put it in the headers they write in

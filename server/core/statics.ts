@@ -1,6 +1,6 @@
 // The static tree (dist-data/<service>/, as a CDN would serve it) through sirv, for the files no route
 // answers: manifest, report, indexes. sirv streams them with their precompressed siblings; around it, the
-// tree is answered as the routes are (shared/contracts/common.md):
+// tree is answered as the routes are (docs/contracts/common.md):
 // - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
 //   a private/ path and never anything else found in the folder (a STATE_DIR put there by
 //   mistake, a stray copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);

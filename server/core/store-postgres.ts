@@ -1,4 +1,4 @@
-// The account store in PostgreSQL (contracts/common.md, "Several servers, one shared store"), for
+// The account store in PostgreSQL (docs/contracts/common.md, "Several servers, one shared store"), for
 // DATABASE_URL: API keys, monthly allowance counters and explain summaries in three tables that any number
 // of server processes, on any number of machines, and the keys CLI share. Through server/core/postgres.ts:
 // its pool and time limits (a database that does not answer is a 503 `store_unavailable` within seconds),

@@ -1,8 +1,8 @@
 // Mutable state behind one small interface: API keys, monthly allowance counters and the explain summaries.
-// `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (contracts/common.md "State"),
+// `openSqliteStore` keeps it in one embedded SQLite file under STATE_DIR (docs/contracts/common.md "State"),
 // safe for several processes on one machine, and the default; `openPostgresStore` (store-postgres.ts) keeps
 // it in PostgreSQL when DATABASE_URL is set, for any number of servers on any number of machines
-// (contracts/common.md "Several servers, one shared store").
+// (docs/contracts/common.md "Several servers, one shared store").
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +43,7 @@ export interface Consumption {
   remaining: number;
 }
 
-/** One explain summary, cached per carrier and build (contracts/carriers.md, "Explain"). */
+/** One explain summary, cached per carrier and build (docs/contracts/carriers.md, "Explain"). */
 export interface ExplainEntry {
   carrier_id: number;
   data_version: string;

@@ -1,4 +1,4 @@
-// The observation cache (shared/contracts/economy.md, "Cache and vintages"; common.md, "Several servers,
+// The observation cache (docs/contracts/economy.md, "Cache and vintages"; common.md, "Several servers,
 // one shared store"):
 //   - each series is pulled from its upstream at most once per 24 h, across concurrent requests (one pull in
 //     flight per series; the others await it) and across restarts (the copies are kept in ObservationCopies:

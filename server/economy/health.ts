@@ -1,4 +1,4 @@
-// Economy's /healthz check (shared/contracts/common.md, "Health"): degraded while the last pull of some series
+// Economy's /healthz check (docs/contracts/common.md, "Health"): degraded while the last pull of some series
 // failed within the hour, naming them and why; the service still answers everything else (a 200).
 import type { HealthCheck } from '../../contract/core/manifest.ts';
 import { healthyChecks } from '../../contract/core/manifest.ts';

@@ -1,4 +1,4 @@
-// The economy service's MCP endpoint (shared/contracts/economy.md, "MCP"): three read-only tools over the
+// The economy service's MCP endpoint (docs/contracts/economy.md, "MCP"): three read-only tools over the
 // same lookups the REST routes use. The transport, both protocol eras, the Host/Origin guards, the body
 // limit and the result conventions are server/core/mcp.ts's, shared with the carriers tools; this file has
 // the tools.

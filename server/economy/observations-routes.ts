@@ -1,4 +1,4 @@
-// The economy service's observation routes (shared/contracts/economy.md, "REST"):
+// The economy service's observation routes (docs/contracts/economy.md, "REST"):
 //   GET /api/observations?series&from&to&vintage   the series through the cache, or one day's snapshot
 //   GET /api/vintages?series                         the snapshot days, ascending
 //   GET /api/revisions?series&from=A&to=B            what changed between the snapshots of days A and B

@@ -1,5 +1,5 @@
 // The `/api/observations` document, made in one place for the REST route and the MCP tool `get_observations`
-// (shared/contracts/economy.md, "REST" and "MCP"): the same checks, the same errors and the same document.
+// (docs/contracts/economy.md, "REST" and "MCP"): the same checks, the same errors and the same document.
 // Parameters are validated by schemas/economy/*-query.schema.json, plus what a JSON Schema cannot say
 // (2024-02-30 is no date; `from` after `to`), and every bad parameter is listed in one 400.
 import { toCsv } from '../../contract/core/csv.ts';

@@ -1,4 +1,4 @@
-// Economy registry routes (shared/contracts/economy.md, "REST"): `/api/series`, `/api/series/{id}` and
+// Economy registry routes (docs/contracts/economy.md, "REST"): `/api/series`, `/api/series/{id}` and
 // `/api/categories`. Every document without a query is a precomputed Payload from the build, answered with
 // one Map read; `q` runs the prebuilt lunr index through rankSeries and caches each distinct query's
 // response. The service definition that joins these routes with the observation and MCP routes lives in
@@ -55,7 +55,7 @@ export function loadRegistryData(build: LoadedBuild): EconomyRegistryData {
   };
 }
 
-/** One rule for q on every service (shared/contracts/common.md): absent is no filter, present needs a word. */
+/** One rule for q on every service (docs/contracts/common.md): absent is no filter, present needs a word. */
 function checkSeriesQuery(query: Partial<SeriesQuery>): ParameterError[] {
   if (query.q === undefined || toQueryWords(query.q).length > 0) return [];
   return [{ parameter: 'q', message: 'must hold a letter or digit; leave q out to list every series' }];

@@ -1,4 +1,4 @@
-// Economy service (shared/contracts/economy.md): the registry routes answer from the build, observations
+// Economy service (docs/contracts/economy.md): the registry routes answer from the build, observations
 // come from the upstreams through the 24-hour cache, on disk or in the PostgreSQL of DATABASE_URL (a demo
 // build uses the built-in demo upstream), and the MCP endpoint answers the same data as tools.
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';

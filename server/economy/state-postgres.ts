@@ -1,4 +1,4 @@
-// Economy's mutable state in PostgreSQL (DATABASE_URL; shared/contracts/common.md, "Several servers, one
+// Economy's mutable state in PostgreSQL (DATABASE_URL; docs/contracts/common.md, "Several servers, one
 // shared store"): the same interfaces as the embedded stores (state.ts, vintages.ts), for any number of
 // servers sharing one database. Three tables, created by ECONOMY_MIGRATIONS; `scope` keeps a demo build's
 // state (`demo`) apart from the real one (`live`), as the embedded stores keep it in another folder:

@@ -1,4 +1,4 @@
-// FRED's conventions for an observations request (shared/contracts/economy.md, "Transforms, frequencies,
+// FRED's conventions for an observations request (docs/contracts/economy.md, "Transforms, frequencies,
 // paging and CSV"): frequency aggregation first, then the units transform, both on the whole series, before
 // the date range, sort order and paging select what is answered. The formulas are FRED's
 // (fredhelp.stlouisfed.org, "What Formulas are Used to Calculate Growth Rates?").

@@ -1,4 +1,4 @@
-// The vintage archive (shared/contracts/economy.md, "Cache and vintages"): each successful pull writes that
+// The vintage archive (docs/contracts/economy.md, "Cache and vintages"): each successful pull writes that
 // day's snapshot to STATE_DIR/economy/vintages/<SERIES>/<YYYY-MM-DD>.json (atomically), which is what
 // `/api/vintages` lists and `/api/observations?vintage=` reads. The day is the UTC date of the pull; a
 // second pull on the same day replaces that day's snapshot.

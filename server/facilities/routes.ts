@@ -1,4 +1,4 @@
-// Facilities service (shared/contracts/facilities.md), base path /api/v1. Every document without a query
+// Facilities service (docs/contracts/facilities.md), base path /api/v1. Every document without a query
 // is a precomputed Payload from the build, answered with one Map read (the CSV and GeoJSON downloads are
 // files of the tree, which the core's statics answer); search runs the prebuilt lunr index and caches each
 // distinct query's response, as JSON or, with format=csv, as the downloads' rows.
@@ -71,7 +71,7 @@ const CSV_HEADERS = { 'Content-Disposition': 'attachment; filename="facilities-s
 /**
  * The answer to a search. `whole` is the build's api/v1/search.json: the answer to no query (nor any query
  * that means the same, such as `limit=25`) is that document, with the file's tag and compressed codings,
- * so the route and the static file agree (shared/contracts/common.md).
+ * so the route and the static file agree (docs/contracts/common.md).
  */
 /**
  * An empty city (a form's blank field) constrains nothing; one with text but nothing left to compare once
@@ -79,7 +79,7 @@ const CSV_HEADERS = { 'Content-Disposition': 'attachment; filename="facilities-s
  */
 export function checkSearchQuery(query: Partial<SearchQuery>): ParameterError[] {
   const errors: ParameterError[] = [];
-  // One rule for q on every service (shared/contracts/common.md): absent is no filter, present needs a word.
+  // One rule for q on every service (docs/contracts/common.md): absent is no filter, present needs a word.
   if (query.q !== undefined && toQueryTerms(query.q).length === 0)
     errors.push({ parameter: 'q', message: 'must hold a letter or digit; leave q out to list every facility' });
   const city = query.city;

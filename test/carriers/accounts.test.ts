@@ -1,5 +1,5 @@
 // The embedded account store's own file (test/store/ holds the suite both stores pass), sign-in and the
-// free allowance (contracts/carriers.md "Access").
+// free allowance (docs/contracts/carriers.md "Access").
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Explain with a model, against a fake backend on 127.0.0.1 (server/carriers/llm.ts, llm-gate.ts,
-// explainer.ts; contracts/common.md, "Hostile input and faults"): the carrier's own text never reaches the
+// explainer.ts; docs/contracts/common.md, "Hostile input and faults"): the carrier's own text never reaches the
 // model, the answer read is bounded, calls at once and per key are bounded, a failing model trips a
 // breaker, and a template standing in for the model is never cached.
 import { readFile, writeFile } from 'node:fs/promises';

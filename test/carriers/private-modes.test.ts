@@ -1,4 +1,4 @@
-// Private files (shared/contracts/common.md, "Limits on what comes in"): the signed-in data a carriers build
+// Private files (docs/contracts/common.md, "Limits on what comes in"): the signed-in data a carriers build
 // keeps beside its tree is its owner's alone from the moment it is written: folders 0700, files 0600.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

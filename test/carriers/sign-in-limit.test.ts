@@ -1,4 +1,4 @@
-// Failed sign-ins limited per client address (server/carriers/sign-in-limit.ts; contracts/common.md,
+// Failed sign-ins limited per client address (server/carriers/sign-in-limit.ts; docs/contracts/common.md,
 // "Hostile input and faults"): on a real socket, the 31st failure in a minute from one address is a 429
 // `sign_in_limited` problem with Retry-After, for every signed-in route and for valid keys too, until the
 // minute is over; X-Forwarded-For counts only when TRUSTED_PROXIES says how many proxies to trust.

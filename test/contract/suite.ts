@@ -1,4 +1,4 @@
-// One contract suite for every service (shared/contracts/common.md): documents answer 200 with a strong
+// One contract suite for every service (docs/contracts/common.md): documents answer 200 with a strong
 // ETag and 304 on revalidation, HEAD mirrors GET, unknown resources and routes are canonical 404 problems,
 // bad parameters are 400 problems listing each one, other methods are 405 with Allow, traversal never
 // escapes the build folder, and every static file of the build equals the API's body at the same path.

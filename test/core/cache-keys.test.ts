@@ -1,7 +1,7 @@
 // The routes' response caches are keyed by the canonical parameters each route reads (validated, typed,
 // in a fixed order), never by the raw query string: unknown parameters, a default given or left out,
 // reordered or percent-encoded parameters name the same entry, so a client cannot fill the caches with
-// one query spelled many ways (shared/contracts/common.md, "Hostile input and faults").
+// one query spelled many ways (docs/contracts/common.md, "Hostile input and faults").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lru, RepeatCache } from '../../server/core/cache.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';

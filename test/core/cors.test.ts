@@ -1,4 +1,4 @@
-// Browsers and other origins (shared/contracts/common.md): `*` on public routes, the listed origins only on
+// Browsers and other origins (docs/contracts/common.md): `*` on public routes, the listed origins only on
 // signed-in ones, OPTIONS preflights, nosniff on every response and a same-origin CSP on HTML pages. On a
 // real socket, against the carriers fixture (public and signed-in routes, the static tree, /docs) and the
 // facilities and economy fixtures.

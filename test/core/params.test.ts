@@ -1,4 +1,4 @@
-// Schema first (server/core/params.ts, shared/contracts/common.md "Hostile input"): a parameter the schema
+// Schema first (server/core/params.ts, docs/contracts/common.md "Hostile input"): a parameter the schema
 // refuses never reaches the route's own check, and an over-long value is refused on its length alone.
 import { describe, expect, it } from 'vitest';
 import { HttpError, type ParameterError } from '../../contract/core/problem.ts';

@@ -1,4 +1,4 @@
-// Provenance (shared/contracts/common.md, "Provenance and licences"): every source of a fresh build of each
+// Provenance (docs/contracts/common.md, "Provenance and licences"): every source of a fresh build of each
 // service carries its licence and the attribution that licence asks for, the OpenAPI documents repeat them and
 // name the code's licence, a demo build's sources say they are generated, /docs credits the build the server
 // runs (and another after a reload), and carriers profiles and explain answers carry FMCSA's disclaimer.

@@ -1,4 +1,4 @@
-// A failed or killed build never changes what is served (shared/contracts/common.md; issue: "a test that
+// A failed or killed build never changes what is served (docs/contracts/common.md; issue: "a test that
 // kills a build midway and shows the served data unchanged").
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// A publish flushes what it publishes before the renames that publish it (shared/contracts/common.md,
+// A publish flushes what it publishes before the renames that publish it (docs/contracts/common.md,
 // "Builds"): each file, then each folder of the new tree (deepest first), then the output folder after the
 // renames, so a machine that loses power right after a publish finds the old tree or the whole new one.
 // Seen through the sink's effects, on the real file system.

@@ -1,4 +1,4 @@
-// /healthz of economy (shared/contracts/common.md, "Health"): ok with the tree's healthz.json bytes while
+// /healthz of economy (docs/contracts/common.md, "Health"): ok with the tree's healthz.json bytes while
 // nothing is wrong; `degraded` (still a 200) while the last pull of some series failed within the hour,
 // naming it and why; ok again an hour later. The upstreams are a closed port on 127.0.0.1.
 import { readFileSync } from 'node:fs';

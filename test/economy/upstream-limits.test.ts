@@ -1,4 +1,4 @@
-// Limits on what comes in (shared/contracts/common.md): an upstream answer larger than UPSTREAM_MAX_BYTES fails
+// Limits on what comes in (docs/contracts/common.md): an upstream answer larger than UPSTREAM_MAX_BYTES fails
 // the pull without being held whole (refused on its Content-Length, or cut off once the bytes read pass the
 // limit, the connection then closed), and a failed pull names its real cause (the resolver's ENOTFOUND, the
 // time-out, the limit), which the 503s of the back-off window repeat.

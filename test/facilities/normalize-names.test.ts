@@ -9,7 +9,7 @@ import {
   toTitleCase,
 } from '../../contract/facilities/normalize-names.ts';
 
-// The table of cases for the identity rules (shared/contracts/facilities.md).
+// The table of cases for the identity rules (docs/contracts/facilities.md).
 describe('normalizeName', () => {
   it.each([
     ['ADM Windsor', 'ADM WINDSOR'],

@@ -1,4 +1,4 @@
-// A real browser for the explorer's end-to-end tests (shared/contracts/explorer.md, "Tests"): Debian's
+// A real browser for the explorer's end-to-end tests (docs/contracts/explorer.md, "Tests"): Debian's
 // Chromium driven by playwright-core, headless, with a new empty profile each time and nothing downloaded.
 // Where Chromium is not installed the tests are skipped with the command that installs it, except with
 // CI=true, where that is a failure. Also: axe-core run in the page, the time a view takes to show its data,

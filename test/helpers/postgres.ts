@@ -1,4 +1,4 @@
-// A real PostgreSQL server for the shared-store tests (shared/contracts/common.md, "Several servers, one
+// A real PostgreSQL server for the shared-store tests (docs/contracts/common.md, "Several servers, one
 // shared store"): Debian's `postgresql` package, a cluster made by `initdb` in a temporary folder, started by
 // `pg_ctl` on a free port of 127.0.0.1, as the `postgres` user when the tests run as root (PostgreSQL refuses
 // to run as root), removed after. Where PostgreSQL is not installed the tests that need it are skipped with

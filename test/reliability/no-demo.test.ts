@@ -1,4 +1,4 @@
-// Production start (shared/contracts/common.md, "Hostile input and faults"): with --no-demo or DEMO=off a
+// Production start (docs/contracts/common.md, "Hostile input and faults"): with --no-demo or DEMO=off a
 // missing dist-data/<service>/ stops the start with the folder's name, building nothing; and the demo
 // check of a plain `npm start` never moves a half-published tree that a live build owns.
 import { spawn } from 'node:child_process';

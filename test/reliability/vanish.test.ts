@@ -1,4 +1,4 @@
-// A service's tree that disappears under a running server (shared/contracts/common.md, "Hostile input and
+// A service's tree that disappears under a running server (docs/contracts/common.md, "Hostile input and
 // faults"): moved away, made unreadable, or left half-published by a publisher killed between its two
 // renames. A real server process under steady request load keeps answering every request from the build
 // it loaded, routes and static files alike; /healthz says `degraded` naming why; the other services of the

@@ -1,4 +1,4 @@
-// Several economy servers over one PostgreSQL (shared/contracts/common.md, "Several servers, one shared
+// Several economy servers over one PostgreSQL (docs/contracts/common.md, "Several servers, one shared
 // store"): three real server processes (server/main.ts, as `npm start -- --service economy` runs it), each
 // with its own STATE_DIR and the same DATABASE_URL, over a live build whose upstreams are a fake WDS and
 // Valet on 127.0.0.1 that answer slowly in the real wire formats (the demo upstream's series) and count

@@ -1,5 +1,5 @@
 // Three carriers server processes (server/main.ts, as `npm start -- --service carriers` runs them) on one
-// PostgreSQL database (contracts/common.md, "Several servers, one shared store"): the free allowance exact
+// PostgreSQL database (docs/contracts/common.md, "Several servers, one shared store"): the free allowance exact
 // across all three, a key revoked with `npm run keys` refused by all three within 5 s (and by a fourth
 // behind a proxy that drops NOTIFY, as a transaction pooler does), and the database
 // stopped under load: 503 store_unavailable within 5 s (never a hang), /healthz degraded, no unit lost or

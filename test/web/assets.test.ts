@@ -1,4 +1,4 @@
-// The explorer's files as the pipeline writes them and the server serves them (shared/contracts/explorer.md):
+// The explorer's files as the pipeline writes them and the server serves them (docs/contracts/explorer.md):
 // every view's JavaScript and CSS within 150 kB gzipped, chart library included; a page that runs no inline
 // script and names only its own hashed assets; the tree's copy served at `/` with the page policy, the
 // assets with their types and `immutable` caching, their compressed siblings, and 304s.

@@ -1,7 +1,7 @@
 // The carriers explorer: public search by name or USDOT number, and a carrier's profile behind sign-in
 // with an API key kept for this browser tab only (sessionStorage): percentiles against thresholds, top
 // risks, rates next to the national averages, inspections and crashes, and the premium summary and export
-// (shared/contracts/explorer.md, carriers.md).
+// (docs/contracts/explorer.md, carriers.md).
 import '../core/styles.css';
 import type { CarrierExplanation } from '../../contract/types/carriers/explain.ts';
 import type { CarrierExportJSON } from '../../contract/types/carriers/export.ts';

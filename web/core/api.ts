@@ -1,5 +1,5 @@
 // Calls to the service's own API (same origin, relative URLs, so the page works under any prefix). Every
-// error answer is RFC 9457 problem details (shared/contracts/common.md): it becomes an ApiError carrying the
+// error answer is RFC 9457 problem details (docs/contracts/common.md): it becomes an ApiError carrying the
 // problem, which the views show with what to do about it.
 
 export interface Problem {

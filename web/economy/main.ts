@@ -1,6 +1,6 @@
 // The economy explorer: the categories with their series, search, and a series' observations as a chart
 // with a date range, FRED's units and frequency choices, the vintage archive drawn against the latest
-// data with the revised points listed, and the CSV (shared/contracts/explorer.md, economy.md).
+// data with the revised points listed, and the CSV (docs/contracts/explorer.md, economy.md).
 import '../core/styles.css';
 import type { Categories } from '../../contract/types/economy/categories.ts';
 import type { ObservationsOfASeries } from '../../contract/types/economy/observations.ts';

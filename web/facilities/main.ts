@@ -1,5 +1,5 @@
 // The facilities explorer: search with every filter of /api/v1/search, a facility's record with both
-// programs' annual series on one chart, and the linkage statistics as charts (shared/contracts/explorer.md).
+// programs' annual series on one chart, and the linkage statistics as charts (docs/contracts/explorer.md).
 import '../core/styles.css';
 import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SearchResults } from '../../contract/types/facilities/search.ts';

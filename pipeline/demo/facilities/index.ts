@@ -4,7 +4,7 @@
  * indicator table): same headers, encodings, BOMs, line ends, quoting and number formats. Every facility, company,
  * person and figure is invented (real Ontario place names only); nothing is copied from an upstream file.
  *
- * The data plant the cases the linking rule (shared/contracts/facilities.md, "Identity rules") and the flags must
+ * The data plant the cases the linking rule (docs/contracts/facilities.md, "Identity rules") and the flags must
  * handle, and report their ids in `facts`, so tests can check that a build finds each of them.
  *
  * Deterministic for a seed (STYLE.md practice 4): every draw comes from `createRng`, never the clock or Math.random.

@@ -1,4 +1,4 @@
-// The cases the linking rule (shared/contracts/facilities.md, "Identity rules") and the flags must handle, each
+// The cases the linking rule (docs/contracts/facilities.md, "Identity rules") and the flags must handle, each
 // planted on facilities of its own with names, places and tonnages fixed by hand.
 import { toPlace } from './places.ts';
 import { toSector } from './sectors.ts';
