@@ -10,6 +10,7 @@ import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '.
 import { createProgress, formatTable } from './core/progress.ts';
 import { recoverPublishLocked } from './core/sink.ts';
 import { type BuildResult, PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';
+import { readSetting, settingOrDefault } from '../contract/core/settings-registry.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
@@ -75,10 +76,10 @@ export async function main(argv: string[]): Promise<void> {
   const year = yearOption(values.year);
   const asOf = values['as-of'];
   if (asOf !== undefined && !isValidIsoDate(asOf)) throw new CliError(`--as-of must be a date YYYY-MM-DD, not ${asOf}`);
-  const outDir = resolve(values.out ?? (process.env.DATA_DIR || 'dist-data'));
+  const outDir = resolve(values.out ?? settingOrDefault(process.env, 'DATA_DIR'));
   // Restricted percentiles are decided when the data is built, so the stores, caches and any copy agree.
   const showRestricted = settingOption(() =>
-    flagSetting('SHOW_RESTRICTED_PERCENTILES', process.env.SHOW_RESTRICTED_PERCENTILES),
+    flagSetting('SHOW_RESTRICTED_PERCENTILES', readSetting(process.env, 'SHOW_RESTRICTED_PERCENTILES')),
   );
   if (values['if-missing']) {
     await recoverPublishLocked(outDir, service);

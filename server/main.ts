@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { CliError, isMain, parseCli, runCli } from '../contract/core/cli.ts';
 import { ensureBuilt } from './core/demo-build.ts';
 import { createApp, type ServiceApp } from './core/app.ts';
-import { wholeNumberSetting } from '../contract/core/settings.ts';
+import {
+  numberSetting,
+  readSetting,
+  SETTINGS,
+  settingOrDefault,
+  settingsUsage,
+} from '../contract/core/settings-registry.ts';
 import { createServiceServer, drainConnections } from './core/http-server.ts';
 import { flushRequestLog, requestLog } from './core/log.ts';
 import { prepareStateDir, stateDirOf } from '../contract/core/state-dir.ts';
@@ -26,13 +32,8 @@ Usage: npm start -- [--service NAME] [--port N] [--host H] [--data DIR] [--no-de
   --data      build folder to serve (default dist-data; DATA_DIR)
   --no-demo   a missing DIR/<service>/ stops the start (production) instead of building demo data (DEMO=off)
 
-Environment: PORT_FACILITIES (8081), PORT_CARRIERS (8082), PORT_ECONOMY (8083), DATA_DIR, HOST,
-STATE_DIR (state), DATABASE_URL (postgres://…; unset: state under STATE_DIR), FREE_PROFILE_LOOKUPS (25),
-SIGN_IN_FAILURES_PER_MINUTE (30), TRUSTED_PROXIES (0), EXPLAIN_LLM_URL, EXPLAIN_LLM_KEY, EXPLAIN_LLM_MODEL,
-EXPLAIN_LLM_TIMEOUT_MS (10000), EXPLAIN_LLM_MAX_TOKENS (1024), EXPLAIN_LLM_CONCURRENCY (4),
-EXPLAIN_LLM_HOURLY_PER_KEY (20), EXPLAIN_LLM_BREAKER_FAILURES (3), EXPLAIN_LLM_BREAKER_COOLDOWN_MS (30000),
-STATCAN_WDS_URL, BOC_VALET_URL, RELOAD_INTERVAL_MS (5000; 0 = off), LOG (json | off), DEMO (on | off;
-default on).
+Environment (default in parentheses; each is described in docs/configuration.md):
+${settingsUsage('server')}
 
 Examples:
   npm start
@@ -87,25 +88,20 @@ export async function main(argv: string[]): Promise<void> {
     throw new CliError(`--port must be an integer from 0 to 65535`);
   if (port !== undefined && port !== 0 && names.length > 1)
     throw new CliError('--port N needs --service; for all services use PORT_FACILITIES etc., or --port 0');
-  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  const host = values.host ?? readSetting(process.env, 'HOST') ?? SETTINGS.HOST.default;
   // DEMO: on (the default) or off, in any case; --no-demo is off whatever it says.
-  const demoSetting = (process.env.DEMO ?? '').toLowerCase();
+  const demoRaw = readSetting(process.env, 'DEMO');
+  const demoSetting = (demoRaw ?? '').toLowerCase();
   if (demoSetting !== '' && demoSetting !== 'on' && demoSetting !== 'off')
-    throw new CliError(`DEMO must be on or off, not ${process.env.DEMO}`, 1);
+    throw new CliError(`DEMO must be on or off, not ${demoRaw}`, 1);
   const demo = !values['no-demo'] && demoSetting !== 'off';
   let reloadIntervalMs: number;
   try {
-    reloadIntervalMs = wholeNumberSetting(
-      'RELOAD_INTERVAL_MS',
-      process.env.RELOAD_INTERVAL_MS,
-      5000,
-      0,
-      'a whole number of milliseconds (0 = off)',
-    );
+    reloadIntervalMs = numberSetting(process.env, 'RELOAD_INTERVAL_MS', 0, 'a whole number of milliseconds (0 = off)');
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
-  const dataDir = resolve(values.data ?? (process.env.DATA_DIR || 'dist-data'));
+  const dataDir = resolve(values.data ?? settingOrDefault(process.env, 'DATA_DIR'));
   const stateDir = stateDirOf(process.env);
   try {
     prepareStateDir(stateDir, dataDir);
@@ -113,13 +109,14 @@ export async function main(argv: string[]): Promise<void> {
     throw new CliError((err as Error).message, 1);
   }
   // LOG: json (the default) or off, in any case; anything else is a typo that would log every request.
-  const logSetting = (process.env.LOG ?? '').toLowerCase();
+  const logRaw = readSetting(process.env, 'LOG');
+  const logSetting = (logRaw ?? '').toLowerCase();
   if (logSetting !== '' && logSetting !== 'json' && logSetting !== 'off')
-    throw new CliError(`LOG must be json or off, not ${process.env.LOG}`, 1);
+    throw new CliError(`LOG must be json or off, not ${logRaw}`, 1);
   const log = logSetting === 'off' ? null : requestLog;
   let corsOrigins: ReadonlySet<string>;
   try {
-    corsOrigins = corsOriginsSetting(process.env.CORS_ORIGINS);
+    corsOrigins = corsOriginsSetting(readSetting(process.env, 'CORS_ORIGINS'));
   } catch (err) {
     throw new CliError((err as Error).message, 1);
   }
@@ -127,15 +124,15 @@ export async function main(argv: string[]): Promise<void> {
   for (const name of names) {
     const svc = SERVICES[name]!;
     try {
-      ports.set(
-        name,
-        port ?? wholeNumberSetting(svc.portEnv, process.env[svc.portEnv], svc.defaultPort, 0, 'a port from 0 to 65535'),
-      );
+      ports.set(name, port ?? numberSetting(process.env, svc.portEnv, 0, 'a port from 0 to 65535'));
     } catch (err) {
       throw new CliError((err as Error).message, 1);
     }
     if (ports.get(name)! > 65535)
-      throw new CliError(`${svc.portEnv} must be a port from 0 to 65535, not ${process.env[svc.portEnv]}`, 1);
+      throw new CliError(
+        `${svc.portEnv} must be a port from 0 to 65535, not ${readSetting(process.env, svc.portEnv)}`,
+        1,
+      );
   }
 
   const running: { app: ServiceApp<unknown>; server: Server }[] = [];

@@ -6,6 +6,7 @@ import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
 import { createEconomyService } from './economy/routes.ts';
 import { facilities } from './facilities/routes.ts';
+import { defaultNumber, numberSetting, readSetting, type SettingName } from '../contract/core/settings-registry.ts';
 
 export interface ServiceEnv {
   /** STATE_DIR: runtime state (keys, counters, caches), never inside the build folder. */
@@ -16,25 +17,25 @@ export interface ServiceEnv {
 export interface ServerService {
   create(env: ServiceEnv): ServiceDefinition<unknown>;
   defaultPort: number;
-  portEnv: string;
+  portEnv: SettingName;
 }
 
 /** FREE_PROFILE_LOOKUPS: a whole number ≥ 0 (default 25, the contract's). */
 export function toFreeLookups(raw: string | undefined): number {
-  return wholeNumberSetting('FREE_PROFILE_LOOKUPS', raw, 25, 0, 'a whole number ≥ 0');
+  return wholeNumberSetting(
+    'FREE_PROFILE_LOOKUPS',
+    raw,
+    defaultNumber('FREE_PROFILE_LOOKUPS'),
+    0,
+    'a whole number ≥ 0',
+  );
 }
 
 /** SIGN_IN_FAILURES_PER_MINUTE (default 30, the contract's) and TRUSTED_PROXIES (default 0: the socket's address). */
 export function toSignInLimit(env: NodeJS.ProcessEnv): { failuresPerMinute: number; trustedProxies: number } {
   return {
-    failuresPerMinute: wholeNumberSetting(
-      'SIGN_IN_FAILURES_PER_MINUTE',
-      env.SIGN_IN_FAILURES_PER_MINUTE,
-      30,
-      1,
-      'a whole number ≥ 1',
-    ),
-    trustedProxies: wholeNumberSetting('TRUSTED_PROXIES', env.TRUSTED_PROXIES, 0, 0, 'a whole number ≥ 0'),
+    failuresPerMinute: numberSetting(env, 'SIGN_IN_FAILURES_PER_MINUTE', 1, 'a whole number ≥ 1'),
+    trustedProxies: numberSetting(env, 'TRUSTED_PROXIES', 0, 'a whole number ≥ 0'),
   };
 }
 
@@ -49,7 +50,7 @@ export function toAllowedHosts(raw: string | undefined): string[] | undefined {
 }
 
 export const SERVICES: Record<string, ServerService> = {
-  facilities: { create: () => facilities, defaultPort: 8081, portEnv: 'PORT_FACILITIES' },
+  facilities: { create: () => facilities, defaultPort: defaultNumber('PORT_FACILITIES'), portEnv: 'PORT_FACILITIES' },
   carriers: {
     create: ({ stateDir, env }) => {
       // SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (carriers/accounts.ts).
@@ -57,13 +58,13 @@ export const SERVICES: Record<string, ServerService> = {
       return createCarriersService({
         accounts: accounts.store,
         ...(accounts.health && { storeHealth: accounts.health }),
-        freeLookups: toFreeLookups(env.FREE_PROFILE_LOOKUPS),
+        freeLookups: toFreeLookups(readSetting(env, 'FREE_PROFILE_LOOKUPS')),
         llm: toLlmConfig(env),
-        allowedHosts: toAllowedHosts(env.MCP_ALLOWED_HOSTS),
+        allowedHosts: toAllowedHosts(readSetting(env, 'MCP_ALLOWED_HOSTS')),
         signIn: toSignInLimit(env),
       });
     },
-    defaultPort: 8082,
+    defaultPort: defaultNumber('PORT_CARRIERS'),
     portEnv: 'PORT_CARRIERS',
   },
   economy: {
@@ -71,9 +72,9 @@ export const SERVICES: Record<string, ServerService> = {
       createEconomyService({
         stateDir,
         env,
-        allowedHosts: toAllowedHosts(env.MCP_ALLOWED_HOSTS),
+        allowedHosts: toAllowedHosts(readSetting(env, 'MCP_ALLOWED_HOSTS')),
       }),
-    defaultPort: 8083,
+    defaultPort: defaultNumber('PORT_ECONOMY'),
     portEnv: 'PORT_ECONOMY',
   },
 };

@@ -7,9 +7,10 @@
 // - writable, so that a mistake is told at start-up, not as an error on the first signed-in request.
 import { accessSync, constants, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { type Env, settingOrDefault } from './settings-registry.ts';
 
-export function stateDirOf(env: Readonly<Record<string, string | undefined>>): string {
-  return resolve(env.STATE_DIR || 'state');
+export function stateDirOf(env: Env): string {
+  return resolve(settingOrDefault(env, 'STATE_DIR'));
 }
 
 /** `p` with symbolic links resolved as far as it exists (the rest appended as written). */

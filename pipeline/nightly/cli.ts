@@ -2,12 +2,19 @@
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli, settingOption, yearOption } from '../../contract/core/cli.ts';
 import { type Stats, statSync } from 'node:fs';
-import { flagSetting, urlSetting, wholeNumberSetting } from '../../contract/core/settings.ts';
+import { flagSetting, urlSetting } from '../../contract/core/settings.ts';
 import { isInsideFolder, prepareStateDir, stateDirOf } from '../../contract/core/state-dir.ts';
 import { formatTable } from '../core/progress.ts';
 import { SERVICE_NAMES } from '../services.ts';
 import { isSuccess, runNightly, type NightlyConfig, type ServiceOutcome } from './run.ts';
 import { NIGHTLY_SOURCES, toUpstreamFiles } from './sources.ts';
+import {
+  type Env,
+  numberSetting,
+  readSetting,
+  type SettingName,
+  settingOrDefault,
+} from '../../contract/core/settings-registry.ts';
 
 const USAGE = `Fetch the upstream files, rebuild and publish each service; the last good build stays served when
 anything fails. Exits 1 when any service was not published.
@@ -37,16 +44,10 @@ Examples:
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A whole-number setting of the nightly job (decimal digits as written), its fallback when unset. */
-function toNumberEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  fallback: number,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
+function toNumberEnv(env: Env, name: SettingName, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const what =
     max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
-  return settingOption(() => wholeNumberSetting(name, env[name], fallback, min, what, max));
+  return settingOption(() => numberSetting(env, name, min, what, max));
 }
 
 /** Every upstream address the job would use for `services`, checked before anything is downloaded. */
@@ -55,8 +56,8 @@ function checkUpstreamUrls(services: readonly string[], env: Readonly<Record<str
     for (const file of toUpstreamFiles(service, env).files) settingOption(() => urlSetting(file.env, file.url));
   }
   if (services.includes('economy')) {
-    for (const name of ['STATCAN_WDS_URL', 'BOC_VALET_URL']) {
-      const raw = env[name];
+    for (const name of ['STATCAN_WDS_URL', 'BOC_VALET_URL'] as const) {
+      const raw = readSetting(env, name);
       if (raw) settingOption(() => urlSetting(name, raw));
     }
   }
@@ -121,7 +122,7 @@ export async function main(
   const year = yearOption(values.year);
   if (year !== undefined && service !== 'all' && service !== 'facilities')
     throw new CliError(`--year applies to the facilities build only, not ${service}\n\n${USAGE}`);
-  const outDir = resolve(values.out ?? (env.DATA_DIR || 'dist-data'));
+  const outDir = resolve(values.out ?? settingOrDefault(env, 'DATA_DIR'));
   const downloadsDir = resolve(values.downloads ?? join(stateDirOf(env), 'downloads'));
   checkFolder('--out', outDir);
   checkFolder('--downloads', downloadsDir);
@@ -138,7 +139,7 @@ export async function main(
     throw new CliError(`nightly: ${(err as Error).message}`, 1);
   }
   // Read again by each carriers build; checked here so that a bad value stops the job before any download.
-  settingOption(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', env.SHOW_RESTRICTED_PERCENTILES));
+  settingOption(() => flagSetting('SHOW_RESTRICTED_PERCENTILES', readSetting(env, 'SHOW_RESTRICTED_PERCENTILES')));
   const services = service === 'all' ? SERVICE_NAMES : [service];
   checkUpstreamUrls(services, env);
   const config: NightlyConfig = {
@@ -149,10 +150,10 @@ export async function main(
     year,
     acceptShrink: values['accept-shrink'] ?? false,
     env,
-    timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 60_000, 1, MAX_TIMER_MS),
-    retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 3, 0),
+    timeoutMs: toNumberEnv(env, 'NIGHTLY_TIMEOUT_MS', 1, MAX_TIMER_MS),
+    retries: toNumberEnv(env, 'NIGHTLY_RETRIES', 0),
     // Doubled for each retry: the last delay must fit a timer too.
-    retryDelayMs: toNumberEnv(env, 'NIGHTLY_RETRY_DELAY_MS', 5_000, 0, MAX_TIMER_MS),
+    retryDelayMs: toNumberEnv(env, 'NIGHTLY_RETRY_DELAY_MS', 0, MAX_TIMER_MS),
     ...overrides,
   };
   let outcomes: ServiceOutcome[];

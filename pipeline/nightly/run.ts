@@ -15,6 +15,7 @@ import { checkEconomyRegistry } from './economy-check.ts';
 import { fetchFiles } from './download.ts';
 import type { FetchLike } from './fetch.ts';
 import { toUpstreamFiles } from './sources.ts';
+import { readSetting } from '../../contract/core/settings-registry.ts';
 
 export interface NightlyConfig {
   services: readonly string[];
@@ -158,7 +159,10 @@ async function runService(
         outDir: config.outDir,
         year: service === 'facilities' ? config.year : undefined,
         demo: false,
-        showRestricted: flagSetting('SHOW_RESTRICTED_PERCENTILES', config.env.SHOW_RESTRICTED_PERCENTILES),
+        showRestricted: flagSetting(
+          'SHOW_RESTRICTED_PERCENTILES',
+          readSetting(config.env, 'SHOW_RESTRICTED_PERCENTILES'),
+        ),
         stateDir: config.stateDir,
         acceptShrink: config.acceptShrink ?? false,
         strict: true,

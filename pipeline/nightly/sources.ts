@@ -3,6 +3,7 @@
 // and fails if it was required). ONTARIO_GHG_URL may list several addresses separated by spaces: Ontario has
 // published its registry as more than one file (one per range of years), and the build reads them all.
 import { CARRIER_INPUTS } from '../carriers/inputs.ts';
+import { type Env, readSetting, SETTINGS, type SettingName } from '../../contract/core/settings-registry.ts';
 
 export interface UpstreamFile {
   /** The variable naming its address. */
@@ -14,7 +15,7 @@ export interface UpstreamFile {
 }
 
 export interface UpstreamSource {
-  env: string;
+  env: SettingName;
   /** File name stem; `ontario_ghg` → `ontario_ghg.csv`, `ontario_ghg-2.csv`, … */
   stem: string;
   label: string;
@@ -34,30 +35,26 @@ const FACILITIES: readonly UpstreamSource[] = [
     env: 'ONTARIO_GHG_URL',
     stem: 'ontario_ghg',
     label: 'Ontario GHG registry',
-    defaultUrl:
-      'https://data.ontario.ca/dataset/greenhouse-gas-emissions-reporting-by-facility/resource/0996bfd9-ed27-4f78-8ed1-9e024185f10a/download',
+    defaultUrl: SETTINGS.ONTARIO_GHG_URL.default,
     list: true,
   },
   {
     env: 'GHGRP_BY_GAS_URL',
     stem: 'ghgrp_by_gas',
     label: 'Federal GHGRP emissions by gas',
-    defaultUrl:
-      'https://data-donnees.az.ec.gc.ca/data/substances/monitor/greenhouse-gas-reporting-program-ghgrp-facility-greenhouse-gas-ghg-data/PDGES-GHGRP-GHGEmissionsGES-2004-Present.csv',
+    defaultUrl: SETTINGS.GHGRP_BY_GAS_URL.default,
   },
   {
     env: 'GHGRP_INDICATOR_URL',
     stem: 'ghgrp_indicator',
     label: 'ECCC large facilities indicator table',
-    defaultUrl:
-      'https://indicators-map.canada.ca/CSVs/en/Greenhouse%20gas%20emissions%20from%20large%20facilities%20-%202024.csv',
+    defaultUrl: SETTINGS.GHGRP_INDICATOR_URL.default,
   },
   {
     env: 'EWRB_URL',
     stem: 'ewrb',
     label: 'Ontario EWRB building data',
-    defaultUrl:
-      'https://data.ontario.ca/dataset/energy-and-water-usage-of-large-buildings-in-ontario/resource/aeb34aef-5029-4b65-8093-c86ad682b037/download',
+    defaultUrl: SETTINGS.EWRB_URL.default,
   },
 ];
 
@@ -96,14 +93,11 @@ export const NIGHTLY_SOURCES: Readonly<Record<string, readonly UpstreamSource[]>
 };
 
 /** The files to fetch for a service under `env`: defaults, overrides, lists; empty variables skip. */
-export function toUpstreamFiles(
-  service: string,
-  env: Readonly<Record<string, string | undefined>>,
-): { files: UpstreamFile[]; skipped: string[] } {
+export function toUpstreamFiles(service: string, env: Env): { files: UpstreamFile[]; skipped: string[] } {
   const files: UpstreamFile[] = [];
   const skipped: string[] = [];
   for (const s of NIGHTLY_SOURCES[service] ?? []) {
-    const value = env[s.env] ?? s.defaultUrl;
+    const value = readSetting(env, s.env) ?? s.defaultUrl;
     const urls = (s.list ? value.split(/\s+/) : [value.trim()]).filter((u) => u !== '');
     if (urls.length === 0) skipped.push(s.env);
     urls.forEach((url, i) => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { databaseUrlSetting, isStoreDown, stderrStoreLog } from '../core/postgres.ts';
 import { openPostgresStore } from '../core/store-postgres.ts';
 import { ACCOUNTS_FILE, openSqliteStore, type AccountStore, type StoreHealth } from '../core/store.ts';
+import { readSetting } from '../../contract/core/settings-registry.ts';
 
 export interface Accounts {
   /** The store; the embedded one is opened on first use. */
@@ -31,7 +32,7 @@ export function openAccounts(
   env: NodeJS.ProcessEnv,
   warn: (message: string) => void = (m) => process.stderr.write(`[carriers] ${m}\n`),
 ): Accounts {
-  const databaseUrl = databaseUrlSetting(env.DATABASE_URL);
+  const databaseUrl = databaseUrlSetting(readSetting(env, 'DATABASE_URL'));
   if (databaseUrl) {
     const store = openPostgresStore(databaseUrl, { log: stderrStoreLog, warn });
     store.ready().catch((err: unknown) => {

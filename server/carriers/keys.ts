@@ -20,6 +20,7 @@ import {
   type KeyInfo,
   type Plan,
 } from '../core/store.ts';
+import { readSetting, settingOrDefault } from '../../contract/core/settings-registry.ts';
 
 const USAGE = `Issue, list and revoke API keys for the carriers service.
 
@@ -96,8 +97,8 @@ export interface KeysIo {
 
 const processIo = (): KeysIo => ({
   stateDir: stateDirOf(process.env),
-  databaseUrl: process.env.DATABASE_URL,
-  dataDir: resolve(process.env.DATA_DIR || 'dist-data'),
+  databaseUrl: readSetting(process.env, 'DATABASE_URL'),
+  dataDir: resolve(settingOrDefault(process.env, 'DATA_DIR')),
   now: () => new Date(),
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),

@@ -9,6 +9,7 @@
 import type { Profile } from '../../contract/carriers/profile.ts';
 import { ConfigError, wholeNumberSetting } from '../../contract/core/settings.ts';
 import { toExplanation } from './explain.ts';
+import { defaultNumber, readSetting, type SettingName } from '../../contract/core/settings-registry.ts';
 
 export interface LlmConfig {
   /** The chat completions URL, e.g. https://api.openai.com/v1/chat/completions. */
@@ -31,9 +32,9 @@ export interface LlmConfig {
   clock?: () => number;
 }
 
-export const DEFAULT_LLM_TIMEOUT_MS = 10_000;
+export const DEFAULT_LLM_TIMEOUT_MS = defaultNumber('EXPLAIN_LLM_TIMEOUT_MS');
 /** Four short paragraphs are some 400 words, about 600 tokens: room to spare, not for an essay. */
-export const DEFAULT_LLM_MAX_TOKENS = 1024;
+export const DEFAULT_LLM_MAX_TOKENS = defaultNumber('EXPLAIN_LLM_MAX_TOKENS');
 /** A summary is a few paragraphs; a longer answer is not one. */
 const MAX_SUMMARY_CHARS = 8_000;
 /** The most bytes of a response body read: a completion of MAX_SUMMARY_CHARS with its envelope is far below. */
@@ -48,7 +49,7 @@ export const toLlmGenerator = (model: string) => `llm:${model}`;
  * start-up rather than as silent fall-backs.
  */
 export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig | undefined {
-  const url = env.EXPLAIN_LLM_URL?.trim();
+  const url = readSetting(env, 'EXPLAIN_LLM_URL')?.trim();
   if (!url) return undefined;
   let parsed: URL;
   try {
@@ -58,9 +59,9 @@ export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig 
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new ConfigError(`EXPLAIN_LLM_URL must be an http(s) URL, not ${url}`);
-  const model = env.EXPLAIN_LLM_MODEL?.trim();
+  const model = readSetting(env, 'EXPLAIN_LLM_MODEL')?.trim();
   if (!model) throw new ConfigError('EXPLAIN_LLM_MODEL must name the model when EXPLAIN_LLM_URL is set');
-  const rawTimeout = env.EXPLAIN_LLM_TIMEOUT_MS?.trim();
+  const rawTimeout = readSetting(env, 'EXPLAIN_LLM_TIMEOUT_MS')?.trim();
   const timeoutMs = wholeNumberSetting(
     'EXPLAIN_LLM_TIMEOUT_MS',
     rawTimeout,
@@ -68,11 +69,11 @@ export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig 
     1,
     'a whole number of milliseconds ≥ 1',
   );
-  const key = env.EXPLAIN_LLM_KEY?.trim();
-  const whole = (name: string, fallback: number, min: number, max?: number) =>
+  const key = readSetting(env, 'EXPLAIN_LLM_KEY')?.trim();
+  const whole = (name: SettingName, fallback: number, min: number, max?: number) =>
     wholeNumberSetting(
       name,
-      env[name]?.trim(),
+      readSetting(env, name)?.trim(),
       fallback,
       min,
       `a whole number ≥ ${min}${max ? ` and ≤ ${max}` : ''}`,
@@ -91,10 +92,10 @@ export function toLlmConfig(env: Record<string, string | undefined>): LlmConfig 
   };
 }
 
-export const DEFAULT_LLM_CONCURRENCY = 4;
-export const DEFAULT_LLM_HOURLY_PER_KEY = 20;
-export const DEFAULT_BREAKER_FAILURES = 3;
-export const DEFAULT_BREAKER_COOLDOWN_MS = 30_000;
+export const DEFAULT_LLM_CONCURRENCY = defaultNumber('EXPLAIN_LLM_CONCURRENCY');
+export const DEFAULT_LLM_HOURLY_PER_KEY = defaultNumber('EXPLAIN_LLM_HOURLY_PER_KEY');
+export const DEFAULT_BREAKER_FAILURES = defaultNumber('EXPLAIN_LLM_BREAKER_FAILURES');
+export const DEFAULT_BREAKER_COOLDOWN_MS = defaultNumber('EXPLAIN_LLM_BREAKER_COOLDOWN_MS');
 
 const INSTRUCTIONS =
   "You explain a US motor carrier's safety record to a shipper or broker in plain language. Use only the facts in the profile " +

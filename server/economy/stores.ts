@@ -19,6 +19,7 @@ import {
   ECONOMY_MIGRATIONS,
 } from './state-postgres.ts';
 import { createVintageArchive, type VintageArchive } from './vintages.ts';
+import { readSetting } from '../../contract/core/settings-registry.ts';
 
 export interface ObservationStores {
   cache: ObservationCache;
@@ -81,9 +82,9 @@ export type ObservationStoresFor = ((demo: boolean) => ObservationStores) & {
 export function createObservationStores(options: ObservationStoresOptions): ObservationStoresFor {
   const now = options.now ?? (() => new Date());
   const urls = toUpstreamUrls(options.env);
-  const maxBytes = upstreamMaxBytesSetting(options.env.UPSTREAM_MAX_BYTES);
-  const leaseMs = pullLeaseSetting(options.env.ECONOMY_PULL_LEASE_MS);
-  const databaseUrl = databaseUrlSetting(options.env.DATABASE_URL);
+  const maxBytes = upstreamMaxBytesSetting(readSetting(options.env, 'UPSTREAM_MAX_BYTES'));
+  const leaseMs = pullLeaseSetting(readSetting(options.env, 'ECONOMY_PULL_LEASE_MS'));
+  const databaseUrl = databaseUrlSetting(readSetting(options.env, 'DATABASE_URL'));
   const pg: PostgresStore | undefined = databaseUrl ? openPostgres(databaseUrl, { log: options.storeLog }) : undefined;
   // Failures are logged by the store (store_unavailable); requests try again.
   pg?.migrate(ECONOMY_MIGRATIONS).catch(() => undefined);

@@ -2,6 +2,7 @@
 // server's observation cache pulls through it, the nightly check and the generator talk to the same adapters.
 import { wholeNumberSetting } from '../../core/settings.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
+import { defaultNumber } from '../../core/settings-registry.ts';
 
 /** A pull that failed: HTTP status, timeout, network error, malformed body or a WDS item status. */
 export class UpstreamError extends Error {
@@ -45,7 +46,7 @@ export function withoutTrailingSlashes(url: string): string {
 }
 
 /** 64 MiB: the largest whole series answers (daily, decades) are a few MB. */
-export const UPSTREAM_MAX_BYTES_DEFAULT = 64 * 1024 * 1024;
+export const UPSTREAM_MAX_BYTES_DEFAULT = defaultNumber('UPSTREAM_MAX_BYTES');
 
 /** UPSTREAM_MAX_BYTES: a whole number of bytes, at least 1 KiB; unset or empty is the default. */
 export function upstreamMaxBytesSetting(raw: string | undefined): number {

@@ -26,8 +26,9 @@ import {
   type FetchLike,
   type SeriesUpstream,
 } from './port.ts';
+import { readSetting, SETTINGS } from '../../core/settings-registry.ts';
 
-export const STATCAN_WDS_DEFAULT_URL = 'https://www150.statcan.gc.ca/t1/wds/rest';
+export const STATCAN_WDS_DEFAULT_URL = SETTINGS.STATCAN_WDS_URL.default;
 export const STATCAN_LABEL = 'Statistics Canada';
 
 /**
@@ -234,7 +235,7 @@ export interface StatcanClient extends SeriesUpstream {
 
 /** STATCAN_WDS_URL from an environment, else the public service; its readers check it is an http(s) address. */
 export function toStatcanBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  return env.STATCAN_WDS_URL || STATCAN_WDS_DEFAULT_URL;
+  return readSetting(env, 'STATCAN_WDS_URL') || STATCAN_WDS_DEFAULT_URL;
 }
 
 function assertVectorIds(ids: readonly number[]): void {

@@ -17,8 +17,9 @@ import {
   type SeriesUpstream,
 } from './port.ts';
 import type { Dropped } from './statcan.ts';
+import { readSetting, SETTINGS } from '../../core/settings-registry.ts';
 
-export const BOC_VALET_DEFAULT_URL = 'https://www.bankofcanada.ca/valet';
+export const BOC_VALET_DEFAULT_URL = SETTINGS.BOC_VALET_URL.default;
 export const BOC_LABEL = 'Bank of Canada';
 
 export interface ValetSeriesDetail {
@@ -112,7 +113,7 @@ export interface ValetClient extends SeriesUpstream {
 
 /** BOC_VALET_URL from an environment, else the public service; its readers check it is an http(s) address. */
 export function toValetBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  return env.BOC_VALET_URL || BOC_VALET_DEFAULT_URL;
+  return readSetting(env, 'BOC_VALET_URL') || BOC_VALET_DEFAULT_URL;
 }
 
 export function createValetClient(options: ValetClientOptions = {}): ValetClient {
