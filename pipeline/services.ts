@@ -4,8 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Progress } from './core/progress.ts';
 import { writeFacilitiesDemo } from './demo/facilities/index.ts';
+import { DEMO_MARKER } from './core/build.ts';
 import { buildFacilities } from './facilities/index.ts';
-import { DEMO_MARKER } from './core/inputs.ts';
 import { buildCarriers } from './carriers/index.ts';
 import { writeCarriersDemo } from './demo/carriers/index.ts';
 import { buildEconomy } from './economy/index.ts';
@@ -49,33 +49,9 @@ export interface PipelineService {
 }
 
 export const PIPELINES: Record<string, PipelineService> = {
-  facilities: {
-    build: (o) =>
-      buildFacilities({
-        input: o.input,
-        outDir: o.outDir,
-        year: o.year,
-        demo: o.demo,
-        acceptShrink: o.acceptShrink,
-        progress: o.progress,
-        strict: o.strict,
-      }),
-    demo: writeFacilitiesDemo,
-  },
-  carriers: {
-    build: (o) =>
-      buildCarriers({
-        input: o.input,
-        outDir: o.outDir,
-        asOf: o.asOf,
-        demo: o.demo,
-        acceptShrink: o.acceptShrink,
-        progress: o.progress,
-        showRestricted: o.showRestricted,
-        strict: o.strict,
-      }),
-    demo: writeCarriersDemo,
-  },
+  // BuildOptions is a superset of each builder's config: options are passed, not copied field by field.
+  facilities: { build: buildFacilities, demo: writeFacilitiesDemo },
+  carriers: { build: buildCarriers, demo: writeCarriersDemo },
   economy: {
     needsInput: false,
     // --input, when given, is a folder holding another registry.json (npm run generate writes one); a folder
@@ -88,10 +64,8 @@ export const PIPELINES: Record<string, PipelineService> = {
       if (o.input !== '' && !given && !marked)
         throw new Error(`${o.input} holds no registry.json (the economy build's only input)`);
       return buildEconomy({
-        outDir: o.outDir,
+        ...o,
         demo: (o.demo ?? false) || marked,
-        acceptShrink: o.acceptShrink,
-        progress: o.progress,
         registryPath: given ? join(o.input, 'registry.json') : undefined,
         // The live archive (server/economy/vintages.ts); a demo build's generated snapshots are not published.
         vintagesDir:

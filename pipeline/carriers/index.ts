@@ -6,30 +6,26 @@
 import { MIN_KEPT } from '../core/shrink.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCsv } from '../core/csv.ts';
 import { hashTree } from '../core/code-hash.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
+import { assertRowsUsed, emptyInputWarnings } from '../core/inputs.ts';
 import {
-  assertAllRecognized,
+  type BuildConfig,
   DEMO_MARKER,
-  assertRowsUsed,
-  describeIgnored,
-  emptyInputWarnings,
-  ignoreCopies,
-  scanInputs,
-  type RecognizedFile,
-} from '../core/inputs.ts';
+  type InputAccount as CoreAccount,
+  InputLedger,
+  noUsableRows,
+  runBuild,
+  scanBuildInputs,
+} from '../core/build.ts';
 import { SeenSet } from '../core/seen.ts';
-import type { Normalized, RowIssue } from '../core/issues.ts';
-import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
+import { toManifest } from '../../contract/core/manifest.ts';
 import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
-import { silentProgress, type Progress } from '../core/progress.ts';
 import { openRecordStoreWriter } from '../core/record-store.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { AGENT_PATH, toAgentListing } from '../../contract/carriers/agent-tools.ts';
-import { Aggregator, CarrierIndex, type AddResult, type AggregationRules } from './aggregate.ts';
+import { Aggregator, CarrierIndex, type AggregationRules } from './aggregate.ts';
 import { CARRIER_INPUTS, CARRIER_KINDS, PROVENANCE, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
@@ -53,10 +49,8 @@ import { formatCount, formatList } from '../../contract/core/values.ts';
 import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-export interface CarriersBuildConfig {
+export interface CarriersBuildConfig extends BuildConfig {
   input: string;
-  outDir: string;
   /**
    * Every file of the input folder is meant as an input (the nightly job's downloads): one the build does
    * not recognize stops it instead of being listed and skipped.
@@ -67,21 +61,9 @@ export interface CarriersBuildConfig {
   demo?: boolean;
   /** SHOW_RESTRICTED_PERCENTILES: publish Crash Indicator and HM percentiles, which FMCSA does not. */
   showRestricted?: boolean;
-  /** Publish even a build that shrinks past the guard (pipeline/core/shrink.ts): `--accept-shrink`. */
-  acceptShrink?: boolean;
-  progress?: Progress;
-  effects?: SinkEffects;
-  now?: () => Date;
 }
 
-export interface InputAccount {
-  file: string;
-  kind: CarriersInputKind;
-  encoding: string;
-  rows: number;
-  used: number;
-  dropped: Record<string, number>;
-}
+export type InputAccount = CoreAccount<CarriersInputKind>;
 
 export interface CarriersBuildSummary {
   data_version: string;
@@ -92,64 +74,13 @@ export interface CarriersBuildSummary {
   warnings: string[];
 }
 
-type Normalizer<T> = (raw: Record<string, string>, file: string, record: number, reference: string) => Normalized<T>;
-
-const MAX_REPORTED_ISSUES = 10_000;
-
-/** Reads one input, handing each typed row to `use`, which says whether it was used or why not. */
-async function readInput<T>(
-  f: RecognizedFile<CarriersInputKind>,
-  normalize: Normalizer<T>,
-  reference: string,
-  use: (row: T) => AddResult,
-  ctx: {
-    progress: Progress;
-    issues: RowIssue[];
-    issueCounts: Record<string, number>;
-    sources: SourceFile[];
-    accounts: InputAccount[];
-  },
-): Promise<void> {
-  ctx.progress.stage(`reading ${f.file} (${CARRIER_INPUTS[f.kind].label})`);
-  const dropped: Record<string, number> = {};
-  let used = 0;
-  const note = (i: RowIssue) => {
-    ctx.issueCounts[i.kind] = (ctx.issueCounts[i.kind] ?? 0) + 1;
-    if (ctx.issues.length < MAX_REPORTED_ISSUES) ctx.issues.push(i);
-    if (i.dropped) dropped[i.kind] = (dropped[i.kind] ?? 0) + 1;
-  };
-  const report = await readCsv(
-    f.path,
-    CARRIER_INPUTS[f.kind].columns,
-    (raw, record) => {
-      const out = normalize(raw, f.file, record, reference);
-      for (const i of out.issues) note(i);
-      if (!out.row) return;
-      const r = use(out.row);
-      if (r === 'used') used++;
-      else dropped[r] = (dropped[r] ?? 0) + 1;
-    },
-    {
-      onProgress: (p) =>
-        ctx.progress.tick(
-          `${f.file}: ${formatCount(p.rows)} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`,
-        ),
-    },
-  );
-  for (const i of report.issues)
-    note({ file: f.file, record: i.record, kind: i.kind, message: i.message, dropped: i.kind === 'malformed' });
-  ctx.sources.push({
-    file: f.file,
-    kind: f.kind,
-    rows: report.records,
-    bytes: report.bytes,
-    sha256: report.sha256,
-    encoding: report.encoding,
-    url: CARRIER_INPUTS[f.kind].url,
-    ...PROVENANCE[f.kind],
-  });
-  ctx.accounts.push({ file: f.file, kind: f.kind, encoding: report.encoding, rows: report.records, used, dropped });
-}
+const INPUT_REPORT = {
+  inputs: CARRIER_INPUTS,
+  provenance: PROVENANCE,
+  toAccount: (account: InputAccount) => account,
+  toEncoding: (report: { encoding: string }) => report.encoding,
+  maxIssues: 10_000,
+};
 
 /** The input kind each data gap is read from. */
 const GAP_INPUTS: Record<DataGap, CarriersInputKind> = {
@@ -201,58 +132,38 @@ function toRules(asOf: string, m: Methodology): AggregationRules {
 }
 
 export async function buildCarriers(config: CarriersBuildConfig): Promise<CarriersBuildSummary> {
-  const progress = config.progress ?? silentProgress;
-  const effects = config.effects ?? fileEffects;
-  const now = config.now ?? (() => new Date());
   const m = loadMethodology();
-  const reference = now().toISOString().slice(0, 10);
-
-  // The lock first: a second build stops here, before it reads any input (minutes at full size).
-  const sink = await openSink({
-    service: 'carriers',
-    outDir: config.outDir,
-    effects,
-    shrink: [{ kind: 'ratio', count: 'carriers', minRatio: MIN_KEPT, what: 'carriers' }],
-    acceptShrink: config.acceptShrink,
-  });
-  try {
-    progress.stage(`scanning ${config.input}`);
-    const scan = await scanInputs(
-      config.input,
-      CARRIER_KINDS.map((kind) => ({ kind, columns: CARRIER_INPUTS[kind].columns })),
-    );
-    const files = (kind: CarriersInputKind) => scan.recognized.filter((f) => f.kind === kind);
-    if (config.strict) assertAllRecognized(scan);
-    // An SMS file saved twice would count every event twice (the census copy is told row by row below).
-    await ignoreCopies(scan, ['inspection', 'violation', 'crash']);
-    if (files('census').length === 0)
-      throw new Error(
-        `no FMCSA census file found in ${config.input} (FMCSA_CENSUS1_*.txt or the open-data census CSV)${describeIgnored(scan)}`,
-      );
-    for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
-
-    const ctx = {
+  const shrink = [{ kind: 'ratio' as const, count: 'carriers', minRatio: MIN_KEPT, what: 'carriers' }];
+  return runBuild('carriers', config, shrink, async ({ sink, progress, effects, now }) => {
+    const reference = now().toISOString().slice(0, 10);
+    const scan = await scanBuildInputs(config.input, CARRIER_KINDS, CARRIER_INPUTS, {
+      strict: config.strict,
+      // An SMS file saved twice would count every event twice (the census copy is told row by row below).
+      once: ['inspection', 'violation', 'crash'],
       progress,
-      issues: [] as RowIssue[],
-      issueCounts: {} as Record<string, number>,
-      sources: [] as SourceFile[],
-      accounts: [] as InputAccount[],
-    };
+      required: [
+        {
+          kinds: ['census'],
+          what: 'FMCSA census file',
+          hint: 'FMCSA_CENSUS1_*.txt or the open-data census CSV',
+        },
+      ],
+    });
+    const { files } = scan;
+    const ctx = new InputLedger(INPUT_REPORT, progress);
 
     // Census: every carrier, sorted by number; a number repeated keeps its first row (files in name order, the
     // sort is stable), and the later row's file is told in its account: used one less, dropped as a duplicate.
     const census: { row: CensusRow; account: number }[] = [];
     for (const f of files('census')) {
       const account = ctx.accounts.length;
-      await readInput(
+      await ctx.read(
         f,
-        normalizeCensusRow,
-        reference,
+        (raw, file, record) => normalizeCensusRow(raw, file, record, reference),
         (row) => {
           census.push({ row, account });
           return 'used';
         },
-        ctx,
       );
     }
     census.sort((a, b) => a.row.dot - b.row.dot);
@@ -269,12 +180,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     }
     // A census without one usable row is a failed download (a header alone, every row malformed): publishing
     // from it would empty the service.
-    if (unique.length === 0)
-      throw new Error(
-        `the census files (${files('census')
-          .map((f) => f.file)
-          .join(', ')}) have no usable carrier row: a file is empty, cut short or damaged`,
-      );
+    if (unique.length === 0) throw noUsableRows('the census files', files('census'), 'carrier row');
     const dots = Uint32Array.from(unique, (r) => r.dot);
 
     const marker = await effects.readFile(join(config.input, DEMO_MARKER));
@@ -300,22 +206,22 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       const inspections = new SeenSet();
       const crashes = new SeenSet();
       for (const f of files('inspection'))
-        await readInput(
+        await ctx.read(
           f,
-          normalizeInspectionRow,
-          reference,
+          (raw, file, record) => normalizeInspectionRow(raw, file, record, reference),
           (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'),
-          ctx,
         );
       for (const f of files('violation'))
-        await readInput(f, normalizeViolationRow, reference, (row) => agg.addViolation(row), ctx);
-      for (const f of files('crash'))
-        await readInput(
+        await ctx.read(
           f,
-          normalizeCrashRow,
-          reference,
+          (raw, file, record) => normalizeViolationRow(raw, file, record, reference),
+          (row) => agg.addViolation(row),
+        );
+      for (const f of files('crash'))
+        await ctx.read(
+          f,
+          (raw, file, record) => normalizeCrashRow(raw, file, record, reference),
           (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'),
-          ctx,
         );
       // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
       assertRowsUsed(
@@ -488,8 +394,5 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     progress.stage('publishing');
     await sink.publish(manifest);
     return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };
-  } catch (err) {
-    await sink.abort();
-    throw err;
-  }
+  });
 }

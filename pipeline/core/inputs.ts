@@ -6,9 +6,6 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { matchColumns, readHeader, type ColumnSpec } from './csv.ts';
 
-/** The file `npm run demo` leaves in an input folder it generated: a build of that folder is labelled demo. */
-export const DEMO_MARKER = '.shardline-demo.json';
-
 export interface RecognizedFile<K extends string> {
   kind: K;
   path: string;

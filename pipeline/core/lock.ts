@@ -157,19 +157,3 @@ export async function acquireLock(
     `could not take the build lock ${lock}: an empty lock is a process taking it, or one killed as it did (taken over once ${STALE_EMPTY_MS / 1000} s old)`,
   );
 }
-
-/**
- * Fails at once when a live process holds `<outDir>/.<service>.lock`: a build checks this before it reads
- * its inputs, so a second build stops with the reason instead of after minutes of parsing. The lock itself
- * is still taken by openSink (two builds starting together are told apart there).
- */
-export async function assertNotLocked(
-  outDir: string,
-  service: string,
-  effects: LockEffects = fileLockEffects,
-): Promise<void> {
-  const lock = join(outDir, `.${service}.lock`);
-  const holder = await liveHolder(lock, effects);
-  // This process's own lock (a build it has open) is openSink's to judge.
-  if (holder !== undefined && holder !== process.pid) throw lockedBy(service, holder, lock);
-}

@@ -7,10 +7,8 @@ import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import { toManifest, type SourceFile, type UpstreamSource } from '../../contract/core/manifest.ts';
 import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
-import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { assertNotLocked } from '../core/lock.ts';
-import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
+import { type BuildConfig, runBuild } from '../core/build.ts';
 import { sortById } from '../../contract/economy/ids.ts';
 import { OPENAPI_PATH, toEconomyOpenApi } from './openapi.ts';
 import {
@@ -34,15 +32,9 @@ export const STALE_AFTER_DAYS = 365;
 /** The manifest count of a category's series: `category_prices`. */
 const CATEGORY_COUNT = 'category_';
 
-export interface EconomyBuildConfig {
-  outDir: string;
+export interface EconomyBuildConfig extends BuildConfig {
   /** A demo build: the service answers observations from its built-in demo upstream and says so. */
   demo: boolean;
-  /** Publish even a build that shrinks past the guard (pipeline/core/shrink.ts): `--accept-shrink`. */
-  acceptShrink?: boolean;
-  progress?: Progress;
-  effects?: SinkEffects;
-  now?: () => Date;
   /** Another registry file (tests); the repository's `data/economy/registry.json` by default. */
   registryPath?: string;
   /**
@@ -124,32 +116,21 @@ export function toReport(
 }
 
 export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyBuildSummary> {
-  const progress = config.progress ?? silentProgress;
-  const effects = config.effects ?? fileEffects;
-  const now = config.now ?? (() => new Date());
   const registryPath = config.registryPath ?? REGISTRY_PATH;
   const registryFile = config.registryPath ? registryPath : REGISTRY_FILE;
+  const shrink = [{ kind: 'not-emptied' as const, prefix: CATEGORY_COUNT, what: 'category' }];
+  return runBuild('economy', config, shrink, async ({ sink, progress, now }) => {
+    progress.stage(`reading ${registryFile}`);
+    const registry = loadRegistry(registryPath);
+    const entries: ReviewedEntry[] = registry.entries;
+    const records = sortById(entries.map(toSeriesRecord));
+    const details = sortById(entries.map(toSeriesDetail));
+    const categories = toCategories(entries);
+    const search = toSearchIndex(records);
+    const builtAt = now();
+    const report = toReport(entries, { file: registryFile, sha256: registry.sha256 }, builtAt);
 
-  await assertNotLocked(config.outDir, 'economy', effects);
-  progress.stage(`reading ${registryFile}`);
-  const registry = loadRegistry(registryPath);
-  const entries: ReviewedEntry[] = registry.entries;
-  const records = sortById(entries.map(toSeriesRecord));
-  const details = sortById(entries.map(toSeriesDetail));
-  const categories = toCategories(entries);
-  const search = toSearchIndex(records);
-  const builtAt = now();
-  const report = toReport(entries, { file: registryFile, sha256: registry.sha256 }, builtAt);
-
-  progress.stage(`writing ${records.length} series`);
-  const sink = await openSink({
-    service: 'economy',
-    outDir: config.outDir,
-    effects,
-    shrink: [{ kind: 'not-emptied', prefix: CATEGORY_COUNT, what: 'category' }],
-    acceptShrink: config.acceptShrink,
-  });
-  try {
+    progress.stage(`writing ${records.length} series`);
     await sink.writeJson('api/series.json', records, 'economy/series-list');
     for (const d of details) await sink.writeJson(`api/series/${d.id}.json`, d, 'economy/series-detail');
     await sink.writeJson('api/categories.json', categories, 'economy/categories');
@@ -227,8 +208,5 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       ignored: [],
       elapsedMs: progress.elapsedMs(),
     };
-  } catch (err) {
-    await sink.abort();
-    throw err;
-  }
+  });
 }

@@ -2,27 +2,26 @@
 // records, flags, stats and the search index, and publish them through the sink. I/O happens here and in
 // the core (csv, sink); every stage in between is a pure function of typed rows.
 import { MIN_KEPT } from '../core/shrink.ts';
+import type { CsvReport } from '../core/csv.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCsv } from '../core/csv.ts';
 import { sha256 } from '../../contract/core/hash.ts';
 import { hashTree } from '../core/code-hash.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
+import { assertRowsUsed, emptyInputWarnings } from '../core/inputs.ts';
 import {
-  assertAllRecognized,
+  type BuildConfig,
   DEMO_MARKER,
-  assertRowsUsed,
-  describeIgnored,
-  emptyInputWarnings,
-  scanInputs,
-  type RecognizedFile,
-} from '../core/inputs.ts';
-import { toManifest, type SourceFile } from '../../contract/core/manifest.ts';
+  type InputAccount as CoreAccount,
+  InputLedger,
+  noUsableRows,
+  runBuild,
+  scanBuildInputs,
+} from '../core/build.ts';
+import { toManifest } from '../../contract/core/manifest.ts';
 import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
-import { silentProgress, type Progress } from '../core/progress.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { fileEffects, openSink, type SinkEffects } from '../core/sink.ts';
 import { toBuildingsByCity } from './buildings.ts';
 import { INVALID_COORDINATES } from './coordinates.ts';
 import { toSpineCsv, toSpineGeoJson } from './downloads.ts';
@@ -42,7 +41,7 @@ import {
 import { toFacilitiesOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 import { toBaseRecord } from './records.ts';
-import type { BuildingRow, FederalRow, Normalized, OntarioRow, RowIssue } from './rows.ts';
+import type { BuildingRow, FederalRow, OntarioRow, RowIssue } from './rows.ts';
 import { toSearchIndex } from './search.ts';
 import { DEFAULT_LIMIT, toSearchResponse } from '../../contract/facilities/search.ts';
 import { compareByEmissions, toStats } from './stats.ts';
@@ -74,10 +73,8 @@ export function toComparisonYear(
   const pool = both.length > 0 ? both : [...o, ...f];
   return Math.max(...pool);
 }
-
-export interface FacilitiesBuildConfig {
+export interface FacilitiesBuildConfig extends BuildConfig {
   input: string;
-  outDir: string;
   /**
    * Every file of the input folder is meant as an input (the nightly job's downloads): one the build does
    * not recognize stops it instead of being listed and skipped.
@@ -86,21 +83,11 @@ export interface FacilitiesBuildConfig {
   year?: number;
   /** Label the build as demo data; also set when the input folder holds the demo marker file. */
   demo?: boolean;
-  /** Publish even a build that shrinks past the guard (pipeline/core/shrink.ts): `--accept-shrink`. */
-  acceptShrink?: boolean;
-  progress?: Progress;
-  effects?: SinkEffects;
-  now?: () => Date;
 }
 
-export interface InputAccount {
-  file: string;
-  kind: FacilitiesInputKind;
-  encoding: string;
+/** The shared account, with what the facilities report adds: the BOM and the CSV reader's counts. */
+export interface InputAccount extends CoreAccount<FacilitiesInputKind> {
   bom: boolean;
-  rows: number;
-  used: number;
-  dropped: Record<string, number>;
   malformed: number;
   blank: number;
   undecodable_bytes: number;
@@ -117,67 +104,22 @@ export interface BuildSummary {
   elapsedMs: number;
 }
 
-type Normalizer<T> = (raw: Record<string, string>, file: string, record: number) => Normalized<T>;
-
-async function readInput<T>(
-  f: RecognizedFile<FacilitiesInputKind>,
-  normalize: Normalizer<T>,
-  progress: Progress,
-  sink: { rows: T[]; issues: RowIssue[]; sources: SourceFile[]; accounts: InputAccount[] },
-): Promise<void> {
-  progress.stage(`reading ${f.file} (${INPUTS[f.kind].label})`);
-  const before = sink.rows.length;
-  const dropped: Record<string, number> = {};
-  const report = await readCsv(
-    f.path,
-    INPUTS[f.kind].columns,
-    (raw, record) => {
-      const out = normalize(raw, f.file, record);
-      for (const i of out.issues) {
-        sink.issues.push(i);
-        if (i.dropped) dropped[i.kind] = (dropped[i.kind] ?? 0) + 1;
-      }
-      if (out.row) sink.rows.push(out.row);
-    },
-    {
-      onProgress: (p) =>
-        progress.tick(
-          `${f.file}: ${p.rows.toLocaleString('en-CA')} rows, ${Math.round((p.bytesRead / Math.max(p.bytes, 1)) * 100)}%`,
-        ),
-    },
-  );
-  for (const i of report.issues)
-    sink.issues.push({
-      file: f.file,
-      record: i.record,
-      kind: i.kind,
-      message: i.message,
-      dropped: i.kind === 'malformed',
-    });
-  if (report.malformed) dropped.malformed = report.malformed;
-  sink.sources.push({
-    file: f.file,
-    kind: f.kind,
-    rows: report.records,
-    bytes: report.bytes,
-    sha256: report.sha256,
-    encoding: report.bom ? `${report.encoding} (BOM)` : report.encoding,
-    url: INPUTS[f.kind].url,
-    ...PROVENANCE[f.kind],
-  });
-  sink.accounts.push({
-    file: f.file,
-    kind: f.kind,
-    encoding: report.encoding,
+const INPUT_REPORT = {
+  inputs: INPUTS,
+  provenance: PROVENANCE,
+  // Key order is the report's: the BOM beside the encoding, the reader's counts last.
+  toAccount: ({ file, kind, encoding, ...rest }: CoreAccount<FacilitiesInputKind>, report: CsvReport) => ({
+    file,
+    kind,
+    encoding,
     bom: report.bom,
-    rows: report.records,
-    used: sink.rows.length - before,
-    dropped,
+    ...rest,
     malformed: report.malformed,
     blank: report.blank,
     undecodable_bytes: report.undecodableBytes,
-  });
-}
+  }),
+  toEncoding: (report: CsvReport) => (report.bom ? `${report.encoding} (BOM)` : report.encoding),
+};
 
 /** Rows repeated for one key: exact repeats and conflicting ones are both dropped (the first row wins) and reported. */
 function dropDuplicates<T extends { file: string; record: number }>(
@@ -230,65 +172,51 @@ function parseIdMap(bytes: Buffer, file: string): IdMap {
 }
 
 export async function buildFacilities(config: FacilitiesBuildConfig): Promise<BuildSummary> {
-  const progress = config.progress ?? silentProgress;
-  const effects = config.effects ?? fileEffects;
-  const now = config.now ?? (() => new Date());
+  const shrink = [{ kind: 'ratio' as const, count: 'facilities', minRatio: MIN_KEPT, what: 'facilities' }];
+  return runBuild('facilities', config, shrink, async ({ sink, progress, effects, now }) => {
+    const scan = await scanBuildInputs(config.input, KINDS, INPUTS, {
+      strict: config.strict,
+      progress,
+      required: [
+        {
+          kinds: ['ontario_ghg'],
+          what: 'Ontario GHG registry file',
+          hint: 'a CSV with the columns Year, Ontario GHG ID, Facility Name, …',
+        },
+        {
+          kinds: ['ghgrp_by_gas', 'ghgrp_indicator'],
+          what: 'federal GHGRP file',
+          hint: 'emissions by gas, or the large facilities indicator table',
+        },
+      ],
+    });
+    const { files } = scan;
 
-  // The lock first: a second build stops here, before it reads any input.
-  const sink = await openSink({
-    service: 'facilities',
-    outDir: config.outDir,
-    effects,
-    shrink: [{ kind: 'ratio', count: 'facilities', minRatio: MIN_KEPT, what: 'facilities' }],
-    acceptShrink: config.acceptShrink,
-  });
-  try {
-    progress.stage(`scanning ${config.input}`);
-    const scan = await scanInputs(
-      config.input,
-      KINDS.map((kind) => ({ kind, columns: INPUTS[kind].columns })),
-    );
-    const files = (kind: FacilitiesInputKind) => scan.recognized.filter((f) => f.kind === kind);
-    if (config.strict) assertAllRecognized(scan);
-    if (files('ontario_ghg').length === 0) {
-      throw new Error(
-        `no Ontario GHG registry file found in ${config.input} (a CSV with the columns Year, Ontario GHG ID, Facility Name, …)${describeIgnored(scan)}`,
-      );
-    }
-    if (files('ghgrp_by_gas').length + files('ghgrp_indicator').length === 0) {
-      throw new Error(
-        `no federal GHGRP file found in ${config.input} (emissions by gas, or the large facilities indicator table)${describeIgnored(scan)}`,
-      );
-    }
-    for (const i of scan.ignored) progress.info(`ignored ${i.file}: ${i.reason}`);
-
-    const issues: RowIssue[] = [];
-    const sources: SourceFile[] = [];
-    const accounts: InputAccount[] = [];
-    const on = { rows: [] as OntarioRow[], issues, sources, accounts };
-    const byGas = { rows: [] as FederalRow[], issues, sources, accounts };
-    const indicator = { rows: [] as FederalRow[], issues, sources, accounts };
-    const ewrb = { rows: [] as BuildingRow[], issues, sources, accounts };
-    for (const f of files('ontario_ghg')) await readInput(f, normalizeOntarioRow, progress, on);
-    for (const f of files('ghgrp_by_gas')) await readInput(f, normalizeByGasRow, progress, byGas);
-    for (const f of files('ghgrp_indicator')) await readInput(f, normalizeIndicatorRow, progress, indicator);
-    for (const f of files('ewrb')) await readInput(f, normalizeBuildingRow, progress, ewrb);
+    const ledger = new InputLedger(INPUT_REPORT, progress);
+    const { issues, sources, accounts } = ledger;
+    const on: OntarioRow[] = [];
+    const byGas: FederalRow[] = [];
+    const indicator: FederalRow[] = [];
+    const ewrb: BuildingRow[] = [];
+    const into =
+      <T>(rows: T[]) =>
+      (row: T) => {
+        rows.push(row);
+        return 'used';
+      };
+    for (const f of files('ontario_ghg')) await ledger.read(f, normalizeOntarioRow, into(on));
+    for (const f of files('ghgrp_by_gas')) await ledger.read(f, normalizeByGasRow, into(byGas));
+    for (const f of files('ghgrp_indicator')) await ledger.read(f, normalizeIndicatorRow, into(indicator));
+    for (const f of files('ewrb')) await ledger.read(f, normalizeBuildingRow, into(ewrb));
     // A required input without one usable row is a failed download (a header alone, every row malformed):
     // publishing from it would drop every facility it holds.
-    const noRows = (label: string, kinds: FacilitiesInputKind[]) =>
-      new Error(
-        `${label} (${kinds
-          .flatMap(files)
-          .map((f) => f.file)
-          .join(', ')}) have no usable row: a file is empty, cut short or damaged`,
-      );
-    if (on.rows.length === 0) throw noRows('the Ontario GHG registry files', ['ontario_ghg']);
-    if (byGas.rows.length + indicator.rows.length === 0)
-      throw noRows('the federal GHGRP files', ['ghgrp_by_gas', 'ghgrp_indicator']);
+    if (on.length === 0) throw noUsableRows('the Ontario GHG registry files', files('ontario_ghg'));
+    if (byGas.length + indicator.length === 0)
+      throw noUsableRows('the federal GHGRP files', [...files('ghgrp_by_gas'), ...files('ghgrp_indicator')]);
 
     progress.stage('normalizing');
     const ontarioRows = dropDuplicates(
-      on.rows,
+      on,
       (r) => `${r.year}|${r.id}`,
       sameValues,
       (r) => `Ontario GHG ID ${r.id} ${r.year}`,
@@ -296,7 +224,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       accounts,
     );
     const byGasRows = dropDuplicates(
-      byGas.rows,
+      byGas,
       (r) => `${r.year}|${r.id}`,
       sameValues,
       (r) => `${r.id} ${r.year}`,
@@ -304,7 +232,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       accounts,
     );
     const indicatorRows = dropDuplicates(
-      indicator.rows,
+      indicator,
       (r) => `${r.year}|${r.id}`,
       sameValues,
       (r) => `${r.id} ${r.year}`,
@@ -329,7 +257,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     ];
     const year = toComparisonYear(ontarioRows, federalRows, config.year);
     const buildingRows = dropDuplicates(
-      ewrb.rows,
+      ewrb,
       (r) => r.id,
       sameValues,
       (r) => `EWRB_ID ${r.id}`,
@@ -485,10 +413,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       warnings,
       elapsedMs: progress.elapsedMs(),
     };
-  } catch (err) {
-    await sink.abort();
-    throw err;
-  }
+  });
 }
 
 function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {

@@ -40,7 +40,7 @@ export interface AgentDeps<D> {
    * GET /api/carrier/{carrier_id}'s body and headers for the request's key; throws the route's own
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
    */
-  profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): ToolAnswer | Promise<ToolAnswer>;
+  profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): Promise<ToolAnswer>;
   /** The profile route's sign-in: rejects with its 401 for a missing, malformed, unknown or revoked key; resolves with the RateLimit-* headers of a free key (none for premium). */
   signIn(req: IncomingMessage): Promise<Record<string, string>>;
 }
@@ -65,7 +65,7 @@ export interface Tool<D> {
     req: IncomingMessage,
     state: ServiceState<D>,
     args: Record<string, unknown>,
-  ): ToolAnswer | Promise<ToolAnswer>;
+  ): Promise<ToolAnswer>;
 }
 
 export function toolsOf<D>(): Record<ToolName, Tool<D>> {

@@ -35,19 +35,19 @@ const signedIn = new WeakMap<object, { header: string; epoch: number; account: A
 /**
  * The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or
  * revoked key, 503 `store_unavailable` when the key had to be read from a store that does not answer.
- * Synchronous (no promise) when the connection signed in with the same header since the last change to
- * any key: the common case of a keep-alive client, which costs neither a hash nor a store read. With a
+ * No hash or store read when the connection signed in with the same header since the last change to any
+ * key: the common case of a keep-alive client. With a
  * `limiter`, a malformed, unknown or revoked key counts as a failure of the client's address, and an
  * address over its failures is refused (429 `sign_in_limited`) before its key is looked at.
  */
-export function authenticate(
+export async function authenticate(
   req: Pick<IncomingMessage, 'headers'> & {
     socket?: (object & { remoteAddress?: string | undefined }) | null;
     rawHeaders?: string[];
   },
   store: AccountStore,
   limiter?: SignInLimiter,
-): Account | Promise<Account> {
+): Promise<Account> {
   const raw = req.headers.authorization;
   // No key, no look-up: the store is not touched for a request that cannot sign in.
   if (raw === undefined) throw unauthorized(MISSING, false);
@@ -79,13 +79,12 @@ export function authenticate(
   };
   // Never echo the token: a malformed one may still be someone's secret with a typo.
   if (!KEY_PATTERN.test(token)) throw failed('the bearer token is not an API key of this service');
-  return store.findKey(token).then((found) => {
-    if (!found) throw failed('the API key is not known');
-    if (found.revoked) throw failed('the API key has been revoked');
-    const account: Account = { id: found.id, plan: found.plan };
-    if (socket) signedIn.set(socket, { header: raw, epoch, account });
-    return account;
-  });
+  const found = await store.findKey(token);
+  if (!found) throw failed('the API key is not known');
+  if (found.revoked) throw failed('the API key has been revoked');
+  const account: Account = { id: found.id, plan: found.plan };
+  if (socket) signedIn.set(socket, { header: raw, epoch, account });
+  return account;
 }
 
 /** 403 `premium_required` unless the account is on the premium plan. */

@@ -52,24 +52,23 @@ function exhausted(limit: number, reset: number, headers: Record<string, string>
  * Resolves with the headers for the response, or rejects with 429 `quota_exhausted` when this month's
  * `limit` is used up (503 `store_unavailable` when the store does not answer: nothing is served uncounted).
  * A lookup that then fails with a 4xx must call `refundProfileLookup` with the result, so that only
- * successes count. A premium account is answered at once, without a promise: nothing is counted.
+ * successes count. A premium account counts nothing.
  */
-export function chargeProfileLookup(
+export async function chargeProfileLookup(
   store: AccountStore,
   account: Account,
   clock: () => Date,
   limit: number,
-): ProfileCharge | Promise<ProfileCharge> {
+): Promise<ProfileCharge> {
   if (account.plan === 'premium') return { headers: {} };
   // The clock is read only here: a premium lookup has no month to count in.
   const now = clock();
   const month = toMonth(now);
   const reset = secondsToNextMonth(now);
-  return store.consume(account.id, month, limit).then((result) => {
-    const headers = rateLimitHeaders(limit, result.remaining, reset);
-    if (!result.ok) throw exhausted(limit, reset, headers);
-    return { headers, unit: { keyId: account.id, month } };
-  });
+  const result = await store.consume(account.id, month, limit);
+  const headers = rateLimitHeaders(limit, result.remaining, reset);
+  if (!result.ok) throw exhausted(limit, reset, headers);
+  return { headers, unit: { keyId: account.id, month } };
 }
 
 /** What is left this month, and its RateLimit-* headers, for a free account. */
@@ -88,19 +87,18 @@ async function allowanceOf(
 /**
  * For a conditional request the client's copy answers (304): nothing is counted, as GitHub does not count
  * a 304 against its rate limit, but a used-up allowance is still 429, and the headers say what is left.
- * Premium: answered at once.
+ * Premium: nothing to read.
  */
-export function peekProfileLookup(
+export async function peekProfileLookup(
   store: AccountStore,
   account: Account,
   clock: () => Date,
   limit: number,
-): ProfileCharge | Promise<ProfileCharge> {
+): Promise<ProfileCharge> {
   if (account.plan === 'premium') return { headers: {} };
-  return allowanceOf(store, account, clock, limit).then(({ remaining, reset, headers }) => {
-    if (remaining === 0) throw exhausted(limit, reset, headers);
-    return { headers };
-  });
+  const { remaining, reset, headers } = await allowanceOf(store, account, clock, limit);
+  if (remaining === 0) throw exhausted(limit, reset, headers);
+  return { headers };
 }
 
 /**

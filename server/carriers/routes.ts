@@ -161,51 +161,28 @@ export interface ProfileAnswer {
 /**
  * The one way to a profile, for the REST route and the get_carrier_profile tool alike: sign-in (401), the
  * carrier id (400), the carrier (404), then the allowance (429), in that order so a 4xx never counts. A
- * profile in the route's cache is answered at once; another is read from its store without holding up the
- * event loop (RecordStore.read), and the allowance is charged once it is read. A premium key signed in
- * before on the same connection, asking for a profile in the cache, is answered without a promise: no
- * store is read on that path.
+ * profile in the route's cache is answered from memory; another is read from its store without holding up
+ * the event loop (RecordStore.read), and the allowance is charged once it is read.
  */
-export function lookupProfile(
+export async function lookupProfile(
   req: Pick<IncomingMessage, 'headers' | 'method'>,
   s: ServiceState<CarriersData>,
   rawId: string | undefined,
   access: ProfileAccess,
-): ProfileAnswer | Promise<ProfileAnswer> {
-  const account = authenticate(req, access.accounts(), access.signIn);
-  return account instanceof Promise
-    ? account.then((signedIn) => lookupAs(req, s, signedIn, rawId, access))
-    : lookupAs(req, s, account, rawId, access);
-}
-
-function lookupAs(
-  req: Pick<IncomingMessage, 'headers' | 'method'>,
-  s: ServiceState<CarriersData>,
-  account: Account,
-  rawId: string | undefined,
-  access: ProfileAccess,
-): ProfileAnswer | Promise<ProfileAnswer> {
+): Promise<ProfileAnswer> {
+  const account = await authenticate(req, access.accounts(), access.signIn);
   let id: number;
   try {
     id = toCarrierId(rawId);
   } catch (err) {
     return refuse(err, account, access);
   }
-  // No function is made per request on this path: it is most of the profile route's traffic.
-  const hot = s.data.hot.get(String(id));
-  return hot ? profileAnswer(req, s, account, id, hot, access) : readProfileAnswer(req, s, account, id, access);
-}
-
-async function readProfileAnswer(
-  req: Pick<IncomingMessage, 'headers' | 'method'>,
-  s: ServiceState<CarriersData>,
-  account: Account,
-  id: number,
-  access: ProfileAccess,
-): Promise<ProfileAnswer> {
-  const body = await s.data.profiles.read(id);
-  if (!body) return refuse(notFound(`no carrier ${id} in this build`), account, access);
-  s.data.hot.offer(String(id), body);
+  let body = s.data.hot.get(String(id));
+  if (!body) {
+    body = await s.data.profiles.read(id);
+    if (!body) return refuse(notFound(`no carrier ${id} in this build`), account, access);
+    s.data.hot.offer(String(id), body);
+  }
   return profileAnswer(req, s, account, id, body, access);
 }
 
@@ -213,22 +190,20 @@ async function readProfileAnswer(
  * A 400 or 404 counts nothing, but a free key's answer still says what is left: throws `err` with
  * RateLimit-* (after reading the allowance), or at once for premium.
  */
-function refuse(err: unknown, account: Account, access: ProfileAccess): Promise<never> {
-  if (!(err instanceof HttpError) || account.plan === 'premium') throw err;
-  return allowanceHeaders(access.accounts(), account, access.now, access.freeLookups).then((headers) => {
-    Object.assign(err.headers, headers);
-    throw err;
-  });
+async function refuse(err: unknown, account: Account, access: ProfileAccess): Promise<never> {
+  if (err instanceof HttpError && account.plan !== 'premium')
+    Object.assign(err.headers, await allowanceHeaders(access.accounts(), account, access.now, access.freeLookups));
+  throw err;
 }
 
-function profileAnswer(
+async function profileAnswer(
   req: Pick<IncomingMessage, 'headers' | 'method'>,
   s: ServiceState<CarriersData>,
   account: Account,
   id: number,
   body: Buffer,
   access: ProfileAccess,
-): ProfileAnswer | Promise<ProfileAnswer> {
+): Promise<ProfileAnswer> {
   const etag = `"${s.build.manifest.data_version}-${id}"`;
   // A GET or HEAD whose If-None-Match holds this tag is answered 304, without the profile: not counted.
   const unchanged =
@@ -242,15 +217,13 @@ function profileAnswer(
         body.length > COMPRESS_MIN_BYTES ? pickCoding(req.headers['accept-encoding'], true, true) : undefined,
       ),
     );
-  const charge = (unchanged ? peekProfileLookup : chargeProfileLookup)(
+  const charge = await (unchanged ? peekProfileLookup : chargeProfileLookup)(
     access.accounts(),
     account,
     access.now,
     access.freeLookups,
   );
-  return charge instanceof Promise
-    ? charge.then((c) => ({ id, body, etag, headers: c.headers }))
-    : { id, body, etag, headers: charge.headers };
+  return { id, body, etag, headers: charge.headers };
 }
 
 export function createCarriersService(options: CarriersOptions): ServiceDefinition<CarriersData> {
@@ -310,11 +283,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
 
       r.get(
         `${BASE}/carrier/:carrier_id`,
-        (req, res, s) => {
-          const answer = lookupProfile(req, s, req.params.carrier_id, access);
-          if (answer instanceof Promise) return answer.then((read) => sendRecord(req, res, read));
-          sendRecord(req, res, answer);
-        },
+        async (req, res, s) => sendRecord(req, res, await lookupProfile(req, s, req.params.carrier_id, access)),
         SIGNED_IN,
       );
 

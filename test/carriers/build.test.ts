@@ -60,6 +60,15 @@ describe('inputs that cannot be used', () => {
     );
     expect(existsSync(join(out, 'carriers'))).toBe(false);
   });
+
+  it('counts every malformed row in the file account, past the first thousand the reader lists', async () => {
+    const { root, input } = await fixtureInput('carriers-many-malformed');
+    const inspections = join(input, 'sms', 'inspections.csv');
+    await writeFile(inspections, `${await readFile(inspections, 'utf8')}${'9999,1\n'.repeat(1200)}`);
+    const summary = await buildCarriers({ input, outDir: join(root, 'out'), now: PINNED_CLOCK });
+    const account = summary.inputs.find((a) => a.file === 'sms/inspections.csv');
+    expect(account?.dropped.malformed).toBe(1200);
+  });
 });
 
 describe('the build lock', () => {
