@@ -39,6 +39,8 @@ export const HEALTH_FILE = 'healthz.json';
 export const DOCS_PATH = '/docs';
 /** The reference renderer's browser bundle, served by the service itself (no CDN at run time). */
 export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
+/** Where a build's tree holds that bundle (copied from vendor/scalar, with its .gz/.br siblings). */
+export const DOCS_SCRIPT_FILE = DOCS_SCRIPT_PATH.slice(1);
 /** Data responses and the static tree's files (docs/contracts/common.md, "Caching and static hosting"). */
 export const PUBLIC_CACHE = 'public, max-age=300';
 /** Signed-in and premium responses. */

@@ -18,12 +18,16 @@ import {
   type Provenance,
   toCreditsHtml,
 } from '../../contract/core/licences.ts';
+import { DOCS_BUNDLE_DIR, writeDocsBundle } from './docs-bundle.ts';
 import type { Sink } from './sink.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The folders of a service's explorer sources, for its code hash (this file is in pipeline/core, hashed too). */
-export const explorerSources = (service: ExplorerService): string[] => ['web/core', `web/${service}`];
+/**
+ * The folders of a service's explorer and API reference sources, for its code hash (this file is in
+ * pipeline/core, hashed too).
+ */
+export const explorerSources = (service: ExplorerService): string[] => ['web/core', `web/${service}`, DOCS_BUNDLE_DIR];
 
 /**
  * The services with an explorer, how the page names each, and its navigation: written into the page, so the
@@ -162,13 +166,17 @@ ${credits.join('\n')}
 `;
 }
 
-/** Writes the explorer of `service` into the build: the page at the tree's root, the assets under assets/. */
+/**
+ * Writes the explorer of `service` into the build: the page at the tree's root, the assets under assets/;
+ * and the API reference's renderer, which /docs loads (every service with an explorer has one).
+ */
 export async function writeExplorer(
-  sink: Pick<Sink, 'writeText'>,
+  sink: Pick<Sink, 'writeText' | 'writePrecompressed'>,
   service: ExplorerService,
   build: { sources: readonly Provenance[]; demo: boolean },
 ): Promise<void> {
   const assets = await explorerAssets(service);
   for (const f of assets.files) await sink.writeText(f.path, f.text);
   await sink.writeText(EXPLORER_PAGE, toExplorerPage(service, assets, build));
+  await writeDocsBundle(sink);
 }

@@ -122,6 +122,8 @@ export interface Sink {
    * caller's to check: JSON goes through writeJson, which validates it.
    */
   writeText(relPath: string, text: string): Promise<void>;
+  /** A file that comes with its `.gz`/`.br` siblings already made (a vendored bundle), written as given. */
+  writePrecompressed(relPath: string, file: { body: Buffer; gz: Buffer; br: Buffer }): Promise<void>;
   /**
    * A large data file written in pieces (a record store, an index), buffered into large writes and hashed
    * as it goes; not compressed (clients never fetch these whole). `close` registers it in the checksums.
@@ -312,6 +314,12 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     await enqueue(relPath, Buffer.from(text, 'utf8'));
   };
 
+  const writePrecompressed = async (relPath: string, file: { body: Buffer; gz: Buffer; br: Buffer }) => {
+    reserve(relPath, false);
+    await put(relPath, file.body);
+    if (compress) await Promise.all([put(`${relPath}.gz`, file.gz), put(`${relPath}.br`, file.br)]);
+  };
+
   const STREAM_BUFFER = 1 << 20;
   const openStream = async (relPath: string): Promise<SinkStream> => {
     if (closed) throw new Error('the build was already published or aborted');
@@ -363,6 +371,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     dir,
     writeJson,
     writeText,
+    writePrecompressed,
     openStream,
     files: () => written,
     async publish(manifest) {

@@ -1,15 +1,17 @@
 // The routes that describe a service: its OpenAPI document (a file of the build, generated from schemas/ by
 // pipeline/core/openapi.ts) and `/docs`, a human API reference rendered in the browser from that document
-// by @scalar/api-reference. The renderer's standalone browser bundle is served from node_modules by the
-// service itself, so the page needs no other host at run time: no CDN, no web fonts, no telemetry, no
-// hosted AI panel. Below it, a footer credits the data of the build it describes: each source's publisher,
+// by @scalar/api-reference. The renderer's standalone browser bundle is a file of the build's tree (the
+// pipeline copies it from vendor/scalar), served by the service itself, so the page needs neither the package
+// nor another host at run time: no CDN, no web fonts, no telemetry, no hosted AI panel. Below it, a footer credits the data of the build it describes: each source's publisher,
 // licence and attribution from the manifest (contract/core/licences.ts), and the code's licence.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import * as zlib from 'node:zlib';
-import { DOCS_PATH, DOCS_SCRIPT_PATH, PUBLIC_CACHE, toPayloadPath } from '../../contract/core/layout.ts';
+import {
+  DOCS_PATH,
+  DOCS_SCRIPT_FILE,
+  DOCS_SCRIPT_PATH,
+  PUBLIC_CACHE,
+  toPayloadPath,
+} from '../../contract/core/layout.ts';
+import type { LoadedBuild } from './build.ts';
 import type { Routes } from './service.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
@@ -24,43 +26,32 @@ export function bundleVersion(etag: string): string {
 /** The page asks for the bundle with its content hash in the query: a new bundle is a new URL. */
 export const BUNDLE_CACHE = 'public, max-age=31536000, immutable';
 
-/** The standalone bundle (one file, styles included) that `@scalar/api-reference` ships for browsers. */
-export function scalarBundleFile(): string {
-  return createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
-}
-
-const gzip = promisify(zlib.gzip);
-const brotli = promisify(zlib.brotliCompress);
-
-async function loadBundle(): Promise<Payload> {
-  const body = await readFile(scalarBundleFile());
-  const [gz, br] = await Promise.all([
-    gzip(body, { level: 6 }),
-    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
-  ]);
-  return {
-    body,
-    gz,
-    br,
-    etag: etagOf(createHash('sha256').update(body).digest('hex')),
-    type: 'text/javascript; charset=utf-8',
-  };
-}
-
-let bundle: Promise<Payload> | undefined;
 /**
- * Read and compressed once per process, on first use, off the event loop: about 3.5 MB, 1 MB after gzip
- * (compressing it takes over a second of CPU, which must not stall the requests around it).
+ * The bundle of the build's tree (docs/scalar.js and its .gz/.br, copied there by the pipeline from
+ * vendor/scalar), read and verified on first use and kept with the build it came from; undefined for a tree
+ * built without it.
  */
-function scalarBundle(): Promise<Payload> {
-  if (!bundle) {
-    bundle = loadBundle();
-    // A failed read is tried again by the next request rather than remembered.
-    bundle.catch(() => {
-      bundle = undefined;
-    });
+function bundleOf(build: LoadedBuild): Payload | undefined {
+  let payload = bundles.get(build);
+  const sum = build.checksums[DOCS_SCRIPT_FILE];
+  if (!payload && sum) {
+    payload = {
+      body: build.readBuffer(DOCS_SCRIPT_FILE),
+      etag: etagOf(sum),
+      type: 'text/javascript; charset=utf-8',
+    };
+    if (build.checksums[`${DOCS_SCRIPT_FILE}.gz`]) payload.gz = build.readBuffer(`${DOCS_SCRIPT_FILE}.gz`);
+    if (build.checksums[`${DOCS_SCRIPT_FILE}.br`]) payload.br = build.readBuffer(`${DOCS_SCRIPT_FILE}.br`);
+    bundles.set(build, payload);
   }
-  return bundle;
+  return payload;
+}
+const bundles = new WeakMap<LoadedBuild, Payload>();
+
+function assertBundle(build: LoadedBuild): Payload {
+  const payload = bundleOf(build);
+  if (!payload) throw new HttpError(404, 'not_found', `this build has no ${DOCS_SCRIPT_PATH}; rebuild it`);
+  return payload;
 }
 
 /**
@@ -132,8 +123,8 @@ export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string)
   });
   // The page credits the build it describes: made once per build, anew after a reload.
   let page: { build: unknown; payload: Payload } | undefined;
-  r.get(DOCS_PATH, async (req, res, s) => {
-    const etag = (await scalarBundle()).etag;
+  r.get(DOCS_PATH, (req, res, s) => {
+    const etag = assertBundle(s.build).etag;
     if (page?.build !== s.build) {
       const html = toDocsPage(service, openapiPath, etag, s.build.manifest);
       page = { build: s.build, payload: toPayload(html, 'text/html; charset=utf-8', false) };
@@ -143,8 +134,8 @@ export function mountDocs<D>(r: Routes<D>, service: string, openapiPath: string)
   // Immutable only under the URL the page names (`?v=` the bundle's hash): that URL never holds other bytes.
   // Asked without it, or with another version, the same path may serve another bundle after an upgrade, so
   // it is cached as briefly as the data.
-  r.get(DOCS_SCRIPT_PATH, async (req, res) => {
-    const bundle = await scalarBundle();
+  r.get(DOCS_SCRIPT_PATH, (req, res, s) => {
+    const bundle = assertBundle(s.build);
     const asked = new URLSearchParams(req.search).get('v');
     const cacheControl = asked === bundleVersion(bundle.etag) ? BUNDLE_CACHE : PUBLIC_CACHE;
     sendPayload(req, res, bundle, { cacheControl });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import {
   DOCS_PATH,
+  DOCS_SCRIPT_FILE,
   DOCS_SCRIPT_PATH,
   PRIVATE_PREFIX,
   privateDirOf,
@@ -115,6 +116,8 @@ export function contractSuite(target: ContractTarget): void {
         await unversioned.arrayBuffer();
       }
       const js = await script.text();
+      // The bundle is a file of the build's tree, so the server needs no renderer package at run time.
+      expect(Buffer.from(js).equals(readFileSync(join(buildDir, DOCS_SCRIPT_FILE)))).toBe(true);
       expect(js.length).toBeGreaterThan(100_000);
       expect(js).toContain('createApiReference');
       const again = await fetch(base + scripts[0]!, { headers: { 'If-None-Match': script.headers.get('etag')! } });
