@@ -10,6 +10,7 @@ import type { Profile } from '../../contract/carriers/profile.ts';
 import { ConfigError, wholeNumberSetting } from '../../contract/core/settings.ts';
 import { toExplanation } from './explain.ts';
 import { defaultNumber, readSetting, type SettingName } from '../../contract/core/settings-registry.ts';
+import { readBodyCapped } from '../../contract/core/bounded-body.ts';
 
 export interface LlmConfig {
   /** The chat completions URL, e.g. https://api.openai.com/v1/chat/completions. */
@@ -156,26 +157,10 @@ export function toLlmRequest(config: LlmConfig, profile: Profile, draft: string)
 
 /** The body's text, or an Error once more than `max` bytes arrive: the rest is never read. */
 async function readCapped(res: Response, max: number): Promise<string | Error> {
-  const announced = Number(res.headers.get('content-length'));
-  if (announced > max) {
-    await res.body?.cancel();
-    return new Error(`the response announces ${announced} bytes, over the ${max} read at most`);
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return new Error(`the response is longer than the ${max} bytes read at most`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const read = await readBodyCapped(res, max);
+  return 'text' in read
+    ? read.text
+    : new Error(`the response is longer than the ${max} bytes read at most (${read.refused})`);
 }
 
 /** The summary in a chat completions response body, or an Error saying why there is none. */

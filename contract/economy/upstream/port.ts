@@ -3,6 +3,7 @@
 import { wholeNumberSetting } from '../../core/settings.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
 import { defaultNumber } from '../../core/settings-registry.ts';
+import { readBodyCapped } from '../../core/bounded-body.ts';
 
 /** A pull that failed: HTTP status, timeout, network error, malformed body or a WDS item status. */
 export class UpstreamError extends Error {
@@ -59,36 +60,14 @@ export function upstreamMaxBytesSetting(raw: string | undefined): number {
   );
 }
 
-/**
- * The body as text, refused past `max` bytes: at once when Content-Length says so, else as soon as the
- * bytes read pass it, the rest of the answer cancelled. Memory stays bounded by the limit, not the answer.
- */
+/** The body as text, refused past `max` bytes (readBodyCapped) with an UpstreamError naming the limit. */
 async function readBounded(res: Response, max: number, where: string): Promise<string> {
-  const tooLarge = (seen: string) =>
-    new UpstreamError(
-      `${where} answered more than UPSTREAM_MAX_BYTES (${max} bytes; ${seen}): the pull is refused`,
-      res.status,
-    );
-  const declared = Number(res.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > max) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge(`Content-Length ${declared}`);
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(`over ${max} bytes read`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, bytes).toString('utf8');
+  const read = await readBodyCapped(res, max);
+  if ('text' in read) return read.text;
+  throw new UpstreamError(
+    `${where} answered more than UPSTREAM_MAX_BYTES (${max} bytes; ${read.refused}): the pull is refused`,
+    res.status,
+  );
 }
 
 /** A failed fetch's reason with its cause (`fetch failed (ENOTFOUND)`), which undici keeps apart. */
