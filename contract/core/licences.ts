@@ -1,6 +1,6 @@
 // Provenance (docs/contracts/common.md, "Provenance and licences"): the licence of every source a build
 // reads and the statement that licence asks users to show, in the licence's own words. Where each wording
-// comes from (page and section) is listed in the README, "Data sources and licences". The manifest carries
+// comes from (page and section) is listed in docs/data-sources.md. The manifest carries
 // them per source; the docs pages and the OpenAPI documents show them.
 
 export interface Licence {

@@ -147,7 +147,7 @@ const fmcsa = (title: string): Provenance => ({
   attribution: FMCSA_ATTRIBUTION,
 });
 
-/** Who publishes each input and under what terms (contract/core/licences.ts; sources in the README). */
+/** Who publishes each input and under what terms (contract/core/licences.ts; sources in docs/data-sources.md). */
 export const PROVENANCE: Record<CarriersInputKind, Provenance> = {
   census: fmcsa('SMS Input – Motor Carrier Census'),
   inspection: fmcsa('SMS Input – Inspection'),

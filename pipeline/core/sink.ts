@@ -382,7 +382,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
         if (reasons.length > 0) throw toShrinkError(service, reasons);
       }
       // The answer a static host gives for a path it does not have, as the server gives it: a CDN's error
-      // document (README, "Hosting dist-data/ on a CDN").
+      // document (docs/deployment.md, "Hosting dist-data/ on a CDN").
       await writeJson(NOT_FOUND_FILE, NOT_FOUND_DOCUMENT, 'core/problem');
       // GET /healthz as a file, like every GET without a query (docs/contracts/common.md): on a static host it
       // says which build is live.

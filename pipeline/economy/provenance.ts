@@ -1,5 +1,5 @@
 // Where economy's data comes from, and under what licence (contract/core/licences.ts; sources in the
-// README, "Data sources and licences"). The build reads one file, the registry, which is the project's own;
+// docs/data-sources.md). The build reads one file, the registry, which is the project's own;
 // the observations come from Statistics Canada's Web Data Service and the Bank of Canada's Valet API at
 // request time, so each upstream the registry names is a source of the manifest too. The vintage archive is
 // the server's own snapshots of those observations: the project's file, its observations still the

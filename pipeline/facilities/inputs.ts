@@ -115,7 +115,7 @@ export const INPUTS: Record<
 /** Order of recognition: the most specific header first. */
 export const KINDS: FacilitiesInputKind[] = ['ghgrp_by_gas', 'ontario_ghg', 'ghgrp_indicator', 'ewrb'];
 
-/** Who publishes each input and under what licence (contract/core/licences.ts; sources in the README). */
+/** Who publishes each input and under what licence (contract/core/licences.ts; sources in docs/data-sources.md). */
 export const PROVENANCE: Record<FacilitiesInputKind, Provenance> = {
   ontario_ghg: {
     title: 'Greenhouse gas emissions reporting by facility',

@@ -22,7 +22,7 @@ let destination: BufferDestination | undefined;
 function open(): BufferDestination {
   // Written synchronously once 4 KB are gathered: handing a write to libuv's thread pool costs several
   // times the write itself. Buffer mode: text mode joins the gathered lines into one string on every line.
-  // Both measured in bench/README.md (the request log's cost).
+  // Both measured in bench/HISTORY.md (the request log's cost).
   const dest = pino.destination({
     dest: 1,
     sync: true,
@@ -43,7 +43,7 @@ const quote = (s: string) => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
 /**
  * createApp's default log, and npm start's: pino's line (its `level` 30 and `time`, then the contract's keys),
  * written out by hand for a record whose keys are fixed, where building an object for pino to serialize cost
- * most of the log's time (bench/README.md). The destination is made on the first line, so LOG=off makes none.
+ * most of the log's time (bench/HISTORY.md). The destination is made on the first line, so LOG=off makes none.
  */
 export function requestLog(line: LogLine): void {
   destination ??= open();

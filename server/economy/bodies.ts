@@ -4,7 +4,7 @@
 // mutate it, so a body can never outlive the data it shows, and nothing has to be dropped when a pull lands.
 // Bounded by bytes; the oldest go first, except that one read since it was last looked at gets a second
 // chance (CLOCK), which keeps a hit to one Map read and a flag. A body is compressed on the event loop, once:
-// on the thread pool it measured slower on two CPUs (bench/README.md, "Economy observation bodies").
+// on the thread pool it measured slower on two CPUs (bench/HISTORY.md, "Economy observation bodies").
 import type { Payload } from '../core/payload.ts';
 import type { ObservationsAnswer } from './observations.ts';
 

@@ -1,4 +1,4 @@
-// The two halves meet only in contract/ (README, "Architecture"): every entry point's module graph, as esbuild
+// The two halves meet only in contract/ (docs/architecture.md): every entry point's module graph, as esbuild
 // bundles it, holds files of its own half and of contract/ only. The web explorer (web/) is a third part,
 // bundled for the browser by the pipeline, which reaches none of the others' code.
 import { fileURLToPath } from 'node:url';

@@ -14,7 +14,7 @@ export const INSTALL_HINT = 'apt-get install -y chromium';
 
 /** Where the tests leave their screenshots and timings (git-ignored). */
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'web', 'screenshots');
-/** The screenshots the README shows: written there only with UPDATE_SCREENSHOTS=1. */
+/** The screenshots README.md and docs/explorer.md show: written there only with UPDATE_SCREENSHOTS=1. */
 export const README_SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
 /** The view's data must be on screen within this many milliseconds of navigation (on the demo data). */
