@@ -4,7 +4,7 @@
 // the breaker opens and explains answer from the template at once, with no call, for `breakerCooldownMs`;
 // then one call probes the model (half-open): its success closes the breaker, its failure opens it again.
 // A request the gate turns away is answered from the template, told why; it is never a wait.
-import { Lru } from '../core/lru.ts';
+import { Lru } from '../core/cache.ts';
 import {
   DEFAULT_BREAKER_COOLDOWN_MS,
   DEFAULT_BREAKER_FAILURES,
@@ -31,7 +31,7 @@ export class LlmGate {
   private openUntil = Number.NEGATIVE_INFINITY;
   private probing = false;
   /** Each key's call times within the last hour, oldest first. */
-  private readonly calls = new Lru<string, number[]>(KEYS_MAX);
+  private readonly calls = new Lru<number[]>(KEYS_MAX);
   private readonly concurrency: number;
   private readonly hourlyPerKey: number;
   private readonly breakerFailures: number;

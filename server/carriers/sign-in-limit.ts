@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { HttpError } from '../../contract/core/problem.ts';
-import { Lru } from '../core/lru.ts';
+import { Lru } from '../core/cache.ts';
 
 export const SIGN_IN_WINDOW_MS = 60_000;
 /** The contract's bound: 30 failed sign-ins a minute from one address. */
@@ -62,7 +62,7 @@ function toAddressKey(address: string): string {
 }
 
 export class SignInLimiter {
-  private readonly failures = new Lru<string, { count: number; resetAt: number }>(ADDRESSES_MAX);
+  private readonly failures = new Lru<{ count: number; resetAt: number }>(ADDRESSES_MAX);
   private readonly now: () => number;
 
   constructor(private readonly options: SignInLimitOptions) {

@@ -52,6 +52,17 @@ export class Lru<V> {
     }
   }
 
+  delete(key: string): void {
+    this.young.delete(key);
+    this.old.delete(key);
+  }
+
+  /** Forgets every entry (without onDrop: nothing is recycled that a caller may still hold). */
+  clear(): void {
+    this.young = new Map();
+    this.old = new Map();
+  }
+
   get size(): number {
     return this.young.size + this.old.size;
   }

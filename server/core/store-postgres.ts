@@ -41,7 +41,7 @@ import {
   sameHash,
   toKeyHash,
 } from './store.ts';
-import { Lru } from './lru.ts';
+import { Lru } from './cache.ts';
 
 /** The channel the keys table's trigger notifies on every change. */
 export const KEYS_CHANNEL = 'carriers_api_keys';
@@ -321,7 +321,7 @@ export function openPostgresStore(
 ): AccountStore & { ready(): Promise<void> } {
   const db: PostgresStore = openPostgres(url, options);
   const ready = () => db.migrate(CARRIERS_MIGRATIONS);
-  const known = new Lru<string, FoundKey | null>(KNOWN_KEYS_MAX);
+  const known = new Lru<FoundKey | null>(KNOWN_KEYS_MAX);
   const listener = new KeyListener(url, ready, () => known.clear(), options.warn ?? (() => undefined));
   let ownEpoch = 0;
 

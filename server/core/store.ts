@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../../contract/core/settings.ts';
-import { Lru } from './lru.ts';
+import { Lru } from './cache.ts';
 import type { StoreHealth } from './postgres.ts';
 
 export type Plan = 'free' | 'premium';
@@ -110,8 +110,8 @@ const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const EXPLAIN_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Keys remembered by a store at most (known and unknown alike), the least recently used forgotten first:
- * a flood of unknown keys pushes out only the oldest entries, never every valid key at once.
+ * Keys remembered by a store at most (known and unknown alike), in the core's recently-used cache: a flood
+ * of unknown keys pushes out only keys not used lately, a generation at a time, never every valid key at once.
  */
 export const KNOWN_KEYS_MAX = 10_000;
 
@@ -257,7 +257,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
     'SELECT id, key_hash, plan, revoked_at FROM api_keys WHERE key_hash = ?',
   );
   const selectDataVersion = db.prepare('PRAGMA data_version').pluck();
-  const knownKeys = new Lru<string, FoundKey | null>(KNOWN_KEYS_MAX);
+  const knownKeys = new Lru<FoundKey | null>(KNOWN_KEYS_MAX);
   let seenVersion = -1;
   let versionCheckedAt = -Infinity;
   let epoch = 0;

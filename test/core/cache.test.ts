@@ -42,6 +42,31 @@ describe('Lru', () => {
   });
 });
 
+describe('Lru as the stores and limiters use it', () => {
+  it('keeps a null value as remembered, and a second set replaces without growing', () => {
+    const lru = new Lru<number | null>(4);
+    lru.set('x', null);
+    lru.set('x', null);
+    lru.set('y', 1);
+    expect(lru.size).toBe(2);
+    expect(lru.get('x')).toBeNull();
+    expect(lru.get('z')).toBeUndefined();
+  });
+
+  it('forgets one key from either generation with delete, and every key with clear', () => {
+    const lru = new Lru<number>(4);
+    lru.set('a', 1);
+    lru.set('b', 2); // a, b now the old generation
+    lru.set('c', 3);
+    lru.delete('a');
+    lru.delete('c');
+    expect([lru.get('a'), lru.get('b'), lru.get('c')]).toEqual([undefined, 2, undefined]);
+    lru.clear();
+    expect(lru.size).toBe(0);
+    expect(lru.get('b')).toBeUndefined();
+  });
+});
+
 describe('Lru onDrop', () => {
   it('hands over each value dropped with its generation, and none still held', () => {
     const dropped: number[] = [];
