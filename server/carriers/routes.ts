@@ -12,7 +12,7 @@ import {
   COMPRESS_MIN_BYTES,
   codingTag,
   matchesEtag,
-  pickCoding,
+  pickEncoding,
   sendPayload,
   toPayload,
   type Payload,
@@ -133,14 +133,12 @@ async function searchPayload(data: CarriersData, query: SearchQuery): Promise<Pa
  * record's key: no hashing per request.
  */
 function sendRecord(req: IncomingMessage, res: ServerResponse, answer: ProfileAnswer): void {
-  // Compressed for a client that asks, as every other answer of a few kB is (about 40 us for a profile).
-  const payload: Payload = {
-    body: answer.body,
-    etag: answer.etag,
-    type: 'application/json',
-    compressible: answer.body.length > COMPRESS_MIN_BYTES,
-  };
-  sendPayload(req, res, payload, { cacheControl: NO_STORE, headers: answer.headers });
+  sendPayload(req, res, recordPayload(answer.body, answer.etag), { cacheControl: NO_STORE, headers: answer.headers });
+}
+
+/** A stored record as it is sent: compressed for a client that asks, as every answer of a few kB is. */
+function recordPayload(body: Buffer, etag: string): Payload {
+  return { body, etag, type: 'application/json', compressible: body.length > COMPRESS_MIN_BYTES };
 }
 
 export interface ProfileAccess {
@@ -212,10 +210,7 @@ async function profileAnswer(
     // The tag of the coding the answer would go out in (sendRecord): a copy in another coding is another copy.
     matchesEtag(
       req.headers['if-none-match'],
-      codingTag(
-        etag,
-        body.length > COMPRESS_MIN_BYTES ? pickCoding(req.headers['accept-encoding'], true, true) : undefined,
-      ),
+      codingTag(etag, pickEncoding(req.headers['accept-encoding'], recordPayload(body, etag))),
     );
   const charge = await (unchanged ? peekProfileLookup : chargeProfileLookup)(
     access.accounts(),
