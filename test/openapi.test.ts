@@ -1,7 +1,7 @@
 // Each service's OpenAPI document as its build generates it: valid against the official OpenAPI 3.1 schema
 // (@seriousme/openapi-schema-validator), every $ref resolving, and describing every route the service
 // registers, so a new route without a description fails here. The documents are checked against real
-// responses by the contract suite (test/contract/suite.ts) and the services' own openapi tests.
+// responses by the contract suite (test/http-contract/suite.ts) and the services' own openapi tests.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../pipeline/core/openapi.ts';

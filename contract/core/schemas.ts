@@ -43,7 +43,7 @@ export interface SchemaRegistry {
 
 /**
  * `checkSchemas` also validates each schema against the JSON Schema meta-schema as it is added: the test
- * suite does (test/core/schemas.test.ts), while the server and the pipeline skip it, which was most of the
+ * suite does (test/contract-layer/schemas.test.ts), while the server and the pipeline skip it, which was most of the
  * registry's cost at every start-up (about 90 ms). Strict mode still rejects unknown keywords at compile.
  */
 export function createSchemaRegistry(

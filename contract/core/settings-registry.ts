@@ -1,6 +1,6 @@
 // Every environment variable the code reads, declared once: its default, a line of meaning and who reads
 // it. The code reads the environment only through `readSetting` and the helpers below, and
-// test/docs-settings.test.ts holds docs/configuration.md and the sources to this table.
+// test/docs/settings.test.ts holds docs/configuration.md and the sources to this table.
 import { wholeNumberSetting } from './settings.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;

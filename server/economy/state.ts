@@ -1,6 +1,6 @@
 // Economy's mutable state, one interface per kind, each with two implementations: the embedded default
 // under STATE_DIR (here and in vintages.ts) and PostgreSQL with DATABASE_URL (state-postgres.ts), both held
-// to one test suite (test/store/economy-state.test.ts).
+// to one test suite (test/server/store/economy-state.test.ts).
 //   - ObservationCopies: the observation cache's copy of each series (the last good pull);
 //   - PullLeases: who is pulling a series now, and how its last pull failed (the back-off);
 //   - VintageArchive (vintages.ts): each day's snapshot.

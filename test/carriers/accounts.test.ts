@@ -1,4 +1,4 @@
-// The embedded account store's own file (test/store/ holds the suite both stores pass), sign-in and the
+// The embedded account store's own file (test/server/store/ holds the suite both stores pass), sign-in and the
 // free allowance (docs/contracts/carriers.md "Access").
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';

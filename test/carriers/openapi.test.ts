@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
-import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
+import { conformingFetch, OpenApiChecker } from '../http-contract/openapi-check.ts';
 import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 

@@ -410,7 +410,7 @@ describe('explain: the cache', () => {
     expect(c).toEqual({ ...a, cached: true });
   });
 
-  // The store's side (first writer wins, pruning of other builds): test/store/account-store.test.ts.
+  // The store's side (first writer wins, pruning of other builds): test/server/store/account-store.test.ts.
 });
 
 describe('explain: the LLM backend', () => {

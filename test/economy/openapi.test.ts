@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { OPENAPI_PATH } from '../../pipeline/economy/openapi.ts';
 import { createEconomyService } from '../../server/economy/routes.ts';
-import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
+import { conformingFetch, OpenApiChecker } from '../http-contract/openapi-check.ts';
 import { buildEconomyFixture, ECONOMY_CLOCK } from '../helpers/economy.ts';
 import { startService } from '../helpers/server.ts';
 

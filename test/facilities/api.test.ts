@@ -1,5 +1,5 @@
 // What is special to the facilities API, over the fixture build (test/fixtures/facilities.ts): linking,
-// tiers, totals, flags, buildings, search ranking and filters. The shared contract is in test/contract/.
+// tiers, totals, flags, buildings, search ranking and filters. The shared contract is in test/http-contract/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixture } from '../helpers/facilities.ts';
 

@@ -21,7 +21,7 @@ import type { BaseRecord } from '../../contract/facilities/record.ts';
 import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { toSpineCsv, toSpineGeoJson } from '../../pipeline/facilities/downloads.ts';
 import { facilities } from '../../server/facilities/routes.ts';
-import { conformingFetch, OpenApiChecker } from '../contract/openapi-check.ts';
+import { conformingFetch, OpenApiChecker } from '../http-contract/openapi-check.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { startService, type Running } from '../helpers/server.ts';
 

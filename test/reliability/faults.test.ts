@@ -1,4 +1,4 @@
-// Faults around the served data (what test/core/publish.test.ts and test/core/server.test.ts show for
+// Faults around the served data (what test/pipeline/publish.test.ts and test/server/server.test.ts show for
 // facilities, here for the other services and for damaged inputs):
 //   - a carriers or economy build killed with SIGKILL, at a write or between the publish renames, leaves
 //     the served data and manifest unchanged;
@@ -334,7 +334,7 @@ describe('the server process refuses a damaged build', () => {
 
   type Damage = [string, (dir: string) => void, RegExp];
   // Each is a child process (about 2 s of CPU); a changed or appended facilities document is shown by
-  // test/core/server.test.ts, and a missing manifest takes the same path in main.ts for every service.
+  // test/server/server.test.ts, and a missing manifest takes the same path in main.ts for every service.
   const DAMAGES: Record<string, Damage[]> = {
     facilities: [
       ['a missing manifest', removeManifest, /manifest\.json is missing: build the data first/],

@@ -14,14 +14,14 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemas } from '../../contract/core/schemas.ts';
-import type { RegistryEntry } from '../../contract/economy/types.ts';
-import { respondDemo } from '../../contract/economy/upstream/demo.ts';
-import { loadRegistry } from '../../pipeline/economy/registry.ts';
-import { openPostgres } from '../../server/core/postgres.ts';
-import { buildEconomyFixture } from '../helpers/economy.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { schemas } from '../../../contract/core/schemas.ts';
+import type { RegistryEntry } from '../../../contract/economy/types.ts';
+import { respondDemo } from '../../../contract/economy/upstream/demo.ts';
+import { loadRegistry } from '../../../pipeline/economy/registry.ts';
+import { openPostgres } from '../../../server/core/postgres.ts';
+import { buildEconomyFixture } from '../../helpers/economy.ts';
+import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { startServerProcess, type ServerProcess } from '../../helpers/process.ts';
 
 const bin = postgresOrSkip();
 

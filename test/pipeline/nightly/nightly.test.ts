@@ -7,30 +7,30 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silentProgress } from '../../pipeline/core/progress.ts';
+import { silentProgress } from '../../../pipeline/core/progress.ts';
 import {
   writeCarriersDemo,
   CENSUS_TXT_FILE,
   CRASH_FILE,
   INSPECTION_FILE,
   VIOLATION_FILE,
-} from '../../pipeline/demo/carriers/index.ts';
+} from '../../../pipeline/demo/carriers/index.ts';
 import {
   writeFacilitiesDemo,
   BY_GAS_FILE,
   EWRB_FILE,
   INDICATOR_FILE,
   ONTARIO_FILE,
-} from '../../pipeline/demo/facilities/index.ts';
-import { generate } from '../../pipeline/generate/index.ts';
-import { createGeneratedUpstreamHandler } from '../../pipeline/generate/economy-upstream.ts';
-import { main } from '../../pipeline/nightly/cli.ts';
-import type { ServiceOutcome } from '../../pipeline/nightly/run.ts';
-import { CliError } from '../../contract/core/cli.ts';
-import { tempDir } from '../helpers/server.ts';
-import { loadRegistry } from '../../pipeline/economy/registry.ts';
-import { startFakeUpstream, type FakeUpstream } from '../helpers/upstream.ts';
-import { toZip } from '../helpers/zip.ts';
+} from '../../../pipeline/demo/facilities/index.ts';
+import { generate } from '../../../pipeline/generate/index.ts';
+import { createGeneratedUpstreamHandler } from '../../../pipeline/generate/economy-upstream.ts';
+import { main } from '../../../pipeline/nightly/cli.ts';
+import type { ServiceOutcome } from '../../../pipeline/nightly/run.ts';
+import { CliError } from '../../../contract/core/cli.ts';
+import { tempDir } from '../../helpers/server.ts';
+import { loadRegistry } from '../../../pipeline/economy/registry.ts';
+import { startFakeUpstream, type FakeUpstream } from '../../helpers/upstream.ts';
+import { toZip } from '../../helpers/zip.ts';
 
 let root: Awaited<ReturnType<typeof tempDir>>;
 let upstream: FakeUpstream;

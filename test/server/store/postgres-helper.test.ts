@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postgresOrSkip, startPostgres } from '../helpers/postgres.ts';
+import { postgresOrSkip, startPostgres } from '../../helpers/postgres.ts';
 
 const bin = postgresOrSkip();
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** The project files an entry point reaches, relative to the root (packages left out). */
 async function sourcesOf(entry: string, platform: 'node' | 'browser' = 'node'): Promise<string[]> {

@@ -3,26 +3,26 @@
 // server (test/helpers/postgres.ts). Then the observation cache over each, and what only a shared store
 // does: several caches (servers) over one database pull a series once, take over the lease of one that
 // died, and keep each other's back-off.
-import { CPI } from '../fixtures/economy.ts';
+import { CPI } from '../../fixtures/economy.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Observation } from '../../contract/economy/types.ts';
-import type { SeriesUpstream } from '../../contract/economy/upstream/port.ts';
-import { openPostgres, type PostgresStore, StoreUnavailableError } from '../../server/core/postgres.ts';
-import { createObservationCache, type ObservationCacheOptions } from '../../server/economy/cache.ts';
+import type { Observation } from '../../../contract/economy/types.ts';
+import type { SeriesUpstream } from '../../../contract/economy/upstream/port.ts';
+import { openPostgres, type PostgresStore, StoreUnavailableError } from '../../../server/core/postgres.ts';
+import { createObservationCache, type ObservationCacheOptions } from '../../../server/economy/cache.ts';
 import {
   createFileCopies,
   createMemoryLeases,
   type ObservationCopies,
   type PullLeases,
-} from '../../server/economy/state.ts';
+} from '../../../server/economy/state.ts';
 import {
   createPostgresCopies,
   createPostgresLeases,
   createPostgresVintages,
-} from '../../server/economy/state-postgres.ts';
-import { createVintageArchive, type VintageArchive } from '../../server/economy/vintages.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
-import { tempDir } from '../helpers/server.ts';
+} from '../../../server/economy/state-postgres.ts';
+import { createVintageArchive, type VintageArchive } from '../../../server/economy/vintages.ts';
+import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { tempDir } from '../../helpers/server.ts';
 
 const bin = postgresOrSkip();
 

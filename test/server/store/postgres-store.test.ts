@@ -4,12 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../server/core/postgres.ts';
-import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../server/core/store-postgres.ts';
-import { KNOWN_KEYS_MAX } from '../../server/core/store.ts';
-import { settledEpoch, within } from '../helpers/account-store.ts';
-import { startNoticeDroppingProxy } from '../helpers/pooler.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { StoreUnavailableError } from '../../../server/core/postgres.ts';
+import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../../server/core/store-postgres.ts';
+import { KNOWN_KEYS_MAX } from '../../../server/core/store.ts';
+import { settledEpoch, within } from '../../helpers/account-store.ts';
+import { startNoticeDroppingProxy } from '../../helpers/pooler.ts';
+import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
 const MONTH = '2026-02';

@@ -3,9 +3,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { downloadFile, DownloadError, type DownloadOptions } from '../../pipeline/nightly/fetch.ts';
-import { tempDir } from '../helpers/server.ts';
-import { startFakeUpstream, type FakeUpstream } from '../helpers/upstream.ts';
+import { downloadFile, DownloadError, type DownloadOptions } from '../../../pipeline/nightly/fetch.ts';
+import { tempDir } from '../../helpers/server.ts';
+import { startFakeUpstream, type FakeUpstream } from '../../helpers/upstream.ts';
 
 let root: Awaited<ReturnType<typeof tempDir>>;
 let upstream: FakeUpstream;

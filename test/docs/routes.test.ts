@@ -1,13 +1,13 @@
 // The docs document every route (datasette's test_docs.py habit): a route added without docs fails here.
-// Settings are held to docs/configuration.md by test/docs-settings.test.ts.
+// Settings are held to docs/configuration.md by test/docs/settings.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coreRoutes } from '../server/core/app.ts';
-import type { Routes } from '../server/core/service.ts';
-import { SERVICES } from '../server/services.ts';
+import { coreRoutes } from '../../server/core/app.ts';
+import type { Routes } from '../../server/core/service.ts';
+import { SERVICES } from '../../server/services.ts';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The pages that document routes: the HTTP page for what every service has, then one page per service. */
 const routePages = (name: string) =>

@@ -3,7 +3,7 @@
 // database that does not answer into 503 store_unavailable, never a hang, with service resumed after.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../contract/core/settings.ts';
+import { ConfigError } from '../../../contract/core/settings.ts';
 import {
   databaseUrlSetting,
   isStoreDown,
@@ -12,8 +12,8 @@ import {
   StoreUnavailableError,
   type Migration,
   type StoreLogLine,
-} from '../../server/core/postgres.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+} from '../../../server/core/postgres.ts';
+import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
 
 const bin = postgresOrSkip();
 

@@ -37,7 +37,7 @@ interface Contender {
  */
 function contender(outDir: string): Contender {
   const script = `
-    import { acquireLock } from './pipeline/core/lock.ts';
+    import { acquireLock } from '../core/pipeline/core/lock.ts';
     const lines = process.stdin.setEncoding('utf8')[Symbol.asyncIterator]();
     process.stdout.write('ready\\n');
     await lines.next();

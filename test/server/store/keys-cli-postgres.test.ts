@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliError } from '../../contract/core/cli.ts';
-import { main } from '../../server/carriers/keys.ts';
-import { openPostgresStore } from '../../server/core/store-postgres.ts';
-import { ROOT } from '../helpers/process.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { CliError } from '../../../contract/core/cli.ts';
+import { main } from '../../../server/carriers/keys.ts';
+import { openPostgresStore } from '../../../server/core/store-postgres.ts';
+import { ROOT } from '../../helpers/process.ts';
+import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
 
 const bin = postgresOrSkip();
 const NOW = new Date('2026-02-27T00:00:00Z');

@@ -3,9 +3,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractZip, isZipHeader, readZipEntries, toEntryFileName, ZipError } from '../../pipeline/nightly/zip.ts';
-import { tempDir } from '../helpers/server.ts';
-import { toZip } from '../helpers/zip.ts';
+import { extractZip, isZipHeader, readZipEntries, toEntryFileName, ZipError } from '../../../pipeline/nightly/zip.ts';
+import { tempDir } from '../../helpers/server.ts';
+import { toZip } from '../../helpers/zip.ts';
 
 let root: Awaited<ReturnType<typeof tempDir>>;
 let n = 0;

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../server/core/store-postgres.ts';
-import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore, type ExplainEntry } from '../../server/core/store.ts';
-import { settledEpoch } from '../helpers/account-store.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { openPostgresStore } from '../../../server/core/store-postgres.ts';
+import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore, type ExplainEntry } from '../../../server/core/store.ts';
+import { settledEpoch } from '../../helpers/account-store.ts';
+import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
 const MONTH = '2026-02';

@@ -1,14 +1,14 @@
 // The OpenAPI generator (pipeline/core/openapi.ts) over a small schema folder of our own: schemas become
 // components with every $ref rewritten into the document, query schemas become parameters, conditional GET
 // is described where an ETag is, and mistakes in a route table stop the build. Then the response checker
-// the contract suite uses (test/contract/openapi-check.ts): it must refuse what the document does not say.
+// the contract suite uses (test/http-contract/openapi-check.ts): it must refuse what the document does not say.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem, toOpenApi, type ApiSpec, type OperationSpec } from '../../pipeline/core/openapi.ts';
 import { toDocumentFile, toPayloadPath } from '../../contract/core/layout.ts';
 import { createSchemaRegistry, type SchemaRegistry } from '../../contract/core/schemas.ts';
-import { OpenApiChecker } from '../contract/openapi-check.ts';
+import { OpenApiChecker } from '../http-contract/openapi-check.ts';
 import { tempDir } from '../helpers/server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated operations are plain JSON, read deep in assertions
