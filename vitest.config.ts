@@ -1,12 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+// One run, two projects: the shared-store suites get one PostgreSQL server for the whole run (started by
+// test/setup/postgres.ts only when one of them is queued); every other suite runs in "main".
+const STORE = 'test/server/store/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Suites start real servers and write real build trees; two cores, so keep workers modest.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [STORE] } },
+      { extends: true, test: { name: 'postgres', include: [STORE], globalSetup: ['test/setup/postgres.ts'] } },
+    ],
   },
 });
