@@ -1,13 +1,13 @@
 // A real PostgreSQL server for the shared-store tests (docs/contracts/common.md, "Several servers, one
-// shared store"): Debian's `postgresql` package, a cluster made by `initdb` in a temporary folder, started by
-// `pg_ctl` on a free port of 127.0.0.1, as the `postgres` user when the tests run as root (PostgreSQL refuses
-// to run as root), removed after. Where PostgreSQL is not installed the tests that need it are skipped with
-// the command that installs it, except with CI=true, where that is a failure.
+// shared store"): one per run, made by test/setup/postgres.ts with `initdb` and `pg_ctl` (as the `postgres`
+// user under root, which PostgreSQL refuses) in a temporary folder on a free port; each suite makes its own
+// databases in it, and plays outages through test/helpers/outage.ts rather than stopping the shared server.
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 export const INSTALL_HINT = 'apt-get install -y postgresql';
 
@@ -31,15 +31,52 @@ export function postgresOrSkip(): string | undefined {
   return undefined;
 }
 
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The run's PostgreSQL server, or null where it is not installed (the suites are skipped). */
+    postgres: { bin: string; port: number } | null;
+  }
+}
+
+export interface SharedPostgres {
+  bin: string;
+  port: number;
+  urlOf(database: string): string;
+  /** Makes a database; its name must be unique in the run (every suite shares the server). */
+  createDatabase(name: string): Promise<string>;
+}
+
+/** The run's server (test/setup/postgres.ts), or undefined, with the skip said, where it is not installed. */
+export function sharedPostgres(): SharedPostgres | undefined {
+  const provided = inject('postgres');
+  if (!provided) {
+    console.warn(`skipped: PostgreSQL not installed: the shared-store tests need it (${INSTALL_HINT})`);
+    return undefined;
+  }
+  const { bin, port } = provided;
+  const urlOf = (database: string) => `postgres://shardline@127.0.0.1:${port}/${database}`;
+  return {
+    bin,
+    port,
+    urlOf,
+    async createDatabase(name) {
+      if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+      await run(
+        join(bin, 'psql'),
+        ['-h', '127.0.0.1', '-p', String(port), '-U', 'shardline', '-d', 'postgres', '-c', `CREATE DATABASE ${name}`],
+        false,
+      );
+      return urlOf(name);
+    },
+  };
+}
+
 export interface PostgresServer {
+  port: number;
   /** postgres://shardline@127.0.0.1:<port>/<database> for a database made by createDatabase. */
   urlOf(database: string): string;
-  port: number;
   createDatabase(name: string): Promise<string>;
-  /** Stops the server (fast shutdown); `start` brings it back on the same port with the same data. */
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  /** Stops it for good and removes its folder. */
+  /** Stops it and removes its folder. */
   remove(): Promise<void>;
 }
 
@@ -114,8 +151,6 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
       await psql(`CREATE DATABASE ${name}`);
       return `postgres://shardline@127.0.0.1:${port}/${name}`;
     },
-    stop: () => pgCtl('-m', 'fast', '-w', 'stop').then(() => undefined),
-    start,
     async remove() {
       if (removed) return;
       removed = true;

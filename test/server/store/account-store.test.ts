@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../server/core/store-postgres.ts';
 import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore, type ExplainEntry } from '../../../server/core/store.ts';
-import { settledEpoch } from '../../helpers/account-store.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { settledEpoch, within } from '../../helpers/account-store.ts';
+import { sharedPostgres } from '../../helpers/postgres.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
 const MONTH = '2026-02';
@@ -26,8 +26,6 @@ interface Opened {
 interface Backend {
   name: string;
   skip: boolean;
-  setUp?(): Promise<void>;
-  tearDown?(): Promise<void>;
   open(): Promise<Opened>;
 }
 
@@ -54,18 +52,11 @@ const sqlite: Backend = {
   },
 };
 
-const bin = postgresOrSkip();
-let pg: PostgresServer | undefined;
+const pg = sharedPostgres();
 let databases = 0;
 const postgres: Backend = {
   name: 'PostgreSQL',
-  skip: !bin,
-  async setUp() {
-    pg = await startPostgres(bin!);
-  },
-  async tearDown() {
-    await pg?.remove();
-  },
+  skip: !pg,
   async open() {
     // A database of its own for each test: nothing one test stores is seen by another.
     const url = await pg!.createDatabase(`store_${++databases}`);
@@ -93,8 +84,6 @@ for (const backend of [sqlite, postgres]) {
   describe.skipIf(backend.skip)(`the account store: ${backend.name}`, () => {
     let opened: Opened;
     let store: AccountStore;
-    beforeAll(async () => backend.setUp?.(), 120_000);
-    afterAll(async () => backend.tearDown?.());
     beforeEach(async () => {
       opened = await backend.open();
       store = opened.store;
@@ -156,11 +145,7 @@ for (const backend of [sqlite, postgres]) {
         expect(other.keysEpoch()).toBe(epoch);
         await store.revokeKey(id, NOW);
         const made = await store.createKey('free', 'made elsewhere', NOW);
-        const started = performance.now();
-        while ((await other.findKey(key))?.revoked !== true) {
-          expect(performance.now() - started, 'the revocation was not seen within 5 s').toBeLessThan(5000);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
+        await within(5000, 'the revocation was not seen', async () => (await other.findKey(key))?.revoked === true);
         expect(other.keysEpoch()).not.toBe(epoch);
         expect(await other.findKey(made.key)).toEqual({ id: made.id, plan: 'free', revoked: false });
       });

@@ -20,10 +20,11 @@ import { respondDemo } from '../../../contract/economy/upstream/demo.ts';
 import { loadRegistry } from '../../../pipeline/economy/registry.ts';
 import { openPostgres } from '../../../server/core/postgres.ts';
 import { buildEconomyFixture } from '../../helpers/economy.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { startOutageProxy, type OutageProxy } from '../../helpers/outage.ts';
+import { sharedPostgres } from '../../helpers/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../../helpers/process.ts';
 
-const bin = postgresOrSkip();
+const shared = sharedPostgres();
 
 /** How long a pull lease lives here: short, so a takeover is seen quickly (the default is 30 s). */
 const LEASE_MS = 2_000;
@@ -113,8 +114,9 @@ async function request(base: string, path: string): Promise<Answer> {
   return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('retry-after'), body };
 }
 
-describe.skipIf(!bin)('three economy servers over one PostgreSQL', () => {
-  let pg: PostgresServer;
+describe.skipIf(!shared)('three economy servers over one PostgreSQL', () => {
+  // The servers reach the database through a proxy that can take it down for this suite alone.
+  let pg: OutageProxy;
   let url: string;
   let built: Awaited<ReturnType<typeof buildEconomyFixture>>;
   let upstream: CountingUpstream;
@@ -123,12 +125,13 @@ describe.skipIf(!bin)('three economy servers over one PostgreSQL', () => {
   const today = () => new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    [pg, built, upstream] = await Promise.all([
-      startPostgres(bin!),
+    [pg, built, upstream, url] = await Promise.all([
+      startOutageProxy(shared!.port),
       buildEconomyFixture({ demo: false }),
       startCountingUpstream(entries),
+      shared!.createDatabase('economy_servers'),
     ]);
-    url = await pg.createDatabase('economy_servers');
+    url = pg.via(url);
     const env = { ...upstream.env, DATABASE_URL: url, ECONOMY_PULL_LEASE_MS: String(LEASE_MS) };
     servers = await Promise.all(
       [0, 1, 2].map((i) =>
@@ -139,7 +142,7 @@ describe.skipIf(!bin)('three economy servers over one PostgreSQL', () => {
   afterAll(async () => {
     for (const s of servers) await s.stop();
     await upstream?.close();
-    await pg?.remove();
+    await pg?.close();
     await built?.root.remove();
   });
 
@@ -189,7 +192,6 @@ describe.skipIf(!bin)('three economy servers over one PostgreSQL', () => {
     await upstream.arrived('FX_USD_CAD');
     // The heir's request waits on the lease the first server holds.
     const waiting = request(heir.base, '/api/observations?series=FX_USD_CAD');
-    await new Promise((r) => setTimeout(r, 200));
     dead.child.kill('SIGKILL');
     const killedAt = Date.now();
     await dead.exited;
@@ -236,11 +238,13 @@ describe.skipIf(!bin)('three economy servers over one PostgreSQL', () => {
         }
       }),
     );
-    await new Promise((r) => setTimeout(r, 500));
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBeGreaterThan(12);
     await pg.stop();
     const stoppedAt = seen.length;
     try {
-      await new Promise((r) => setTimeout(r, 2_000));
+      await expect
+        .poll(() => seen.slice(stoppedAt).filter((a) => a.status === 503).length, { timeout: 10_000 })
+        .toBeGreaterThan(12);
       const during = seen.slice(stoppedAt);
       expect(during.length).toBeGreaterThan(12);
       // Whatever was asked while it was down was answered, and soon: 200 when no store was needed, else 503.
@@ -258,6 +262,10 @@ describe.skipIf(!bin)('three economy servers over one PostgreSQL', () => {
       for (const s of live) {
         expect((await request(s.base, '/api/series/CPI_ALL_ITEMS')).status).toBe(200);
         expect((await request(s.base, '/api/observations?series=CPI_ALL_ITEMS')).status).toBe(200);
+        // Health asks the store at most once a second.
+        await expect
+          .poll(async () => (await request(s.base, '/healthz')).body.status, { timeout: 5_000 })
+          .toBe('degraded');
         const health = await request(s.base, '/healthz');
         expect(health.status).toBe(200);
         schemas().assert('core/health', health.body, 'healthz');

@@ -10,24 +10,26 @@ import { CliError } from '../../../contract/core/cli.ts';
 import { main } from '../../../server/carriers/keys.ts';
 import { openPostgresStore } from '../../../server/core/store-postgres.ts';
 import { ROOT } from '../../helpers/process.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { startOutageProxy, type OutageProxy } from '../../helpers/outage.ts';
+import { sharedPostgres } from '../../helpers/postgres.ts';
 
-const bin = postgresOrSkip();
+const shared = sharedPostgres();
 const NOW = new Date('2026-02-27T00:00:00Z');
 
-describe.skipIf(!bin)('npm run keys with DATABASE_URL', () => {
-  let server: PostgresServer;
+describe.skipIf(!shared)('npm run keys with DATABASE_URL', () => {
+  // The outage goes through a proxy, so the database goes down for this suite alone.
+  let proxy: OutageProxy;
   let url = '';
   let dir = '';
   let stateDir = '';
   beforeAll(async () => {
-    server = await startPostgres(bin!);
-    url = await server.createDatabase('keys_cli');
+    proxy = await startOutageProxy(shared!.port);
+    url = await shared!.createDatabase('keys_cli');
     dir = mkdtempSync(join(tmpdir(), 'shardline-keys-pg-'));
     stateDir = join(dir, 'state');
   }, 120_000);
   afterAll(async () => {
-    await server?.remove();
+    await proxy?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -65,7 +67,7 @@ describe.skipIf(!bin)('npm run keys with DATABASE_URL', () => {
     expect(r.status, r.stderr).toBe(0);
     created = JSON.parse(r.stdout);
     expect(created).toMatchObject({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), plan: 'premium', label: 'Acme' });
-    expect(r.stderr).toContain(`the key store's tables were made in 127.0.0.1:${server.port}/keys_cli (DATABASE_URL)`);
+    expect(r.stderr).toContain(`the key store's tables were made in 127.0.0.1:${shared!.port}/keys_cli (DATABASE_URL)`);
     expect(r.stderr).not.toContain(created.key);
     // The keys are in the database: nothing under STATE_DIR.
     expect(existsSync(stateDir)).toBe(false);
@@ -98,18 +100,18 @@ describe.skipIf(!bin)('npm run keys with DATABASE_URL', () => {
   });
 
   it('says in one line, within 5 s, that the database did not answer', async () => {
-    await server.stop();
+    await proxy.stop();
     try {
       const started = performance.now();
-      const r = await keys(url, 'list');
+      const r = await keys(proxy.via(url), 'list');
       expect(performance.now() - started).toBeLessThan(5000);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(
-        new RegExp(`^the key store 127\\.0\\.0\\.1:${server.port}/keys_cli \\(DATABASE_URL\\) did not answer: .+\\n$`),
+        new RegExp(`^the key store 127\\.0\\.0\\.1:${proxy.port}/keys_cli \\(DATABASE_URL\\) did not answer: .+\\n$`),
       );
     } finally {
-      await server.start();
+      await proxy.start();
     }
   });
 

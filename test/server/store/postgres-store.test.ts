@@ -1,7 +1,6 @@
 // What only the PostgreSQL account store has: its migrations, the keys it remembers until the database says
 // they changed, and a database that stops answering (503 store_unavailable within seconds, then service
 // again by itself, no unit lost).
-import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../../server/core/postgres.ts';
@@ -9,13 +8,14 @@ import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../../s
 import { KNOWN_KEYS_MAX } from '../../../server/core/store.ts';
 import { settledEpoch, within } from '../../helpers/account-store.ts';
 import { startNoticeDroppingProxy } from '../../helpers/pooler.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { startOutageProxy } from '../../helpers/outage.ts';
+import { sharedPostgres } from '../../helpers/postgres.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
 const MONTH = '2026-02';
 const quiet = () => undefined;
 
-const bin = postgresOrSkip();
+const shared = sharedPostgres();
 
 async function sql<R extends pg.QueryResultRow>(url: string, text: string, params?: unknown[]): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
@@ -27,36 +27,8 @@ async function sql<R extends pg.QueryResultRow>(url: string, text: string, param
   }
 }
 
-/**
- * The server's processes (the postmaster on `port` and its children), stopped with SIGSTOP or continued:
- * a database that holds its connections open and answers nothing, as behind a network that drops
- * everything, which no refused connection tells the client.
- */
-function signalServer(port: number, signal: 'SIGSTOP' | 'SIGCONT'): void {
-  const processes = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .flatMap((pid) => {
-      try {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-        return [{ pid: Number(pid), ppid, cmdline }];
-      } catch {
-        return [];
-      }
-    });
-  const postmaster = processes.find(
-    (p) => p.cmdline[0]?.endsWith('/bin/postgres') && p.cmdline[p.cmdline.indexOf('-p') + 1] === String(port),
-  );
-  if (!postmaster) throw new Error(`no PostgreSQL server on port ${port}`);
-  for (const p of [postmaster, ...processes.filter((c) => c.ppid === postmaster.pid)]) process.kill(p.pid, signal);
-}
-
-describe.skipIf(!bin)('the PostgreSQL account store', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres(bin!);
-  }, 120_000);
-  afterAll(async () => server?.remove());
+describe.skipIf(!shared)('the PostgreSQL account store', () => {
+  const server = shared!;
 
   it('makes its tables once when several servers start at the same moment', async () => {
     const url = await server.createDatabase('migrations');
@@ -115,7 +87,6 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
          UPDATE carriers_api_keys SET revoked_at = now() WHERE id = '${id}';
          ALTER TABLE carriers_api_keys ENABLE TRIGGER carriers_api_keys_changed;`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await store.findKey(key)).toEqual({ id, plan: 'premium', revoked: false });
       expect(store.keysEpoch()).toBe(epoch);
       // The notice the trigger sends on any change: the store forgets, and reads the row again.
@@ -177,14 +148,14 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
   }, 60_000);
 
   it('answers 503 store_unavailable within 5 s while the database is down, and serves again by itself', async () => {
-    const url = await server.createDatabase('outage');
-    const store = openPostgresStore(url, { log: quiet, warn: quiet });
+    const proxy = await startOutageProxy(server.port);
+    const store = openPostgresStore(proxy.via(await server.createDatabase('outage')), { log: quiet, warn: quiet });
     try {
       const { id, key } = await store.createKey('free', 'outage', NOW);
       await store.findKey(key);
       await settledEpoch(store);
       expect((await store.consume(id, MONTH, 1000)).ok).toBe(true);
-      await server.stop();
+      await proxy.stop();
       const timed = async (p: Promise<unknown>) => {
         const started = performance.now();
         const err = await p.then(
@@ -215,7 +186,7 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       const health = await store.health();
       expect(health).toMatchObject({ ok: false, since: expect.any(Number), error: expect.any(String) });
 
-      await server.start();
+      await proxy.start();
       await within(10_000, 'the store did not answer again', async () => {
         const { err } = await timed(store.consume(id, MONTH, 1000));
         return err === undefined;
@@ -228,12 +199,13 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       await settledEpoch(store);
     } finally {
       await store.close();
+      await proxy.close();
     }
   }, 60_000);
 
   it('answers 503 within 5 s for a database that holds its connections and answers nothing, then serves again', async () => {
-    const url = await server.createDatabase('silent');
-    const store = openPostgresStore(url, { log: quiet, warn: quiet });
+    const proxy = await startOutageProxy(server.port);
+    const store = openPostgresStore(proxy.via(await server.createDatabase('silent')), { log: quiet, warn: quiet });
     const entry = { carrier_id: 1, data_version: 'v', summary: 's', generator: 'g', generated_at: NOW.toISOString() };
     try {
       const { id, key } = await store.createKey('free', 'silent', NOW);
@@ -241,7 +213,7 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       await settledEpoch(store);
       expect(await store.findKey(key)).toMatchObject({ id });
       expect((await store.consume(id, MONTH, 1000)).ok).toBe(true);
-      signalServer(server.port, 'SIGSTOP');
+      proxy.freeze();
       try {
         const started = performance.now();
         const failures = await Promise.all(
@@ -270,7 +242,7 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
         );
         expect((await store.health()).ok).toBe(false);
       } finally {
-        signalServer(server.port, 'SIGCONT');
+        proxy.thaw();
       }
       await within(10_000, 'the store did not answer again', () =>
         store.consume(id, MONTH, 1000).then(
@@ -281,6 +253,7 @@ describe.skipIf(!bin)('the PostgreSQL account store', () => {
       expect(await store.findKey(key)).toMatchObject({ id, revoked: false });
     } finally {
       await store.close();
+      await proxy.close();
     }
   }, 60_000);
 

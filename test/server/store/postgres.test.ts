@@ -2,7 +2,7 @@
 // versioned migrations applied once when several servers start together, and time limits that turn a
 // database that does not answer into 503 store_unavailable, never a hang, with service resumed after.
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../contract/core/settings.ts';
 import {
   databaseUrlSetting,
@@ -13,9 +13,10 @@ import {
   type Migration,
   type StoreLogLine,
 } from '../../../server/core/postgres.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { startOutageProxy, type OutageProxy } from '../../helpers/outage.ts';
+import { sharedPostgres } from '../../helpers/postgres.ts';
 
-const bin = postgresOrSkip();
+const server = sharedPostgres();
 
 describe('DATABASE_URL', () => {
   it('is a postgres:// or postgresql:// address; anything else stops the start without repeating it', () => {
@@ -93,16 +94,14 @@ describe('a database that never answers', () => {
   });
 });
 
-describe.skipIf(!bin)('a real PostgreSQL', () => {
-  let server: PostgresServer;
+describe.skipIf(!server)('a real PostgreSQL', () => {
   let url: string;
+  let proxy: OutageProxy;
   beforeAll(async () => {
-    server = await startPostgres(bin!);
-    url = await server.createDatabase('core_store');
-  }, 60_000);
-  afterAll(async () => {
-    await server?.remove();
+    url = await server!.createDatabase('core_store');
+    proxy = await startOutageProxy(server!.port);
   });
+  afterAll(async () => proxy?.close());
 
   const MIGRATIONS: Migration[] = [
     { name: 'test/001-table', sql: 'CREATE TABLE applied (n int NOT NULL); INSERT INTO applied VALUES (1)' },
@@ -179,23 +178,28 @@ describe.skipIf(!bin)('a real PostgreSQL', () => {
 
   it('says unavailable while the server is stopped, logs going and coming back, and resumes by itself', async () => {
     const lines: StoreLogLine[] = [];
-    const pg = openPostgres(`${url}?application_name=restart`, { log: (l) => lines.push(l) });
+    const pg = openPostgres(`${proxy.via(url)}?application_name=restart`, { log: (l) => lines.push(l) });
     try {
       expect(await pg.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
       expect(await pg.health()).toEqual({ ok: true });
-      await server.stop();
+      await proxy.stop();
       try {
         const started = Date.now();
         await expect(pg.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
         expect(Date.now() - started).toBeLessThan(5_000);
-        await new Promise((r) => setTimeout(r, 1_100));
-        expect(await pg.health()).toMatchObject({ ok: false, error: expect.any(String) });
+        // Health is asked of the database at most once a second: the answer turns within that.
+        await vi.waitFor(
+          async () => expect(await pg.health()).toMatchObject({ ok: false, error: expect.any(String) }),
+          {
+            timeout: 3_000,
+            interval: 50,
+          },
+        );
       } finally {
-        await server.start();
+        await proxy.start();
       }
       expect(await pg.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
-      await new Promise((r) => setTimeout(r, 1_100));
-      expect(await pg.health()).toEqual({ ok: true });
+      await vi.waitFor(async () => expect(await pg.health()).toEqual({ ok: true }), { timeout: 3_000, interval: 50 });
       expect(lines.map((l) => l.event).filter((e) => e !== 'store_connection_lost')).toEqual([
         'store_unavailable',
         'store_available',

@@ -15,10 +15,11 @@ import { CENSUS } from '../../fixtures/carriers.ts';
 import { within } from '../../helpers/account-store.ts';
 import { buildCarriersFixture } from '../../helpers/carriers.ts';
 import { startNoticeDroppingProxy } from '../../helpers/pooler.ts';
-import { postgresOrSkip, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { startOutageProxy, type OutageProxy } from '../../helpers/outage.ts';
+import { sharedPostgres } from '../../helpers/postgres.ts';
 import { ROOT, startServerProcess, type ServerProcess } from '../../helpers/process.ts';
 
-const bin = postgresOrSkip();
+const pg = sharedPostgres();
 const ALLOWANCE = 25;
 const REQUESTS = 300;
 const carriers = CENSUS.map((c) => c[0]);
@@ -83,8 +84,9 @@ function npmKeys(
   });
 }
 
-describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () => {
-  let pg: PostgresServer;
+describe.skipIf(!pg)('three carriers servers on one PostgreSQL database', () => {
+  // The servers reach the database through a proxy that can take it down for this suite alone.
+  let db: OutageProxy;
   let url = '';
   let fx: Awaited<ReturnType<typeof buildCarriersFixture>>;
   let store: AccountStore;
@@ -92,12 +94,15 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
   let healthz = '';
 
   beforeAll(async () => {
-    [pg, fx] = await Promise.all([startPostgres(bin!), buildCarriersFixture()]);
-    url = await pg.createDatabase('servers');
+    [db, fx, url] = await Promise.all([
+      startOutageProxy(pg!.port),
+      buildCarriersFixture(),
+      pg!.createDatabase('servers'),
+    ]);
     store = openPostgresStore(url, { log: () => undefined, warn: () => undefined });
     await (store as ReturnType<typeof openPostgresStore>).ready();
     healthz = readFileSync(join(fx.outDir, 'carriers', 'healthz.json'), 'utf8');
-    const env = { DATABASE_URL: url, FREE_PROFILE_LOOKUPS: String(ALLOWANCE) };
+    const env = { DATABASE_URL: db.via(url), FREE_PROFILE_LOOKUPS: String(ALLOWANCE) };
     servers = await Promise.all(
       [0, 1, 2].map(() => startServerProcess('carriers', { dataDir: fx.outDir, stateDir: fx.stateDir, env })),
     );
@@ -105,7 +110,7 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
   afterAll(async () => {
     for (const s of servers) await s.stop();
     await store?.close();
-    await pg?.remove();
+    await db?.close();
     await fx?.root.remove();
   });
 
@@ -167,7 +172,7 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
   }, 60_000);
 
   it('refuses a revoked key within 5 s on a server whose key notices never arrive (a pooler that drops NOTIFY)', async () => {
-    const proxy = await startNoticeDroppingProxy(pg.port);
+    const proxy = await startNoticeDroppingProxy(pg!.port);
     const behind = await startServerProcess('carriers', {
       dataDir: fx.outDir,
       stateDir: fx.stateDir,
@@ -214,12 +219,15 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
     const eachServer = (list: Answer[], test: (a: Answer) => boolean) =>
       [0, 1, 2].every((i) => list.some((a) => a.server === i && test(a)));
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(20);
+      await within(
+        10_000,
+        'the servers did not answer 20 lookups',
+        () => answers.filter((a) => a.status === 200).length > 20,
+      );
 
       // From the moment the stop is asked: a fast shutdown ends the connections first.
       const stoppedAt = performance.now();
-      await pg.stop();
+      await db.stop();
       const unavailable = (a: Answer) => a.status === 503 && a.code === 'store_unavailable';
       const downMs = await within(5000, 'not every server answered 503 store_unavailable', () =>
         eachServer(since(stoppedAt), unavailable),
@@ -240,9 +248,13 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
         // Search needs no store: still answered.
         expect((await fetch(`${s.base}/api/search?q=a`)).status).toBe(200);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Load goes on while it is down: every server refuses a few more lookups, each answered within 5 s.
+      const checkedAt = performance.now();
+      await within(5000, 'the servers stopped answering while the database was down', () =>
+        [0, 1, 2].every((i) => since(checkedAt).filter((a) => a.server === i && unavailable(a)).length >= 5),
+      );
 
-      await pg.start();
+      await db.start();
       const startedAt = performance.now();
       const upMs = await within(10_000, 'not every server answered 200 again', () =>
         eachServer(since(startedAt), (a) => a.status === 200),
@@ -253,7 +265,10 @@ describe.skipIf(!bin)('three carriers servers on one PostgreSQL database', () =>
           (a) => a.status === 200,
         ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const recoveredAt = performance.now();
+      await within(5000, 'not every server went on answering', () =>
+        [0, 1, 2].every((i) => since(recoveredAt).filter((a) => a.server === i && a.status === 200).length >= 3),
+      );
       running = false;
       await Promise.all(workers);
 
