@@ -1,11 +1,6 @@
-// Faults around the served data (what test/pipeline/publish.test.ts and test/server/server.test.ts show for
-// facilities, here for the other services and for damaged inputs):
-//   - a carriers or economy build killed with SIGKILL, at a write or between the publish renames, leaves
-//     the served data and manifest unchanged;
-//   - a corrupt or truncated required input fails the build with a clear message and publishes nothing;
-//   - `server/main.ts` refuses to start on a damaged build of any service, with the reason and exit 1;
-//   - the economy service survives an upstream that hangs, answers 500, answers garbage or closes the
-//     connection mid-body: the stale copy or a 503 problem with Retry-After, never a 500, still serving.
+// Faults around the served data for carriers and economy (test/pipeline/publish.test.ts and
+// test/server/server.test.ts show them for facilities): killed builds, damaged inputs, damaged builds at start,
+// and upstreams that hang, fail or answer garbage. None may change what is served or give a 500.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -1,14 +1,6 @@
-// Several economy servers over one PostgreSQL (docs/contracts/common.md, "Several servers, one shared
-// store"): three real server processes (server/main.ts, as `npm start -- --service economy` runs it), each
-// with its own STATE_DIR and the same DATABASE_URL, over a live build whose upstreams are a fake WDS and
-// Valet on 127.0.0.1 that answer slowly in the real wire formats (the demo upstream's series) and count
-// every pull. Across the three:
-//   - the tables are made once though the servers start together;
-//   - 100 concurrent cold requests for a series make exactly one upstream call;
-//   - the snapshot one server wrote is listed and served by the others;
-//   - a server killed (SIGKILL) mid-pull leaves a lease that another takes over once it expires;
-//   - PostgreSQL stopped under load: 503 store_unavailable with Retry-After within 5 s, /healthz degraded
-//     (still 200), and service resumed by itself once it is started again.
+// Three economy server processes over one PostgreSQL database (docs/contracts/common.md, "Several servers, one
+// shared store"), each with its own STATE_DIR, against a fake WDS and Valet on 127.0.0.1 that answer slowly in
+// the real wire formats and count every pull; the tests' names say what the three must do together.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
