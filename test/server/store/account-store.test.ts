@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../server/core/store-postgres.ts';
 import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore, type ExplainEntry } from '../../../server/core/store.ts';
 import { settledEpoch, within } from '../../helpers/account-store.ts';

@@ -2,7 +2,7 @@
 // they changed, and a database that stops answering (503 store_unavailable within seconds, then service
 // again by itself, no unit lost).
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../../server/core/postgres.ts';
 import { CARRIERS_MIGRATIONS, KEYS_CHANNEL, openPostgresStore } from '../../../server/core/store-postgres.ts';
 import { KNOWN_KEYS_MAX } from '../../../server/core/store.ts';
