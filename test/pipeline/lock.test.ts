@@ -1,4 +1,4 @@
-// The build lock (pipeline/core/sink.ts acquireLock): a lock left by a killed build is taken over, by one
+// The build lock (pipeline/core/lock.ts): a lock left by a killed build is taken over, by one
 // build only when several start together; a lock naming a pid that the system has since given to another
 // process is a dead build's too; a live holder stops the build with its pid; an empty lock or guard (its
 // writer killed between creating and writing it) is taken over once 10 s old, never sooner.
@@ -37,7 +37,7 @@ interface Contender {
  */
 function contender(outDir: string): Contender {
   const script = `
-    import { acquireLock } from '../core/pipeline/core/lock.ts';
+    import { acquireLock } from './pipeline/core/lock.ts';
     const lines = process.stdin.setEncoding('utf8')[Symbol.asyncIterator]();
     process.stdout.write('ready\\n');
     await lines.next();
