@@ -19,6 +19,7 @@ import { toMonth } from '../../server/carriers/quota.ts';
 import { createCarriersService } from '../../server/carriers/routes.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
 import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { PINNED_CLOCK } from '../helpers/facilities.ts';
 import { expectProblem as problem } from '../helpers/carriers.ts';
 import { startService, tempDir } from '../helpers/server.ts';
@@ -513,7 +514,7 @@ describe('explain: the LLM backend', () => {
     const srv = await serve({ llm: { url: fake.url, model: 'test-model', timeoutMs: 60_000 } });
     try {
       const pending = explain(srv, 1000001, srv.premium);
-      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await waitFor('the model was asked', () => fake.requests.length > 0);
       const started = performance.now();
       srv.app.close();
       const res = await pending;

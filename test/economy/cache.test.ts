@@ -19,6 +19,7 @@ import {
   type VintageArchive,
   type VintageSnapshot,
 } from '../../server/economy/vintages.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const HOUR = 3_600_000;
@@ -294,8 +295,7 @@ describe('observation cache', () => {
         (e: unknown) => e,
       ),
     );
-    await new Promise((r) => setTimeout(r, 100));
-    expect(fake.pulls).toBe(1);
+    await waitFor('the pull started', () => fake.pulls === 1);
     cache.close();
     for (const outcome of await Promise.all(waiting)) {
       expect(outcome).toMatchObject({ status: 503, code: 'upstream_unavailable' });
@@ -313,8 +313,9 @@ describe('observation cache', () => {
     await second.get(CPI);
     fake.mode = 'hang';
     t += 25 * HOUR;
+    const pulled = fake.pulls;
     const pending = second.get(CPI);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the refresh started', () => fake.pulls === pulled + 1);
     second.close();
     await expect(pending).resolves.toMatchObject({ cached: true, stale: true });
   });

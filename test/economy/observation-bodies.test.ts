@@ -78,12 +78,17 @@ describe('BodyMemo', () => {
   it('makes a body once for concurrent requests of one key', async () => {
     const memo = new BodyMemo(1 << 20);
     let made = 0;
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
     const make = async () => {
       made++;
-      await new Promise((r) => setTimeout(r, 10));
+      await held;
       return payload('made');
     };
-    const all = await Promise.all(Array.from({ length: 10 }, () => memo.getOrMake('k', make)));
+    // All ten ask while the first body is still being made.
+    const asked = Array.from({ length: 10 }, () => memo.getOrMake('k', make));
+    release();
+    const all = await Promise.all(asked);
     expect(made).toBe(1);
     expect(new Set(all).size).toBe(1);
     expect(await memo.getOrMake('k', make)).toBe(all[0]);

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEconomyService } from '../../server/economy/routes.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { buildEconomyFixture, ECONOMY_CLOCK } from '../helpers/economy.ts';
 import { startServerProcess } from '../helpers/process.ts';
 import { startService } from '../helpers/server.ts';
@@ -169,7 +170,7 @@ describe('economy server process on SIGTERM', () => {
     try {
       const started = Date.now();
       const waiting = fetch(`${server.base}/api/observations?series=CPI_ALL_ITEMS`);
-      while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('the pull reached the upstream', () => upstream.requests.length > 0);
       server.child.kill('SIGTERM');
       const res = await waiting;
       expect(res.status).toBe(503);

@@ -17,6 +17,7 @@ import { ConfigError } from '../../contract/core/settings.ts';
 import { createObservationCache } from '../../server/economy/cache.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
 import { tempDir } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const LIMIT = 64 * 1024;
 /** 64 MiB of a JSON string, sent in 16 KiB chunks as the reader drains them: a thousand times the limit. */
@@ -29,12 +30,15 @@ let server: Server;
 let base: string;
 /** Bytes each answer got out before its connection closed, by path. */
 const sent = new Map<string, number>();
+/** The paths whose connection the server saw closed. */
+const closed = new Set<string>();
 
 function stream(res: ServerResponse, path: string, declare: boolean) {
   res.writeHead(200, {
     'Content-Type': 'application/json',
     ...(declare ? { 'Content-Length': String(CHUNKS * CHUNK.length + 2) } : {}),
   });
+  res.once('close', () => closed.add(path));
   let n = 0;
   let bytes = 0;
   const next = () => {
@@ -85,7 +89,7 @@ describe('UPSTREAM_MAX_BYTES', () => {
     expect(err).toBeInstanceOf(UpstreamError);
     expect((err as Error).message).toMatch(/more than UPSTREAM_MAX_BYTES \(65536 bytes; Content-Length 67108866\)/);
     // The server got out a fraction of the answer before the connection went.
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the upstream saw its connection close', () => closed.has('/declared'));
     expect(sent.get('/declared')!).toBeLessThan(BUFFERED);
   });
 
@@ -93,7 +97,7 @@ describe('UPSTREAM_MAX_BYTES', () => {
     const err = await ask('/chunked').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamError);
     expect((err as Error).message).toMatch(/more than UPSTREAM_MAX_BYTES \(65536 bytes; over 65536 bytes read\)/);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the upstream saw its connection close', () => closed.has('/chunked'));
     expect(sent.get('/chunked')!).toBeLessThan(BUFFERED);
   });
 

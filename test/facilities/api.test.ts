@@ -1,6 +1,7 @@
 // What is special to the facilities API, over the fixture build (test/fixtures/facilities.ts): linking,
 // tiers, totals, flags, buildings, search ranking and filters. The shared contract is in test/http-contract/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.ts';
 import { serveFixture } from '../helpers/facilities.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
@@ -315,7 +316,7 @@ describe('logs', () => {
   it('writes one JSON line per request with method, path, status, ms and service', async () => {
     const before = fx.logs.length;
     await fetch(`${fx.base}/api/v1/facility/ONF-000001?x=1`);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the request was logged', () => fx.logs.length > before);
     const line = fx.logs[before];
     expect(fx.logs.length).toBe(before + 1);
     expect(line).toMatchObject({

@@ -1,6 +1,7 @@
 // Helpers for tests of the account store (server/core/store.ts, store-postgres.ts).
 import { expect } from 'vitest';
 import type { AccountStore } from '../../server/core/store.ts';
+import { waitFor } from './wait.ts';
 
 /**
  * Waits until `store` trusts the keys it remembers (its epoch holds): at once for SQLite, once its listener
@@ -16,12 +17,7 @@ export async function settledEpoch(store: AccountStore): Promise<number> {
   }
 }
 
-/** Polls `check` every 20 ms until it is true; fails past `ms`. Returns the milliseconds it took. */
-export async function within(ms: number, what: string, check: () => boolean | Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await check())) {
-    expect(performance.now() - started, `${what}: not within ${ms} ms`).toBeLessThan(ms);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return performance.now() - started;
+/** Polls `check` until it is true; fails past `ms`. Returns the milliseconds it took. */
+export function within(ms: number, what: string, check: () => boolean | Promise<boolean>): Promise<number> {
+  return waitFor(what, check, { timeout: ms });
 }

@@ -3,6 +3,7 @@
 // ones are refused) and whose `freeze` holds every connection open and answers nothing, as a server stopped
 // with SIGSTOP or a network that drops everything. Server messages are typed from the first byte (no SSL).
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { waitFor } from './wait.ts';
 
 export interface OutageProxy {
   port: number;
@@ -99,8 +100,7 @@ export async function startOutageProxy(upstreamPort: number): Promise<OutageProx
         link.client.end(adminShutdown());
       }
       // A client that never closes its side after the FATAL is cut off, as the server's exit would.
-      const deadline = Date.now() + 2_000;
-      while (links.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await waitFor('every client closed', () => links.size === 0, { timeout: 2_000, interval: 10 }).catch(() => {});
       for (const link of [...links]) link.client.destroy();
     },
     start: () => listen(port),

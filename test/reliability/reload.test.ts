@@ -14,10 +14,11 @@ import { ONTARIO_ROWS, writeFacilitiesFixture } from '../fixtures/facilities.ts'
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const WORKERS = 8;
-/** Requests go on this long after the new version is first seen. */
-const AFTER_SWAP_MS = 750;
+/** Answers each worker gets on the new build after it is first seen, before the traffic stops. */
+const AFTER_SWAP = 5;
 
 interface Sample {
   worker: number;
@@ -173,8 +174,12 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
     };
     const workers = Array.from({ length: WORKERS }, (_, w) => worker(w));
 
-    // Let the traffic run a moment on the old build, then publish the next one through the CLI.
-    await new Promise((r) => setTimeout(r, 300));
+    // Every worker answered on the old build first, then the next one is published through the CLI.
+    const answered = (w: number, test: (s: Sample) => boolean) =>
+      samples.filter((s) => s.worker === w && test(s)).length;
+    await waitFor('every worker was answered on the old build', () =>
+      Array.from({ length: WORKERS }, (_, w) => w).every((w) => answered(w, (s) => s.version === oldVersion) >= 3),
+    );
     const build = await runBuild(prepared.cliArgs);
     expect(build.code, build.stderr).toBe(0);
     const newVersion = (
@@ -183,10 +188,11 @@ describe.each(TARGETS)('$service: a new build published under load', (target) =>
       }
     ).data_version;
     expect(newVersion).not.toBe(oldVersion);
-    // Until the server has been seen on the new build (it looks every 50 ms), then a while longer.
-    const deadline = performance.now() + 20_000;
-    while (firstNew === Infinity && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, AFTER_SWAP_MS));
+    // Until the server has been seen on the new build (it looks every 50 ms), then a few answers more each.
+    await waitFor('the server was seen on the new build', () => firstNew < Infinity, { timeout: 20_000 });
+    await waitFor(`every worker had ${AFTER_SWAP} answers after the swap`, () =>
+      Array.from({ length: WORKERS }, (_, w) => w).every((w) => answered(w, (s) => s.start > firstNew) >= AFTER_SWAP),
+    );
     stop = true;
     await Promise.all(workers);
 

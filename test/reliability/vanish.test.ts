@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { FIXTURE_YEAR, ONTARIO_ROWS, writeFacilitiesFixture } from '../fixtures/facilities.ts';
 import { buildFixture, PINNED_CLOCK } from '../helpers/facilities.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { ROOT } from '../helpers/process.ts';
 
 interface Health {
@@ -56,14 +57,6 @@ function startServer(
     });
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening:\n${err}`)));
   });
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const health = async (base: string): Promise<Health> => (await (await fetch(`${base}/healthz`)).json()) as Health;

@@ -7,6 +7,7 @@ import { createApp } from '../../server/core/app.ts';
 import { createServiceServer, DRAIN_BODY_GRACE_MS, drainConnections } from '../../server/core/http-server.ts';
 import { facilities } from '../../server/facilities/routes.ts';
 import { readJsonBody } from '../../server/core/body.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 
 let fx: Awaited<ReturnType<typeof buildFixture>>;
@@ -58,11 +59,13 @@ describe('drainConnections', () => {
 
   it('closes a connection half-way through its request head at once, and one with half a body after a moment', async () => {
     // Facilities with one route that reads a JSON body, as the carriers tool route does.
+    let reading = false;
     const withBody: typeof facilities = {
       ...facilities,
       routes(r) {
         facilities.routes(r);
         r.post('/echo', async (req, res) => {
+          reading = true;
           res.end(JSON.stringify(await readJsonBody(req, 1000)));
         });
       },
@@ -89,7 +92,8 @@ describe('drainConnections', () => {
       const body = await open(
         'POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
       );
-      await new Promise((r) => setTimeout(r, 100));
+      const connections = () => new Promise<number>((r) => server.getConnections((_, n) => r(n)));
+      await waitFor('the route is reading the half body', async () => reading && (await connections()) === 2);
       const start = performance.now();
       const headClosed = closedAfter(head, start);
       const bodyClosed = closedAfter(body, start);

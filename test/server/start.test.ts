@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.ts';
 import { buildCarriersFixture } from '../helpers/carriers.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/process.ts';
@@ -66,15 +67,15 @@ describe('npm start (server/start.mjs)', () => {
     child.kill('SIGTERM');
     await npmExited;
     // The server is gone with it: its port refuses connections (an orphan would keep answering).
-    let answered = true;
-    for (let i = 0; i < 50 && answered; i++) {
-      answered = await fetch(`${url}/healthz`).then(
-        () => true,
-        () => false,
-      );
-      if (answered) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(answered).toBe(false);
+    await waitFor(
+      'the port refuses connections',
+      () =>
+        fetch(`${url}/healthz`).then(
+          () => false,
+          () => true,
+        ),
+      { timeout: 5_000, interval: 100 },
+    );
   }, 60_000);
 
   it('left compiled modules no older than the newest source: the server and the carriers search thread', () => {
