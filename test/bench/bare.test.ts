@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureInto, createBareHandler, toBareHeaders, type BareTable } from '../../bench/bare.ts';
 import { getLocal } from '../../bench/http.ts';
-import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 
 type Built = Awaited<ReturnType<typeof buildCarriersFixture>>;
 
@@ -19,7 +19,7 @@ describe('bare yardstick', () => {
   const publicPaths = ['/api/search?q=alpha', '/api/search?q=USDOT%201000002&limit=5', '/api/openapi', '/healthz'];
 
   beforeAll(async () => {
-    built = await buildCarriersFixture();
+    built = await readOnlyCarriersFixture();
     app = await serveCarriers(built);
     key = (await app.accounts().createKey('premium', 'bench test', new Date())).key;
     appPort = Number(new URL(app.base).port);

@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { carriersScenarios } from '../../bench/carriers.ts';
 import { createRng } from '../../contract/core/rng.ts';
-import { buildCarriersFixture } from '../helpers/carriers.ts';
+import { readOnlyCarriersFixture } from '../helpers/carriers.ts';
 
 describe('carriers bench scenarios', () => {
   it('take their ids and names from a build, private stores beside its tree', async () => {
-    const fx = await buildCarriersFixture();
+    const fx = await readOnlyCarriersFixture();
     try {
       const scenarios = await carriersScenarios({
         buildDir: fx.buildDir,

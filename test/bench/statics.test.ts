@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { facilitiesScenarios } from '../../bench/facilities.ts';
 import { toSettings } from '../../bench/settings.ts';
 import { createRng } from '../../contract/core/rng.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { type buildFixture, readOnlyFixture } from '../helpers/facilities.ts';
 
 describe('the static-files row', () => {
   let fx: Awaited<ReturnType<typeof buildFixture>>;
 
   beforeAll(async () => {
-    fx = await buildFixture();
+    fx = await readOnlyFixture();
   });
 
   afterAll(async () => {

@@ -201,7 +201,11 @@ describe('authenticate', () => {
       // The store asks SQLite whether anything changed at most once a millisecond.
       await waitFor(
         'the revoked key is refused',
-        async () => (await thrown(() => authenticate(onSocket(socket, `Bearer ${key}`), store))).status === 401,
+        () =>
+          Promise.resolve(authenticate(onSocket(socket, `Bearer ${key}`), store)).then(
+            () => false,
+            (err: HttpError) => err.status === 401,
+          ),
         { timeout: 1_000, interval: 1 },
       );
     });

@@ -7,7 +7,12 @@ import { request as httpRequest } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../contract/core/schemas.ts';
-import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
+import {
+  type buildCarriersFixture,
+  readOnlyCarriersFixture,
+  serveCarriers,
+  expectProblem as problem,
+} from '../helpers/carriers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
 type Json = Record<string, any>;
@@ -19,7 +24,7 @@ const NOW = new Date('2026-11-22T00:00:00Z');
 const ALLOWANCE = 3;
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
   // The server's clock is this test's: the allowance month it counts in is NOW's, whatever the date today.
   srv = await serveCarriers(built, { freeLookups: ALLOWANCE, now: () => NOW });
   premium = (await srv.accounts().createKey('premium', 'tool premium', NOW)).key;

@@ -6,7 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../contract/core/schemas.ts';
-import { buildCarriersFixture, serveCarriers, expectProblem as problem } from '../helpers/carriers.ts';
+import {
+  type buildCarriersFixture,
+  readOnlyCarriersFixture,
+  serveCarriers,
+  expectProblem as problem,
+} from '../helpers/carriers.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON, read field by field in assertions
@@ -20,7 +25,7 @@ let premium = '';
 const NOW = new Date('2026-11-22T00:00:00Z');
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: 3, now: () => NOW });
   free = (await srv.accounts().createKey('free', 'test free', NOW)).key;
   premium = (await srv.accounts().createKey('premium', 'test premium', NOW)).key;

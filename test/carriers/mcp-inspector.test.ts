@@ -2,7 +2,7 @@
 // carriers tools on POST /api/mcp: it lists both tools and calls each, signed in with --header, and what it
 // prints is the REST routes' answers. Run as a child process against the test server on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCarriersFixture, serveCarriers, type Json } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture, serveCarriers, type Json } from '../helpers/carriers.ts';
 import { runInspector } from '../helpers/inspector.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
 
@@ -13,7 +13,7 @@ let url = '';
 let free = '';
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: 5 });
   url = `${srv.base}/api/mcp`;
   free = (await srv.accounts().createKey('free', 'inspector', NOW)).key;

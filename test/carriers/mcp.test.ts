@@ -10,7 +10,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../contract/core/schemas.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
-import { buildCarriersFixture, expectProblem as problem, serveCarriers, type Json } from '../helpers/carriers.ts';
+import {
+  type buildCarriersFixture,
+  readOnlyCarriersFixture,
+  expectProblem as problem,
+  serveCarriers,
+  type Json,
+} from '../helpers/carriers.ts';
 
 const MODERN = '2026-07-28';
 const NOW = new Date('2026-11-22T00:00:00Z');
@@ -23,7 +29,7 @@ let url: URL;
 let premium = '';
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: ALLOWANCE });
   url = new URL('/api/mcp', srv.base);
   premium = (await srv.accounts().createKey('premium', 'mcp premium', NOW)).key;

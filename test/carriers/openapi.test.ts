@@ -8,7 +8,7 @@ import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { conformingFetch, OpenApiChecker } from '../http-contract/openapi-check.ts';
-import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents and bodies are untyped JSON, read field by field in assertions
@@ -26,7 +26,7 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
 const json = { 'Content-Type': 'application/json' };
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
   srv = await serveCarriers(built, { freeLookups: 2 });
   checker = new OpenApiChecker(
     JSON.parse(readFileSync(join(built.buildDir, toDocumentFile(OPENAPI_PATH)), 'utf8')) as OpenApiDocument,

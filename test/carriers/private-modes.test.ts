@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { privateRoot } from '../../contract/core/layout.ts';
-import { buildCarriersFixture } from '../helpers/carriers.ts';
+import { readOnlyCarriersFixture } from '../helpers/carriers.ts';
 
 /** Every folder and file under `dir`, with its permission bits. */
 function modes(dir: string): { path: string; dir: boolean; mode: number }[] {
@@ -19,7 +19,7 @@ function modes(dir: string): { path: string; dir: boolean; mode: number }[] {
 
 describe.skipIf(process.platform === 'win32')('carriers private files', () => {
   it('are 0600 in 0700 folders, the public tree readable as before', async () => {
-    const fx = await buildCarriersFixture();
+    const fx = await readOnlyCarriersFixture();
     try {
       const all = modes(privateRoot(fx.buildDir));
       expect(all.filter((m) => !m.dir).length).toBeGreaterThan(2);

@@ -13,13 +13,13 @@ import {
   type SearchPage,
 } from '../../server/carriers/search-thread.ts';
 import { SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
-import { buildCarriersFixture } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture } from '../helpers/carriers.ts';
 
 let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
 let here: SearchData;
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
   const build = loadBuild(built.buildDir, 'carriers');
   here = { names: new NameIndex(build), results: RecordStore.open(build, SEARCH_RECORDS) };
 });

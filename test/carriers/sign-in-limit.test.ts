@@ -8,7 +8,7 @@ import { createCarriersService } from '../../server/carriers/routes.ts';
 import { toSignInLimit } from '../../server/services.ts';
 import { clientAddress, SIGN_IN_WINDOW_MS } from '../../server/carriers/sign-in-limit.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
-import { buildCarriersFixture, expectProblem } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture, expectProblem } from '../helpers/carriers.ts';
 import { startService } from '../helpers/server.ts';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
@@ -42,7 +42,7 @@ async function serve(trustedProxies = 0) {
 const get = (base: string, path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { headers });
 
 beforeAll(async () => {
-  built = await buildCarriersFixture();
+  built = await readOnlyCarriersFixture();
 }, 60_000);
 afterAll(async () => {
   for (const s of opened) await s.close();

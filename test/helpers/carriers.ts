@@ -8,6 +8,7 @@ import { createCarriersService } from '../../server/carriers/routes.ts';
 import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from './facilities.ts';
 import { startService, tempDir } from './server.ts';
+import { sharedBuild } from './shared-builds.ts';
 
 export async function buildCarriersFixture() {
   const root = await tempDir('carriers');
@@ -16,6 +17,13 @@ export async function buildCarriersFixture() {
   await writeCarriersFixture(input);
   const summary = await buildCarriers({ input, outDir, asOf: AS_OF, now: PINNED_CLOCK });
   return { root, input, outDir, buildDir: join(outDir, 'carriers'), stateDir: join(root.path, 'state'), summary };
+}
+
+type Built = Awaited<ReturnType<typeof buildCarriersFixture>>;
+
+/** The run's default build, read-only, with a temporary folder (`root`, `stateDir`) of the caller's own. */
+export async function readOnlyCarriersFixture(): Promise<Built> {
+  return (await sharedBuild<Built['summary']>('carriers')) ?? buildCarriersFixture();
 }
 
 export async function serveCarriers(
@@ -40,7 +48,7 @@ export async function serveCarriers(
 }
 
 export async function serveCarriersFixture() {
-  const built = await buildCarriersFixture();
+  const built = await readOnlyCarriersFixture();
   const running = await serveCarriers(built);
   return {
     ...built,

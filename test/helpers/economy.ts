@@ -7,6 +7,7 @@ import { OPENAPI_PATH } from '../../contract/economy/api.ts';
 import type { ServiceDefinition } from '../../server/core/service.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from '../../server/economy/registry-routes.ts';
 import { startService, tempDir } from './server.ts';
+import { sharedBuild } from './shared-builds.ts';
 
 export const ECONOMY_CLOCK = () => new Date('2026-11-22T12:00:00.000Z');
 
@@ -25,13 +26,20 @@ export async function buildEconomyFixture(options: Partial<Omit<EconomyBuildConf
   return { root, outDir, buildDir: join(outDir, 'economy'), summary };
 }
 
+type Built = Awaited<ReturnType<typeof buildEconomyFixture>>;
+
+/** The run's default build, read-only, with a temporary folder (`root`) of the caller's own. */
+export async function readOnlyEconomyFixture(): Promise<Built> {
+  return (await sharedBuild<Built['summary']>('economy')) ?? buildEconomyFixture();
+}
+
 /** Serves a build with a service definition: economyRegistryService, or a fuller one that includes its routes. */
 export async function serveEconomy<D>(built: { outDir: string }, def: ServiceDefinition<D>) {
   return startService(def, built.outDir);
 }
 
 export async function serveEconomyFixture() {
-  const built = await buildEconomyFixture();
+  const built = await readOnlyEconomyFixture();
   const running = await serveEconomy(built, economyRegistryService);
   return {
     ...built,

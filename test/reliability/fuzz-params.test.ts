@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../server/core/store.ts';
 import { MAX_QUERY_BYTES } from '../../server/core/params.ts';
-import { buildCarriersFixture } from '../helpers/carriers.ts';
-import { buildEconomyFixture } from '../helpers/economy.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { readOnlyCarriersFixture } from '../helpers/carriers.ts';
+import { readOnlyEconomyFixture } from '../helpers/economy.ts';
+import { readOnlyFixture } from '../helpers/facilities.ts';
 import {
   CHAR_CLASSES,
   parameterTargets,
@@ -55,7 +55,7 @@ type ProcessLike = Pick<ServerProcess, 'port' | 'base' | 'stop' | 'child' | 'std
 const services: Service[] = [];
 
 beforeAll(async () => {
-  const [fa, ca, ec] = await Promise.all([buildFixture(), buildCarriersFixture(), buildEconomyFixture()]);
+  const [fa, ca, ec] = await Promise.all([readOnlyFixture(), readOnlyCarriersFixture(), readOnlyEconomyFixture()]);
   const store = openSqliteStore(ca.stateDir);
   const premium = await store.createKey('premium', 'fuzz-params premium', new Date());
   await store.close();

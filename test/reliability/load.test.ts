@@ -7,7 +7,7 @@ import { schemas } from '../../contract/core/schemas.ts';
 import { toMonth } from '../../server/carriers/quota.ts';
 import { openSqliteStore, type CreatedKey } from '../../server/core/store.ts';
 import { CENSUS } from '../fixtures/carriers.ts';
-import { buildCarriersFixture } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture } from '../helpers/carriers.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 
 const KEYS = 10;
@@ -20,7 +20,7 @@ describe(`${REQUESTS} concurrent profile lookups over ${KEYS} free keys and two 
   let keys: CreatedKey[] = [];
 
   beforeAll(async () => {
-    fx = await buildCarriersFixture();
+    fx = await readOnlyCarriersFixture();
     const store = openSqliteStore(fx.stateDir);
     keys = await Promise.all(Array.from({ length: KEYS }, (_, i) => store.createKey('free', `load ${i}`, new Date())));
     await store.close();

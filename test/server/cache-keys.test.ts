@@ -4,7 +4,7 @@
 // one query spelled many ways (docs/contracts/common.md, "Hostile input and faults").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lru, RepeatCache } from '../../server/core/cache.ts';
-import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 import { serveEconomyFixture } from '../helpers/economy.ts';
 import { serveFixture } from '../helpers/facilities.ts';
 
@@ -73,7 +73,7 @@ describe('carriers search', () => {
   let built: Awaited<ReturnType<typeof buildCarriersFixture>>;
   let srv: Awaited<ReturnType<typeof serveCarriers>>;
   beforeAll(async () => {
-    built = await buildCarriersFixture();
+    built = await readOnlyCarriersFixture();
     srv = await serveCarriers(built);
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corsOriginsSetting, PREFLIGHT_MAX_AGE } from '../../server/core/cors.ts';
 import { PAGE_POLICY } from '../../server/core/payload.ts';
 import { ConfigError } from '../../contract/core/settings.ts';
-import { buildCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
+import { type buildCarriersFixture, readOnlyCarriersFixture, serveCarriers } from '../helpers/carriers.ts';
 import { serveFixture } from '../helpers/facilities.ts';
 import { serveEconomyFixture } from '../helpers/economy.ts';
 import { rawRequest, toRequest } from '../helpers/raw-http.ts';
@@ -40,7 +40,7 @@ describe('carriers: public and signed-in routes', () => {
   let key: string;
 
   beforeAll(async () => {
-    built = await buildCarriersFixture();
+    built = await readOnlyCarriersFixture();
     srv = await serveCarriers(built, { corsOrigins: new Set([APP]) });
     key = (await srv.accounts().createKey('premium', 'cors test', NOW)).key;
   });

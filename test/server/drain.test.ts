@@ -8,11 +8,11 @@ import { createServiceServer, DRAIN_BODY_GRACE_MS, drainConnections } from '../.
 import { facilities } from '../../server/facilities/routes.ts';
 import { readJsonBody } from '../../server/core/body.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { type buildFixture, readOnlyFixture } from '../helpers/facilities.ts';
 
 let fx: Awaited<ReturnType<typeof buildFixture>>;
 beforeAll(async () => {
-  fx = await buildFixture();
+  fx = await readOnlyFixture();
 });
 afterAll(() => fx.root.remove());
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceDefinition } from '../../server/core/service.ts';
 import { describeFailure, HttpError } from '../../contract/core/problem.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { type buildFixture, readOnlyFixture } from '../helpers/facilities.ts';
 import { startService, type Running } from '../helpers/server.ts';
 import { expectProblem } from '../helpers/carriers.ts';
 
@@ -33,7 +33,7 @@ describe('error log', () => {
   let running: Running<unknown>;
 
   beforeAll(async () => {
-    fixture = await buildFixture();
+    fixture = await readOnlyFixture();
     running = await startService(service, fixture.outDir);
   });
 

@@ -5,8 +5,8 @@ import { REQUEST_TIMEOUT_MS } from '../../server/core/http-server.ts';
 import { join } from 'node:path';
 import { createEconomyService } from '../../server/economy/routes.ts';
 import { facilities } from '../../server/facilities/routes.ts';
-import { buildEconomyFixture } from '../helpers/economy.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { type buildEconomyFixture, readOnlyEconomyFixture } from '../helpers/economy.ts';
+import { type buildFixture, readOnlyFixture } from '../helpers/facilities.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { startService } from '../helpers/server.ts';
 
@@ -15,10 +15,10 @@ let econ: Awaited<ReturnType<typeof buildEconomyFixture>>;
 let srv: Awaited<ReturnType<typeof startService>>;
 let mcp: Awaited<ReturnType<typeof startService>>;
 beforeAll(async () => {
-  fx = await buildFixture();
+  fx = await readOnlyFixture();
   srv = await startService(facilities, fx.outDir, { requestTimeout: 1500 });
   // A route that reads a body: the economy service's /mcp.
-  econ = await buildEconomyFixture();
+  econ = await readOnlyEconomyFixture();
   mcp = await startService(createEconomyService({ stateDir: join(econ.root.path, 'state'), env: {} }), econ.outDir, {
     requestTimeout: 1500,
   });

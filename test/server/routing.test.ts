@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteRequest, Routes, ServiceDefinition } from '../../server/core/service.ts';
 import { queryOf } from '../../server/core/params.ts';
 import { HttpError } from '../../contract/core/problem.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { readOnlyFixture } from '../helpers/facilities.ts';
 import { rawRequest, toRequest, type RawOptions } from '../helpers/raw-http.ts';
 import { startService, type Running } from '../helpers/server.ts';
 
@@ -87,7 +87,7 @@ describe('routing', () => {
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const built = await buildFixture();
+    const built = await readOnlyFixture();
     app = await startService(service, built.outDir);
     const plain = polka();
     echoRoutes(
@@ -181,7 +181,7 @@ describe('routing', () => {
   });
 
   it('answers a path two routes match with the route registered first, as polka does', async () => {
-    const built = await buildFixture();
+    const built = await readOnlyFixture();
     try {
       const ordered: ServiceDefinition<unknown> = {
         ...service,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPLORERS, type ExplorerService, explorerAssets, toExplorerPage } from '../../pipeline/core/explorer.ts';
 import { PAGE_POLICY } from '../../server/core/payload.ts';
 import { facilities } from '../../server/facilities/routes.ts';
-import { buildFixture } from '../helpers/facilities.ts';
+import { type buildFixture, readOnlyFixture } from '../helpers/facilities.ts';
 import { type Running, startService } from '../helpers/server.ts';
 
 /** The contract's limit for the JavaScript and CSS of any view, compressed with gzip. */
@@ -73,7 +73,7 @@ describe('the explorer in the static tree', () => {
   let files: Record<string, string>;
 
   beforeAll(async () => {
-    fx = await buildFixture();
+    fx = await readOnlyFixture();
     server = await startService(facilities, fx.outDir);
     files = (JSON.parse(readFileSync(join(fx.buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> })
       .files;
