@@ -1,11 +1,5 @@
-// The yardstick: a bare node:http server answering each path with one Map read of a precomputed Buffer and
-// its headers. It has no router, no log, no conditional GET: what is left when serving costs nothing.
-// Comparing the app with it in the same run cancels the VM's noise (docs/reference/serving-anchors.md).
-//
-// Both servers send the same response, head and body: every path is captured from the real app at start-up,
-// and the bare server repeats the app's status line fields and headers (all but those Node writes itself).
-// The contract asks for each of those headers, so any server of this API pays for them; what the ratio to
-// bare measures is what the app adds to produce them (routing, look-ups, sign-in, the search itself).
+// The yardstick: a bare node:http server answering each path from a Map of the app's own captured responses, head
+// and body. What the ratio to it measures is what the app adds to make them (docs/reference/serving-anchors.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getLocal } from './http.ts';
 

@@ -1,11 +1,6 @@
-// What an /api/observations body costs to make, and where that cost lands:
-//   npx tsx bench/observation-bodies.ts [repeated|distinct|mixed]
-// Part 1 times each step of making the body of every query in-process: the document (slice and JSON), the
-// ETag, gzip and brotli on the event loop, and the same two on the thread pool (the event loop's share and
-// the wall time). Part 2 serves a demo build with the app in this process and loads it with wrk
-// (CONNECTIONS, default 50, for SECONDS_PER_RUN, default 10) over queries asked again and again (answered
-// from memory), over distinct ones (most made anew), and over a mix of the two, one in twenty new, sampling
-// the event loop's delay meanwhile. With an argument, only that part-2 scenario runs.
+// What an /api/observations body costs to make, and where (`npx tsx bench/observation-bodies.ts [repeated|distinct|mixed]`):
+// part 1 times each step in process (document, ETag, gzip and brotli on the loop and on the pool); part 2 loads
+// a demo build with wrk over repeated, distinct and mixed queries, sampling the event loop's delay.
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

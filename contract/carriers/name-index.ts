@@ -1,54 +1,38 @@
-// The carrier name index: every word of every legal and DBA name, sorted, with the carriers using it as
-// postings in ranking order (power units descending, then carrier_id). Built by pipeline/carriers/name-index.ts,
-// read as typed arrays by server/carriers/search.ts; this file is the format both follow. At 2 million carriers it is a few tens of megabytes, where a lunr
-// index of the same names would not fit the server's memory budget.
-//
-// Files (raw little-endian arrays, written through the sink):
-//   index/names.tokens         the distinct words, UTF-8, sorted by bytes, back to back
-//   index/names.token-offsets  u32[T + 1]: where each word starts in names.tokens
-//   index/names.posting-offsets u32[T + 1]: where each word's postings start
-//   index/names.postings       u32[P]: ranks (positions in ranking order), ascending per word
-//   index/names.rank-dots      u32[N]: carrier_id by rank
-//   index/names.rank-records   u32[N]: by rank, the carrier's position in carrier_id order, which is where the
-//                              record stores (profiles, search records) keep it: results are read by position
-//   index/names.exact          u32 pairs [hash, rank], sorted: FNV-1a of each whole name's word key
-//   index/names.exact-collisions u32[], ascending: the hashes shared by two different name keys. Any other
-//                              hash names one key, so one stored name confirms (or rules out) all its ranks
-//   index/names.forward-offsets u32[N + 1]: where each rank's words start in names.forward
-//   index/names.forward        u32[P]: each rank's word ids (positions in names.tokens' order), ascending
-//   index/names.common         the prefixes whose words have more than COMMON_POSTINGS postings, with the
-//                              number of distinct carriers they match: records of u32 count, u16 byte
-//                              length, the prefix's UTF-8 bytes
-//   index/names.common-top     for each of those prefixes, in the same order, the first COMMON_TOP ranks
-//                              they match (fewer when they match fewer): u32 n, then n u32 ranks ascending
-//   index/names.states         the distinct states of the carriers (toStateKey: two letters, upper case),
-//                              sorted, 2 ASCII bytes each
-//   index/names.rank-states    by rank, the carrier's state: 1 + its position in names.states, 0 for none (an
-//                              empty or malformed census state); u8[N] while names.states holds at most 255
-//                              states, else u16[N] (the reader tells by the file's length)
-//
-// The forward lists let a search check a candidate against the other words of a query without walking
-// those words' postings; the common prefixes give the total and the first results of a one-word query for a
-// prefix of several words ("t", "tra", "transp") without walking thousands or millions of postings. The
-// states filter a search by the carrier's state at the cost of a byte (or two) a carrier: the server reads
-// them only once a search asks for a state, and makes a bitset per state asked for.
+// The carrier name index's format, which pipeline/carriers/name-index.ts writes and server/carriers/search.ts
+// reads as typed arrays (raw little-endian, written through the sink). Every word of every legal and DBA name,
+// sorted, with its carriers as postings in ranking order (power units descending, then carrier_id): a few tens
+// of megabytes at 2 million carriers, where a lunr index of the same names would not fit the memory budget.
 import { toSearchWords } from '../core/text.ts';
 
-/** The name index's files, by what they hold (see the list above). */
+/** The name index's files, by what they hold. */
 export const NAME_INDEX = {
+  /** The distinct words, UTF-8, sorted by bytes, back to back. */
   tokens: 'index/names.tokens',
+  /** u32[T + 1]: where each word starts in names.tokens. */
   tokenOffsets: 'index/names.token-offsets',
+  /** u32[T + 1]: where each word's postings start. */
   postingOffsets: 'index/names.posting-offsets',
+  /** u32[P]: ranks (positions in ranking order), ascending per word. */
   postings: 'index/names.postings',
+  /** u32[N]: carrier_id by rank. */
   rankDots: 'index/names.rank-dots',
+  /** u32[N]: by rank, the carrier's position in carrier_id order, where the record stores keep it. */
   rankRecords: 'index/names.rank-records',
+  /** u32 pairs [hash, rank], sorted: FNV-1a of each whole name's word key. */
   exact: 'index/names.exact',
+  /** u32[], ascending: hashes shared by two name keys; any other hash names one key, so one name confirms all its ranks. */
   exactCollisions: 'index/names.exact-collisions',
+  /** u32[N + 1]: where each rank's words start in names.forward. */
   forwardOffsets: 'index/names.forward-offsets',
+  /** u32[P]: each rank's word ids, ascending, so a candidate is checked against a query's other words without their postings. */
   forward: 'index/names.forward',
+  /** Prefixes matching more than COMMON_POSTINGS postings, with their distinct carriers: u32 count, u16 length, UTF-8 bytes. */
   common: 'index/names.common',
+  /** For each common prefix, in order, its first COMMON_TOP ranks: u32 n, then n u32 ranks ascending. */
   commonTop: 'index/names.common-top',
+  /** The carriers' distinct states (toStateKey), sorted, 2 ASCII bytes each. */
   states: 'index/names.states',
+  /** By rank, 1 + the state's position in names.states (0 for none): u8[N] up to 255 states, else u16[N]. */
   rankStates: 'index/names.rank-states',
 } as const;
 

@@ -1,16 +1,6 @@
-// Series search, the query side (docs/contracts/economy.md, `/api/series?q=`): the lunr index the build
-// writes (pipeline/economy/search.ts), loaded with lunr.Index.load. Words are folded the same way on both
-// sides (toSearchWords), and the stemmer and stop-word filter are off, so "every query word starts a word of
-// the series" is a plain trailing-wildcard query per word.
-//
-// Ranking, in tiers; within a tier, by id (code-unit order), so a result list never depends on input order:
-//   0. exact id: the query's words joined by underscores, upper-cased, equal a series id
-//      (`cpi all items`, `CPI_ALL_ITEMS` and `cpi-all-items` all name CPI_ALL_ITEMS);
-//   1. id prefix: a series id starts with that key (`cpi` → CPI_ALBERTA_…, CPI_ALL_ITEMS, CPI_ENERGY, …);
-//   2. title words: every query word starts a word of the title;
-//   3. description words: the rest of the lunr matches, where every query word starts a word of the id,
-//      title or description but the title alone does not hold them all.
-// Series that match in no tier are left out.
+// Series search, the query side (docs/contracts/economy.md, `/api/series?q=`): the lunr index the build writes,
+// with words folded as the build folds them and no stemmer or stop words, so each query word is a trailing
+// wildcard. Ranked in tiers (exact id, id prefix, title words, description words), ties by id.
 import lunr from 'lunr';
 import { toSearchWords } from '../core/text.ts';
 import { compareIds, sortById } from './ids.ts';

@@ -1,11 +1,6 @@
-// Inspection and crash counts by calendar month, for the premium export (docs/contracts/carriers.md,
-// "Export"). Counted during the streaming pass: each event inside the window appends one u32 code
-// (carrier position, month in the window, kind) to a growable array, 4 bytes an event (about 30 MB for
-// 7 M inspections), instead of a carrier × month matrix (2.1 M × 25 × 2 counters, 420 MB). Sorted once,
-// the codes come out grouped by carrier in census order, which is the order the profile loop writes in:
-// one cursor walks them, no lookups.
-//
-// The record it writes per carrier (only carriers with events in the window): contract/carriers/monthly.ts.
+// Inspection and crash counts by month for the premium export: one u32 code per event in the streaming pass
+// (4 bytes an event, ~30 MB for 7 M inspections, against 420 MB for a carrier × month matrix), sorted once so
+// one cursor walks them in census order. The record format: contract/carriers/monthly.ts.
 
 import { ENTRY_BYTES, toMonthNumber } from '../../contract/carriers/monthly.ts';
 

@@ -1,11 +1,6 @@
-// Percentile ranks within safety event groups (reference §B.6): "the SMS converts each carrier's BASIC
-// measures into percentiles based on rank relative to carriers with similar safety event groupings",
-// 0–100, higher is worse. Exact formula (methodology file, `percentiles`), for a carrier in a SEG of n:
-//   percentile = round₁(100 × L / (n − 1)),  L = carriers of the SEG with a strictly lower measure
-// so ties share a value, the lowest measure (0 when present) gets 0, an untied highest gets 100, and a SEG of
-// one carrier gets 0 (no peer ranks below or above it).
-// One BASIC per call. Sized for 2 M carriers: typed arrays, an LSD radix sort on the measures' IEEE-754 bits
-// (order-preserving for non-negative doubles) then a stable counting sort by SEG — O(n), no comparator calls.
+// Percentile ranks within safety event groups (reference §B.6; methodology `percentiles`): round₁(100 × L / (n − 1))
+// with L the carriers of the group with a strictly lower measure, so ties share a value and a group of one gets 0.
+// Sized for 2 M carriers: typed arrays, a radix sort on the measures' bits, then a stable counting sort by group.
 import { round } from '../../contract/core/values.ts';
 
 export interface RankItem {

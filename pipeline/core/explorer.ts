@@ -1,12 +1,6 @@
-// The explorer of a service (docs/contracts/explorer.md): its web sources (web/<service>/, web/core/)
-// bundled by esbuild into one module script and one stylesheet, chart library included, each named after
-// its content hash, plus the page that loads them. A build writes them into its tree through the sink, so
-// they get their .gz/.br siblings and checksums like every file, a CDN hosts them beside the data, and the
-// server's statics serve the same bytes (`/` is the page).
-//
-// The page loads nothing from another origin and runs no inline script (the Content-Security-Policy of
-// HTML pages, server/core/payload.ts); its views live behind hash routes (`#/facility/ONF-000001`), which
-// any static host serves as the one page.
+// A service's explorer (docs/contracts/explorer.md): web/<service>/ and web/core/ bundled by esbuild into one
+// hashed script and stylesheet plus the page, written through the sink so a CDN and the server serve the same
+// bytes. No other origin, no inline script (the pages' CSP), hash routes any static host serves.
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
 import { build } from 'esbuild';

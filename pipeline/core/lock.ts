@@ -1,12 +1,6 @@
-// The build lock: `<outDir>/.<service>.lock` holds the pid and start of the build that owns the output folder
-// (the nightly job's, `.nightly.lock` in its downloads folder). One left by a killed process is taken over at
-// once, by one process only when several try together; an empty one (a process killed between creating it
-// and writing its pid) once it is STALE_EMPTY_MS old.
-//
-// Our own code rather than proper-lockfile: that library judges a lock by its age alone (a holder refreshes
-// its mtime on a timer), so a dead build's lock would block for the whole stale period, and a live build
-// whose event loop is busy parsing for longer would lose its lock; it records no pid either, so a refused
-// build could not say which process holds it. Here a pid and its start name the holder exactly.
+// The build lock, `<outDir>/.<service>.lock`: the pid and start of the owner, so a killed build's lock is taken
+// over at once (by one of several) and a refused build names the holder. Not proper-lockfile: its age-only
+// staleness would block a dead build's lock for the whole period and lose a busy build's.
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';

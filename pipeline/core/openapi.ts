@@ -1,14 +1,5 @@
-// Each service's OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0), generated at build time from
-// the JSON Schemas in schemas/ (the same files ajv compiles in schemas.ts: one source of truth) and the
-// service's route table (pipeline/<service>/openapi.ts). The build writes it beside the data
-// (`api/.../openapi.json`), so it is published atomically with the documents it describes and a CDN can
-// host it as a static file.
-//
-// Schemas become `components.schemas` entries named after their `$id` (`facilities/record` →
-// `facilities.record`), without `$id` and `$schema` (the document sets `jsonSchemaDialect` to 2020-12), and
-// every `$ref` is rewritten to a pointer inside the document: `record#/$defs/spine_id` in
-// `facilities/spine` → `#/components/schemas/facilities.record/$defs/spine_id`. Only the schemas the
-// operations reach are included.
+// Each service's OpenAPI 3.1.0 document, generated at build time from the JSON Schemas ajv compiles (one source
+// of truth) and the service's route table, and written beside the data so it is published atomically with it.
 import { DOCS_PATH, DOCS_SCRIPT_PATH, NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { PROJECT_LICENCE, toCreditsMarkdown, type Provenance } from '../../contract/core/licences.ts';
@@ -128,6 +119,10 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example'
 /**
  * A copy of `schema` with every `$ref` rewritten to `#/components/schemas/...`, calling `reach` with each
  * schema id it names. `fromId` is the id relative refs resolve against ('' for inline schemas).
+ *
+ * Schemas become `components.schemas` named after their `$id` (`facilities/record` → `facilities.record`), and
+ * every `$ref` a pointer inside the document (`record#/$defs/spine_id` →
+ * `#/components/schemas/facilities.record/$defs/spine_id`); only the schemas the operations reach are kept.
  */
 function rewriteRefs(schema: unknown, fromId: string, reach: (id: string) => void): unknown {
   if (Array.isArray(schema)) return schema.map((s) => rewriteRefs(s, fromId, reach));

@@ -1,13 +1,6 @@
-// The only writer of `dist-data/`. A build writes every document into a private temporary folder beside
-// the published one, validating each against its schema first; `publish` then swaps the folder in with
-// renames, keeping the previous build as `<service>.prev`. A build that fails or is killed never touches
-// what is served: its temporary folder is removed by the next build.
-//
-// Files under `private/` (signed-in data: carrier profiles) are never part of the published tree, which a
-// CDN may host as it is: publish moves them to `<service>.private/<key>/` beside it, named after the hash
-// of their own checksums, which the manifest holds. That folder is in place before the tree that names it
-// is renamed in, is never changed once there (the same key means the same bytes), and is removed once
-// neither the live nor the previous build names it.
+// The only writer of `dist-data/`: every document validated and written into a temporary folder, then swapped
+// in by renames (the previous build kept as `<service>.prev`), so a failed or killed build never touches what
+// is served.
 import { type ShrinkRule, shrinkReasons, toShrinkError } from './shrink.ts';
 import { acquireLock, fileLockEffects, type LockEffects } from './lock.ts';
 import { constants as fsc } from 'node:fs';
@@ -48,7 +41,13 @@ export interface SinkEffects extends LockEffects {
   openWrite(path: string, mode?: number): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
 }
 
-/** Signed-in data (carriers profiles) is its owner's alone: folders 0700, files 0600 (docs/contracts/common.md). */
+/**
+ * Signed-in data (carriers profiles) is its owner's alone: folders 0700, files 0600 (docs/contracts/common.md).
+ *
+ * Signed-in files (`private/`) never join the published tree a CDN may host: publish moves them to
+ * `<service>.private/<key>/`, named by the hash of their checksums (which the manifest holds), in place before the
+ * tree naming them, never changed, removed once neither the live nor the previous build names them.
+ */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 

@@ -1,12 +1,6 @@
-// The vintage archive published for the CDN (docs/contracts/economy.md, "Cache and vintages": the nightly
-// build also publishes each snapshot as static files under dist-data/economy/). The archive is
-// STATE_DIR/economy/vintages/<SERIES>/<YYYY-MM-DD>.json, written by the server's pulls
-// (server/economy/vintages.ts); a build given it writes, as of the build:
-//   api/vintages/<SERIES>.json          { series, snapshots }: what /api/vintages?series=<SERIES> answers
-//   api/vintages/<SERIES>/<DATE>.json   what /api/observations?series=<SERIES>&vintage=<DATE> answers
-// for every series of the registry (an empty list for one never pulled). A snapshot that cannot be read, or
-// is not what the server writes, is left out and reported: the archive is runtime state, and one damaged
-// file must not stop the night's build. Snapshots of series no longer in the registry are not published.
+// The vintage archive published as static files (docs/contracts/economy.md, "Cache and vintages"): the
+// snapshots the server's pulls wrote under STATE_DIR, as of the build, at the paths the routes answer. A damaged
+// snapshot is left out and reported: the archive is runtime state and must not stop the night's build.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,14 +1,5 @@
-// Linking (docs/contracts/facilities.md, "Identity rules"): Ontario and federal ids that share a
-// normalized (name, city) pair in any year are one facility, and chains of such links are followed, so
-// one Ontario id with two federal ids, or two Ontario ids sharing one federal id, become one record.
-// Near-misses are found here too, and rejected on purpose.
-//
-// One guard on the chains: a record never holds two Ontario ids that report in the same year together
-// with two federal ids that report in the same year. Each program may split a site the other reports as
-// one, but not both at once; such a group is two facilities chained through a name one of them used in
-// other years (Ontario's 2010 "Hamilton" for a carbon-black plant, the federal "Hamilton" steel works).
-// Links whose pair the two ids used closest in time go first, so the contemporaneous ones win; a link the
-// guard refuses is listed in the report with its reason.
+// Linking (docs/contracts/facilities.md, "Identity rules"): Ontario and federal ids sharing a normalized
+// (name, city) in any year are one facility, chains followed; near-misses are found and rejected on purpose.
 import { maxSimilarity, normalizeCity, normalizeName, similarity } from '../../contract/facilities/normalize-names.ts';
 import type { FederalRow, OntarioRow } from './rows.ts';
 
@@ -149,6 +140,12 @@ class UnionFind {
   }
 }
 
+/**
+ * One guard on the chains: a record never holds two Ontario ids reporting in one year together with two federal ids
+ * reporting in one year (each program may split a site the other reports as one, not both at once; such a group is
+ * two facilities chained through a name one used in other years). Links whose pair is closest in time go first;
+ * a refused link is in the report with its reason.
+ */
 export function linkFacilities(ontarioRows: readonly OntarioRow[], federalRows: readonly FederalRow[]): LinkResult {
   const ontario = pairsById(ontarioRows);
   const federal = pairsById(federalRows);

@@ -1,14 +1,7 @@
-// Economy inputs at a chosen size: a registry of generated series (the reviewed registry's 43, then numbered
-// variants of them with invented upstream identifiers) and, for every series, the upstream's answer in its
-// own wire format, rendered by the built-in demo upstream (contract/economy/upstream/demo.ts) for one day.
-//
-// Layout of the folder written (paths below it):
-//   registry.json                                                the registry (schema economy/registry)
-//   upstream/wds/getDataFromVectorsAndLatestNPeriods/<v>.json    WDS answer to [{"vectorId":v,"latestN":6000}]
-//   upstream/wds/getSeriesInfoFromVector/<v>.json                WDS answer to [{"vectorId":v}]
-//   upstream/valet/observations/<NAME>/json                      Valet answer to GET observations/NAME/json
-// A demo build of the registry is answered by the demo upstream itself (the same bytes for that day);
-// economy-upstream.ts serves the files to the real clients as a fake upstream (tests, benchmarks).
+// Economy inputs at a chosen size: a registry of generated series (the reviewed ones, then numbered variants) and
+// each series' upstream answer in its own wire format, rendered by the demo upstream for one day, under
+// upstream/wds/<method>/<vector>.json and upstream/valet/observations/<NAME>/json; economy-upstream.ts serves
+// them as a fake upstream for tests and the bench.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RegistryEntry } from '../../contract/economy/types.ts';

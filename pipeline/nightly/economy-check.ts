@@ -1,12 +1,6 @@
-// What the nightly job asks the economy upstreams. The registry is reviewed data in the repository and is
-// never rewritten by a job; observations are pulled by the server at request time. So the nightly step only
-// checks that every series still answers as the registry says, through the real clients:
-//   - StatCan WDS getSeriesInfoFromVector for every vector (batched): the vector exists, and its
-//     scalarFactorCode is the registry's (the server's pulls refuse values whose scalar factor disagrees);
-//     a terminated vector is noted, not failed (the registry keeps ended tables on purpose);
-//   - Bank of Canada Valet observations for every series name (batched, from today so the answers are
-//     small): the name is known (Valet answers 404 for an unknown one).
-// A series that fails, or an upstream that cannot be reached after the retries, fails the economy service.
+// The nightly job's economy step: the registry is reviewed data and observations are pulled at request time,
+// so it only checks, through the real clients, that every WDS vector still answers with the registry's scalar
+// factor (a terminated one is noted) and every Valet name is known; a failure fails the economy service.
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { UpstreamError, type FetchLike } from '../../contract/economy/upstream/port.ts';
 import { createStatcanClient, type WdsSeriesInfo, type WdsItem } from '../../contract/economy/upstream/statcan.ts';

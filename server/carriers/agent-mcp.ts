@@ -1,24 +1,7 @@
-// The carriers tools over MCP (docs/contracts/carriers.md, "Agent route" and "Paging, filters, national averages,
-// missing inputs"): a JSON-RPC body on `POST /api/mcp` is served as MCP streamable HTTP by the endpoint economy's
-// `/mcp` uses (server/core/mcp.ts: both protocol eras, no sessions, the same Host/Origin guards), with the
-// route's two tools. A tool runs what the `{"tool", "args"}` call runs (agent.ts): the same argument schema,
-// then the same function, so its result is the REST route's body, as the one text item (the bytes as
-// stored) and as `structuredContent`, which the REST route's own schema describes as `outputSchema`.
-//
-// Refusals, split as MCP splits them:
-// - Sign-in is HTTP's. A `tools/call` of get_carrier_profile without a valid key is the profile route's 401
-//   problem (`WWW-Authenticate: Bearer`) before the SDK reads the call, whatever its arguments, as the
-//   `{"tool", "args"}` call answers it and as MCP's authorization spec has a server answer missing or
-//   invalid credentials: the client learns that the key is the fault, not the call. Two Authorization
-//   headers are the route's 400 `bad_request`. search_carrier and the other methods need no key and look
-//   at none, as GET /api/search does.
-// - Whatever concerns the call itself is a tool error (`isError`, the REST problem's `detail` as text), as
-//   economy's tools answer theirs: bad arguments (named as the tool names them: `query`, not `args.query`),
-//   an unknown carrier, and a used-up allowance (its detail says when it renews). The model can read it and
-//   search stays open to the same key; an HTTP 429 would read as throttling of the whole endpoint.
-// - A free key's results and tool errors carry what is left in `_meta.ratelimit` (`limit`, `remaining`,
-//   `reset` in seconds): the RateLimit-* headers the REST answer has, which an MCP response, shared by the
-//   messages of a batch and streamed on the 2025 leg, cannot carry per call.
+// The carriers tools over MCP on `POST /api/mcp` (docs/contracts/carriers.md, "Agent route"): the endpoint of
+// server/core/mcp.ts with the route's two tools, each running what the `{"tool", "args"}` call runs, so its
+// result is the REST route's body. Sign-in failures stay HTTP's 401 (the key is at fault, not the call); what
+// concerns the call (bad arguments, unknown carrier, used-up allowance) is a tool error the model can read.
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { AGENT_PATH, type ToolName, toAgentListing } from '../../contract/carriers/agent-tools.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';

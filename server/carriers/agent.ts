@@ -1,15 +1,7 @@
-// The carriers tool route (docs/contracts/carriers.md, "Agent route"): `GET /api/mcp` lists two tools with the
-// JSON Schema of their arguments, `POST /api/mcp` runs one. A tool answers exactly what its REST route
-// answers, because it runs the same function: search builds the same body, and a profile goes through the
-// same sign-in, existence check and allowance as GET /api/carrier/{carrier_id}, with the same headers and
-// errors. The stored body is spliced into the envelope as it is, never parsed and serialized again.
-//
-// Requests: JSON only. A body without `Content-Type: application/json` (or a `+json` type, UTF-8) is a 415
-// with `Accept-Post: application/json`, checked before the body is read, as strict JSON APIs do (and a
-// CORS-safelisted text/plain or form post from a browser page cannot reach a tool without a preflight).
-//
-// The same route speaks MCP (agent-mcp.ts): a JSON-RPC body is served as MCP streamable HTTP with the same
-// two tools, and a GET that asks for an event stream is the MCP one.
+// The carriers tool route (docs/contracts/carriers.md, "Agent route"): GET /api/mcp lists two tools, POST runs
+// one by the same function as its REST route (same sign-in, allowance, headers and errors), splicing the stored
+// body in unparsed. JSON only: anything else is a 415 before the body is read, so a form post from a browser
+// page cannot reach a tool without a preflight. A JSON-RPC body is MCP (agent-mcp.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RouteRequest, type Routes, type ServiceState, sendDocument, SIGNED_IN } from '../core/service.ts';
 import { MAX_JSON_BODY_BYTES, parseJsonBody, readBody, requireJsonType } from '../core/body.ts';

@@ -1,11 +1,6 @@
-// The optional LLM backend of the explain summary (docs/contracts/carriers.md, "Explain"): an
-// OpenAI-compatible chat completions endpoint (POST {model, messages, max_tokens} →
-// choices[0].message.content, https://platform.openai.com/docs/api-reference/chat/create). Anything short
-// of a usable answer within the time-out (no connection, a hang, a non-2xx status, a body over
-// MAX_ANSWER_BYTES or not the expected JSON, empty or oversized content, or a summary checkLlmSummary
-// refuses: no figures, made-up figures, markup, an unknown placeholder) is a failure: the caller falls back
-// to the template, so the route never fails because of the backend. Text a carrier wrote (its names, city
-// and state) never reaches the model: the prompt has placeholders, filled into the answer after.
+// The explain summary's optional LLM backend, an OpenAI-compatible chat completions endpoint. Anything short of
+// a usable answer in time (see checkLlmSummary) is a failure and the caller falls back to the template, so the
+// route never fails for it; text a carrier wrote never reaches the model (placeholders, filled in after).
 import type { Profile } from '../../contract/carriers/profile.ts';
 import { ConfigError, wholeNumberSetting } from '../../contract/core/settings.ts';
 import { toExplanation } from './explain.ts';

@@ -1,14 +1,6 @@
-// Carrier search runs on a thread of its own (node:worker_threads). An uncached search costs about as much
-// CPU as node:http spends on the request itself (tens of microseconds, a few milliseconds for the rarest
-// queries), and on the event loop it held up every other request meanwhile: profiles, the static files,
-// other searches' responses. On its own thread the search uses the machine's second core, and the event loop
-// only parses, caches and answers.
-//
-// The main thread reads and verifies the name index files and opens the search record store as at any load
-// (so a damaged build is still refused at start or reload), then hands them over: the files' memory moves
-// to the thread (transferred, not copied), and the store's open file is lent to it, as is the open file of
-// the ranks' states, which the thread reads only when a search first asks for a state. Queries go over in
-// batches, one a turn of the event loop; bodies come back together (REPLY_EVERY_MS).
+// Carrier search on a thread of its own: an uncached search costs as much CPU as the request itself, and on the
+// event loop it held up every other request; here it uses the second core and the loop only parses, caches and
+// answers. The main thread verifies the index as at any load, then transfers its memory and lends its files.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort, Worker, workerData } from 'node:worker_threads';

@@ -1,15 +1,7 @@
-// Carrier search over the name index (pipeline/carriers/name-index.ts). Every word of the query must match
-// the start of a word of the legal or DBA name: each word's matching index words are a contiguous range of
-// the sorted word list (so a range of word ids). The rarest range (the driver) gives the candidates; a
-// candidate matches when it is in every other range: one bit read when that range is dense (a bitset made
-// from its postings on first use), else a scan of the candidate's forward list (its word ids) for an id in
-// the range. Ranks are positions in ranking order, so results come out in ranking order; whole-name matches
-// go first. Totals are exact: a one-word query takes its total from its postings, or, for a common prefix
-// of several words, its total and first results from the build's tables of common prefixes, so no query
-// walks millions of postings unless all its words are common, and then it walks bits, not postings.
-// A state filter is one more range, given by the state's bitset (made from names.rank-states the first
-// time a search asks for that state), never the driver; a later page takes the first offset + limit
-// results of the same order, so pages never overlap or skip.
+// Carrier search over the name index: every query word must start a word of the name. The rarest word range
+// drives; a candidate must be in every other range (a bitset read when the range is dense, else its forward
+// list); ranks come out in ranking order with whole names first, and totals are exact without walking
+// millions of postings (common prefixes are precomputed by the build).
 import { gallop, POPCOUNT16, setBits, TopRanks } from './postings.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import { Lru } from '../core/cache.ts';

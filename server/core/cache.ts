@@ -1,12 +1,6 @@
-// A small recently-used cache for responses computed per query (search) and records read from disk: the same
-// query answers from a precomputed Payload. Bounded so hostile query variety cannot grow memory.
-//
-// Two generations of Maps (as hashlru does): entries go into the young one; when it is full, it becomes the
-// old one and the previous old one is dropped whole; an entry found in the old one moves to the young one. So
-// what was used within the last max/2 to max insertions stays, every operation is O(1), and nothing is ever
-// deleted one entry at a time from the front of a Map: V8's Map keeps deleted slots until it rehashes, so the
-// usual "delete the first key" eviction walks over more and more of them (12 us an operation at 20,000
-// entries under churn, against under 1 here).
+// A recently-used cache, bounded so hostile query variety cannot grow memory. Two generations of Maps (as
+// hashlru): O(1) operations and no one-by-one deletes from a Map's front, whose deleted slots V8 keeps until a
+// rehash (12 us an operation at 20,000 entries under churn with that eviction, under 1 here).
 export class Lru<V> {
   private young = new Map<string, V>();
   private old = new Map<string, V>();

@@ -1,12 +1,5 @@
-// The HTTP server a service app listens on, as `npm start` runs it and the tests and benchmarks start it:
-// every request Node would answer by itself gets the same problem body as the app's own errors.
-// - Requests the parser refuses: `clientError` (server/core/client-error.ts).
-// - An HTTP/1.1 request without Host: Node's own check (`requireHostHeader`) answers a bare 400, so the
-//   app checks instead (server/core/app.ts, `admit`).
-// - `Expect` other than 100-continue: Node answers a bare 417 unless `checkExpectation` has a listener; the
-//   app answers it.
-// - CONNECT: Node closes the connection without a word unless `connect` has a listener; this one answers
-//   405 (its target is a host, not a path: Allow names the methods every service takes somewhere).
+// The HTTP server a service listens on: every request Node would answer by itself (a refused parse, no Host,
+// an unknown Expect, CONNECT) gets the same problem body as the app's own errors.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';

@@ -1,30 +1,6 @@
-// MCP over streamable HTTP for the services that offer tools (economy's `/mcp`, carriers' `POST /api/mcp`),
-// served with the official v2 TypeScript SDK. `createMcpHandler` answers both protocol eras from one
-// per-request server factory: 2026-07-28 requests (per-request `_meta` envelope,
-// `MCP-Protocol-Version`/`Mcp-Method`/`Mcp-Name` headers, `server/discover`) on its modern leg, and
-// 2025-era clients (`initialize`, then `tools/*`) through its stateless legacy fallback, with no sessions.
-// `toNodeHandler` adapts it to the (req, res) Polka hands us. A service says which tools its server has;
-// this module does the rest, the same way for each.
-//
-// What the SDK does and we rely on (checked against @modelcontextprotocol/server 2.4.0 and
-// @modelcontextprotocol/node 2.1.2):
-// - Host/Origin: `hostHeaderValidation` / `originValidation` compare the hostname only (any port; for
-//   Origin any of http/https) with the allow-lists and answer 403 with a JSON-RPC error body themselves
-//   (`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Origin: evil.example"},"id":null}`). A
-//   request without Origin passes: non-browser MCP clients send none (transports spec, "Security").
-// - Malformed JSON → -32700 (HTTP 400), unknown method → -32601 (HTTP 404 on the modern leg), a POST
-//   that is not `application/json` → 415, a modern request whose headers disagree with its body →
-//   -32020 (HTTP 400). The legacy leg answers requests as a one-event SSE stream, the modern one as JSON.
-// - Tool output: `structuredContent` is validated against the advertised `outputSchema` (a mismatch is
-//   an `isError` result, never bad data), and must be an object.
-// - Cache hint: `cacheHints['tools/list']` becomes `ttlMs`/`cacheScope` on 2026-07-28 `tools/list`
-//   results (the 2025 wire has no such fields; without a hint the SDK sends `ttlMs: 0, private`).
-// - The factory is called once per HTTP request, inside the `fetch` the request started, so the request
-//   it serves is known to it (`requests` below) and a service can make a server that acts for that
-//   request's caller.
-//
-// GET and DELETE (2025 session operations) are not served here: a stateless server answers them 405
-// (transports spec, "Listening for Messages from the Server"), each service with its own Allow.
+// MCP over streamable HTTP for the services with tools (economy's `/mcp`, carriers' `POST /api/mcp`), on the
+// official v2 SDK: one per-request server answers both protocol eras (2026-07-28 and the stateless 2025 leg),
+// with no sessions. A service says which tools it has; this module does the rest the same way for each.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isUtf8 } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
@@ -113,6 +89,12 @@ export function refuseBatch(res: ServerResponse, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }));
 }
 
+/**
+ * What the SDK does and the endpoint relies on (checked against @modelcontextprotocol/server 2.4.0): Host and
+ * Origin checked by hostname against the allow-lists (403 with a JSON-RPC error; no Origin passes, as non-browser
+ * clients send none); malformed JSON -32700, unknown method -32601, a non-JSON POST 415; `structuredContent`
+ * validated against `outputSchema`; `cacheHints` for `tools/list`. GET and DELETE are not served (405).
+ */
 export function mcpEndpoint<D>(options: McpEndpointOptions<D>): McpEndpoint<D> {
   const maxBodyBytes = options.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
   let mounted: Promise<Mounted> | undefined;

@@ -1,19 +1,6 @@
-// The shared store (docs/contracts/common.md, "Several servers, one shared store"): PostgreSQL through
-// node-postgres, for any state that several server processes, on any number of machines, share.
-//   - DATABASE_URL=postgres://… (or postgresql://) selects it (databaseUrlSetting); without it each service
-//     keeps its embedded default under STATE_DIR.
-//   - One connection pool per database URL in a process (openPostgres), shared by the services that run in
-//     it; each query takes a pooled connection, and a connection that failed is dropped, so the service
-//     resumes by itself once the database is back.
-//   - Nothing waits on the database for long: a connection (or a free pooled one) within 2 s
-//     (connectionTimeoutMillis), a statement within 2 s on the server (statement_timeout) and its answer
-//     within 2.5 s on the client (query_timeout, which also covers a database that stopped answering
-//     altogether). A database that does not answer is a StoreUnavailableError: a 503 `store_unavailable`
-//     with `Retry-After`, logged once when it goes and once when it is back.
-//   - Versioned migrations (migrate): named, applied once each and in order, recorded in the one
-//     `schema_migrations` table, each in its own transaction, under a session-level pg_advisory_lock so
-//     that servers starting at the same moment apply each migration once; the others wait, then find it
-//     recorded. Each service keeps its own list (names prefixed by the service: `economy/001-…`).
+// The shared store's connection (DATABASE_URL, docs/contracts/common.md, "Several servers, one shared store"):
+// one node-postgres pool per URL and process, time limits so a silent database is a 503 `store_unavailable`
+// within seconds (POSTGRES_TIMEOUTS), and versioned migrations applied once each under an advisory lock.
 import pg from 'pg';
 import { ConfigError } from '../../contract/core/settings.ts';
 import { HttpError } from '../../contract/core/problem.ts';
@@ -152,8 +139,10 @@ export interface PostgresStore {
   /** Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
   /**
-   * Applies the migrations of `migrations` not yet recorded (see above). Once it resolved in this process,
-   * later calls with the same list resolve at once; after a failure the next call tries again.
+   * Applies the migrations of `migrations` not yet recorded in `schema_migrations`, in order, each in its own
+   * transaction, under a session-level advisory lock so servers starting together apply each once (the others
+   * wait, then find it recorded). Once it resolved in this process, later calls with the same list resolve at
+   * once; after a failure the next call tries again.
    */
   migrate(migrations: readonly Migration[]): Promise<void>;
   /** Reachable or not, checked at most once a second with a 1 s limit: for /healthz. */

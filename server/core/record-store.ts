@@ -1,15 +1,6 @@
-// Reads a record store (pipeline/core/record-store.ts): the index is loaded into typed arrays at start-up
-// (12 bytes a record), each lookup is a binary search plus one positioned read of the data file, so the
-// records never enter the JS heap and start-up does not grow with their size. A store small enough and
-// read often enough (many records per request) can be read into memory in the background after start-up
-// with preload(): lookups then slice a Buffer instead of making a system call each.
-//
-// A store larger than the system's page cache keeps (2.1 M carrier profiles are 6.4 GB) is partly on the
-// disk, and a synchronous read there holds up every request for the disk's latency. read() reads at once
-// while the reads are quick (the page cache has the pages: a few microseconds, less than the thread pool's
-// round trip), and once three of the last eight reads of pages it had not read before were slow (the disk),
-// reads of such pages go to the thread pool for a while; pages it has read stay read at once, as most likely
-// still cached.
+// Reads a record store (contract/core/record-store.ts): the index in typed arrays at start-up (12 bytes a
+// record), each lookup a binary search and one positioned read, so records never enter the heap and start-up
+// does not grow with them. preload() reads a small, busy store into memory in the background.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { offsetsStart, RECORD_STORE_MAGIC } from '../../contract/core/record-store.ts';
@@ -193,6 +184,10 @@ export class RecordStore {
    * once too, unless such reads were slow lately (ReadTiming): then on the thread pool. A read of a closed
    * store is rejected; one under way when the store is closed is done first. Never throws: a failed read
    * is a rejected promise.
+   *
+   * At once while reads hit the page cache (microseconds, less than the thread pool's round trip); once three of
+   * the last eight reads of new pages were slow (the disk: 2.1 M profiles are 6.4 GB), reads of new pages go to
+   * the thread pool for a while, so one disk read never holds up every request.
    */
   read(key: number): Promise<Buffer | undefined> {
     const i = this.indexOf(key);

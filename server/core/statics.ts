@@ -1,20 +1,7 @@
-// The static tree (dist-data/<service>/, as a CDN would serve it), for the files no route answers:
-// manifest, report, indexes, the explorer. Listed once per build (listTree) and served from that listing,
-// answered as the routes are (docs/contracts/common.md):
-// - only the build's files: those checksums.json lists, and the manifest and checksums themselves, never
-//   a private/ path and never anything else found in the folder (a STATE_DIR put there by mistake, a stray
-//   copy); a `.gz` or `.br` sibling is a coding of its file, not a resource (404 by name);
-// - a Content-Type for each (typeOf), and Vary only for a file with a compressed sibling;
-// - `/` is the explorer's page (index.html at the tree's root), as on a static host;
-// - Cache-Control by path (contract/core/layout.ts, staticCacheOf): `immutable` for the explorer's hashed
-//   assets only, revalidation for its page, the data's five minutes for everything else;
-// - the strong ETag of checksums.json (the routes' tag for the same bytes, `-gz`/`-br` per coding), the
-//   coding picked by Accept-Encoding's weights, If-None-Match by the weak comparison (lists, `*`),
-//   If-Modified-Since against the sent coding's Last-Modified when no If-None-Match is given (RFC 9110
-//   §13.1.3); a 304 carrying ETag, Last-Modified, Cache-Control, X-Data-Version and Vary;
-// - 405 with Allow for another method, no byte ranges (RFC 9110 §14.2: the whole file is small enough);
-// - the body is the listed file's, held since the listing (held-tree.ts), whatever a publish, a move or
-//   an edit did to the folder since; a connection closes rather than send other bytes under its headers.
+// The static tree (dist-data/<service>/, as a CDN serves it) for the files no route answers: only the files
+// checksums.json lists (never private/, never a stray file), each coding's strong ETag, conditional GET, the
+// cache rule of its path, and the body held since the listing (held-tree.ts), whatever happened to the folder
+// since (docs/http.md, "Caching, compression and conditional requests").
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';

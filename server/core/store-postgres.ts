@@ -1,23 +1,7 @@
-// The account store in PostgreSQL (docs/contracts/common.md, "Several servers, one shared store"), for
-// DATABASE_URL: API keys, monthly allowance counters and explain summaries in three tables that any number
-// of server processes, on any number of machines, and the keys CLI share. Through server/core/postgres.ts:
-// its pool and time limits (a database that does not answer is a 503 `store_unavailable` within seconds),
-// and its versioned migrations (the `carriers/…` ones below, applied by the first server or CLI to need
-// them; every method waits for them).
-//
-// What each signed-in request costs the database:
-//   - The allowance: one statement, `INSERT … ON CONFLICT … DO UPDATE … WHERE used < limit`, which counts a
-//     unit only while some is left, atomically across every server (the row's lock orders the writers),
-//     prepared once on each connection.
-//   - Keys: nothing, for a key this process has looked up since the last change to any key. A trigger on
-//     the keys table bumps a version (`carriers_keys_version`) and notifies `carriers_api_keys` on every
-//     change (from any server, the CLI or plain SQL). Each store LISTENs on a connection of its own and
-//     forgets every key it knows when told; and, since a notice may never come (a transaction pooler
-//     between server and database drops them), the same connection re-reads the version every second and
-//     forgets when it moved. While that read has not answered for KEYS_TRUST_MS, or the connection is lost,
-//     the memory is not used at all (every look-up reads the table, and keysEpoch changes on every read).
-//     So a key revoked anywhere stops working everywhere at once where notices arrive, and within
-//     KEYS_TRUST_MS at worst where they do not.
+// The account store in PostgreSQL (DATABASE_URL): keys, monthly allowance counters and explain summaries that
+// every server and the keys CLI share (docs/contracts/common.md, "Several servers, one shared store"). The
+// allowance is one atomic upsert per request; keys cost nothing while remembered, forgotten on a trigger's
+// NOTIFY or, where a pooler drops notices, when the keys version read every second moves (KEYS_TRUST_MS).
 import pg from 'pg';
 import {
   type Migration,

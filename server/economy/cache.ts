@@ -1,20 +1,7 @@
-// The observation cache (docs/contracts/economy.md, "Cache and vintages"; common.md, "Several servers,
-// one shared store"):
-//   - each series is pulled from its upstream at most once per 24 h, across concurrent requests (one pull in
-//     flight per series; the others await it) and across restarts (the copies are kept in ObservationCopies:
-//     a JSON file per series under STATE_DIR/economy/, or a PostgreSQL row);
-//   - across servers sharing a PostgreSQL store, too: a pull needs the series' lease (PullLeases), renewed
-//     while the pull runs; the other servers wait for its copy (they read the store every `pollMs`), and
-//     take the lease over when its holder died (it was not renewed for `leaseMs`);
-//   - a failed pull (an error, a time-out, an answer with no observations, or a shutdown) serves the
-//     cached copy (`cached: true, stale: true`), logs the failure and backs off (60 s, 120 s, … capped at
-//     1 h) before the next attempt: the back-off is recorded with the lease, so every server sharing the
-//     store keeps it;
-//   - with nothing cached, a failed pull (or one inside the back-off window) is a 503 `upstream_unavailable`
-//     with `Retry-After`; a shared store that does not answer is a 503 `store_unavailable` (or the stale
-//     copy, when this server has one).
-// Each server keeps the copies it served in memory, so a fresh one is answered without the store. The
-// clock is injected (tests pin it); `asOf` is the ISO 8601 time of the pull that produced the data.
+// The observation cache (docs/contracts/economy.md, "Cache and vintages"): each series pulled at most once per
+// 24 h across requests, restarts and servers sharing a store (a lease per pull, taken over from a dead holder),
+// a failed pull serving the stale copy and backing off (60 s doubling to 1 h, kept with the lease), else 503.
+// Fresh copies stay in memory so a hit needs no store; the clock is injected.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DAY_MS } from '../../contract/core/dates.ts';

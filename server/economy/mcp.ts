@@ -1,12 +1,6 @@
-// The economy service's MCP endpoint (docs/contracts/economy.md, "MCP"): three read-only tools over the
-// same lookups the REST routes use. The transport, both protocol eras, the Host/Origin guards, the body
-// limit and the result conventions are server/core/mcp.ts's, shared with the carriers tools; this file has
-// the tools.
-//
-// Tool output: `structuredContent` must be an object, hence `{ series: [...] }`.
-//
-// GET and DELETE (2025 session operations) are not registered, so createApp answers them 405 with
-// `Allow: POST`, as a stateless server may (transports spec, "Listening for Messages from the Server").
+// The economy service's MCP endpoint (docs/contracts/economy.md, "MCP"): three read-only tools over the REST
+// routes' lookups; the transport and its guards are server/core/mcp.ts's. `structuredContent` must be an
+// object, hence `{ series: [...] }`.
 import type { JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { CATEGORIES } from '../../contract/economy/types.ts';
 import { paramSchemas } from '../../contract/core/schemas.ts';

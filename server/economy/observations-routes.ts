@@ -1,18 +1,7 @@
-// The economy service's observation routes (docs/contracts/economy.md, "REST"):
-//   GET /api/observations?series&from&to&vintage   the series through the cache, or one day's snapshot
-//   GET /api/vintages?series                         the snapshot days, ascending
-//   GET /api/revisions?series&from=A&to=B            what changed between the snapshots of days A and B
-// The observations document is made by observations.ts, which the MCP tool uses too; its bytes are kept in
-// one memo (bodies.ts) keyed by the data they were made from and the checked query's view. A query whose
-// body is kept is answered from the cache's copy in memory, with no promise on the way.
-//
-// Cache-Control, per route:
-//   - current observations: `public, max-age=300` (the data changes at most daily; the contract's value);
-//     after a failed pull (`stale`), `public, max-age=60`, so clients come back soon for fresh data;
-//   - vintages list: `public, max-age=300` (a new snapshot can appear on any pull);
-//   - a snapshot (vintage=) or revisions between snapshots of days before today: `public, max-age=86400`
-//     (a past day's snapshot never changes); today's may still be replaced, so `public, max-age=300`.
-// ETags come from the payload (server/core/payload.ts), so If-None-Match answers 304.
+// The economy service's observation routes (docs/contracts/economy.md, "REST"): /api/observations (through the
+// cache, or a day's snapshot), /api/vintages and /api/revisions. Bodies are kept in one memo keyed by their data
+// and the checked query, so a repeated query is answered from memory; Cache-Control per route is in
+// docs/api-economy.md ("Caching").
 import type { ServerResponse } from 'node:http';
 import { CSV_TYPE } from '../../contract/core/csv.ts';
 import { SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';

@@ -1,14 +1,6 @@
-// Economy's mutable state in PostgreSQL (DATABASE_URL; docs/contracts/common.md, "Several servers, one
-// shared store"): the same interfaces as the embedded stores (state.ts, vintages.ts), for any number of
-// servers sharing one database. Three tables, created by ECONOMY_MIGRATIONS; `scope` keeps a demo build's
-// state (`demo`) apart from the real one (`live`), as the embedded stores keep it in another folder:
-//   economy_observations  the cache's copy of each series: its upstream key, source, as_of and observations
-//                         (json), replaced only by a copy pulled later;
-//   economy_pull_leases   who pulls a series now (holder, expires_at by the database's clock) and how its
-//                         last pulls failed (failures in a row, last_error, failed_at and retry_at in epoch
-//                         ms of the servers' clock), so the back-off holds on every server;
-//   economy_vintages      each day's snapshot (series, vintage date, as_of, source, observations).
-// Every statement is one round trip; a database that does not answer is a StoreUnavailableError.
+// Economy's state in PostgreSQL (DATABASE_URL): the embedded stores' interfaces over three tables
+// (economy_observations, economy_pull_leases with the back-off, economy_vintages), one round trip a statement,
+// `scope` keeping a demo build's state apart; lease expiry is by the database's clock, shared by every server.
 import { isValidIsoDate } from '../../contract/core/dates.ts';
 import { Lru } from '../core/cache.ts';
 import type { Migration, PostgresStore } from '../core/postgres.ts';

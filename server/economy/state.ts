@@ -1,11 +1,6 @@
-// Economy's mutable state, one interface per kind, each with two implementations: the embedded default
-// under STATE_DIR (here and in vintages.ts) and PostgreSQL with DATABASE_URL (state-postgres.ts), both held
-// to one test suite (test/server/store/economy-state.test.ts).
-//   - ObservationCopies: the observation cache's copy of each series (the last good pull);
-//   - PullLeases: who is pulling a series now, and how its last pull failed (the back-off);
-//   - VintageArchive (vintages.ts): each day's snapshot.
-// The embedded copies are one JSON file per series; the embedded leases live in the process's memory, as
-// the one process that uses that STATE_DIR's cache pulls each series once at a time anyway.
+// Economy's mutable state, one interface per kind (copies, leases; vintages.ts has the archive), embedded under
+// STATE_DIR here or in PostgreSQL (state-postgres.ts), both held to test/server/store/economy-state.test.ts.
+// Embedded leases live in memory: one process per STATE_DIR already pulls each series once at a time.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Observation } from '../../contract/economy/types.ts';

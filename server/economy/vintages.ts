@@ -1,14 +1,6 @@
-// The vintage archive (docs/contracts/economy.md, "Cache and vintages"): each successful pull writes that
-// day's snapshot to STATE_DIR/economy/vintages/<SERIES>/<YYYY-MM-DD>.json (atomically), which is what
-// `/api/vintages` lists and `/api/observations?vintage=` reads. The day is the UTC date of the pull; a
-// second pull on the same day replaces that day's snapshot.
-//
-// On top of it, a revisions view: what changed between two vintages. Neither StatCan's WDS nor Valet
-// offers one (WDS only flags a point as revised, `symbolCode` 3, and gives its latest `releaseTime`).
-//
-// Listing is answered from memory: each series' folder is read once, on its first request, then kept up
-// to date by `write` (STYLE.md practice 5: no request walks a directory an index could answer). With
-// DATABASE_URL the archive is a table instead (state-postgres.ts), behind the same interface.
+// The vintage archive (docs/contracts/economy.md, "Cache and vintages"): each successful pull writes that UTC
+// day's snapshot under STATE_DIR/economy/vintages/, and revisions compare two of them (no Canadian upstream
+// offers this). Listings are answered from memory, each series' folder read once; PostgreSQL: state-postgres.ts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidIsoDate } from '../../contract/core/dates.ts';

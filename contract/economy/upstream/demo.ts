@@ -1,16 +1,6 @@
-// The built-in demo upstream, used when the served build is a demo build (manifest `demo: true`): plausible,
-// deterministic series answered IN THE UPSTREAMS' OWN WIRE FORMATS (WDS envelopes with unscaled values and
-// a scalarFactorCode, Valet string values), so statcan.ts and valet.ts parse them exactly as they parse the
-// real services. Nothing leaves the process: `createDemoFetch` is a `fetch` that answers from here, on
-// hosts under `.invalid` (RFC 2606), which cannot resolve should anything ever ask the network for them.
-// `respondDemo` is the same answer for a real HTTP server (tests put it behind node:http).
-//
-// Each series is a seeded walk from 2000-01-01 (seeded by the vector id or Valet name, so a period's value
-// never depends on when it is asked for), shaped by the registry entry: an index grows about 2 % a year,
-// a rate wanders between bounds, the policy rate moves in quarter-point steps, an exchange rate drifts
-// around its level. About one period in 173 has no value (WDS status `..`, Valet: absent), and the latest
-// period is preliminary (WDS symbol `p`) with a value that shifts a little from one day's pull to the next,
-// so the vintage archive and the revisions view show something in a demo too.
+// The built-in demo upstream for demo builds: deterministic series answered in the upstreams' own wire formats,
+// so statcan.ts and valet.ts parse them as they parse the real services. `createDemoFetch` answers in process
+// on `.invalid` hosts (RFC 2606), which cannot resolve; `respondDemo` is the same answer for a real HTTP server.
 import type { Frequency, RegistryEntry, Source } from '../types.ts';
 import { createRng, type Rng } from '../../core/rng.ts';
 import { DAY_MS } from '../../core/dates.ts';

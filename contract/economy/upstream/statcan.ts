@@ -1,22 +1,7 @@
-// Statistics Canada Web Data Service client (https://www.statcan.gc.ca/en/developers/wds/user-guide; the
-// sections used here are in shared/data/economy/statcan_wds_docs/). Base URL from STATCAN_WDS_URL, each
-// method appended as `/<method>`.
-//
-// Wire facts this parser is built on (recorded responses in shared/data/economy/statcan_wds/):
-//   - POST methods answer a JSON array of `{"status":"SUCCESS","object":{…}}`, one per requested item; a bad
-//     item carries `responseStatusCode` ≠ 0 in its object (codes: getCodeSets → `wdsResponseStatus`).
-//   - `value` is a JSON number (`161.3`, `3.9520274E7`) in real responses and a string (`"18381"`) in the
-//     user guide's examples: both are accepted.
-//   - `value` is NOT scaled: `scalarFactorCode` says by what power of ten to multiply it (6 = millions). This
-//     client applies it, so observations are in base units (GDP v62305752 2026Q1 `2500680.0` × 10^6 =
-//     2 500 680 000 000 dollars), and checks the code against the registry's `scalarFactorCode`, which the
-//     series detail exposes as `scalar_factor`: a mismatch fails the pull rather than serve numbers that
-//     contradict the series' own metadata.
-//   - `refPer` is the first day of the reference period (quarterly: the quarter's first month, `refPerRaw`
-//     its last), and is what `date` is.
-//   - Missing values are dropped, never written as 0: a null, empty or symbol value (`..`, `...`, `x`, `F`),
-//     a status of `..` (1), `F` (8) or `...` (9), and security level 1 (`x`, suppressed under the
-//     Statistics Act) — codes from getCodeSets `status` and `securityLevel`.
+// Statistics Canada Web Data Service client (base URL STATCAN_WDS_URL, each method as `/<method>`). Values are
+// unscaled on the wire: the client applies `scalarFactorCode` and fails a pull whose code disagrees with the
+// registry's; `refPer` is the date; missing values (`..`, `x`, `F`, statuses 1, 8, 9, security level 1) are
+// dropped, never 0. The wire facts: docs/data-sources.md, "Statistics Canada WDS".
 import { isValidIsoDate } from '../../core/dates.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
 import {

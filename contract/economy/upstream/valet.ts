@@ -1,12 +1,6 @@
-// Bank of Canada Valet client (https://www.bankofcanada.ca/valet/docs). Base URL from BOC_VALET_URL;
-// observations are `GET /observations/{names}/json?start_date=YYYY-MM-DD&end_date=YYYY-MM-DD`.
-//
-// Wire facts (recorded responses in shared/data/economy/valet/):
-//   - `{terms, seriesDetail: {NAME: {label, description, dimension}}, observations: [{d, NAME: {v}}]}`;
-//   - values are strings (`{"v":"1.3435"}`), dates `d` are YYYY-MM-DD (monthly series dated the 1st);
-//   - a series with no value on a date is simply absent from that observation (FXMYRCAD from 2019-12-27);
-//     other captures show `{"v":""}` or an error cell `{"e":-64}` on holidays: all three are left out;
-//   - values are already in the units the series states (Valet has no scalar factor).
+// Bank of Canada Valet client (base URL BOC_VALET_URL; `GET /observations/{names}/json`). Values are strings
+// already in the series' units (no scale factor); a missing value (absent, `{"v":""}` or an error cell) is
+// left out. The wire facts: docs/data-sources.md, "Bank of Canada Valet".
 import { isValidIsoDate } from '../../core/dates.ts';
 import type { Observation, RegistryEntry } from '../types.ts';
 import {
