@@ -5,6 +5,13 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { waitFor } from './wait.ts';
 
+/** `url` with its port replaced: a client's address through a proxy. */
+export function withPort(url: string, port: number): string {
+  const u = new URL(url);
+  u.port = String(port);
+  return u.toString();
+}
+
 export interface OutageProxy {
   port: number;
   /** `url` with its port replaced by the proxy's. */
@@ -88,11 +95,7 @@ export async function startOutageProxy(upstreamPort: number): Promise<OutageProx
   const port = (server!.address() as { port: number }).port;
   return {
     port,
-    via(url) {
-      const u = new URL(url);
-      u.port = String(port);
-      return u.toString();
-    },
+    via: (url) => withPort(url, port),
     async stop() {
       server.close();
       for (const link of [...links]) {

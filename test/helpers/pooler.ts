@@ -3,6 +3,7 @@
 // protocol "Message Formats"), so LISTEN succeeds and no NOTIFY ever arrives, as behind PgBouncer in
 // transaction mode. node-postgres sends no SSLRequest without `ssl`, so every server message is typed.
 import { createConnection, createServer, type Socket } from 'node:net';
+import { withPort } from './outage.ts';
 
 export interface NoticeDroppingProxy {
   port: number;
@@ -51,11 +52,7 @@ export async function startNoticeDroppingProxy(upstreamPort: number): Promise<No
   const port = (server.address() as { port: number }).port;
   return {
     port,
-    via(url) {
-      const u = new URL(url);
-      u.port = String(port);
-      return u.toString();
-    },
+    via: (url) => withPort(url, port),
     dropped: () => dropped,
     close: () =>
       new Promise((resolve) => {
