@@ -11,6 +11,7 @@ import { createProgress, formatTable } from './core/progress.ts';
 import { recoverPublishLocked } from './core/sink.ts';
 import { type BuildResult, PIPELINES, SERVICE_NAMES, writeDemo } from './services.ts';
 import { readSetting, settingOrDefault } from '../contract/core/settings-registry.ts';
+import { publicUrlSetting } from '../contract/core/changes.ts';
 
 const USAGE = `Build one service's data from upstream files and publish it atomically.
 
@@ -101,6 +102,7 @@ export async function main(argv: string[]): Promise<void> {
       demo: values.demo || demoInputs,
       acceptShrink: values['accept-shrink'] ?? false,
       showRestricted,
+      publicUrl: publicUrlSetting(process.env, service),
       progress,
     });
   } catch (err) {

@@ -23,6 +23,8 @@ export interface BuildOptions {
   acceptShrink?: boolean;
   /** STATE_DIR, given by the nightly job: a live economy build publishes its vintage archive. */
   stateDir?: string;
+  /** Where the tree is served (PUBLIC_URL_<SERVICE>): the change feeds' links start with it. */
+  publicUrl?: string;
   /** Every input file must be recognized (the nightly job's downloads); see FacilitiesBuildConfig.strict. */
   strict?: boolean;
   progress: Progress;

@@ -133,6 +133,21 @@ export const SETTINGS = {
     meaning: 'with DATABASE_URL: how long a pull lease lives without renewal',
     readBy: ['server'],
   },
+  PUBLIC_URL_FACILITIES: {
+    default: 'http://127.0.0.1:8081/',
+    meaning: "where facilities' tree is served (the server or a CDN): its change feeds' links start with it",
+    readBy: ['build', 'nightly'],
+  },
+  PUBLIC_URL_CARRIERS: {
+    default: 'http://127.0.0.1:8082/',
+    meaning: "where carriers' tree is served: its change feeds' links start with it",
+    readBy: ['build', 'nightly'],
+  },
+  PUBLIC_URL_ECONOMY: {
+    default: 'http://127.0.0.1:8083/',
+    meaning: "where economy's tree is served: its change feeds' links start with it",
+    readBy: ['build', 'nightly'],
+  },
   SHOW_RESTRICTED_PERCENTILES: {
     default: 'false',
     meaning: 'at build time: publish the Crash Indicator and HM percentiles',

@@ -29,6 +29,8 @@ export interface BuildConfig {
   progress?: Progress;
   effects?: SinkEffects;
   now?: () => Date;
+  /** Where the tree is served (PUBLIC_URL_<SERVICE>), for the change feeds' links; the local server by default. */
+  publicUrl?: string;
 }
 
 export interface BuildContext {

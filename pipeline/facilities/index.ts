@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from '../../contract/core/hash.ts';
 import { hashTree } from '../core/code-hash.ts';
+import { writeChangeRecord } from '../core/changes.ts';
+import { publicUrlSetting } from '../../contract/core/changes.ts';
+import { compareWithPublished } from './changes.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import { assertRowsUsed, emptyInputWarnings } from '../core/inputs.ts';
 import {
@@ -364,7 +367,6 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     await sink.writeJson('api/v1/search.json', toSearchResponse(search.facilities, DEFAULT_LIMIT), 'facilities/search');
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
     await sink.writeJson('ids.json', ids.map, 'facilities/ids');
-    await sink.writeJson('report.json', report, 'facilities/report');
     // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
     const published = markerDemo ? sources.map(toDemoProvenance) : sources;
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toFacilitiesOpenApi(schemas(), published), 'core/openapi');
@@ -401,6 +403,20 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       carried: { ids_sha256: previousIds ? sha256(previousIds) : null },
       builtAt: now(),
     });
+    progress.stage('recording changes');
+    const compared = await compareWithPublished(join(config.outDir, 'facilities'), records, effects);
+    const record = await writeChangeRecord(sink, effects, {
+      service: 'facilities',
+      outDir: config.outDir,
+      dataVersion: manifest.data_version,
+      builtAt: new Date(manifest.built_at),
+      demo: markerDemo,
+      previous: compared.previous,
+      changes: compared.changes,
+      publicUrl: config.publicUrl ?? publicUrlSetting({}, 'facilities'),
+    });
+    warnings.push(...compared.warnings, ...record.warnings);
+    await sink.writeJson('report.json', report, 'facilities/report');
     progress.stage('publishing');
     await sink.publish(manifest);
     return {

@@ -16,6 +16,7 @@ import { fetchFiles } from './download.ts';
 import type { FetchLike } from './fetch.ts';
 import { toUpstreamFiles } from './sources.ts';
 import { readSetting } from '../../contract/core/settings-registry.ts';
+import { publicUrlSetting } from '../../contract/core/changes.ts';
 
 export interface NightlyConfig {
   services: readonly string[];
@@ -164,6 +165,7 @@ async function runService(
           readSetting(config.env, 'SHOW_RESTRICTED_PERCENTILES'),
         ),
         stateDir: config.stateDir,
+        publicUrl: publicUrlSetting(config.env, service),
         acceptShrink: config.acceptShrink ?? false,
         strict: true,
         progress,

@@ -1,0 +1,187 @@
+// Writes a build's change record into its tree (docs/contracts/changes.md): the history carried over from the
+// published tree, this build's entry and document pages, and the Atom and JSON feeds. The service compares its
+// entities; this module keeps the record. A damaged record in the published tree starts a new history (said in
+// the warnings) rather than stop the build.
+import { join } from 'node:path';
+import { Feed } from 'feed';
+import {
+  CHANGES_DIR,
+  CHANGES_INDEX,
+  type Change,
+  type ChangeEntry,
+  type ChangesBuild,
+  type ChangesIndex,
+  changePageName,
+  FEED_ATOM,
+  FEED_BUILDS,
+  FEED_JSON,
+  type Field,
+  HISTORY_BUILDS,
+  PAGE_CHANGES,
+} from '../../contract/core/changes.ts';
+import { schemas } from '../../contract/core/schemas.ts';
+import type { Sink, SinkEffects } from './sink.ts';
+
+export interface ChangeRecordInput {
+  service: string;
+  outDir: string;
+  dataVersion: string;
+  builtAt: Date;
+  demo: boolean;
+  /** The data_version of the build this one replaces (the published manifest's), or null with none published. */
+  previous: string | null;
+  /** Every entity's change, ordered by id; empty when there is no previous build to compare with. */
+  changes: readonly Change[];
+  global?: readonly Field[];
+  /** Where the tree is served: the feeds' links start with it. */
+  publicUrl: string;
+}
+
+export interface ChangeRecordResult {
+  entry: ChangeEntry;
+  /** False when the build had the data_version of the newest entry (the same inputs again): nothing added. */
+  added: boolean;
+  warnings: string[];
+}
+
+/** The published tree's record: its index and every page of each build it keeps, read and checked. */
+async function readHistory(
+  live: string,
+  effects: SinkEffects,
+  warnings: string[],
+): Promise<{ index?: ChangesIndex; damaged: boolean; pages: Map<string, ChangesBuild> }> {
+  const pages = new Map<string, ChangesBuild>();
+  const read = async (rel: string, schemaId: string): Promise<unknown> => {
+    const body = await effects.readFile(join(live, CHANGES_DIR, rel));
+    if (!body) throw new Error(`${CHANGES_DIR}/${rel} is missing`);
+    const doc: unknown = JSON.parse(body.toString('utf8'));
+    schemas().assert(schemaId, doc, `${CHANGES_DIR}/${rel}`);
+    return doc;
+  };
+  if (!(await effects.readFile(join(live, CHANGES_INDEX)))) return { damaged: false, pages };
+  let index: ChangesIndex;
+  try {
+    index = (await read('index.json', 'core/changes-index')) as ChangesIndex;
+  } catch (err) {
+    warnings.push(`the published change record cannot be read (${(err as Error).message}): a new history starts`);
+    return { damaged: true, pages };
+  }
+  const kept: ChangeEntry[] = [];
+  for (const entry of index.builds) {
+    try {
+      const own = new Map<string, ChangesBuild>();
+      for (let name: string | null = entry.href; name !== null; ) {
+        if (own.has(name)) throw new Error(`${name} names itself again`);
+        const page = (await read(name, 'core/changes-build')) as ChangesBuild;
+        own.set(name, page);
+        name = page.next;
+      }
+      for (const [name, page] of own) pages.set(name, page);
+      kept.push(entry);
+    } catch (err) {
+      // The builds older than a damaged one are dropped with it: a history has no holes.
+      warnings.push(
+        `the change document of build ${entry.data_version} cannot be read (${(err as Error).message}): the history keeps the ${kept.length} newer build(s)`,
+      );
+      break;
+    }
+  }
+  return { index: { ...index, builds: kept }, damaged: false, pages };
+}
+
+/** The build's document as pages of at most PAGE_CHANGES changes, each naming the next. */
+export function toPages(input: ChangeRecordInput, builtAt: string): [string, ChangesBuild][] {
+  const count = Math.max(1, Math.ceil(input.changes.length / PAGE_CHANGES));
+  return Array.from({ length: count }, (_, i) => [
+    changePageName(input.dataVersion, i + 1),
+    {
+      data_version: input.dataVersion,
+      previous: input.previous,
+      built_at: builtAt,
+      total: input.changes.length,
+      global: i === 0 ? [...(input.global ?? [])] : [],
+      changes: input.changes.slice(i * PAGE_CHANGES, (i + 1) * PAGE_CHANGES),
+      next: i + 1 < count ? changePageName(input.dataVersion, i + 2) : null,
+    },
+  ]);
+}
+
+const countsOf = (changes: readonly Change[]) => ({
+  added: changes.filter((c) => c.kind === 'added').length,
+  removed: changes.filter((c) => c.kind === 'removed').length,
+  changed: changes.filter((c) => c.kind === 'changed').length,
+});
+
+/** Atom 1.0 and JSON Feed 1.1 of the newest builds, linked under the URL the tree is served at. */
+function toFeeds(service: string, builds: readonly ChangeEntry[], publicUrl: string): { atom: string; json: unknown } {
+  const newest = builds[0];
+  const at = (rel: string) => new URL(rel, publicUrl).toString();
+  const feed = new Feed({
+    id: `tag:shardline,2026:${service}/changes`,
+    title: `shardline ${service}: changes by build`,
+    description: `What changed in each build of the ${service} data`,
+    link: at(CHANGES_INDEX),
+    updated: newest ? new Date(newest.built_at) : new Date(0),
+    generator: 'shardline',
+    feedLinks: { atom: at(FEED_ATOM), json: at(FEED_JSON) },
+    copyright: 'See each source’s licence in the build’s manifest.json',
+  });
+  for (const b of builds.slice(0, FEED_BUILDS)) {
+    const { added, removed, changed } = b.counts;
+    const summary = `${added} added, ${removed} removed, ${changed} changed${b.previous ? ` since ${b.previous}` : ' (first build of the history)'}${b.demo ? ' (demo data)' : ''}`;
+    feed.addItem({
+      title: `Build ${b.data_version}: ${summary}`,
+      id: `tag:shardline,2026:${service}/changes/${b.data_version}`,
+      link: at(`${CHANGES_DIR}/${b.href}`),
+      date: new Date(b.built_at),
+      description: summary,
+    });
+  }
+  // The library writes JSON Feed 1; 1.1 only renames the version (its other additions are optional).
+  const json = JSON.parse(feed.json1()) as Record<string, unknown>;
+  json.version = 'https://jsonfeed.org/version/1.1';
+  return { atom: feed.atom1(), json };
+}
+
+/**
+ * Writes changes/ into the build: the published history (the last HISTORY_BUILDS builds) with this build's
+ * entry on top, unless the newest entry already has this data_version (the same inputs built again).
+ */
+export async function writeChangeRecord(
+  sink: Sink,
+  effects: SinkEffects,
+  input: ChangeRecordInput,
+): Promise<ChangeRecordResult> {
+  const warnings: string[] = [];
+  const live = join(input.outDir, input.service);
+  const { index, damaged, pages } = await readHistory(live, effects, warnings);
+  const history = index?.builds ?? [];
+  const builtAt = input.builtAt.toISOString();
+  const again = history[0]?.data_version === input.dataVersion;
+  // A first build, or one after a damaged record, starts a history: its first entry compares with nothing.
+  const restart = damaged || input.previous === null;
+  const entry: ChangeEntry = again
+    ? history[0]!
+    : {
+        data_version: input.dataVersion,
+        previous: restart ? null : input.previous,
+        built_at: builtAt,
+        demo: input.demo,
+        counts: countsOf(restart ? [] : input.changes),
+        href: changePageName(input.dataVersion, 1),
+      };
+  const builds = again ? history : [entry, ...history].slice(0, HISTORY_BUILDS);
+  const kept = new Set(builds.map((b) => b.data_version));
+  for (const [name, page] of pages)
+    if (kept.has(page.data_version)) await sink.writeJson(`${CHANGES_DIR}/${name}`, page, 'core/changes-build');
+  if (!again) {
+    const own = restart ? { ...input, previous: null, changes: [], global: [] } : input;
+    for (const [name, page] of toPages(own, builtAt))
+      await sink.writeJson(`${CHANGES_DIR}/${name}`, page, 'core/changes-build');
+  }
+  await sink.writeJson(CHANGES_INDEX, { service: input.service, builds }, 'core/changes-index');
+  const feeds = toFeeds(input.service, builds, input.publicUrl);
+  await sink.writeText(FEED_ATOM, feeds.atom);
+  await sink.writeJson(FEED_JSON, feeds.json, 'core/json-feed');
+  return { entry, added: !again, warnings };
+}

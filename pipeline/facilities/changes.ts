@@ -1,0 +1,111 @@
+// What changed per facility since the published build (docs/contracts/changes.md, "What is compared"): a spine
+// id added or retired, tier, program presence, names, each program's figure for each year (a revised past year
+// is a change), coordinates, NAICS and flags. Figures are keyed by year in the pointers (`/series/2019/ontario`).
+import { join } from 'node:path';
+import { type Change, diffViews, type Field, pointerToken } from '../../contract/core/changes.ts';
+import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
+import type { SinkEffects } from '../core/sink.ts';
+
+type Compared = Pick<
+  FacilityRecord,
+  'spine_id' | 'name' | 'tier' | 'program' | 'city' | 'names' | 'naics' | 'series' | 'coordinates' | 'flags'
+>;
+
+/** The pointers a facility is compared on, each with its value. */
+export function facilityView(r: Compared): Map<string, unknown> {
+  const view = new Map<string, unknown>([
+    ['/name', r.name],
+    ['/tier', r.tier],
+    ['/program', r.program],
+    ['/city', r.city],
+    ['/names/ontario', r.names.ontario],
+    ['/names/federal', r.names.federal],
+    ['/naics', r.naics],
+    ['/coordinates', r.coordinates && { latitude: r.coordinates.latitude, longitude: r.coordinates.longitude }],
+    ['/flags/methane', r.flags.methane],
+    ['/flags/anomaly', r.flags.anomaly],
+  ]);
+  for (const s of r.series) {
+    if (s.ontario !== null) view.set(`/series/${pointerToken(s.year)}/ontario`, s.ontario);
+    if (s.federal !== null) view.set(`/series/${pointerToken(s.year)}/federal`, s.federal);
+  }
+  return view;
+}
+
+/** The changes a person acts on: a tier or program that moved, a past figure revised, a name or place changed. */
+export function facilityNotable(fields: readonly Field[]): string[] {
+  const notable = new Set<string>();
+  for (const f of fields) {
+    if (f.path === '/tier') notable.add('tier_changed');
+    else if (f.path === '/program') notable.add('program_changed');
+    else if (f.path === '/name') notable.add('name_changed');
+    else if (f.path === '/coordinates') notable.add('moved');
+    else if (f.path.startsWith('/series/') && f.from !== null && f.to !== null) notable.add('total_revised');
+    else if (f.path.startsWith('/flags/') && f.to === true) notable.add(`${f.path.slice('/flags/'.length)}_flagged`);
+  }
+  return [...notable].sort();
+}
+
+/** One facility's change between two builds, or undefined when nothing compared moved. */
+export function compareFacility(before: Compared | undefined, after: Compared | undefined): Change | undefined {
+  const subject = (after ?? before)!;
+  const empty = new Map<string, unknown>();
+  const fields = diffViews(before ? facilityView(before) : empty, after ? facilityView(after) : empty);
+  if (fields.length === 0) return undefined;
+  const kind = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+  // An added or retired facility is notable by its kind; its fields say what it held.
+  return {
+    id: subject.spine_id,
+    name: subject.name,
+    kind,
+    fields,
+    notable: kind === 'changed' ? facilityNotable(fields) : [],
+  };
+}
+
+export interface FacilityComparison {
+  /** The published build's data_version, or null when there is none to compare with (or it is damaged). */
+  previous: string | null;
+  changes: Change[];
+  warnings: string[];
+}
+
+/** Compares `records` with the facilities of the published tree at `live`. */
+export async function compareWithPublished(
+  live: string,
+  records: readonly Compared[],
+  effects: SinkEffects,
+): Promise<FacilityComparison> {
+  const manifest = await effects.readFile(join(live, 'manifest.json'));
+  if (!manifest) return { previous: null, changes: [], warnings: [] };
+  const before = new Map<string, Compared>();
+  let previous: string;
+  try {
+    previous = (JSON.parse(manifest.toString('utf8')) as { data_version: string }).data_version;
+    if (typeof previous !== 'string') throw new Error('manifest.json has no data_version');
+    const dir = join(live, 'api', 'v1', 'facility');
+    for (const name of await effects.list(dir)) {
+      if (!name.endsWith('.json')) continue;
+      const body = await effects.readFile(join(dir, name));
+      if (!body) throw new Error(`${name} vanished`);
+      const doc = JSON.parse(body.toString('utf8')) as Compared;
+      if (typeof doc.spine_id !== 'string' || !Array.isArray(doc.series)) throw new Error(`${name} is not a facility`);
+      before.set(doc.spine_id, doc);
+    }
+  } catch (err) {
+    return {
+      previous: null,
+      changes: [],
+      warnings: [
+        `the published build cannot be compared with (${(err as Error).message}): its changes are not recorded, and a new history starts`,
+      ],
+    };
+  }
+  const after = new Map(records.map((r) => [r.spine_id, r]));
+  const changes: Change[] = [];
+  for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const change = compareFacility(before.get(id), after.get(id));
+    if (change) changes.push(change);
+  }
+  return { previous, changes, warnings: [] };
+}
