@@ -10,7 +10,9 @@ import { schemas } from '../../contract/core/schemas.ts';
 import { toPages } from '../../pipeline/core/changes.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { FIXTURE_YEAR, ONTARIO_ROWS, writeFacilitiesFixture } from '../fixtures/facilities.ts';
+import { facilities } from '../../server/facilities/routes.ts';
 import { buildFixture } from '../helpers/facilities.ts';
+import { startService } from '../helpers/server.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -226,5 +228,25 @@ describe('the history kept', () => {
       ['abc-3.json', 500, 2500, null],
     ]);
     for (const [, p] of pages) schemas().assert('core/changes-build', p, 'page');
+  });
+});
+
+describe('the change record served', () => {
+  it('is answered as static files, the feeds with their own media types', async () => {
+    const built = await buildFixture();
+    const running = await startService(facilities, built.outDir);
+    try {
+      const index = await fetch(`${running.base}/changes/index.json`);
+      expect(index.status).toBe(200);
+      expect(((await index.json()) as ChangesIndex).builds[0]!.data_version).toBe(built.summary.data_version);
+      const atom = await fetch(`${running.base}/changes/feed.atom`, { headers: { 'accept-encoding': 'br' } });
+      expect([atom.status, atom.headers.get('content-type')]).toEqual([200, 'application/atom+xml']);
+      expect(await atom.text()).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+      const json = await fetch(`${running.base}/changes/feed.json`);
+      expect([json.status, json.headers.get('content-type')]).toEqual([200, 'application/feed+json']);
+    } finally {
+      await running.close();
+      await built.root.remove();
+    }
   });
 });
