@@ -5,6 +5,7 @@
 export type ProblemCode =
   | 'invalid_parameter'
   | 'not_found'
+  | 'history_expired'
   | 'unauthorized'
   | 'premium_required'
   | 'quota_exhausted'
@@ -34,6 +35,11 @@ export const PROBLEMS: Record<ProblemCode, { title: string; explanation: string 
       'A query or path parameter, or a field of a request body, has a value the API does not accept. `errors` lists every bad parameter with the reason; fix them all and retry.',
   },
   not_found: { title: 'Not found', explanation: 'No resource exists at this path. Identifiers are case-sensitive.' },
+  history_expired: {
+    title: 'History expired',
+    explanation:
+      'The `since` asked names a build, or a day, older than the change history keeps (its last 400 builds). Ask again with a later `since`, or without one.',
+  },
   unauthorized: {
     title: 'Unauthorized',
     explanation:

@@ -11,6 +11,7 @@ import {
   type ResponseSpec,
   type SchemaSource,
 } from '../core/openapi.ts';
+import { changeOperations } from '../core/openapi-changes.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
@@ -146,6 +147,18 @@ export function toFacilitiesOpenApi(
           ),
         },
       },
+      ...changeOperations({
+        base: BASE,
+        tag: 'Facilities',
+        historyPath: `${BASE}/facility/{id}/history`,
+        idParameter: {
+          name: 'id',
+          in: 'path',
+          description: 'A spine id, `ONF-` and 6 digits; anything else is a 404.',
+          schema: 'facilities/record#/$defs/spine_id',
+        },
+        entities: 'facilities',
+      }),
       ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'facilities', report: 'facilities/report', registry }),
     ],
   };

@@ -23,6 +23,15 @@ import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound, type ParameterError } from '../../contract/core/problem.ts';
 import type { SearchParameters } from '../../contract/types/facilities/search-query.ts';
+import type { ChangesParameters } from '../../contract/types/core/changes-query.ts';
+import {
+  CHANGES_LIMIT,
+  entityHistory,
+  loadChangeHistory,
+  queryChanges,
+  sendJson,
+  type ChangeHistory,
+} from '../core/changes.ts';
 
 export interface FacilitiesData {
   names: NameMatcher;
@@ -42,6 +51,8 @@ export interface FacilitiesData {
    * query string), for queries asked more than once lately: junk or reordered parameters name one entry.
    */
   searches: RepeatCache<Payload>;
+  /** The build's change record (docs/contracts/changes.md). */
+  changes: ChangeHistory;
 }
 
 /** schemas/facilities/search-query.schema.json */
@@ -49,7 +60,7 @@ type SearchQuery = SearchParameters;
 
 export const BASE = '/api/v1';
 
-export function loadSearch(file: SearchIndexFile, version: string): FacilitiesData {
+export function loadSearch(file: SearchIndexFile, version: string): Omit<FacilitiesData, 'changes'> {
   return {
     names: new NameMatcher(
       lunr.Index.load(file.lunr),
@@ -91,7 +102,7 @@ export function checkSearchQuery(query: Partial<SearchQuery>): ParameterError[] 
  * that means the same, such as `limit=25`) is that document, with the file's tag and compressed codings,
  * so the route and the static file agree (docs/contracts/common.md).
  */
-export function search(data: FacilitiesData, query: SearchQuery, whole?: Payload): Payload {
+export function search(data: Omit<FacilitiesData, 'changes'>, query: SearchQuery, whole?: Payload): Payload {
   const terms = toQueryTerms(query.q ?? '');
   const cityKey = query.city !== undefined ? normalizeCity(query.city) : '';
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -157,7 +168,10 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
   basePath: BASE,
   openapi: OPENAPI_PATH,
   load(build) {
-    return loadSearch(build.readJson<SearchIndexFile>('index/search.json'), build.manifest.data_version);
+    return {
+      ...loadSearch(build.readJson<SearchIndexFile>('index/search.json'), build.manifest.data_version),
+      changes: loadChangeHistory(build),
+    };
   },
   routes(r) {
     r.get(`${BASE}/spine`, (req, res, s) => sendDocument(req, res, s, `${BASE}/spine`));
@@ -168,6 +182,26 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
       const p = s.build.payloads.get(`${BASE}/facility/${id}`);
       if (!p) throw notFound(`no facility ${id}`);
       sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
+    });
+    r.get(`${BASE}/facility/:id/history`, (req, res, s) => {
+      const id = req.params.id ?? '';
+      if (!isSpineId(id)) throw notFound(`${id} is not a facility id (ONF- and 6 digits)`);
+      const history =
+        entityHistory(s.data.changes, id) ??
+        (s.build.payloads.has(`${BASE}/facility/${id}`) ? { id, results: [] } : undefined);
+      if (!history) throw notFound(`no facility ${id} in this build or its change history`);
+      sendJson(req, res, history, `${s.data.version}\0history\0${id}`);
+    });
+    r.get(`${BASE}/changes`, (req, res, s) => {
+      const q = parseQuery<ChangesParameters>(queryOf(req), 'core/changes-query');
+      const query = { ...q, limit: q.limit ?? CHANGES_LIMIT, offset: q.offset ?? 0 };
+      const body = queryChanges(s.data.changes, query, s.data.version, new Date());
+      sendJson(
+        req,
+        res,
+        body,
+        `${s.data.version}\0changes\0${JSON.stringify([body.since, query.id, query.notable, query.limit, query.offset])}`,
+      );
     });
     r.get(`${BASE}/search`, (req, res, s) => {
       const query = parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery);

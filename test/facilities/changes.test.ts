@@ -12,6 +12,7 @@ import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { FIXTURE_YEAR, ONTARIO_ROWS, writeFacilitiesFixture } from '../fixtures/facilities.ts';
 import { facilities } from '../../server/facilities/routes.ts';
 import { buildFixture } from '../helpers/facilities.ts';
+import type { Json } from '../helpers/carriers.ts';
 import { startService } from '../helpers/server.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -199,6 +200,18 @@ describe('the history kept', () => {
     expect(sums['changes/old0397.json']).toBeDefined();
     expect(read<ChangesBuild>(dir, 'changes/old0000.json').next).toBe('old0000-2.json');
     expect(sums['changes/old0000-2.json']).toBeDefined();
+    // Older than the kept history: the build before its oldest, or a day before it.
+    const running = await startService(facilities, built.outDir);
+    try {
+      for (const since of ['old0398', '2025-01-01']) {
+        const res = await fetch(`${running.base}/api/v1/changes?since=${since}`);
+        expect(res.status, since).toBe(410);
+        expect(((await res.json()) as { code: string }).code).toBe('history_expired');
+      }
+      expect((await fetch(`${running.base}/api/v1/changes?since=old0397`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
   });
 
   it('splits a build of 2,500 changes into pages of 1,000, each naming the next', () => {
@@ -248,5 +261,79 @@ describe('the change record served', () => {
       await running.close();
       await built.root.remove();
     }
+  });
+});
+
+describe('GET /api/v1/changes and a facility history', () => {
+  it('answers what changed after a build or a day, filtered and paged, and each facility’s history', async () => {
+    const built = await buildFixture();
+    cleanups.push(built.root.remove);
+    const first = built.summary.data_version;
+    const ids = read<{ sources: Record<string, string> }>(built.buildDir, 'ids.json').sources;
+    const second = (await nextEdition(built, '2026-02-02T00:00:00Z')).data_version;
+    const running = await startService(facilities, built.outDir);
+    cleanups.push(running.close);
+    const get = async (path: string, status = 200) => {
+      const res = await fetch(`${running.base}${path}`);
+      expect(res.status, path).toBe(status);
+      return (await res.json()) as Json;
+    };
+    const after = await get(`/api/v1/changes?since=${first}`);
+    schemas().assert('core/changes', after, 'changes');
+    expect(after).toMatchObject({ since: first, until: second, total: 3, limit: 100, offset: 0 });
+    expect(after.results.map((r: Json) => [r.data_version, r.built_at])).toEqual(
+      after.results.map(() => [second, '2026-02-02T00:00:00.000Z']),
+    );
+    expect((await get('/api/v1/changes?since=2026-01-02')).total).toBe(3);
+    expect((await get('/api/v1/changes?since=2025-12-31')).total).toBe(3);
+    expect((await get('/api/v1/changes?since=2026-02-02')).total).toBe(0);
+    expect((await get(`/api/v1/changes?since=${second}`)).total).toBe(0);
+    // Without since: the last 30 days, which hold neither build.
+    const recent = await get('/api/v1/changes');
+    expect(recent.since).toBe(new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10));
+    expect(recent.total).toBe(0);
+    const landfill = ids['ontario:2007']!;
+    expect((await get(`/api/v1/changes?since=${first}&id=${landfill}`)).results).toEqual([
+      expect.objectContaining({ id: landfill, kind: 'changed', notable: ['total_revised'] }),
+    ]);
+    expect((await get(`/api/v1/changes?since=${first}&notable=total_revised`)).total).toBe(1);
+    const page = await get(`/api/v1/changes?since=${first}&limit=1&offset=1`);
+    expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 });
+    expect(page.results).toEqual([after.results[1]]);
+    // Bad input: a clear problem each time.
+    expect((await get('/api/v1/changes?since=ffffffffffffffff', 404)).code).toBe('not_found');
+    expect((await get('/api/v1/changes?since=2026-02-31', 400)).code).toBe('invalid_parameter');
+    expect((await get('/api/v1/changes?since=not%20a%20build', 400)).code).toBe('invalid_parameter');
+    expect((await get('/api/v1/changes?limit=0', 400)).errors).toEqual([
+      expect.objectContaining({ parameter: 'limit' }),
+    ]);
+    // Histories: a revised facility, a retired one (not served, still in the history), an unchanged one.
+    const history = await get(`/api/v1/facility/${landfill}/history`);
+    schemas().assert('core/history', history, 'history');
+    expect(history).toEqual({
+      id: landfill,
+      results: [
+        {
+          data_version: second,
+          built_at: '2026-02-02T00:00:00.000Z',
+          kind: 'changed',
+          fields: [{ path: '/series/2023/ontario', from: 41100, to: 46100 }],
+          notable: ['total_revised'],
+        },
+      ],
+    });
+    expect((await get(`/api/v1/facility/${ids['ontario:2005']}/history`)).results[0].kind).toBe('removed');
+    await get(`/api/v1/facility/${ids['ontario:2005']}`, 404);
+    expect(await get(`/api/v1/facility/${ids['ontario:2001']}/history`)).toEqual({
+      id: ids['ontario:2001'],
+      results: [],
+    });
+    expect((await get('/api/v1/facility/ONF-999999/history', 404)).code).toBe('not_found');
+    // Revalidation: the same answer's tag gives a 304.
+    const res = await fetch(`${running.base}/api/v1/changes?since=${first}`);
+    const again = await fetch(`${running.base}/api/v1/changes?since=${first}`, {
+      headers: { 'if-none-match': res.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
   });
 });

@@ -23,10 +23,6 @@ export interface ChangesBuild {
    */
   next: string | null;
 }
-/**
- * This interface was referenced by `ChangesBuild`'s JSON-Schema
- * via the `definition` "field".
- */
 export interface Field {
   /**
    * A JSON pointer into the entity's public document; array members keyed by their year or date.

@@ -13,6 +13,7 @@ export interface ProblemDetailsRFC9457 {
   code:
     | "invalid_parameter"
     | "not_found"
+    | "history_expired"
     | "unauthorized"
     | "premium_required"
     | "quota_exhausted"

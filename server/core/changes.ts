@@ -1,0 +1,150 @@
+// The change record of the build served (docs/contracts/changes.md), read at load: `…/changes` across the
+// builds after `since`, and each entity's history. Answers are made per request from memory and sent as
+// payloads, so they get ETags, 304s and compression like any answer.
+import {
+  CHANGES_DIR,
+  CHANGES_INDEX,
+  type Change,
+  type ChangeEntry,
+  type ChangesBuild,
+  type ChangesIndex,
+  type Field,
+} from '../../contract/core/changes.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
+import { HttpError, invalidParameters, notFound } from '../../contract/core/problem.ts';
+import type { LoadedBuild } from './build.ts';
+import { sendPayload, toPayload } from './payload.ts';
+
+/** The page size of `…/changes` when `limit` is not given. */
+export const CHANGES_LIMIT = 100;
+
+/** An answer made for this request, sent with an ETag named by what it was made from, compressed when asked. */
+export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown, identity: string): void {
+  sendPayload(req, res, toPayload(JSON.stringify(body), 'application/json', true, identity), {
+    cacheControl: PUBLIC_CACHE,
+  });
+}
+
+/** One change as the routes list it: the change with its build's data_version and time. */
+export interface DatedChange extends Change {
+  data_version: string;
+  built_at: string;
+}
+
+export interface ChangeHistory {
+  /** The builds of the kept history, oldest first. */
+  builds: ChangeEntry[];
+  /** Every change, oldest build first, then by entity id. */
+  changes: DatedChange[];
+  /** The index in `changes` where each build's changes start (and, last, the end). */
+  starts: Map<string, number>;
+  byId: Map<string, DatedChange[]>;
+  /** True when older builds were dropped (the oldest kept one has a previous build). */
+  truncated: boolean;
+}
+
+/** The record of `build`, every page verified against its checksums; an empty history for a tree without one. */
+export function loadChangeHistory(build: LoadedBuild): ChangeHistory {
+  const builds: ChangeEntry[] =
+    CHANGES_INDEX in build.checksums ? [...build.readJson<ChangesIndex>(CHANGES_INDEX).builds].reverse() : [];
+  const changes: DatedChange[] = [];
+  const starts = new Map<string, number>();
+  for (const b of builds) {
+    starts.set(b.data_version, changes.length);
+    for (let name: string | null = b.href; name !== null; ) {
+      const page: ChangesBuild = build.readJson<ChangesBuild>(`${CHANGES_DIR}/${name}`);
+      for (const c of page.changes) changes.push({ data_version: b.data_version, built_at: b.built_at, ...c });
+      name = page.next;
+    }
+  }
+  const byId = new Map<string, DatedChange[]>();
+  for (const c of changes) (byId.get(c.id) ?? byId.set(c.id, []).get(c.id)!).push(c);
+  return { builds, changes, starts, byId, truncated: builds[0] !== undefined && builds[0].previous !== null };
+}
+
+export interface ChangesQuery {
+  since?: string;
+  id?: string;
+  notable?: string;
+  limit: number;
+  offset: number;
+}
+
+const DAY_MS = 86_400_000;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar day `YYYY-MM-DD` as the UTC time its next day starts, or undefined. */
+function endOfDay(day: string): number | undefined {
+  const m = DAY.exec(day);
+  if (!m) return undefined;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return new Date(t).toISOString().slice(0, 10) === day ? t + DAY_MS : undefined;
+}
+
+/** The first build (oldest first) the answer covers, as an index into `history.builds`. */
+function firstBuild(history: ChangeHistory, since: string): number {
+  const end = endOfDay(since);
+  if (DAY.test(since)) {
+    if (end === undefined) throw invalidParameters([{ parameter: 'since', message: 'must be a real day, YYYY-MM-DD' }]);
+    const oldest = history.builds[0];
+    if (history.truncated && oldest && end <= Date.parse(oldest.built_at))
+      throw new HttpError(
+        410,
+        'history_expired',
+        `${since} is before the kept history, which starts at ${oldest.built_at}`,
+      );
+    const i = history.builds.findIndex((b) => Date.parse(b.built_at) >= end);
+    return i === -1 ? history.builds.length : i;
+  }
+  const i = history.builds.findIndex((b) => b.data_version === since);
+  if (i >= 0) return i + 1;
+  if (history.truncated && history.builds[0]?.previous === since)
+    throw new HttpError(410, 'history_expired', `build ${since} is older than the kept history`);
+  throw notFound(`no build ${since} in the change history`);
+}
+
+/** `…/changes`: every change after `since` (or the last 30 days) to the build served, oldest first, paged. */
+export function queryChanges(history: ChangeHistory, query: ChangesQuery, served: string, now: Date) {
+  const since = query.since ?? new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10);
+  const first = firstBuild(history, since);
+  const from =
+    first < history.builds.length ? history.starts.get(history.builds[first]!.data_version)! : history.changes.length;
+  const pool =
+    query.id === undefined
+      ? history.changes.slice(from)
+      : (history.byId.get(query.id) ?? []).filter((c) => history.starts.get(c.data_version)! >= from);
+  const matching = query.notable === undefined ? pool : pool.filter((c) => c.notable.includes(query.notable!));
+  return {
+    since,
+    until: served,
+    total: matching.length,
+    limit: query.limit,
+    offset: query.offset,
+    results: matching.slice(query.offset, query.offset + query.limit),
+  };
+}
+
+/** `…/{id}/history`: every change to `id` in the kept history, oldest first; undefined for an id it never saw. */
+export function entityHistory(
+  history: ChangeHistory,
+  id: string,
+):
+  | {
+      id: string;
+      results: { data_version: string; built_at: string; kind: Change['kind']; fields: Field[]; notable: string[] }[];
+    }
+  | undefined {
+  const own = history.byId.get(id);
+  if (!own) return undefined;
+  return {
+    id,
+    results: own.map(({ data_version, built_at, kind, fields, notable }) => ({
+      data_version,
+      built_at,
+      kind,
+      fields,
+      notable,
+    })),
+  };
+}
