@@ -92,9 +92,8 @@ export async function main(argv: string[]): Promise<void> {
   const progress = createProgress(`build ${service}`);
   const demoDir = demoInputs ? await mkdtemp(join(tmpdir(), `shardline-demo-${service}-`)) : undefined;
   let result: BuildResult;
-  try {
-    if (demoDir) await writeDemo(service, demoDir);
-    result = await pipeline.build({
+  const build = () =>
+    pipeline.build({
       input: demoDir ?? (values.input ? resolve(values.input) : ''),
       outDir,
       year,
@@ -105,6 +104,18 @@ export async function main(argv: string[]): Promise<void> {
       publicUrl: publicUrlSetting(process.env, service),
       progress,
     });
+  try {
+    if (demoDir) {
+      // Demo data is built edition after edition where the service has several, so its change history shows.
+      const editions = pipeline.demoEditions ?? 1;
+      for (let edition = 1; edition < editions; edition++) {
+        await writeDemo(service, demoDir, { edition });
+        progress.stage(`demo edition ${edition} of ${editions}`);
+        await build();
+      }
+      await writeDemo(service, demoDir, { edition: editions });
+    }
+    result = await build();
   } catch (err) {
     throw new CliError(`build failed, nothing was published: ${(err as Error).message}`, 1);
   } finally {

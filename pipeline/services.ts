@@ -46,13 +46,15 @@ export interface PipelineService {
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
   demo(
     dir: string,
-    options: { seed?: number; scale?: number; onProgress?: (msg: string) => void },
+    options: { seed?: number; scale?: number; edition?: number; onProgress?: (msg: string) => void },
   ): Promise<{ files: string[]; facts?: object }>;
+  /** Editions a demo start builds one after the other, so the change history has a few builds (default 1). */
+  demoEditions?: number;
 }
 
 export const PIPELINES: Record<string, PipelineService> = {
   // BuildOptions is a superset of each builder's config: options are passed, not copied field by field.
-  facilities: { build: buildFacilities, demo: writeFacilitiesDemo },
+  facilities: { build: buildFacilities, demo: writeFacilitiesDemo, demoEditions: 3 },
   carriers: { build: buildCarriers, demo: writeCarriersDemo },
   economy: {
     needsInput: false,
@@ -91,12 +93,15 @@ export const SERVICE_NAMES = Object.keys(PIPELINES);
 export async function writeDemo(
   service: string,
   dir: string,
-  options: { seed?: number; scale?: number; onProgress?: (msg: string) => void } = {},
+  options: { seed?: number; scale?: number; edition?: number; onProgress?: (msg: string) => void } = {},
 ): Promise<string[]> {
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new Error(`unknown service ${service}`);
+  if ((options.edition ?? 1) > 1 && pipeline.demoEditions === undefined)
+    throw new Error(`the ${service} demo has one edition so far`);
   const { files, facts } = await pipeline.demo(dir, options);
-  await writeDemoMarker(service, dir, { seed: options.seed, scale: options.scale, facts });
+  const extra = (options.edition ?? 1) > 1 ? { edition: options.edition } : undefined;
+  await writeDemoMarker(service, dir, { seed: options.seed, scale: options.scale, facts, extra });
   return files;
 }
 

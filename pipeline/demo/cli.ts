@@ -1,4 +1,4 @@
-// npm run demo -- --out DIR [--service NAME] [--seed N] [--scale N]
+// npm run demo -- --out DIR [--service NAME] [--seed N] [--scale N] [--edition N]
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
 import { createProgress } from '../core/progress.ts';
@@ -6,12 +6,14 @@ import { SERVICE_NAMES, writeDemo } from '../services.ts';
 
 const USAGE = `Write demo inputs in the exact upstream file formats, one folder per service.
 
-Usage: npm run demo -- --out DIR [--service NAME] [--seed N] [--scale N]
+Usage: npm run demo -- --out DIR [--service NAME] [--seed N] [--scale N] [--edition N]
 
   --out       where to write (DIR/<service>/...); default: demo-inputs
   --service   one of ${SERVICE_NAMES.join(', ')} (default: all)
   --seed      random seed (default: the generator's fixed seed, so output is reproducible)
   --scale     size multiplier (default 1)
+  --edition   the inputs' edition, from 1 (default): a later one, from the same seed, revises a few past
+              figures, retires a facility and adds one, so builds in a row show a change history (facilities)
 
 Example:
   npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
@@ -19,7 +21,13 @@ Example:
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseCli(
     argv,
-    { out: { type: 'string' }, service: { type: 'string' }, seed: { type: 'string' }, scale: { type: 'string' } },
+    {
+      out: { type: 'string' },
+      service: { type: 'string' },
+      seed: { type: 'string' },
+      scale: { type: 'string' },
+      edition: { type: 'string' },
+    },
     USAGE,
   );
   if (values.help) {
@@ -34,11 +42,21 @@ export async function main(argv: string[]): Promise<void> {
   if (seed !== undefined && !Number.isInteger(seed)) throw new CliError('--seed must be an integer');
   if (scale !== undefined && !(scale > 0 && scale <= 1000))
     throw new CliError('--scale must be a number from 0 to 1000');
+  const edition = values.edition === undefined ? undefined : Number(values.edition);
+  if (edition !== undefined && !(Number.isInteger(edition) && edition >= 1 && edition <= 100))
+    throw new CliError('--edition must be an integer from 1 to 100');
+  if (edition !== undefined && edition > 1 && services.some((s) => s !== 'facilities'))
+    throw new CliError('--edition is written for facilities only so far: add --service facilities');
   const out = resolve(values.out ?? 'demo-inputs');
   const progress = createProgress('demo');
   for (const service of services) {
     progress.stage(`${service} → ${join(out, service)}`);
-    const files = await writeDemo(service, join(out, service), { seed, scale, onProgress: (m) => progress.tick(m) });
+    const files = await writeDemo(service, join(out, service), {
+      seed,
+      scale,
+      edition,
+      onProgress: (m) => progress.tick(m),
+    });
     for (const f of files) progress.info(f);
   }
   process.stderr.write(

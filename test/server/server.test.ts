@@ -138,6 +138,16 @@ describe('server process', () => {
     };
     expect(manifest.demo).toBe(true);
     expect(manifest.counts.facilities).toBeGreaterThan(100);
+    // Three demo editions built in a row: a change history to show, each build labelled demo.
+    const history = JSON.parse(readFileSync(join(empty, 'facilities', 'changes', 'index.json'), 'utf8')) as {
+      builds: { previous: string | null; demo: boolean; counts: { added: number; removed: number; changed: number } }[];
+    };
+    expect(history.builds.map((b) => [b.demo, b.previous === null])).toEqual([
+      [true, false],
+      [true, false],
+      [true, true],
+    ]);
+    expect(history.builds[0]!.counts).toMatchObject({ added: 1, removed: 1 });
   }, 60_000);
 
   it('says which port is taken and exits 1, leaving nothing running', async () => {

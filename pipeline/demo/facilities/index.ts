@@ -17,6 +17,7 @@ import { toEwrbFile } from './ewrb-file.ts';
 import { BY_GAS_FILE, EWRB_FILE, INDICATOR_FILE, ONTARIO_FILE } from './formats.ts';
 import { toOntarioFile } from './ontario-file.ts';
 import type { SpecPair } from './planted.ts';
+import { applyEditions, type EditionChanges } from './editions.ts';
 import { toDemoWorld } from './population.ts';
 import { RENAME_YEAR } from './years.ts';
 
@@ -81,6 +82,8 @@ export interface FacilitiesDemoFacts {
   undecodable: { federal: string; year: number };
   /** The EWRB_ID written with a U+FFFD in front. */
   ewrbReplacementCharId: string;
+  /** What each edition after the first changed (only for a later edition). */
+  editions?: EditionChanges[];
 }
 
 const toLink = (p: SpecPair): DemoLink => ({ ontario: p.on.id, federal: p.fed.id });
@@ -96,6 +99,8 @@ export interface FacilitiesDemoOptions {
   otherProvinceShare?: number;
   /** EWRB buildings; default 300 × scale. */
   ewrbRows?: number;
+  /** The registry's edition, from 1 (the default): each later one revises, retires and adds a few facilities. */
+  edition?: number;
   onProgress?: (msg: string) => void;
 }
 
@@ -120,6 +125,7 @@ export async function writeFacilitiesDemo(
 
   progress('inventing facilities');
   const d = toDemoWorld(seed, scale, otherProvinceShare);
+  const editions = applyEditions(d, seed, options.edition ?? 1);
   const root = createRng(seed);
   const ontario = toOntarioFile(d, root.fork('ontario-rows'));
   const byGas = toByGasFile(d);
@@ -191,6 +197,7 @@ export async function writeFacilitiesDemo(
     emptyCity: { ontario: d.rows.emptyCity.on.id, year: d.rows.emptyCity.year },
     undecodable: { federal: d.rows.undecodable.fed.id, year: d.rows.undecodable.year },
     ewrbReplacementCharId: ewrb.replacementId,
+    ...(editions.length > 0 ? { editions } : {}),
   };
   return { files, facts };
 }
