@@ -32,6 +32,7 @@ export const EXPLORERS = {
     nav: [
       { href: '#/', label: 'Search' },
       { href: '#/stats', label: 'Statistics' },
+      { href: '#/changes', label: 'What changed' },
       { href: 'docs', label: 'API reference' },
     ],
     title: 'Facilities explorer',

@@ -10,6 +10,8 @@ import { facilities } from '../../server/facilities/routes.ts';
 import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SearchResults } from '../../contract/types/facilities/search.ts';
 import type { Stats } from '../../contract/types/facilities/stats.ts';
+import type { ChangesIndex } from '../../contract/core/changes.ts';
+import type { Changes } from '../../contract/types/core/changes.ts';
 import {
   type Browser,
   chromiumOrSkip,
@@ -45,8 +47,11 @@ describe.skipIf(!chromiumPath)('facilities explorer in Chromium', () => {
   beforeAll(async () => {
     root = await tempDir('web-facilities');
     const input = join(root.path, 'input');
+    // Two demo editions built in a row, as npm start builds them: a change history to show.
     await writeDemo('facilities', input);
     await buildFacilities({ input, outDir: join(root.path, 'dist-data'), now: PINNED_CLOCK });
+    await writeDemo('facilities', input, { edition: 2 });
+    await buildFacilities({ input, outDir: join(root.path, 'dist-data'), now: () => new Date('2026-02-02T03:04:05Z') });
     server = await startService(facilities, join(root.path, 'dist-data'));
     browser = await launchBrowser(chromiumPath!, server.base);
     page = browser.page;
@@ -187,6 +192,42 @@ describe.skipIf(!chromiumPath)('facilities explorer in Chromium', () => {
     expect(focused).toBe(`#/facility/${all.results[0]!.spine_id}`);
     await timeView(page, 'facility', () => page.keyboard.press('Enter'));
     await expect(page.locator('h1').textContent()).resolves.toBe(all.results[0]!.name);
+  });
+
+  it('shows what changed: the builds with their counts, one build’s changes by notable word, a facility’s history', async () => {
+    timings.changes = await openView(page, `${server.base}/#/changes`, 'changes');
+    const index = await api<ChangesIndex>('/changes/index.json');
+    const rows = page.locator('table.builds tbody tr');
+    expect(await rows.count()).toBe(index.builds.length);
+    const newest = index.builds[0]!;
+    expect(await rows.first().locator('td').allTextContents()).toEqual([
+      newest.data_version,
+      '2026-02-02 03:04',
+      String(newest.counts.added),
+      String(newest.counts.removed),
+      String(newest.counts.changed),
+      'Demo data',
+    ]);
+    await expectAccessible('changes');
+    await screenshot(page, 'facilities-changes');
+
+    timings['changes-build'] = await timeView(page, 'changes-build', () => page.click(`text=${newest.data_version}`));
+    const changes = await api<Changes>(`/api/v1/changes?since=${newest.previous}`);
+    const names = () => page.locator('table.changes tbody tr td:first-child a').allTextContents();
+    expect(await names()).toEqual(changes.results.map((c) => c.name));
+    await page.selectOption('select[name="notable"]', 'total_revised');
+    await timeView(page, 'changes-build', () => page.click('button:text-is("Show")'));
+    const revised = changes.results.filter((c) => c.notable.includes('total_revised'));
+    expect(revised.length).toBeGreaterThan(0);
+    expect(await names()).toEqual(revised.map((c) => c.name));
+    await expectAccessible('changes-build');
+
+    // The first revised facility's own view lists the change, linked to its build.
+    await timeView(page, 'facility', () => page.click(`table.changes a:text-is("${revised[0]!.name}")`));
+    const history = page.locator('table.history tbody tr');
+    expect(await history.count()).toBe(1);
+    expect(await history.locator('td').first().textContent()).toBe(newest.data_version);
+    expect(await history.locator('td ul.fields').textContent()).toContain(revised[0]!.fields[0]!.path);
   });
 
   it('says what to do about an unknown facility', async () => {

@@ -4,6 +4,8 @@ import '../core/styles.css';
 import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SearchResults } from '../../contract/types/facilities/search.ts';
 import type { Stats } from '../../contract/types/facilities/stats.ts';
+import type { History } from '../../contract/types/core/history.ts';
+import { changesViews, fieldList } from '../core/changes.ts';
 import { getJson, query } from '../core/api.ts';
 import { href, startExplorer, type View } from '../core/app.ts';
 import { COLORS, chartFigure, compactNumber } from '../core/chart.ts';
@@ -162,9 +164,10 @@ const facility: View = {
   nav: '#/',
   async render(ctx) {
     const id = ctx.match.id ?? '';
-    const { body: r } = await getJson<FacilityRecord>(`${API}/facility/${encodeURIComponent(id)}`, {
-      signal: ctx.signal,
-    });
+    const [{ body: r }, { body: history }] = await Promise.all([
+      getJson<FacilityRecord>(`${API}/facility/${encodeURIComponent(id)}`, { signal: ctx.signal }),
+      getJson<History>(`${API}/facility/${encodeURIComponent(id)}/history`, { signal: ctx.signal }),
+    ]);
     const t = r.totals;
     const years = r.series.map((s) => s.year);
     const json = `${API}/facility/${encodeURIComponent(r.spine_id)}`;
@@ -251,6 +254,20 @@ const facility: View = {
             ]),
           ]
         : h('p', null, 'No large buildings report in this city.'),
+      h('h2', null, 'Changes across builds'),
+      history.results.length === 0
+        ? h('p', null, 'Unchanged since the change history began.')
+        : table(
+            'Changes to this facility, oldest first',
+            ['Build', 'Built', 'Kind', 'What moved'],
+            history.results.map((c) => [
+              h('a', { href: href(`/changes/${c.data_version}`) }, c.data_version),
+              c.built_at.slice(0, 10),
+              c.kind,
+              fieldList(c.fields),
+            ]),
+            { className: 'data history' },
+          ),
       h('h2', null, 'Data'),
       h('p', null, h('a', { href: json, type: 'application/json' }, 'The JSON record of this facility'), ` (${json})`),
     ];
@@ -374,5 +391,5 @@ const stats: View = {
 
 startExplorer({
   service: 'facilities',
-  views: [search, facility, stats],
+  views: [search, facility, stats, ...changesViews({ entityHref: facilityHref, noun: 'facilities' })],
 });
