@@ -104,10 +104,15 @@ function steadyLoad(base: string, paths: string[], phase: () => string) {
   };
 }
 
-/** The routes and every file of the tree a static host would serve (not the API documents). */
+/**
+ * The routes and every file of the tree a static host would serve (not the API documents), but the change
+ * documents named after one build: a build over a tree that went away starts a new history without them.
+ */
 function pathsOf(buildDir: string): string[] {
   const sums = JSON.parse(readFileSync(join(buildDir, 'checksums.json'), 'utf8')) as { files: Record<string, string> };
-  const files = Object.keys(sums.files).filter((f) => !f.startsWith('api/') && !/\.(gz|br)$/.test(f));
+  const perBuild = (f: string) =>
+    f.startsWith('changes/') && f !== 'changes/index.json' && !f.startsWith('changes/feed.');
+  const files = Object.keys(sums.files).filter((f) => !f.startsWith('api/') && !/\.(gz|br)$/.test(f) && !perBuild(f));
   return [
     '/healthz',
     '/api/v1/stats',
