@@ -1,6 +1,7 @@
-// What an /api/observations body costs to make, and where (`npx tsx bench/observation-bodies.ts [repeated|distinct|mixed]`):
-// part 1 times each step in process (document, ETag, gzip and brotli on the loop and on the pool); part 2 loads
-// a demo build with wrk over repeated, distinct and mixed queries, sampling the event loop's delay.
+// What an /api/observations body costs to make, and where (`npx tsx bench/observation-bodies.ts
+// [repeated|distinct|mixed]`): part 1 times each step in process (document, ETag, gzip and brotli on the loop and on
+// the pool); part 2 loads a demo build with wrk over repeated, distinct and mixed queries, sampling the event loop's
+// delay.
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -109,14 +109,8 @@ export function monthsBetween(from: string, to: string): number {
 
 /**
  * Oracle `DD-MON-YY` (`01-OCT-19`), as FMCSA's census and SMS Input files write dates, or `DD-MON-YYYY`.
- * Month names in English, any case; the day may be one digit.
- *
- * Century pivot for a two-digit year YY: the date is taken in 20YY unless 20YY-MM-DD would fall more than
- * one year after `reference` (an ISO date, normally the data snapshot's date), in which case it is 19YY.
- * With reference 2025-09-15: `01-OCT-19` → 2019-10-01, `01-JAN-26` → 2026-01-01, `01-JUN-74` → 1974-06-01.
- * The one-year margin admits dates slightly ahead of the snapshot (data entry errors, scheduled dates)
- * without sending them back a century; a date more than 99 years before the reference cannot be written
- * with two digits, which the census does not need (MCMIS starts in the 1970s).
+ * A two-digit year is 20YY unless that falls more than a year after `reference` (the snapshot's date), then
+ * 19YY: the margin keeps slightly-future entries in this century, and MCMIS starts in the 1970s.
  */
 export function parseOracleDate(s: string | undefined, reference: string): DateParse {
   if (blank(s)) return null;

@@ -127,9 +127,9 @@ export class HttpError extends Error {
 }
 
 /**
- * What the error log says of a failed request (server/core/app.ts, and the MCP tools): a failure the service classified itself (an HttpError such as
- * 503 upstream_unavailable, whose detail says what happened) in one line, with its status and code; anything
- * else is a bug, logged with its whole stack.
+ * What the error log says of a failed request (server/core/app.ts, and the MCP tools): a failure the service
+ * classified itself (an HttpError such as 503 upstream_unavailable, whose detail says what happened) in one line,
+ * with its status and code; anything else is a bug, logged with its whole stack.
  */
 export function describeFailure(err: unknown): string {
   if (err instanceof HttpError) return `${err.status} ${err.code}: ${err.detail}`;

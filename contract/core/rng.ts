@@ -1,9 +1,6 @@
 /**
- * A tiny seeded PRNG for demo data. Demo inputs must be byte-identical for a given seed (STYLE.md practice 4),
- * so nothing here reads the clock or Math.random.
- *
- * mulberry32 (Tommy Ettinger's 32-bit generator, public domain): one 32-bit state word, period 2^32,
- * good enough statistical quality for fake facilities and buildings, and trivially portable.
+ * A seeded PRNG, so demo inputs are byte-identical for a seed: mulberry32 (Tommy Ettinger, public domain),
+ * one 32-bit state word, period 2^32, good enough for fake facilities and carriers.
  */
 import { fnv1a } from './hash.ts';
 

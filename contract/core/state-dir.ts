@@ -1,10 +1,6 @@
-// STATE_DIR (docs/contracts/common.md, "State"): keys, allowance counters, caches and the vintage archive,
-// read by the server, the keys CLI and the nightly job alike, so all three resolve it the same way: unset
-// or empty is `state/`. It is checked before anything is served or written:
-// - never inside the data folder: a rebuild renames the published tree away (to `<service>.prev`, then
-//   deleted), which would take the key store with it, and the tree is what a CDN upload copies;
-// - a folder, created owner-only (0700) when missing, since it holds the hashes of every API key;
-// - writable, so that a mistake is told at start-up, not as an error on the first signed-in request.
+// STATE_DIR (docs/contracts/common.md, "State"; docs/configuration.md), resolved and checked alike by the server,
+// the keys CLI and the nightly job. Never inside the data folder: a rebuild renames the published tree away,
+// key store and all, and a CDN upload would publish it.
 import { accessSync, constants, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type Env, settingOrDefault } from './settings-registry.ts';

@@ -223,7 +223,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
           (raw, file, record) => normalizeCrashRow(raw, file, record, reference),
           (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'),
         );
-      // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC: no damage.
+      // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC:
+      // no damage.
       assertRowsUsed(
         ctx.accounts,
         new Set([

@@ -12,9 +12,6 @@ export type CarriersInputKind = 'census' | 'inspection' | 'violation' | 'crash';
 const req = (key: string, ...names: string[]): ColumnSpec => ({ key, names, required: true });
 const opt = (key: string, ...names: string[]): ColumnSpec => ({ key, names, required: false });
 
-/** FMCSA's SMS download page: the `FMCSA_CENSUS1_YYYYMon.txt` census and the SMS Input zips. */
-export const FMCSA_SMS_DOWNLOADS = 'https://ai.fmcsa.dot.gov/SMS/Tools/Downloads.aspx';
-
 /**
  * SMS Input – Motor Carrier Census, in either form: FMCSA's `FMCSA_CENSUS1_YYYYMon.txt` (upper-case quoted
  * header, `Y`/`N` flags, FAX after TELEPHONE) or the data.transportation.gov export `kjg3-diqy` (lower-case,
@@ -112,7 +109,8 @@ const socrata = (id: string): string => `https://data.transportation.gov/api/vie
 
 /**
  * `required`: the build cannot run without the census; the SMS Input files are the monthly run's other
- * three downloads (`url` is the data.transportation.gov export; FMCSA_SMS_DOWNLOADS has the same files).
+ * three downloads (`url` is the data.transportation.gov export; https://ai.fmcsa.dot.gov/SMS/Tools/Downloads.aspx
+ * has the same files as FMCSA's zips).
  */
 export const CARRIER_INPUTS: Record<
   CarriersInputKind,

@@ -1,10 +1,6 @@
-// normalize*: raw SMS Input rows (keys from inputs.ts) to InspectionRow, ViolationRow and CrashRow, or issues.
-// Pure: no I/O, no clock; the century pivot's reference date is passed in.
-//
-// These row types have no null for counts and flags, so a present-but-empty count or flag is read as 0 / false
-// with a `missing_value` issue, and unreadable text as 0 / false with an `invalid_value` issue; the row is
-// kept, because dropping an inspection or crash would understate a carrier's record. A row is dropped only
-// when it cannot be attributed or placed in time: no id, an invalid DOT number, no valid date.
+// Raw SMS Input rows to InspectionRow, ViolationRow and CrashRow, or issues; pure, the date pivot passed in.
+// An empty or unreadable count or flag is 0 / false with an issue, not a dropped row, since dropping would
+// understate a carrier's record; only a row with no id, DOT number or valid date is dropped.
 import { assertIsoDate, parseAnyDate } from '../../contract/core/dates.ts';
 import { rowIssue as issue, type Normalized, type RowIssue } from '../core/issues.ts';
 import { cleanText, parseInteger, parseNumber } from '../../contract/core/values.ts';

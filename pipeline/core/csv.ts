@@ -264,16 +264,10 @@ export function createDecoder(): {
 }
 
 /**
- * Incremental RFC 4180 record splitter on papaparse's core parser: text goes in in any pieces, whole records
- * come out with papaparse's first quote error, if any. Only the unfinished last record is kept between writes.
- *
- * The newline is pinned to LF and one trailing CR is trimmed from each record, so CRLF, LF and files mixing
- * both parse alike (papaparse would otherwise guess one line ending from the first chunk); the price is that
- * a quoted last field ending in a bare CR loses it.
- *
- * RFC 4180 §2.6 lets a quoted field span lines, so one stray opening quote would pull the rest of the file
- * into one record. A record longer than maxRecordChars is reported as an error record and reading resumes at
- * the line after the one where it started, which keeps memory bounded.
+ * Incremental RFC 4180 record splitter on papaparse's core parser: text in any pieces, whole records out.
+ * Newline pinned to LF with one trailing CR trimmed, so CRLF and LF files parse alike (a quoted last field
+ * ending in a bare CR loses it). A record over maxRecordChars (a stray quote, RFC 4180 §2.6) becomes an error
+ * record and reading resumes at the line after its start, so memory stays bounded.
  */
 export function createRecordParser(
   onRecord: RecordHandler,

@@ -1,4 +1,4 @@
-// The data-quality issue every normalizer returns instead of throwing (STYLE.md, practice 2). Issues are
+// The data-quality issue every normalizer returns instead of throwing. Issues are
 // collected into each service's issues.json build report; only broken invariants throw.
 
 export interface RowIssue {

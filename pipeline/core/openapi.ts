@@ -117,12 +117,9 @@ function resolveRef(ref: string, fromId: string): { id: string; pointer: string 
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
 
 /**
- * A copy of `schema` with every `$ref` rewritten to `#/components/schemas/...`, calling `reach` with each
- * schema id it names. `fromId` is the id relative refs resolve against ('' for inline schemas).
- *
- * Schemas become `components.schemas` named after their `$id` (`facilities/record` → `facilities.record`), and
- * every `$ref` a pointer inside the document (`record#/$defs/spine_id` →
- * `#/components/schemas/facilities.record/$defs/spine_id`); only the schemas the operations reach are kept.
+ * A copy of `schema` with every `$ref` (resolved against `fromId`) pointing into the document:
+ * `record#/$defs/spine_id` → `#/components/schemas/facilities.record/$defs/spine_id`. `reach` is called with
+ * each schema id named, so only the schemas the operations reach are kept.
  */
 function rewriteRefs(schema: unknown, fromId: string, reach: (id: string) => void): unknown {
   if (Array.isArray(schema)) return schema.map((s) => rewriteRefs(s, fromId, reach));

@@ -1,7 +1,7 @@
-// A fake Statistics Canada WDS and Bank of Canada Valet answering from the files `npm run generate --
-// --service economy` writes (economy.ts): the three WDS methods and the Valet call the clients make, by the
-// end of the request path, whatever comes before it. Point STATCAN_WDS_URL and BOC_VALET_URL at a server
-// running `respondGenerated` (tests and benchmarks listen on 127.0.0.1) and the real clients pull from it.
+// A fake Statistics Canada WDS and Bank of Canada Valet answering from the files `npm run generate -- --service
+// economy` writes (economy.ts): the three WDS methods and the Valet call the clients make, by the end of the request
+// path, whatever comes before it. Point STATCAN_WDS_URL and BOC_VALET_URL at a server from
+// `createGeneratedUpstreamHandler` (tests and benchmarks listen on 127.0.0.1) and the real clients pull from it.
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';

@@ -1,10 +1,6 @@
-// One upstream download, done so that the file in the download folder is always whole: the body streams
-// into a hidden temporary file beside the target and is renamed over it only once complete (its length
-// checked against Content-Length). A download that stalls for `timeoutMs` is abandoned; a network error,
-// a time-out, 408, 429 or a 5xx is retried with doubling delays (Retry-After honoured when it asks for
-// less than a minute); other 4xx are final. With the previous answer's ETag and Last-Modified it asks
-// conditionally (RFC 9110 §13.1.2, §13.1.3), and a 304 (or a body identical to the file already there)
-// leaves the file untouched.
+// One upstream download whose file is always whole: streamed into a hidden temporary file and renamed over the
+// target only when complete. Retries, time-outs and conditional requests (RFC 9110 §13.1.2, §13.1.3) as
+// docs/nightly.md describes them.
 import { createHash } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -53,6 +49,7 @@ export class DownloadError extends Error {
   }
 }
 
+/** A longer Retry-After is not waited for: the doubling delay applies. */
 const MAX_RETRY_AFTER_MS = 60_000;
 const USER_AGENT = 'shardline-nightly';
 

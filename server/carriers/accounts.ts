@@ -18,14 +18,9 @@ export interface Accounts {
 }
 
 /**
- * The service's store for `env` (DATABASE_URL, validated: a ConfigError for a value that is not a
- * postgres:// address) and `stateDir`.
- *   - Shared: opened now, its tables migrated in the background; a database that does not answer yet is
- *     no reason not to start (signed-in requests get 503 `store_unavailable` until it does), and a migration
- *     that fails for another reason is told on stderr, then tried again by the next request.
- *   - Embedded: opened on first use, so a server that never signs anyone in creates no state; a store
- *     already there is opened at once, so one this user cannot write (or a damaged file) stops the server
- *     with the reason.
+ * The service's store: PostgreSQL for DATABASE_URL (migrated in the background, so a database not up yet does
+ * not stop the start), else SQLite under `stateDir`, opened on first use so a server nobody signs in to makes
+ * no state, but at once when it exists so an unwritable or damaged file stops the start with the reason.
  */
 export function openAccounts(
   stateDir: string,

@@ -192,14 +192,9 @@ function withAllowance(result: CallToolResult, headers: Record<string, string>):
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 
 /**
- * A schema of schemas/ that a client can compile on its own: without `$id`/`$schema`, and with each `$ref`
- * to another file (`search-result`) replaced by that file's schema. Refs inside the file (`#/$defs/…`) stay;
- * a file brought in must have none, as they would point into the wrong document.
- *
- * It must also read the same to a draft-07 validator, which is what 2025-era clients check results with
- * (the 1.x SDK's ajv): there `prefixItems` means nothing and `items: false` refuses every item. A closed
- * tuple (`prefixItems` with `items: false`, the profile's seven BASICs) is described as `items: {anyOf:
- * [...]}` with its length kept; the order is for the REST schema to check.
+ * A schema of schemas/ a client can compile alone: no `$id`/`$schema`, refs to other files inlined (an inlined
+ * file must have no `#/$defs` refs of its own). Closed tuples become `items: {anyOf}` with their length kept,
+ * because 2025-era clients validate with draft-07 ajv, where `prefixItems` means nothing.
  */
 export function selfContained(id: string): Json {
   const { $id: _id, $schema: _schema, ...body } = schemas().schema(id);

@@ -24,21 +24,17 @@ function unauthorized(detail: string, keyGiven: boolean): HttpError {
 const MISSING = 'this route needs an API key in the header Authorization: Bearer <key>';
 
 /**
- * The account each connection last signed in with, the Authorization header that did it and the store's
- * key epoch then. A keep-alive client sends the same header with every request; while the header and the
- * epoch are the same, the account is too, and the key is neither hashed nor looked up again. Held per
- * connection and dropped with it, so a key stays in memory no longer than the connection that sent it,
- * and a header is only ever compared with what the same connection sent before.
+ * Per connection: the account, header and key epoch of its last sign-in, so a keep-alive client's repeated
+ * header is neither hashed nor looked up again. Dropped with the connection, so a key stays in memory no
+ * longer than the connection that sent it.
  */
 const signedIn = new WeakMap<object, { header: string; epoch: number; account: Account }>();
 
 /**
  * The account behind the request's bearer key; 401 `unauthorized` for a missing, malformed, unknown or
  * revoked key, 503 `store_unavailable` when the key had to be read from a store that does not answer.
- * No hash or store read when the connection signed in with the same header since the last change to any
- * key: the common case of a keep-alive client. With a
- * `limiter`, a malformed, unknown or revoked key counts as a failure of the client's address, and an
- * address over its failures is refused (429 `sign_in_limited`) before its key is looked at.
+ * With a `limiter`, a bad key counts against the client's address, and an address over its failures gets
+ * 429 `sign_in_limited` before its key is looked at.
  */
 export async function authenticate(
   req: Pick<IncomingMessage, 'headers'> & {

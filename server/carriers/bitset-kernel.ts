@@ -176,12 +176,9 @@ interface WasmApi {
 }
 
 /**
- * A kernel for bitsets of `words` 32-bit words with room for `slots` of them in its memory (see alloc), or
- * undefined when this runtime has no WebAssembly SIMD. The memory is reserved at once and the system gives
- * it pages as they are written, so slots cost nothing until they are used.
- *
- * The bitsets live in the module's memory (alloc), so an AND reads them in place. Its one function, for each
- * 16-byte block: v = load(a) & load(b); store(dst, v); count += popcount(v).
+ * A kernel for bitsets of `words` 32-bit words with `slots` of them in its own memory (alloc), so an AND
+ * reads them in place; undefined without WebAssembly SIMD. Pages are reserved at once but cost nothing
+ * until written.
  */
 export function createBitsetKernel(words: number, slots = 0): BitsetKernel | undefined {
   const WebAssembly = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;

@@ -1,10 +1,6 @@
-// POST /api/carrier/{carrier_id}/explain's answer (docs/contracts/carriers.md, "Explain"): the summary of a
-// profile, cached per carrier and data version in the account store. Generated once however many requests
-// ask at the same moment: within a process, concurrent first requests share one generation (single
-// flight); across processes, the store keeps the first summary written and everyone serves that one.
-// With a model configured, only what the model wrote is stored: a template standing in for it (the model
-// failed, or the gate turned the call away, llm-gate.ts) is answered with its reason and not kept, so a
-// later request still gets the model's summary.
+// POST /api/carrier/{carrier_id}/explain's answer (docs/contracts/carriers.md, "Explain"), cached per carrier and
+// data version in the account store: concurrent first requests share one generation, and across processes the
+// first summary stored wins. A template standing in for a model is never stored, so a later request asks again.
 import type { Profile } from '../../contract/carriers/profile.ts';
 import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 import type { AccountStore, ExplainEntry } from '../core/store.ts';

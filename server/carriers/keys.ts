@@ -1,8 +1,8 @@
 // npm run keys -- create --plan free|premium --label TEXT [--json] | list [--json] | revoke KEY_ID
-// Issues and revokes the carriers service's API keys in the store the server reads: PostgreSQL when
-// DATABASE_URL is set, else the SQLite file under STATE_DIR (docs/contracts/carriers.md "Access", docs/contracts/common.md
-// "State" and "Several servers, one shared store"). A key revoked here stops working on every server within
-// seconds (store-postgres.ts; a millisecond for the SQLite file).
+// Issues and revokes the carriers service's API keys in the store the server reads: PostgreSQL when DATABASE_URL is
+// set, else the SQLite file under STATE_DIR (docs/contracts/carriers.md "Access", docs/contracts/common.md "State"
+// and "Several servers, one shared store"). A key revoked here stops working on every server within seconds
+// (store-postgres.ts; a millisecond for the SQLite file).
 import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
 import { ConfigError } from '../../contract/core/settings.ts';
 import { existsSync } from 'node:fs';

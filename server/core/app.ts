@@ -319,8 +319,8 @@ const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
 
 /**
  * What HTTP/1.1 asks of a server before routing (RFC 9112 §3.2): a request target in absolute form
- * (`GET http://host/path`) is taken as its path and query, its authority as the Host; an HTTP/1.1 request
- * with no Host, or with two, is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
+ * (`GET http://host/path`) is taken as its path and query, its authority as the Host; an HTTP/1.1 request with no
+ * Host, or with two, is a 400; an `Expect` other than 100-continue (which Node has answered already) is a 417
  * (RFC 9110 §10.1.1). Returns the refusal, if any.
  */
 function admit(req: IncomingMessage): HttpError | undefined {

@@ -1,9 +1,6 @@
-// The routes that describe a service: its OpenAPI document (a file of the build, generated from schemas/ by
-// pipeline/core/openapi.ts) and `/docs`, a human API reference rendered in the browser from that document
-// by @scalar/api-reference. The renderer's standalone browser bundle is a file of the build's tree (the
-// pipeline copies it from vendor/scalar), served by the service itself, so the page needs neither the package
-// nor another host at run time: no CDN, no web fonts, no telemetry, no hosted AI panel. Below it, a footer credits the data of the build it describes: each source's publisher,
-// licence and attribution from the manifest (contract/core/licences.ts), and the code's licence.
+// A service's OpenAPI document and `/docs`, the @scalar/api-reference page rendered from it, with a footer crediting
+// the build's sources (contract/core/licences.ts). The renderer's bundle is a file of the build (copied from
+// vendor/scalar) served by the service itself: no CDN, web fonts, telemetry or hosted AI panel at run time.
 import {
   DOCS_PATH,
   DOCS_SCRIPT_FILE,

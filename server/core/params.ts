@@ -43,13 +43,9 @@ function decodeComponent(s: string): string | undefined {
 }
 
 /**
- * The query of a request, parsed from its query string as node:querystring (polka's parser) does: `+` and
- * percent escapes decoded, a repeated name an array. One difference: a value with a malformed escape
- * (`%zz`, a lone `%`) or escapes that are not UTF-8 (`%E9`, Latin-1 é) is noted, and parseQuery answers
- * it with a 400 for that parameter; node:querystring keeps such escapes as text or makes them U+FFFD,
- * which turned `q=%E9` into a search for nothing, that is, everything. Routes parse the query themselves,
- * and only when they need to: a route that answers a repeated query from a cache keyed by the raw query
- * string never parses it.
+ * The request's query, decoded as node:querystring (polka's parser) does, except that a malformed or
+ * non-UTF-8 escape (`%zz`, `%E9`) is noted for parseQuery to refuse with a 400: node:querystring made
+ * `q=%E9` a search for nothing, that is, everything (docs/operations.md, "Refused requests").
  */
 export function queryOf(req: { search: string }): RawQuery {
   const out = Object.create(null) as RawQuery;
@@ -136,13 +132,9 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
 }
 
 /**
- * Validates a query against the schema `schemaId` (an object schema whose properties are the parameters)
- * and returns the typed, coerced values. `check` adds the route's own errors about the values. Throws a
- * 400 problem listing every bad parameter.
- *
- * Schema first (docs/contracts/common.md, "Hostile input"): a value longer than its maxLength is refused
- * on its length alone, before any pattern reads it, and `check` is given only the parameters the schema
- * accepted, so no route's own rule (or regular expression) ever runs on a value already refused.
+ * The query's typed values by the schema `schemaId`, plus the route's own `check`; a 400 listing every bad
+ * parameter. Schema first (docs/contracts/common.md, "Hostile input"): an over-long value is refused on its
+ * length before any pattern reads it, and `check` sees only the parameters the schema accepted.
  */
 export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input: Partial<T>) => ParameterError[]): T {
   const registry = paramSchemas();

@@ -1,10 +1,6 @@
-// Response bodies of the observation routes, made once per copy of the data and slice (body, compressed
-// forms, ETag: server/core/payload.ts) and then answered with a Map read. A key names the observations
-// array a body was made from by its identity: the cache and the vintage archive replace an array, never
-// mutate it, so a body can never outlive the data it shows, and nothing has to be dropped when a pull lands.
-// Bounded by bytes; the oldest go first, except that one read since it was last looked at gets a second
-// chance (CLOCK), which keeps a hit to one Map read and a flag. A body is compressed on the event loop, once:
-// on the thread pool it measured slower on two CPUs (bench/HISTORY.md, "Economy observation bodies").
+// Response bodies of the observation routes, made once per copy of the data and slice, then one Map read.
+// Compressed on the event loop, once: the thread pool measured slower on two CPUs (bench/HISTORY.md,
+// "Economy observation bodies").
 import type { Payload } from '../core/payload.ts';
 import type { ObservationsAnswer } from './observations.ts';
 
@@ -34,7 +30,10 @@ export function identityOf(x: object): number {
   return id;
 }
 
-/** The key of an answer's body: its data, the slice, and the flags the document carries. */
+/**
+ * The key of an answer's body: its data by identity, the slice, and the flags the document carries. The cache and
+ * the vintage archive replace an observations array, never mutate it, so a body never outlives its data.
+ */
 export function toBodyKey(a: ObservationsAnswer): string {
   const flags = a.stale ? 's' : a.cached ? 'c' : 'p';
   const v = a.view;
@@ -44,6 +43,7 @@ export function toBodyKey(a: ObservationsAnswer): string {
   return `${identityOf(a.observations)}${flags}${a.start}-${a.end}${view}${dates}`;
 }
 
+/** Bounded by bytes, oldest out first, but one read since last looked at gets a second chance (CLOCK). */
 export class BodyMemo {
   /** By key, oldest first. */
   private readonly items = new Map<string, Item>();

@@ -1,16 +1,7 @@
 /**
- * Demo inputs for the carriers build, in the FMCSA file formats described in shared/data/carriers/README.md:
- * the census (§3 `FMCSA_CENSUS1_YYYYMon.txt`, or §1 the open-data CSV form) and the SMS Input Inspection,
- * Violation and Crash files ("SMS Input file layouts"). Every carrier, vehicle and event is invented (real US,
- * Canadian and Mexican city names only); nothing is copied from an upstream file.
- *
- * Sized like the real thing: scale 700 is about 2.1 M carriers, 7 M inspections, 10 M violations and 150 k
- * crashes over 24 months, so everything streams. Carriers are generated one at a time in DOT order, each from
- * its own forked RNG, and rows go to four buffered write streams that respect backpressure; nothing but
- * per-carrier state and the fact lists is kept.
- *
- * Deterministic for a seed (STYLE.md practice 4): every draw comes from `createRng`, never the clock or
- * Math.random; `asOf` pins the end of the window.
+ * Invented demo inputs for the carriers build in FMCSA's census and SMS Input formats
+ * (shared/data/carriers/README.md). Scale 700 is real size (about 2.1 M carriers, 10 M violations), so
+ * carriers are made one at a time, each from its own forked RNG, and streamed out; a seed and `asOf` fix it all.
  */
 
 import { join } from 'node:path';

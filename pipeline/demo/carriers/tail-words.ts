@@ -1,12 +1,9 @@
 import type { Rng } from '../../../contract/core/rng.ts';
 
 /**
- * The words of real carrier names have a long tail: a real census of 1,000 carriers already holds about
- * 1,800 distinct name words, four in five of them used once, so at FMCSA's 2 million carriers most words
- * are rare and a few (LLC, TRUCKING, common surnames) are everywhere. A name slot takes a word of its short
- * list part of the time and otherwise one of up to TAIL_WORDS made-up surnames, drawn with probability
- * about 1/k for the k-th (Zipf's law, from the 20th on), so the demo's vocabulary grows with its size as a real one does.
- * One draw of the stream per slot, as a plain pick takes.
+ * Real carrier names have a long tail (1,000 real carriers hold about 1,800 distinct words, four in five used
+ * once), so a name slot sometimes takes one of TAIL_WORDS made-up surnames, the k-th with probability about
+ * 1/k (Zipf, from the 20th on): the demo's vocabulary grows with its size. One draw per slot, as a plain pick.
  */
 const TAIL_WORDS = 1_500_000;
 const TAIL_FIRST = 20;

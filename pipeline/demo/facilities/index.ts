@@ -1,13 +1,7 @@
 /**
- * Demo inputs for the facilities build, in the exact upstream file formats described in
- * shared/data/facilities/README.md (§1 Ontario registry, §2 EWRB, §3.2–3.3 GHGRP emissions by gas, §3.4 ECCC
- * indicator table): same headers, encodings, BOMs, line ends, quoting and number formats. Every facility, company,
- * person and figure is invented (real Ontario place names only); nothing is copied from an upstream file.
- *
- * The data plant the cases the linking rule (docs/contracts/facilities.md, "Identity rules") and the flags must
- * handle, and report their ids in `facts`, so tests can check that a build finds each of them.
- *
- * Deterministic for a seed (STYLE.md practice 4): every draw comes from `createRng`, never the clock or Math.random.
+ * Invented demo inputs for the facilities build in the four upstream files' exact formats
+ * (shared/data/facilities/README.md). They plant the cases the linking rule (docs/contracts/facilities.md,
+ * "Identity rules") and the flags must handle and list their ids in `facts`; a seed fixes every draw.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

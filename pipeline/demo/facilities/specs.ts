@@ -65,6 +65,5 @@ export interface FederalSpec {
 }
 
 /** The files list facilities in id order; federal ids carry a `G` prefix. */
-
 export const byNumericId = <T extends { id: string }>(a: T, b: T) =>
   Number(a.id.replace(/\D/g, '')) - Number(b.id.replace(/\D/g, ''));
