@@ -45,7 +45,7 @@ function decodeComponent(s: string): string | undefined {
 /**
  * The request's query, decoded as node:querystring (polka's parser) does, except that a malformed or
  * non-UTF-8 escape (`%zz`, `%E9`) is noted for parseQuery to refuse with a 400: node:querystring made
- * `q=%E9` a search for nothing, that is, everything (docs/operations.md, "Refused requests").
+ * `q=%E9` a search for nothing, that is, everything (docs/operations.md, "Refused requests and hostile input").
  */
 export function queryOf(req: { search: string }): RawQuery {
   const out = Object.create(null) as RawQuery;
