@@ -15,12 +15,50 @@ import {
   FEED_ATOM,
   FEED_BUILDS,
   FEED_JSON,
+  diffViews,
   type Field,
   HISTORY_BUILDS,
   PAGE_CHANGES,
 } from '../../contract/core/changes.ts';
 import { schemas } from '../../contract/core/schemas.ts';
 import type { Sink, SinkEffects } from './sink.ts';
+
+/** One entity as the comparison sees it: its name and the pointers it is compared on. */
+export interface EntityView {
+  name: string;
+  view: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * Every entity's change between two builds, ordered by id: added, removed, or changed where a pointer moved.
+ * `notable` names what a person acts on in a change (an added or removed entity is notable by its kind).
+ */
+export function compareEntities(
+  before: ReadonlyMap<string, EntityView>,
+  after: ReadonlyMap<string, EntityView>,
+  notable: (fields: readonly Field[]) => string[],
+): Change[] {
+  const none = new Map<string, unknown>();
+  const changes: Change[] = [];
+  for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const b = before.get(id);
+    const a = after.get(id);
+    const fields = diffViews(b?.view ?? none, a?.view ?? none);
+    if (fields.length === 0) continue;
+    const kind = b === undefined ? 'added' : a === undefined ? 'removed' : 'changed';
+    changes.push({ id, name: (a ?? b)!.name, kind, fields, notable: kind === 'changed' ? notable(fields) : [] });
+  }
+  return changes;
+}
+
+/** The published build's data_version at `live`: null when none is published; throws when unreadable. */
+export async function publishedVersion(live: string, effects: SinkEffects): Promise<string | null> {
+  const body = await effects.readFile(join(live, 'manifest.json'));
+  if (!body) return null;
+  const version = (JSON.parse(body.toString('utf8')) as { data_version?: unknown }).data_version;
+  if (typeof version !== 'string') throw new Error('manifest.json has no data_version');
+  return version;
+}
 
 export interface ChangeRecordInput {
   service: string;

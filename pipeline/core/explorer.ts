@@ -50,6 +50,7 @@ export const EXPLORERS = {
     nav: [
       { href: '#/', label: 'Categories' },
       { href: '#/search', label: 'Search' },
+      { href: '#/changes', label: 'What changed' },
       { href: 'docs', label: 'API reference' },
     ],
     title: 'Economy explorer',

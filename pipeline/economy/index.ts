@@ -1,6 +1,7 @@
 // The economy build: read the reviewed registry from the repository (no --input: observations are pulled
 // from the upstreams at request time), turn it into the static API documents, the search index and a
 // report, and publish them through the sink (docs/contracts/economy.md).
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashTree } from '../core/code-hash.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
@@ -21,6 +22,9 @@ import {
 } from './registry.ts';
 import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
+import { compareSeries } from './changes.ts';
+import { writeChangeRecord } from '../core/changes.ts';
+import { publicUrlSetting } from '../../contract/core/changes.ts';
 import { REGISTRY_PROVENANCE, toUpstreamSources } from './provenance.ts';
 import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 
@@ -51,6 +55,8 @@ export interface EconomyBuildSummary {
   counts: Record<string, number>;
   inputs: { file: string; kind: string; rows: number; used: number; dropped: Record<string, number> }[];
   ignored: { file: string; reason: string }[];
+  /** What the change record could not do (a published record or build it could not read). */
+  warnings: string[];
   elapsedMs: number;
 }
 
@@ -119,7 +125,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
   const registryPath = config.registryPath ?? REGISTRY_PATH;
   const registryFile = config.registryPath ? registryPath : REGISTRY_FILE;
   const shrink = [{ kind: 'not-emptied' as const, prefix: CATEGORY_COUNT, what: 'category' }];
-  return runBuild('economy', config, shrink, async ({ sink, progress, now }) => {
+  return runBuild('economy', config, shrink, async ({ sink, progress, now, effects }) => {
     progress.stage(`reading ${registryFile}`);
     const registry = loadRegistry(registryPath);
     const entries: ReviewedEntry[] = registry.entries;
@@ -153,6 +159,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       ...(config.demo ? upstreams.map(toDemoProvenance) : upstreams),
     ];
     let snapshots: number | undefined;
+    let latest: Map<string, { observations: { date: string; value: number | null }[] }> | undefined;
     if (config.vintagesDir !== undefined) {
       progress.stage(`publishing the snapshots in ${config.vintagesDir}`);
       const vintages = await publishVintages(sink, config.vintagesDir, entries, schemas(), (id, n) =>
@@ -160,6 +167,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       );
       sources.push(vintages.source);
       snapshots = vintages.snapshots;
+      latest = vintages.latest;
       report.issues = [...report.issues, ...vintages.issues].sort((a, b) =>
         a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0,
       );
@@ -197,10 +205,23 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       ]),
       builtAt,
     });
+    progress.stage('recording changes');
+    const compared = await compareSeries(join(config.outDir, 'economy'), details, latest, effects);
+    const record = await writeChangeRecord(sink, effects, {
+      service: 'economy',
+      outDir: config.outDir,
+      dataVersion: manifest.data_version,
+      builtAt: new Date(manifest.built_at),
+      demo: config.demo ?? false,
+      previous: compared.previous,
+      changes: compared.changes,
+      publicUrl: config.publicUrl ?? publicUrlSetting({}, 'economy'),
+    });
     progress.stage('publishing');
     await sink.publish(manifest);
     return {
       service: 'economy',
+      warnings: [...compared.warnings, ...record.warnings],
       data_version: manifest.data_version,
       outDir: config.outDir,
       counts,

@@ -13,6 +13,7 @@ import {
   type OpenApiDocument,
   type ResponseSpec,
 } from '../core/openapi.ts';
+import { changeOperations } from '../core/openapi-changes.ts';
 import { API, OPENAPI_PATH, SNAPSHOT_CACHE, STALE_CACHE } from '../../contract/economy/api.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
@@ -215,6 +216,19 @@ export function toEconomyOpenApi(
           },
         },
       },
+      ...changeOperations({
+        base: API,
+        tag: 'Series',
+        historyPath: `${API}/series/{id}/history`,
+        idParameter: {
+          name: 'id',
+          in: 'path',
+          description: 'Series id: upper case letters, digits and underscores; anything else is a 404.',
+          schema: 'economy/registry#/$defs/id',
+        },
+        entities:
+          'series (their registry metadata, and their observations between the snapshots of two nightly builds)',
+      }),
       ...coreOperations({
         openapiPath: OPENAPI_PATH,
         service: 'economy',

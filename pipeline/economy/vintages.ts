@@ -32,6 +32,8 @@ export interface PublishedVintages {
   issues: VintageIssue[];
   /** The archive as one source of the manifest: its hash is part of the data version. */
   source: SourceFile;
+  /** Each series' newest snapshot published, for the change record. */
+  latest: Map<string, SnapshotDocument>;
 }
 
 /** Snapshot days in a series' folder, ascending; none when it has no folder. */
@@ -94,6 +96,7 @@ export async function publishVintages(
   const issues: VintageIssue[] = [];
   let snapshots = 0;
   let bytes = 0;
+  const latest = new Map<string, SnapshotDocument>();
   for (const entry of [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const id = entry.id;
     const published: string[] = [];
@@ -123,6 +126,7 @@ export async function publishVintages(
       hash.update(`${id}/${day}\n`).update(text);
       bytes += Buffer.byteLength(text);
       published.push(day);
+      latest.set(id, doc);
     }
     await sink.writeJson(`api/vintages/${id}.json`, { series: id, snapshots: published }, 'economy/vintages');
     snapshots += published.length;
@@ -131,6 +135,7 @@ export async function publishVintages(
   return {
     snapshots,
     issues,
+    latest,
     source: {
       file: 'STATE_DIR/economy/vintages',
       kind: 'vintages',

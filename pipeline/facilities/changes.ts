@@ -2,7 +2,8 @@
 // id added or retired, tier, program presence, names, each program's figure for each year (a revised past year
 // is a change), coordinates, NAICS and flags. Figures are keyed by year in the pointers (`/series/2019/ontario`).
 import { join } from 'node:path';
-import { type Change, diffViews, type Field, pointerToken } from '../../contract/core/changes.ts';
+import { type Change, type Field, pointerToken } from '../../contract/core/changes.ts';
+import { compareEntities, type EntityView, publishedVersion } from '../core/changes.ts';
 import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
@@ -46,23 +47,6 @@ export function facilityNotable(fields: readonly Field[]): string[] {
   return [...notable].sort();
 }
 
-/** One facility's change between two builds, or undefined when nothing compared moved. */
-export function compareFacility(before: Compared | undefined, after: Compared | undefined): Change | undefined {
-  const subject = (after ?? before)!;
-  const empty = new Map<string, unknown>();
-  const fields = diffViews(before ? facilityView(before) : empty, after ? facilityView(after) : empty);
-  if (fields.length === 0) return undefined;
-  const kind = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
-  // An added or retired facility is notable by its kind; its fields say what it held.
-  return {
-    id: subject.spine_id,
-    name: subject.name,
-    kind,
-    fields,
-    notable: kind === 'changed' ? facilityNotable(fields) : [],
-  };
-}
-
 export interface FacilityComparison {
   /** The published build's data_version, or null when there is none to compare with (or it is damaged). */
   previous: string | null;
@@ -76,13 +60,11 @@ export async function compareWithPublished(
   records: readonly Compared[],
   effects: SinkEffects,
 ): Promise<FacilityComparison> {
-  const manifest = await effects.readFile(join(live, 'manifest.json'));
-  if (!manifest) return { previous: null, changes: [], warnings: [] };
-  const before = new Map<string, Compared>();
-  let previous: string;
+  const before = new Map<string, EntityView>();
+  let previous: string | null;
   try {
-    previous = (JSON.parse(manifest.toString('utf8')) as { data_version: string }).data_version;
-    if (typeof previous !== 'string') throw new Error('manifest.json has no data_version');
+    previous = await publishedVersion(live, effects);
+    if (previous === null) return { previous: null, changes: [], warnings: [] };
     const dir = join(live, 'api', 'v1', 'facility');
     for (const name of await effects.list(dir)) {
       if (!name.endsWith('.json')) continue;
@@ -90,7 +72,7 @@ export async function compareWithPublished(
       if (!body) throw new Error(`${name} vanished`);
       const doc = JSON.parse(body.toString('utf8')) as Compared;
       if (typeof doc.spine_id !== 'string' || !Array.isArray(doc.series)) throw new Error(`${name} is not a facility`);
-      before.set(doc.spine_id, doc);
+      before.set(doc.spine_id, { name: doc.name, view: facilityView(doc) });
     }
   } catch (err) {
     return {
@@ -101,11 +83,6 @@ export async function compareWithPublished(
       ],
     };
   }
-  const after = new Map(records.map((r) => [r.spine_id, r]));
-  const changes: Change[] = [];
-  for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const change = compareFacility(before.get(id), after.get(id));
-    if (change) changes.push(change);
-  }
-  return { previous, changes, warnings: [] };
+  const after = new Map(records.map((r) => [r.spine_id, { name: r.name, view: facilityView(r) }]));
+  return { previous, changes: compareEntities(before, after, facilityNotable), warnings: [] };
 }

@@ -13,8 +13,11 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { HttpError, invalidParameters, notFound } from '../../contract/core/problem.ts';
+import type { ChangesParameters } from '../../contract/types/core/changes-query.ts';
 import type { LoadedBuild } from './build.ts';
+import { parseQuery, queryOf, type RawQuery } from './params.ts';
 import { sendPayload, toPayload } from './payload.ts';
+import type { Routes } from './service.ts';
 
 /** The page size of `…/changes` when `limit` is not given. */
 export const CHANGES_LIMIT = 100;
@@ -125,6 +128,13 @@ export function queryChanges(history: ChangeHistory, query: ChangesQuery, served
   };
 }
 
+/** `…/changes` for a query as the route and the MCP tool receive it: checked by its schema, then answered. */
+export function answerChanges(history: ChangeHistory, raw: RawQuery, served: string) {
+  const q = parseQuery<ChangesParameters>(raw, 'core/changes-query');
+  const query = { ...q, limit: q.limit ?? CHANGES_LIMIT, offset: q.offset ?? 0 };
+  return { ...queryChanges(history, query, served, new Date()), query };
+}
+
 /** `…/{id}/history`: every change to `id` in the kept history, oldest first; undefined for an id it never saw. */
 export function entityHistory(
   history: ChangeHistory,
@@ -147,4 +157,30 @@ export function entityHistory(
       notable,
     })),
   };
+}
+
+/**
+ * `changes` (`…/changes`) and `history` (`…/{id}/history`, `:id` in it) on a service whose data holds its
+ * change record; `checkId` throws the service's 404 for a malformed id, `served` says whether an id is in the
+ * build (an entity served but never changed has an empty history).
+ */
+export function mountChangeRoutes<D extends { changes: ChangeHistory }>(
+  r: Routes<D>,
+  paths: { changes: string; history: string },
+  entity: { checkId(id: string): void; served(build: LoadedBuild, id: string): boolean; what: string },
+): void {
+  r.get(paths.changes, (req, res, s) => {
+    const version = s.build.manifest.data_version;
+    const body = answerChanges(s.data.changes, queryOf(req), version);
+    const key = JSON.stringify([body.since, body.query.id, body.query.notable, body.limit, body.offset]);
+    const { query: _, ...doc } = body;
+    sendJson(req, res, doc, `${version}\0changes\0${key}`);
+  });
+  r.get(paths.history, (req, res, s) => {
+    const id = req.params.id ?? '';
+    entity.checkId(id);
+    const history = entityHistory(s.data.changes, id) ?? (entity.served(s.build, id) ? { id, results: [] } : undefined);
+    if (!history) throw notFound(`no ${entity.what} ${id} in this build or its change history`);
+    sendJson(req, res, history, `${s.build.manifest.data_version}\0history\0${id}`);
+  });
 }

@@ -16,6 +16,8 @@ export interface McpDeps {
   getObservations(args: Record<string, string>): Promise<Record<string, unknown>>;
   /** The `/api/categories` array. */
   listCategories(): unknown[];
+  /** The `/api/changes` object; throws HttpError (400/404/410) exactly as the REST route would. */
+  getChanges(args: Record<string, string>): Record<string, unknown>;
   /** Provenance for a series id: source URL and upstream ids. */
   provenance(series: string): { sourceUrl: string; upstream: unknown; note?: string } | undefined;
 }
@@ -95,7 +97,13 @@ function observationArguments(): Record<string, Json> {
 /** What get_observations answers without a limit: an agent's context is no place for a daily series' history. */
 export const MCP_OBSERVATIONS = 1000;
 
-const INPUT: Record<'search_series' | 'get_observations' | 'list_categories', ArgumentsSchema> = {
+/** get_changes' arguments: the REST route's (schemas/core/changes-query), defaults left to the route. */
+function changesArguments(): Record<string, Json> {
+  const { properties } = paramSchemas().schema('core/changes-query') as { properties: Record<string, Json> };
+  return Object.fromEntries(Object.entries(properties).map(([name, { default: _, ...spec }]) => [name, spec]));
+}
+
+const INPUT: Record<'search_series' | 'get_observations' | 'list_categories' | 'get_changes', ArgumentsSchema> = {
   search_series: {
     type: 'object',
     properties: {
@@ -119,6 +127,7 @@ const INPUT: Record<'search_series' | 'get_observations' | 'list_categories', Ar
     additionalProperties: false,
   },
   list_categories: { type: 'object', properties: {}, required: [], additionalProperties: false },
+  get_changes: { type: 'object', properties: changesArguments(), required: [], additionalProperties: false },
 };
 
 const UPSTREAM = {
@@ -225,6 +234,34 @@ const OUTPUT: Record<keyof typeof INPUT, Json> = {
             name: { type: 'string' },
             seriesCount: { type: 'integer', minimum: 0 },
             examples: { type: 'array', maxItems: 3, items: { type: 'string' } },
+          },
+        },
+      },
+      provenance: PROVENANCE,
+    },
+  },
+  get_changes: {
+    type: 'object',
+    required: ['since', 'until', 'total', 'limit', 'offset', 'results', 'provenance'],
+    properties: {
+      since: { type: 'string' },
+      until: { type: 'string', description: 'The data_version served.' },
+      total: { type: 'integer', minimum: 0 },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['data_version', 'built_at', 'id', 'name', 'kind', 'fields', 'notable'],
+          properties: {
+            data_version: { type: 'string' },
+            built_at: { type: 'string', format: 'date-time' },
+            id: { type: 'string' },
+            name: { type: 'string' },
+            kind: { enum: ['added', 'removed', 'changed'] },
+            fields: { type: 'array', items: { type: 'object', required: ['path', 'from', 'to'] } },
+            notable: { type: 'array', items: { type: 'string' } },
           },
         },
       },
@@ -369,6 +406,24 @@ function toServer(
         toArguments(INPUT.list_categories, args);
         // Categories are counted from the registry: no upstream of their own, so no series entries.
         return { categories: deps.listCategories(), provenance: provenanceOf([], manifest.built_at) };
+      }),
+  );
+
+  server.registerTool(
+    'get_changes',
+    {
+      title: 'Get changes',
+      description:
+        'What changed in the series between builds (registry metadata; observations revised, added or withdrawn between nightly snapshots), oldest first, as GET /api/changes does.',
+      inputSchema: schemas.input.get_changes,
+      outputSchema: schemas.output.get_changes,
+      annotations: { ...annotations, openWorldHint: false },
+    },
+    (args) =>
+      toolResult(LABEL, () => {
+        const doc = deps.getChanges(toArguments(INPUT.get_changes, args));
+        const ids = [...new Set((doc.results as { id: string }[]).map((c) => c.id))];
+        return { ...doc, provenance: provenanceOf(ids, manifest.built_at) };
       }),
   );
   return server;

@@ -20,6 +20,7 @@ import { Lru } from '../core/cache.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound, type ParameterError } from '../../contract/core/problem.ts';
+import { loadChangeHistory, mountChangeRoutes, type ChangeHistory } from '../core/changes.ts';
 
 export interface EconomyRegistryData {
   search: SeriesSearch;
@@ -30,6 +31,8 @@ export interface EconomyRegistryData {
    * reordered parameters name one entry.
    */
   searches: Lru<SeriesPage>;
+  /** The build's change record (docs/contracts/changes.md). */
+  changes: ChangeHistory;
 }
 
 interface SeriesQuery {
@@ -52,6 +55,7 @@ export function loadRegistryData(build: LoadedBuild): EconomyRegistryData {
     search: toSeriesSearch(index),
     entries: new Map(entries.map((e) => [e.id, e])),
     searches: new Lru(2000),
+    changes: loadChangeHistory(build),
   };
 }
 
@@ -99,4 +103,15 @@ export function registryRoutes<D extends EconomyRegistryData>(r: Routes<D>): voi
     sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
   });
   r.get(`${API}/categories`, (req, res, s) => sendDocument(req, res, s, `${API}/categories`));
+  mountChangeRoutes(
+    r,
+    { changes: `${API}/changes`, history: `${API}/series/:id/history` },
+    {
+      checkId(id) {
+        if (!isSeriesId(id)) throw notFound(`${id} is not a series id (upper case letters, digits and underscores)`);
+      },
+      served: (build, id) => build.payloads.has(`${API}/series/${id}`),
+      what: 'series',
+    },
+  );
 }

@@ -7,6 +7,7 @@ import { OPENAPI_PATH } from '../../contract/economy/api.ts';
 import { rankSeries } from '../../contract/economy/search.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import { mountMcp, type McpDeps } from './mcp.ts';
+import { answerChanges } from '../core/changes.ts';
 import { LOCAL_HOSTS } from '../core/mcp.ts';
 import { observationRoutes } from './observations-routes.ts';
 import {
@@ -75,6 +76,10 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       return { ...toObservationsDocument({ ...a, view }), truncated: true };
     },
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
+    getChanges: (args) => {
+      const { query: _, ...doc } = answerChanges(s.data.changes, args, s.build.manifest.data_version);
+      return doc;
+    },
     provenance: (series) => {
       const entry = s.data.entries.get(series);
       if (!entry) return undefined;

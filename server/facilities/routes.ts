@@ -23,15 +23,7 @@ import { parseQuery, queryOf } from '../core/params.ts';
 import { sendPayload, toPayload, type Payload } from '../core/payload.ts';
 import { notFound, type ParameterError } from '../../contract/core/problem.ts';
 import type { SearchParameters } from '../../contract/types/facilities/search-query.ts';
-import type { ChangesParameters } from '../../contract/types/core/changes-query.ts';
-import {
-  CHANGES_LIMIT,
-  entityHistory,
-  loadChangeHistory,
-  queryChanges,
-  sendJson,
-  type ChangeHistory,
-} from '../core/changes.ts';
+import { loadChangeHistory, mountChangeRoutes, type ChangeHistory } from '../core/changes.ts';
 
 export interface FacilitiesData {
   names: NameMatcher;
@@ -183,26 +175,17 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
       if (!p) throw notFound(`no facility ${id}`);
       sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE });
     });
-    r.get(`${BASE}/facility/:id/history`, (req, res, s) => {
-      const id = req.params.id ?? '';
-      if (!isSpineId(id)) throw notFound(`${id} is not a facility id (ONF- and 6 digits)`);
-      const history =
-        entityHistory(s.data.changes, id) ??
-        (s.build.payloads.has(`${BASE}/facility/${id}`) ? { id, results: [] } : undefined);
-      if (!history) throw notFound(`no facility ${id} in this build or its change history`);
-      sendJson(req, res, history, `${s.data.version}\0history\0${id}`);
-    });
-    r.get(`${BASE}/changes`, (req, res, s) => {
-      const q = parseQuery<ChangesParameters>(queryOf(req), 'core/changes-query');
-      const query = { ...q, limit: q.limit ?? CHANGES_LIMIT, offset: q.offset ?? 0 };
-      const body = queryChanges(s.data.changes, query, s.data.version, new Date());
-      sendJson(
-        req,
-        res,
-        body,
-        `${s.data.version}\0changes\0${JSON.stringify([body.since, query.id, query.notable, query.limit, query.offset])}`,
-      );
-    });
+    mountChangeRoutes(
+      r,
+      { changes: `${BASE}/changes`, history: `${BASE}/facility/:id/history` },
+      {
+        checkId(id) {
+          if (!isSpineId(id)) throw notFound(`${id} is not a facility id (ONF- and 6 digits)`);
+        },
+        served: (build, id) => build.payloads.has(`${BASE}/facility/${id}`),
+        what: 'facility',
+      },
+    );
     r.get(`${BASE}/search`, (req, res, s) => {
       const query = parseQuery<SearchQuery>(queryOf(req), 'facilities/search-query', checkSearchQuery);
       const payload = search(s.data, query, s.build.payloads.get(`${BASE}/search`));

@@ -1,5 +1,5 @@
 // The official MCP inspector's CLI (@modelcontextprotocol/inspector-cli, a 2025-era client) against economy's
-// /mcp as npm start serves it (a demo build, the built-in demo upstream): it lists the three tools and calls
+// /mcp as npm start serves it (a demo build, the built-in demo upstream): it lists the four tools and calls
 // each, and what it prints is the REST routes' data. Run as a child process against the test server on
 // 127.0.0.1.
 import { join } from 'node:path';
@@ -44,7 +44,12 @@ describe('the MCP inspector CLI', { timeout: 60_000 }, () => {
     const run = await runInspector(url, { method: 'tools/list' });
     expect(run.code, run.stderr).toBe(0);
     const tools = (run.json as Json).tools as Json[];
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_observations', 'list_categories', 'search_series']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'get_changes',
+      'get_observations',
+      'list_categories',
+      'search_series',
+    ]);
     for (const t of tools) expect(t.outputSchema).toMatchObject({ type: 'object' });
   });
 

@@ -15,6 +15,7 @@ import { queryOf } from '../../server/core/params.ts';
 import { jsonPayload, sendPayload } from '../../server/core/payload.ts';
 import { HttpError, invalidParameters, notFound } from '../../contract/core/problem.ts';
 import { mountMcp, type McpDeps } from '../../server/economy/mcp.ts';
+import { answerChanges, type ChangeHistory } from '../../server/core/changes.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -74,6 +75,44 @@ function isRealDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/** Two builds: the second revised CPI's March value. */
+const REVISION = {
+  data_version: 'b2',
+  built_at: '2026-02-02T00:00:00.000Z',
+  id: 'CPI_ALL_ITEMS',
+  name: 'Consumer Price Index, all-items',
+  kind: 'changed' as const,
+  fields: [{ path: '/observations/2024-03-01', from: 159.8, to: 159.9 }],
+  notable: ['value_revised'],
+};
+const HISTORY: ChangeHistory = {
+  builds: [
+    {
+      data_version: 'b1',
+      previous: null,
+      built_at: '2026-01-01T00:00:00.000Z',
+      demo: false,
+      counts: { added: 0, removed: 0, changed: 0 },
+      href: 'b1.json',
+    },
+    {
+      data_version: 'b2',
+      previous: 'b1',
+      built_at: REVISION.built_at,
+      demo: false,
+      counts: { added: 0, removed: 0, changed: 1 },
+      href: 'b2.json',
+    },
+  ],
+  changes: [REVISION],
+  starts: new Map([
+    ['b1', 0],
+    ['b2', 0],
+  ]),
+  byId: new Map([['CPI_ALL_ITEMS', [REVISION]]]),
+  truncated: false,
+};
+
 const deps: McpDeps = {
   searchSeries(query) {
     if (query.trim() === '') throw invalidParameters([{ parameter: 'q', message: 'must not be blank' }]);
@@ -113,6 +152,10 @@ const deps: McpDeps = {
     { slug: 'exchange-rates', name: 'Exchange rates', seriesCount: 1, examples: ['US dollar in Canadian dollars'] },
   ],
   provenance: (id) => UPSTREAM[id],
+  getChanges: (args) => {
+    const { query: _, ...doc } = answerChanges(HISTORY, args, 'b2');
+    return doc;
+  },
 };
 
 const service: ServiceDefinition<null> = {
@@ -244,6 +287,24 @@ const toolCases: {
     },
   },
   {
+    name: 'get_changes answers what the changes route answers',
+    tool: 'get_changes',
+    args: { since: 'b1', notable: 'value_revised', limit: 10 },
+    check(r) {
+      const doc = expectSameJson(r);
+      expect(doc).toMatchObject({ since: 'b1', until: 'b2', total: 1, limit: 10, offset: 0, results: [REVISION] });
+      expect(doc.provenance).toMatchObject({ series: [{ id: 'CPI_ALL_ITEMS', ...UPSTREAM.CPI_ALL_ITEMS }] });
+    },
+  },
+  {
+    name: 'get_changes since a build the history never had is a tool error naming it',
+    tool: 'get_changes',
+    args: { since: 'b0' },
+    check(r) {
+      expectToolError(r, 'no build b0 in the change history');
+    },
+  },
+  {
     name: 'an impossible date is a tool error with the REST message',
     tool: 'get_observations',
     args: { series: 'CPI_ALL_ITEMS', from: '2024-02-30' },
@@ -298,7 +359,12 @@ const toolCases: {
 function checkToolList(
   tools: { name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }[],
 ) {
-  expect(tools.map((t) => t.name).sort()).toEqual(['get_observations', 'list_categories', 'search_series']);
+  expect(tools.map((t) => t.name).sort()).toEqual([
+    'get_changes',
+    'get_observations',
+    'list_categories',
+    'search_series',
+  ]);
   const byName = new Map(tools.map((t) => [t.name, t]));
   expect(byName.get('search_series')!.inputSchema).toMatchObject({
     type: 'object',
@@ -352,7 +418,7 @@ describe('a 2025-era client (@modelcontextprotocol/sdk 1.x, initialize handshake
     expect(client.getInstructions()).toMatch(/search_series/);
   });
 
-  it('lists the three tools with input and output schemas', async () => {
+  it('lists the four tools with input and output schemas', async () => {
     const { tools } = await client.listTools();
     checkToolList(tools as Parameters<typeof checkToolList>[0]);
   });
@@ -399,7 +465,7 @@ describe('a 2026-07-28 client (@modelcontextprotocol/client v2, no handshake)', 
     }
   });
 
-  it('lists the three tools with input and output schemas', async () => {
+  it('lists the four tools with input and output schemas', async () => {
     const { tools } = await client.listTools();
     checkToolList(tools as Parameters<typeof checkToolList>[0]);
   });
@@ -476,7 +542,7 @@ describe('raw 2026-07-28 requests', () => {
     const { status, body } = await modern('tools/list');
     expect(status).toBe(200);
     expect(body.result).toMatchObject({ resultType: 'complete', ttlMs: DAY_MS, cacheScope: 'public' });
-    expect((body.result!.tools as unknown[]).length).toBe(3);
+    expect((body.result!.tools as unknown[]).length).toBe(4);
   });
 
   it('calls a tool with no initialize before it', async () => {

@@ -186,6 +186,18 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
     await screenshot(page, 'economy-vintage');
   });
 
+  it('shows what changed: the one build of a new history, with nothing to compare it with', async () => {
+    timings.changes = await openView(page, `${server.base}/#/changes`, 'changes');
+    const rows = page.locator('table.builds tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('td').last().textContent()).toBe('Demo data (first build of the history)');
+    await expectAccessible('changes');
+    await timeView(page, 'changes-build', () => page.click(`text=${built.summary.data_version}`));
+    expect(await page.locator('p.lede').textContent()).toBe('The first build of the history: nothing to compare it with.');
+    expect(await page.locator('p.empty').textContent()).toBe('Nothing changed in this build.');
+    await expectAccessible('changes-build');
+  });
+
   it('says what to do about an unknown series', async () => {
     await openView(page, `${server.base}/#/series/NOPE`, 'series');
     const alert = page.locator('[role="alert"]');

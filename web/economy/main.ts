@@ -9,6 +9,7 @@ import type { SeriesList } from '../../contract/types/economy/series-list.ts';
 import type { VintagesOfASeries } from '../../contract/types/economy/vintages.ts';
 import { getJson, query } from '../core/api.ts';
 import { href, startExplorer, type View } from '../core/app.ts';
+import { changesViews } from '../core/changes.ts';
 import { COLORS, chartFigure } from '../core/chart.ts';
 import { type Child, facts, field, h, select, table } from '../core/dom.ts';
 import { isoToSeconds, MISSING, num } from '../core/format.ts';
@@ -355,5 +356,5 @@ const seriesView: View = {
 
 startExplorer({
   service: 'economy',
-  views: [home, search, seriesView],
+  views: [home, search, seriesView, ...changesViews({ entityHref: (id) => seriesHref(id), noun: 'series' })],
 });

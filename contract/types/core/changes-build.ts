@@ -63,7 +63,7 @@ export interface Change {
   kind: "added" | "removed" | "changed";
   fields: Field[];
   /**
-   * The changes a person would act on, in the service's words (facilities: tier_changed, program_added, program_removed, total_revised, name_changed, moved; ...).
+   * The changes a person would act on, in the service's words (facilities: tier_changed, program_changed, name_changed, moved, total_revised, methane_flagged, anomaly_flagged; economy: value_revised, observations_added, observations_withdrawn, metadata_changed); empty for an added or removed entity, which its kind says.
    */
   notable: string[];
 }

@@ -12,7 +12,7 @@ export interface ChangesParameters {
    */
   id?: string;
   /**
-   * Only the changes that name this word in `notable` (facilities: tier_changed, program_changed, name_changed, moved, total_revised, methane_flagged, anomaly_flagged).
+   * Only the changes that name this word in `notable` (facilities: tier_changed, program_changed, name_changed, moved, total_revised, methane_flagged, anomaly_flagged; economy: value_revised, observations_added, observations_withdrawn, metadata_changed).
    */
   notable?: string;
   limit?: number;
