@@ -193,7 +193,9 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
     expect(await rows.first().locator('td').last().textContent()).toBe('Demo data (first build of the history)');
     await expectAccessible('changes');
     await timeView(page, 'changes-build', () => page.click(`text=${built.summary.data_version}`));
-    expect(await page.locator('p.lede').textContent()).toBe('The first build of the history: nothing to compare it with.');
+    expect(await page.locator('p.lede').textContent()).toBe(
+      'The first build of the history: nothing to compare it with.',
+    );
     expect(await page.locator('p.empty').textContent()).toBe('Nothing changed in this build.');
     await expectAccessible('changes-build');
   });
