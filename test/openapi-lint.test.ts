@@ -99,6 +99,7 @@ describe('carriers OpenAPI document', () => {
         expect(responses['503']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
         expect(JSON.stringify(responses['503']?.content)).toContain('store_unavailable');
       }
-    expect(signedIn).toBe(4);
+    // Profile, explain, export, the agent route, the change record and a carrier history.
+    expect(signedIn).toBe(6);
   });
 });

@@ -32,14 +32,19 @@ export function pointerToken(key: string | number): string {
 
 /**
  * What changed between two views of one entity (each pointer to its value), the pointers in order; values are
- * compared as JSON, and a side without a pointer counts as null.
+ * compared as JSON, a side without a pointer counts as null, and `same` may call two different values no change
+ * (a percentile that moved by less than half a point).
  */
-export function diffViews(before: ReadonlyMap<string, unknown>, after: ReadonlyMap<string, unknown>): Field[] {
+export function diffViews(
+  before: ReadonlyMap<string, unknown>,
+  after: ReadonlyMap<string, unknown>,
+  same: (path: string, from: unknown, to: unknown) => boolean = () => false,
+): Field[] {
   const fields: Field[] = [];
   for (const path of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const from = (before.get(path) ?? null) as Field['from'];
     const to = (after.get(path) ?? null) as Field['to'];
-    if (JSON.stringify(from) !== JSON.stringify(to)) fields.push({ path, from, to });
+    if (JSON.stringify(from) !== JSON.stringify(to) && !same(path, from, to)) fields.push({ path, from, to });
   }
   return fields;
 }

@@ -29,6 +29,9 @@ import { Aggregator, CarrierIndex, type AggregationRules } from './aggregate.ts'
 import { CARRIER_INPUTS, CARRIER_KINDS, PROVENANCE, type CarriersInputKind } from './inputs.ts';
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
+import { openCarrierComparison } from './changes.ts';
+import { writeChangeRecord } from '../core/changes.ts';
+import { publicUrlSetting } from '../../contract/core/changes.ts';
 import { toRankingSize, toTimeWeigher } from './methodology.ts';
 import {
   methodology as loadMethodology,
@@ -298,6 +301,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
     const monthly = await openRecordStoreWriter(sink, MONTHLY);
     const registry = schemas();
+    const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects);
     for (let i = 0; i < unique.length; i++) {
       const c = unique[i]!;
       const aggregate = agg.toAggregate(i);
@@ -316,6 +320,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
       if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
       await profiles.add(c.dot, Buffer.from(JSON.stringify(profile)));
+      await comparison.add(profile);
       const record = {
         carrier_id: c.dot,
         legal_name: c.legal_name,
@@ -392,6 +397,21 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       ]),
       builtAt: now(),
     });
+    progress.stage('recording changes');
+    const compared = await comparison.finish();
+    const record = await writeChangeRecord(sink, effects, {
+      service: 'carriers',
+      outDir: config.outDir,
+      dataVersion: manifest.data_version,
+      builtAt: new Date(manifest.built_at),
+      demo,
+      previous: compared.previous,
+      changes: compared.changes,
+      global: compared.global,
+      privatePages: true,
+      publicUrl: config.publicUrl ?? publicUrlSetting({}, 'carriers'),
+    });
+    warnings.push(...compared.warnings, ...record.warnings);
     progress.stage('publishing');
     await sink.publish(manifest);
     return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };

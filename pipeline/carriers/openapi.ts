@@ -15,6 +15,7 @@ import {
   type ParameterSpec,
   type ResponseSpec,
 } from '../core/openapi.ts';
+import { changeOperations } from '../core/openapi-changes.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
@@ -278,6 +279,23 @@ export function toCarriersOpenApi(
           429: quotaExhausted,
         },
       },
+      ...changeOperations({
+        base: BASE,
+        tag: 'Carriers',
+        historyPath: `${BASE}/carrier/{carrier_id}/history`,
+        idParameter: {
+          name: 'carrier_id',
+          in: 'path',
+          description: 'The USDOT number, 1 to 8 digits; anything else is a 400.',
+          schema: { type: 'string', pattern: '^[0-9]{1,8}$' },
+        },
+        entities:
+          'carriers (names, place, fleet, inspections and crashes, out-of-service rates, each category’s percentile and alert)',
+        signedIn: {
+          note: 'Signed in, as a profile is; not counted against the free allowance.',
+          responses: { 401: unauthorized, 429: signInLimited },
+        },
+      }),
       ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'carriers', report: 'carriers/report', registry }),
     ],
   };

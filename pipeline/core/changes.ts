@@ -21,6 +21,8 @@ import {
   PAGE_CHANGES,
 } from '../../contract/core/changes.ts';
 import { schemas } from '../../contract/core/schemas.ts';
+import { privateDirOf } from '../../contract/core/layout.ts';
+import type { Manifest } from '../../contract/core/manifest.ts';
 import type { Sink, SinkEffects } from './sink.ts';
 
 /** One entity as the comparison sees it: its name and the pointers it is compared on. */
@@ -29,24 +31,37 @@ export interface EntityView {
   view: ReadonlyMap<string, unknown>;
 }
 
-/**
- * Every entity's change between two builds, ordered by id: added, removed, or changed where a pointer moved.
- * `notable` names what a person acts on in a change (an added or removed entity is notable by its kind).
- */
+/** How a service compares: what is notable in a change, and which different values are no change. */
+export interface Comparison {
+  notable(fields: readonly Field[]): string[];
+  same?(path: string, from: unknown, to: unknown): boolean;
+}
+
+/** One entity's change between two builds, or undefined when nothing compared moved. */
+export function compareEntity(
+  id: string,
+  before: EntityView | undefined,
+  after: EntityView | undefined,
+  how: Comparison,
+): Change | undefined {
+  const none = new Map<string, unknown>();
+  const fields = diffViews(before?.view ?? none, after?.view ?? none, how.same);
+  if (fields.length === 0) return undefined;
+  const kind = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+  // An added or removed entity is notable by its kind; its fields say what it held.
+  return { id, name: (after ?? before)!.name, kind, fields, notable: kind === 'changed' ? how.notable(fields) : [] };
+}
+
+/** Every entity's change between two builds held in memory, ordered by id. */
 export function compareEntities(
   before: ReadonlyMap<string, EntityView>,
   after: ReadonlyMap<string, EntityView>,
-  notable: (fields: readonly Field[]) => string[],
+  how: Comparison,
 ): Change[] {
-  const none = new Map<string, unknown>();
   const changes: Change[] = [];
   for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const b = before.get(id);
-    const a = after.get(id);
-    const fields = diffViews(b?.view ?? none, a?.view ?? none);
-    if (fields.length === 0) continue;
-    const kind = b === undefined ? 'added' : a === undefined ? 'removed' : 'changed';
-    changes.push({ id, name: (a ?? b)!.name, kind, fields, notable: kind === 'changed' ? notable(fields) : [] });
+    const change = compareEntity(id, before.get(id), after.get(id), how);
+    if (change) changes.push(change);
   }
   return changes;
 }
@@ -73,6 +88,11 @@ export interface ChangeRecordInput {
   global?: readonly Field[];
   /** Where the tree is served: the feeds' links start with it. */
   publicUrl: string;
+  /**
+   * Pages beside the tree with the signed-in files (`private/changes/`), for a service whose changes are a
+   * profile's worth of data (carriers); the index and feeds, counts only, stay public.
+   */
+  privatePages?: boolean;
 }
 
 export interface ChangeRecordResult {
@@ -85,21 +105,22 @@ export interface ChangeRecordResult {
 /** The published tree's record: its index and every page of each build it keeps, read and checked. */
 async function readHistory(
   live: string,
+  pagesBase: () => Promise<string>,
   effects: SinkEffects,
   warnings: string[],
 ): Promise<{ index?: ChangesIndex; damaged: boolean; pages: Map<string, ChangesBuild> }> {
   const pages = new Map<string, ChangesBuild>();
-  const read = async (rel: string, schemaId: string): Promise<unknown> => {
-    const body = await effects.readFile(join(live, CHANGES_DIR, rel));
-    if (!body) throw new Error(`${CHANGES_DIR}/${rel} is missing`);
+  const read = async (path: string, name: string, schemaId: string): Promise<unknown> => {
+    const body = await effects.readFile(path);
+    if (!body) throw new Error(`${name} is missing`);
     const doc: unknown = JSON.parse(body.toString('utf8'));
-    schemas().assert(schemaId, doc, `${CHANGES_DIR}/${rel}`);
+    schemas().assert(schemaId, doc, name);
     return doc;
   };
   if (!(await effects.readFile(join(live, CHANGES_INDEX)))) return { damaged: false, pages };
   let index: ChangesIndex;
   try {
-    index = (await read('index.json', 'core/changes-index')) as ChangesIndex;
+    index = (await read(join(live, CHANGES_INDEX), CHANGES_INDEX, 'core/changes-index')) as ChangesIndex;
   } catch (err) {
     warnings.push(`the published change record cannot be read (${(err as Error).message}): a new history starts`);
     return { damaged: true, pages };
@@ -110,7 +131,11 @@ async function readHistory(
       const own = new Map<string, ChangesBuild>();
       for (let name: string | null = entry.href; name !== null; ) {
         if (own.has(name)) throw new Error(`${name} names itself again`);
-        const page = (await read(name, 'core/changes-build')) as ChangesBuild;
+        const page = (await read(
+          join(await pagesBase(), name),
+          `${CHANGES_DIR}/${name}`,
+          'core/changes-build',
+        )) as ChangesBuild;
         own.set(name, page);
         name = page.next;
       }
@@ -151,7 +176,12 @@ const countsOf = (changes: readonly Change[]) => ({
 });
 
 /** Atom 1.0 and JSON Feed 1.1 of the newest builds, linked under the URL the tree is served at. */
-function toFeeds(service: string, builds: readonly ChangeEntry[], publicUrl: string): { atom: string; json: unknown } {
+function toFeeds(
+  service: string,
+  builds: readonly ChangeEntry[],
+  publicUrl: string,
+  privatePages: boolean,
+): { atom: string; json: unknown } {
   const newest = builds[0];
   const at = (rel: string) => new URL(rel, publicUrl).toString();
   const feed = new Feed({
@@ -170,7 +200,8 @@ function toFeeds(service: string, builds: readonly ChangeEntry[], publicUrl: str
     feed.addItem({
       title: `Build ${b.data_version}: ${summary}`,
       id: `tag:shardline,2026:${service}/changes/${b.data_version}`,
-      link: at(`${CHANGES_DIR}/${b.href}`),
+      // Signed-in pages are not on the public host: their item links to the index.
+      link: at(privatePages ? CHANGES_INDEX : `${CHANGES_DIR}/${b.href}`),
       date: new Date(b.built_at),
       description: summary,
     });
@@ -192,7 +223,15 @@ export async function writeChangeRecord(
 ): Promise<ChangeRecordResult> {
   const warnings: string[] = [];
   const live = join(input.outDir, input.service);
-  const { index, damaged, pages } = await readHistory(live, effects, warnings);
+  const pagesDir = input.privatePages ? `private/${CHANGES_DIR}` : CHANGES_DIR;
+  const pagesBase = async () => {
+    if (!input.privatePages) return join(live, CHANGES_DIR);
+    const body = await effects.readFile(join(live, 'manifest.json'));
+    const dir = body && privateDirOf(live, JSON.parse(body.toString('utf8')) as Manifest);
+    if (!dir) throw new Error('the published build names no private folder');
+    return join(dir, CHANGES_DIR);
+  };
+  const { index, damaged, pages } = await readHistory(live, pagesBase, effects, warnings);
   const history = index?.builds ?? [];
   const builtAt = input.builtAt.toISOString();
   const again = history[0]?.data_version === input.dataVersion;
@@ -211,14 +250,14 @@ export async function writeChangeRecord(
   const builds = again ? history : [entry, ...history].slice(0, HISTORY_BUILDS);
   const kept = new Set(builds.map((b) => b.data_version));
   for (const [name, page] of pages)
-    if (kept.has(page.data_version)) await sink.writeJson(`${CHANGES_DIR}/${name}`, page, 'core/changes-build');
+    if (kept.has(page.data_version)) await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
   if (!again) {
     const own = restart ? { ...input, previous: null, changes: [], global: [] } : input;
     for (const [name, page] of toPages(own, builtAt))
-      await sink.writeJson(`${CHANGES_DIR}/${name}`, page, 'core/changes-build');
+      await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
   }
   await sink.writeJson(CHANGES_INDEX, { service: input.service, builds }, 'core/changes-index');
-  const feeds = toFeeds(input.service, builds, input.publicUrl);
+  const feeds = toFeeds(input.service, builds, input.publicUrl, input.privatePages ?? false);
   await sink.writeText(FEED_ATOM, feeds.atom);
   await sink.writeJson(FEED_JSON, feeds.json, 'core/json-feed');
   return { entry, added: !again, warnings };

@@ -93,5 +93,5 @@ export async function compareSeries(
       { name: d.title, view: seriesView(d, compared.has(d.id) ? latest?.get(d.id)?.observations : undefined) },
     ]),
   );
-  return { previous, changes: compareEntities(before, after, seriesNotable), warnings: [] };
+  return { previous, changes: compareEntities(before, after, { notable: seriesNotable }), warnings: [] };
 }

@@ -84,5 +84,5 @@ export async function compareWithPublished(
     };
   }
   const after = new Map(records.map((r) => [r.spine_id, { name: r.name, view: facilityView(r) }]));
-  return { previous, changes: compareEntities(before, after, facilityNotable), warnings: [] };
+  return { previous, changes: compareEntities(before, after, { notable: facilityNotable }), warnings: [] };
 }

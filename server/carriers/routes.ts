@@ -3,6 +3,7 @@
 // search runs the name index on a thread of its own (search-thread.ts); sign-in, the free allowance and the
 // explain cache use the account store: SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (store.ts).
 import { SIGNED_IN } from '../core/service.ts';
+import { loadChangeHistory, mountChangeRoutes, type ChangeHistory } from '../core/changes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';
 import type { LoadedBuild } from '../core/build.ts';
@@ -49,6 +50,8 @@ export interface CarriersData {
   hot: RepeatCache<Buffer>;
   /** Inspection and crash counts by month, for the export (only carriers with events). */
   monthly: RecordStore;
+  /** The build's change record, signed-in data like the profiles (docs/contracts/changes.md). */
+  changes: ChangeHistory;
 }
 
 export interface CarriersOptions {
@@ -253,6 +256,15 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         monthly.close();
         throw err;
       }
+      let changes: ChangeHistory;
+      try {
+        changes = loadChangeHistory(build);
+      } catch (err) {
+        profiles.close();
+        monthly.close();
+        search.close();
+        throw err;
+      }
       return {
         build,
         profiles,
@@ -260,6 +272,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         searches: new RepeatCache(5000),
         hot: new RepeatCache(PROFILE_CACHE),
         monthly,
+        changes,
       };
     },
     unload(data) {
@@ -280,6 +293,22 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         `${BASE}/carrier/:carrier_id`,
         async (req, res, s) => sendRecord(req, res, await lookupProfile(req, s, req.params.carrier_id, access)),
         SIGNED_IN,
+      );
+
+      // A change record is a profile's worth of data: signed in, and not counted against the allowance.
+      mountChangeRoutes<CarriersData>(
+        r,
+        { changes: `${BASE}/changes`, history: `${BASE}/carrier/:carrier_id/history`, param: 'carrier_id' },
+        {
+          checkId: (id) => toCarrierId(id),
+          served: (s, id) => s.data.profiles.indexOf(Number(id)) >= 0,
+          what: 'carrier',
+        },
+        {
+          check: (req) => authenticate(req, access.accounts(), access.signIn),
+          options: SIGNED_IN,
+          cacheControl: NO_STORE,
+        },
       );
 
       mountPremium<CarriersData>(

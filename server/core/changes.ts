@@ -17,16 +17,20 @@ import type { ChangesParameters } from '../../contract/types/core/changes-query.
 import type { LoadedBuild } from './build.ts';
 import { parseQuery, queryOf, type RawQuery } from './params.ts';
 import { sendPayload, toPayload } from './payload.ts';
-import type { Routes } from './service.ts';
+import type { RouteOptions, RouteRequest, Routes, ServiceState } from './service.ts';
 
 /** The page size of `…/changes` when `limit` is not given. */
 export const CHANGES_LIMIT = 100;
 
 /** An answer made for this request, sent with an ETag named by what it was made from, compressed when asked. */
-export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown, identity: string): void {
-  sendPayload(req, res, toPayload(JSON.stringify(body), 'application/json', true, identity), {
-    cacheControl: PUBLIC_CACHE,
-  });
+export function sendJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  identity: string,
+  cacheControl = PUBLIC_CACHE,
+): void {
+  sendPayload(req, res, toPayload(JSON.stringify(body), 'application/json', true, identity), { cacheControl });
 }
 
 /** One change as the routes list it: the change with its build's data_version and time. */
@@ -53,10 +57,12 @@ export function loadChangeHistory(build: LoadedBuild): ChangeHistory {
     CHANGES_INDEX in build.checksums ? [...build.readJson<ChangesIndex>(CHANGES_INDEX).builds].reverse() : [];
   const changes: DatedChange[] = [];
   const starts = new Map<string, number>();
+  // Pages are in the tree, or beside it with the signed-in files (carriers).
+  const dir = `${CHANGES_DIR}/${builds[0]?.href ?? ''}` in build.checksums ? CHANGES_DIR : `private/${CHANGES_DIR}`;
   for (const b of builds) {
     starts.set(b.data_version, changes.length);
     for (let name: string | null = b.href; name !== null; ) {
-      const page: ChangesBuild = build.readJson<ChangesBuild>(`${CHANGES_DIR}/${name}`);
+      const page: ChangesBuild = build.readJson<ChangesBuild>(`${dir}/${name}`);
       for (const c of page.changes) changes.push({ data_version: b.data_version, built_at: b.built_at, ...c });
       name = page.next;
     }
@@ -166,21 +172,35 @@ export function entityHistory(
  */
 export function mountChangeRoutes<D extends { changes: ChangeHistory }>(
   r: Routes<D>,
-  paths: { changes: string; history: string },
-  entity: { checkId(id: string): void; served(build: LoadedBuild, id: string): boolean; what: string },
+  /** `history` names its id parameter `param` (`:id` by default). */
+  paths: { changes: string; history: string; param?: string },
+  entity: { checkId(id: string): void; served(state: ServiceState<D>, id: string): boolean; what: string },
+  /** For signed-in records (carriers): the sign-in each request passes first, its route options and caching. */
+  signedIn?: { check(req: RouteRequest): Promise<unknown>; options: RouteOptions; cacheControl: string },
 ): void {
-  r.get(paths.changes, (req, res, s) => {
-    const version = s.build.manifest.data_version;
-    const body = answerChanges(s.data.changes, queryOf(req), version);
-    const key = JSON.stringify([body.since, body.query.id, body.query.notable, body.limit, body.offset]);
-    const { query: _, ...doc } = body;
-    sendJson(req, res, doc, `${version}\0changes\0${key}`);
-  });
-  r.get(paths.history, (req, res, s) => {
-    const id = req.params.id ?? '';
-    entity.checkId(id);
-    const history = entityHistory(s.data.changes, id) ?? (entity.served(s.build, id) ? { id, results: [] } : undefined);
-    if (!history) throw notFound(`no ${entity.what} ${id} in this build or its change history`);
-    sendJson(req, res, history, `${s.build.manifest.data_version}\0history\0${id}`);
-  });
+  const cache = signedIn?.cacheControl ?? PUBLIC_CACHE;
+  r.get(
+    paths.changes,
+    async (req, res, s) => {
+      await signedIn?.check(req);
+      const version = s.build.manifest.data_version;
+      const body = answerChanges(s.data.changes, queryOf(req), version);
+      const key = JSON.stringify([body.since, body.query.id, body.query.notable, body.limit, body.offset]);
+      const { query: _, ...doc } = body;
+      sendJson(req, res, doc, `${version}\0changes\0${key}`, cache);
+    },
+    signedIn?.options,
+  );
+  r.get(
+    paths.history,
+    async (req, res, s) => {
+      await signedIn?.check(req);
+      const id = req.params[paths.param ?? 'id'] ?? '';
+      entity.checkId(id);
+      const history = entityHistory(s.data.changes, id) ?? (entity.served(s, id) ? { id, results: [] } : undefined);
+      if (!history) throw notFound(`no ${entity.what} ${id} in this build or its change history`);
+      sendJson(req, res, history, `${s.build.manifest.data_version}\0history\0${id}`, cache);
+    },
+    signedIn?.options,
+  );
 }

@@ -110,7 +110,7 @@ export function registryRoutes<D extends EconomyRegistryData>(r: Routes<D>): voi
       checkId(id) {
         if (!isSeriesId(id)) throw notFound(`${id} is not a series id (upper case letters, digits and underscores)`);
       },
-      served: (build, id) => build.payloads.has(`${API}/series/${id}`),
+      served: (s, id) => s.build.payloads.has(`${API}/series/${id}`),
       what: 'series',
     },
   );

@@ -182,7 +182,7 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
         checkId(id) {
           if (!isSpineId(id)) throw notFound(`${id} is not a facility id (ONF- and 6 digits)`);
         },
-        served: (build, id) => build.payloads.has(`${BASE}/facility/${id}`),
+        served: (s, id) => s.build.payloads.has(`${BASE}/facility/${id}`),
         what: 'facility',
       },
     );

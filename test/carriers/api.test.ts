@@ -416,7 +416,18 @@ describe('the static tree', () => {
     const body = readFileSync(join(dir, 'checksums.json'));
     expect(createHash('sha256').update(body).digest('hex')).toBe(manifest.private_checksums_sha256);
     const files = (JSON.parse(body.toString('utf8')) as { files: Record<string, string> }).files;
-    expect(Object.keys(files).sort()).toEqual([
+    // The build's change page is signed-in data too (docs/contracts/changes.md): here, not in the tree.
+    const version = (manifest as unknown as { data_version: string }).data_version;
+    expect(
+      Object.keys(files)
+        .filter((f) => f.startsWith('changes/'))
+        .sort(),
+    ).toEqual([`changes/${version}.json`, `changes/${version}.json.br`, `changes/${version}.json.gz`]);
+    expect(
+      Object.keys(files)
+        .filter((f) => !f.startsWith('changes/'))
+        .sort(),
+    ).toEqual([
       'monthly.dat',
       'monthly.idx',
       'profiles.dat',
