@@ -153,10 +153,10 @@ async function readHistory(
 }
 
 /** The build's document as pages of at most PAGE_CHANGES changes, each naming the next. */
-export function toPages(input: ChangeRecordInput, builtAt: string): [string, ChangesBuild][] {
+export function toPages(input: ChangeRecordInput, builtAt: string, name = input.dataVersion): [string, ChangesBuild][] {
   const count = Math.max(1, Math.ceil(input.changes.length / PAGE_CHANGES));
   return Array.from({ length: count }, (_, i) => [
-    changePageName(input.dataVersion, i + 1),
+    changePageName(name, i + 1),
     {
       data_version: input.dataVersion,
       previous: input.previous,
@@ -164,7 +164,7 @@ export function toPages(input: ChangeRecordInput, builtAt: string): [string, Cha
       total: input.changes.length,
       global: i === 0 ? [...(input.global ?? [])] : [],
       changes: input.changes.slice(i * PAGE_CHANGES, (i + 1) * PAGE_CHANGES),
-      next: i + 1 < count ? changePageName(input.dataVersion, i + 2) : null,
+      next: i + 1 < count ? changePageName(name, i + 2) : null,
     },
   ]);
 }
@@ -237,6 +237,9 @@ export async function writeChangeRecord(
   const again = history[0]?.data_version === input.dataVersion;
   // A first build, or one after a damaged record, starts a history: its first entry compares with nothing.
   const restart = damaged || input.previous === null;
+  // A data_version that comes back (inputs A, then B, then A again) is a new build with pages of its own.
+  const seen = history.filter((b) => b.data_version === input.dataVersion).length;
+  const pageName = seen === 0 ? input.dataVersion : `${input.dataVersion}-r${seen + 1}`;
   const entry: ChangeEntry = again
     ? history[0]!
     : {
@@ -245,7 +248,7 @@ export async function writeChangeRecord(
         built_at: builtAt,
         demo: input.demo,
         counts: countsOf(restart ? [] : input.changes),
-        href: changePageName(input.dataVersion, 1),
+        href: changePageName(pageName, 1),
       };
   const builds = again ? history : [entry, ...history].slice(0, HISTORY_BUILDS);
   const kept = new Set(builds.map((b) => b.data_version));
@@ -253,7 +256,7 @@ export async function writeChangeRecord(
     if (kept.has(page.data_version)) await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
   if (!again) {
     const own = restart ? { ...input, previous: null, changes: [], global: [] } : input;
-    for (const [name, page] of toPages(own, builtAt))
+    for (const [name, page] of toPages(own, builtAt, pageName))
       await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
   }
   await sink.writeJson(CHANGES_INDEX, { service: input.service, builds }, 'core/changes-index');

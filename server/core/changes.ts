@@ -44,9 +44,10 @@ export interface ChangeHistory {
   builds: ChangeEntry[];
   /** Every change, oldest build first, then by entity id. */
   changes: DatedChange[];
-  /** The index in `changes` where each build's changes start (and, last, the end). */
-  starts: Map<string, number>;
-  byId: Map<string, DatedChange[]>;
+  /** The index in `changes` where each build's changes start, by the build's position in `builds`. */
+  starts: number[];
+  /** Each entity's changes, as their indexes in `changes` (so in build order). */
+  byId: Map<string, number[]>;
   /** True when older builds were dropped (the oldest kept one has a previous build). */
   truncated: boolean;
 }
@@ -56,19 +57,21 @@ export function loadChangeHistory(build: LoadedBuild): ChangeHistory {
   const builds: ChangeEntry[] =
     CHANGES_INDEX in build.checksums ? [...build.readJson<ChangesIndex>(CHANGES_INDEX).builds].reverse() : [];
   const changes: DatedChange[] = [];
-  const starts = new Map<string, number>();
+  const starts: number[] = [];
   // Pages are in the tree, or beside it with the signed-in files (carriers).
   const dir = `${CHANGES_DIR}/${builds[0]?.href ?? ''}` in build.checksums ? CHANGES_DIR : `private/${CHANGES_DIR}`;
   for (const b of builds) {
-    starts.set(b.data_version, changes.length);
+    starts.push(changes.length);
     for (let name: string | null = b.href; name !== null; ) {
       const page: ChangesBuild = build.readJson<ChangesBuild>(`${dir}/${name}`);
       for (const c of page.changes) changes.push({ data_version: b.data_version, built_at: b.built_at, ...c });
       name = page.next;
     }
   }
-  const byId = new Map<string, DatedChange[]>();
-  for (const c of changes) (byId.get(c.id) ?? byId.set(c.id, []).get(c.id)!).push(c);
+  const byId = new Map<string, number[]>();
+  changes.forEach((c, i) => {
+    (byId.get(c.id) ?? byId.set(c.id, []).get(c.id)!).push(i);
+  });
   return { builds, changes, starts, byId, truncated: builds[0] !== undefined && builds[0].previous !== null };
 }
 
@@ -106,7 +109,8 @@ function firstBuild(history: ChangeHistory, since: string): number {
     const i = history.builds.findIndex((b) => Date.parse(b.built_at) >= end);
     return i === -1 ? history.builds.length : i;
   }
-  const i = history.builds.findIndex((b) => b.data_version === since);
+  // The latest build of that version: one whose inputs came back is listed again, later.
+  const i = history.builds.findLastIndex((b) => b.data_version === since);
   if (i >= 0) return i + 1;
   if (history.truncated && history.builds[0]?.previous === since)
     throw new HttpError(410, 'history_expired', `build ${since} is older than the kept history`);
@@ -117,12 +121,11 @@ function firstBuild(history: ChangeHistory, since: string): number {
 export function queryChanges(history: ChangeHistory, query: ChangesQuery, served: string, now: Date) {
   const since = query.since ?? new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10);
   const first = firstBuild(history, since);
-  const from =
-    first < history.builds.length ? history.starts.get(history.builds[first]!.data_version)! : history.changes.length;
+  const from = first < history.builds.length ? history.starts[first]! : history.changes.length;
   const pool =
     query.id === undefined
       ? history.changes.slice(from)
-      : (history.byId.get(query.id) ?? []).filter((c) => history.starts.get(c.data_version)! >= from);
+      : (history.byId.get(query.id) ?? []).filter((i) => i >= from).map((i) => history.changes[i]!);
   const matching = query.notable === undefined ? pool : pool.filter((c) => c.notable.includes(query.notable!));
   return {
     since,
@@ -151,7 +154,7 @@ export function entityHistory(
       results: { data_version: string; built_at: string; kind: Change['kind']; fields: Field[]; notable: string[] }[];
     }
   | undefined {
-  const own = history.byId.get(id);
+  const own = history.byId.get(id)?.map((i) => history.changes[i]!);
   if (!own) return undefined;
   return {
     id,

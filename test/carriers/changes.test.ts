@@ -177,4 +177,37 @@ describe('the carriers change record', () => {
     // Not counted against the free allowance.
     expect(await running.accounts().usage(id, toMonth(new Date()))).toBe(0);
   });
+
+  it('gives a data_version that comes back (inputs A, B, then A again) an entry and pages of its own', async () => {
+    const built = await buildCarriersFixture();
+    cleanups.push(built.root.remove);
+    const a = built.summary.data_version;
+    const census = join(built.input, 'census', readdirSync(join(built.input, 'census'))[0]!);
+    const original = readFileSync(census, 'utf8');
+    const build = () => buildCarriers({ input: built.input, outDir: built.outDir, asOf: AS_OF });
+    writeFileSync(census, original.replace('"ALPHA FREIGHT LLC"', '"ALPHA FREIGHT CO"'));
+    const b = (await build()).data_version;
+    writeFileSync(census, original);
+    expect((await build()).data_version).toBe(a);
+    const index = read<ChangesIndex>(built.buildDir, 'changes/index.json');
+    expect(index.builds.map((x) => [x.data_version, x.previous, x.href])).toEqual([
+      [a, b, `${a}-r2.json`],
+      [b, a, `${b}.json`],
+      [a, null, `${a}.json`],
+    ]);
+    expect(page(built.buildDir, `${a}-r2`).changes).toEqual([
+      expect.objectContaining({
+        id: '1000001',
+        fields: [{ path: '/legal_name', from: 'ALPHA FREIGHT CO', to: 'ALPHA FREIGHT LLC' }],
+      }),
+    ]);
+    // since names the latest build of that version: nothing after it.
+    const running = await serveCarriers(built);
+    cleanups.push(running.close);
+    const { key } = await running.accounts().createKey('premium', 'cycle', new Date());
+    const res = await fetch(`${running.base}/api/changes?since=${a}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await res.json()) as Json).total).toBe(0);
+    const res2 = await fetch(`${running.base}/api/changes?since=${b}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await res2.json()) as Json).total).toBe(1);
+  });
 });

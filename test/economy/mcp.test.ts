@@ -105,11 +105,8 @@ const HISTORY: ChangeHistory = {
     },
   ],
   changes: [REVISION],
-  starts: new Map([
-    ['b1', 0],
-    ['b2', 0],
-  ]),
-  byId: new Map([['CPI_ALL_ITEMS', [REVISION]]]),
+  starts: [0, 0],
+  byId: new Map([['CPI_ALL_ITEMS', [0]]]),
   truncated: false,
 };
 

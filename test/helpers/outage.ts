@@ -1,8 +1,9 @@
-// A PostgreSQL outage for one suite, in front of the run's shared server: a TCP proxy whose `stop` does what
-// a fast shutdown does to clients (each connection gets FATAL 57P01 at a message boundary and is closed, new
-// ones are refused) and whose `freeze` holds every connection open and answers nothing, as a server stopped
-// with SIGSTOP or a network that drops everything. Server messages are typed from the first byte (no SSL).
+// A PostgreSQL outage for one suite, in front of the run's shared server: a TCP proxy whose `stop` does what a
+// fast shutdown does (the server terminates each backend behind the proxy: its transaction rolled back, FATAL
+// 57P01 to the client; new connections refused), and whose `freeze` holds every connection and answers nothing,
+// as a server stopped with SIGSTOP or a network that drops everything. Server messages are typed (no SSL).
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import pg from 'pg';
 import { waitFor } from './wait.ts';
 
 /** `url` with its port replaced: a client's address through a proxy. */
@@ -98,11 +99,26 @@ export async function startOutageProxy(upstreamPort: number): Promise<OutageProx
     via: (url) => withPort(url, port),
     async stop() {
       server.close();
+      // As a fast shutdown does: each backend behind the proxy is terminated by the server itself (SIGTERM:
+      // its transaction rolled back, FATAL 57P01 to its client, which the proxy still forwards), so no
+      // statement commits with its answer lost. Links whose backend is not up yet are ended here.
+      const ports = [...links].flatMap((l) => (l.upstream.localPort === undefined ? [] : [l.upstream.localPort]));
+      if (ports.length > 0) {
+        const admin = new pg.Client({ host: '127.0.0.1', port: upstreamPort, user: 'shardline', database: 'postgres' });
+        await admin.connect();
+        try {
+          await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1)', [
+            ports,
+          ]);
+        } finally {
+          await admin.end();
+        }
+      }
+      await waitFor('every client closed', () => links.size === 0, { timeout: 2_000, interval: 10 }).catch(() => {});
       for (const link of [...links]) {
         link.upstream.destroy();
         link.client.end(adminShutdown());
       }
-      // A client that never closes its side after the FATAL is cut off, as the server's exit would.
       await waitFor('every client closed', () => links.size === 0, { timeout: 2_000, interval: 10 }).catch(() => {});
       for (const link of [...links]) link.client.destroy();
     },

@@ -47,7 +47,8 @@ export function changesViews(options: { entityHref: (id: string) => string; noun
               'Builds, newest first',
               ['Build', 'Built', 'Added', 'Removed', 'Changed', 'Data'],
               body.builds.map((b) => [
-                h('a', { href: href(`/changes/${b.data_version}`) }, b.data_version),
+                // By its document's name: a data_version that came back has a page of its own.
+                h('a', { href: href(`/changes/${b.href.slice(0, -'.json'.length)}`) }, b.data_version),
                 b.built_at.replace('T', ' ').slice(0, 16),
                 num(b.counts.added),
                 num(b.counts.removed),
@@ -61,7 +62,7 @@ export function changesViews(options: { entityHref: (id: string) => string; noun
   };
   const build: View = {
     name: 'changes-build',
-    pattern: /^\/changes\/(?<version>[0-9a-z]+)$/,
+    pattern: /^\/changes\/(?<version>[0-9a-z-]+)$/,
     nav: '#/changes',
     async render(ctx) {
       const version = ctx.match.version ?? '';
