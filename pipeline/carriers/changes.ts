@@ -8,7 +8,7 @@ import { PROFILES } from '../../contract/carriers/layout.ts';
 import { privateDirOf } from '../../contract/core/layout.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
-import { type Comparison, compareEntity, type EntityView } from '../core/changes.ts';
+import { type Comparison, compareEntity, type EntityView, notCompared } from '../core/changes.ts';
 import { openRecordCursor, type RecordCursor } from '../core/record-reader.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
@@ -88,9 +88,7 @@ export async function openCarrierComparison(live: string, effects: SinkEffects):
   let pending: { key: number; body: Buffer } | undefined;
   let global: Field[] | undefined;
   const fail = async (err: unknown) => {
-    warnings.push(
-      `the published build cannot be compared with (${(err as Error).message}): its changes are not recorded, and a new history starts`,
-    );
+    warnings.push(notCompared(err));
     previous = null;
     changes.length = 0;
     await cursor?.close().catch(() => undefined);

@@ -66,6 +66,11 @@ export function compareEntities(
   return changes;
 }
 
+/** What a build says when the published build cannot be compared with: it records no changes. */
+export function notCompared(err: unknown): string {
+  return `the published build cannot be compared with (${(err as Error).message}): its changes are not recorded, and a new history starts`;
+}
+
 /** The published build's data_version at `live`: null when none is published; throws when unreadable. */
 export async function publishedVersion(live: string, effects: SinkEffects): Promise<string | null> {
   const body = await effects.readFile(join(live, 'manifest.json'));

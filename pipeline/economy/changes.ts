@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { type Change, type Field, pointerToken } from '../../contract/core/changes.ts';
 import type { SeriesDetail } from '../../contract/types/economy/series-detail.ts';
-import { compareEntities, type EntityView, publishedVersion } from '../core/changes.ts';
+import { compareEntities, type EntityView, notCompared, publishedVersion } from '../core/changes.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
 type Observation = { date: string; value: number | null };
@@ -81,9 +81,7 @@ export async function compareSeries(
     return {
       previous: null,
       changes: [],
-      warnings: [
-        `the published build cannot be compared with (${(err as Error).message}): its changes are not recorded, and a new history starts`,
-      ],
+      warnings: [notCompared(err)],
     };
   }
   // Observations are compared where both builds have a snapshot: a first archive is not every value "added".

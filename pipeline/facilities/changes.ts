@@ -3,7 +3,7 @@
 // is a change), coordinates, NAICS and flags. Figures are keyed by year in the pointers (`/series/2019/ontario`).
 import { join } from 'node:path';
 import { type Change, type Field, pointerToken } from '../../contract/core/changes.ts';
-import { compareEntities, type EntityView, publishedVersion } from '../core/changes.ts';
+import { compareEntities, type EntityView, notCompared, publishedVersion } from '../core/changes.ts';
 import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
@@ -78,9 +78,7 @@ export async function compareWithPublished(
     return {
       previous: null,
       changes: [],
-      warnings: [
-        `the published build cannot be compared with (${(err as Error).message}): its changes are not recorded, and a new history starts`,
-      ],
+      warnings: [notCompared(err)],
     };
   }
   const after = new Map(records.map((r) => [r.spine_id, { name: r.name, view: facilityView(r) }]));
