@@ -204,7 +204,8 @@ function toFeeds(
     const summary = `${added} added, ${removed} removed, ${changed} changed${b.previous ? ` since ${b.previous}` : ' (first build of the history)'}${b.demo ? ' (demo data)' : ''}`;
     feed.addItem({
       title: `Build ${b.data_version}: ${summary}`,
-      id: `tag:shardline,2026:${service}/changes/${b.data_version}`,
+      // Named by its document: a data_version that came back is another build, with an id of its own.
+      id: `tag:shardline,2026:${service}/changes/${b.href.slice(0, -'.json'.length)}`,
       // Signed-in pages are not on the public host: their item links to the index.
       link: at(privatePages ? CHANGES_INDEX : `${CHANGES_DIR}/${b.href}`),
       date: new Date(b.built_at),
@@ -256,9 +257,13 @@ export async function writeChangeRecord(
         href: changePageName(pageName, 1),
       };
   const builds = again ? history : [entry, ...history].slice(0, HISTORY_BUILDS);
-  const kept = new Set(builds.map((b) => b.data_version));
-  for (const [name, page] of pages)
-    if (kept.has(page.data_version)) await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
+  // The pages of the builds kept, each reached from its entry's href: an older build dropped goes with its own.
+  for (const b of again ? builds : builds.slice(1))
+    for (let name: string | null = b.href; name !== null; ) {
+      const page: ChangesBuild = pages.get(name)!;
+      await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
+      name = page.next;
+    }
   if (!again) {
     const own = restart ? { ...input, previous: null, changes: [], global: [] } : input;
     for (const [name, page] of toPages(own, builtAt, pageName))
