@@ -38,6 +38,8 @@ export function fingerprint(dir: string): Record<string, string> {
 
 /** The shared builds this suite has read, for the guard to check after it. */
 export const readBuilds = new Set<FixtureService>();
+/** The readers' own folders, removed by the guard after the suite (whether or not the suite removed them). */
+export const readerRoots: { remove(): Promise<void> }[] = [];
 
 /** The files of the shared builds this suite read that differ from what setup made. */
 export function changedSharedFiles(): string[] {
@@ -57,6 +59,7 @@ export async function sharedBuild<S>(service: FixtureService) {
   if (!shared) return undefined;
   readBuilds.add(service);
   const root = await tempDir(`${service}-reader`);
+  readerRoots.push(root);
   return {
     root,
     input: shared.input,
