@@ -70,8 +70,8 @@ const nationalView = (p: Pick<CarrierProfile, 'national'>) =>
   new Map(Object.entries(p.national).map(([k, v]) => [`/national/${pointerToken(k)}`, v]));
 
 export interface CarrierComparison {
-  /** Every new profile, in ascending carrier_id. */
-  add(profile: Compared & Pick<CarrierProfile, 'national'>): Promise<void>;
+  /** Every new profile, in ascending carrier_id, with the bytes the build stores for it. */
+  add(profile: Compared & Pick<CarrierProfile, 'national'>, body: Buffer): Promise<void>;
   /** The carriers the published build had and this one has not, then the result. */
   finish(): Promise<{ previous: string | null; changes: Change[]; global: Field[]; warnings: string[] }>;
 }
@@ -118,7 +118,7 @@ export async function openCarrierComparison(live: string, effects: SinkEffects):
     if (change) changes.push(change);
   };
   return {
-    async add(profile) {
+    async add(profile, body) {
       if (!cursor) return;
       try {
         while (pending && pending.key < profile.carrier_id) {
@@ -126,9 +126,12 @@ export async function openCarrierComparison(live: string, effects: SinkEffects):
           pending = await cursor.next();
         }
         if (pending && pending.key === profile.carrier_id) {
-          const before = parse(pending);
-          global ??= diffViews(nationalView(before), nationalView(profile));
-          push(profile.carrier_id, before, profile);
+          // The same bytes are the same profile: most carriers of a build of unchanged inputs, read unparsed.
+          if (global === undefined || !pending.body.equals(body)) {
+            const before = parse(pending);
+            global ??= diffViews(nationalView(before), nationalView(profile));
+            push(profile.carrier_id, before, profile);
+          }
           pending = await cursor.next();
         } else push(profile.carrier_id, undefined, profile);
       } catch (err) {

@@ -319,8 +319,9 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       });
       // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
       if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
-      await profiles.add(c.dot, Buffer.from(JSON.stringify(profile)));
-      await comparison.add(profile);
+      const body = Buffer.from(JSON.stringify(profile));
+      await profiles.add(c.dot, body);
+      await comparison.add(profile, body);
       const record = {
         carrier_id: c.dot,
         legal_name: c.legal_name,
