@@ -8,7 +8,7 @@ import { PROFILES } from '../../contract/carriers/layout.ts';
 import { privateDirOf } from '../../contract/core/layout.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
-import { type Comparison, compareEntity, type EntityView, notCompared } from '../core/changes.ts';
+import { type ComparedBuild, type Comparison, compareEntity, type EntityView, notCompared } from '../core/changes.ts';
 import { openRecordCursor, type RecordCursor } from '../core/record-reader.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
@@ -73,7 +73,7 @@ export interface CarrierComparison {
   /** Every new profile, in ascending carrier_id, with the bytes the build stores for it. */
   add(profile: Compared & Pick<CarrierProfile, 'national'>, body: Buffer): Promise<void>;
   /** The carriers the published build had and this one has not, then the result. */
-  finish(): Promise<{ previous: string | null; changes: Change[]; global: Field[]; warnings: string[] }>;
+  finish(): Promise<ComparedBuild>;
 }
 
 /**

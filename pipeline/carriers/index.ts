@@ -30,8 +30,7 @@ import { CARRIER_INPUTS, CARRIER_KINDS, PROVENANCE, type CarriersInputKind } fro
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
 import { openCarrierComparison } from './changes.ts';
-import { writeChangeRecord } from '../core/changes.ts';
-import { publicUrlSetting } from '../../contract/core/changes.ts';
+import { recordChanges } from '../core/changes.ts';
 import { toRankingSize, toTimeWeigher } from './methodology.ts';
 import {
   methodology as loadMethodology,
@@ -400,19 +399,9 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     });
     progress.stage('recording changes');
     const compared = await comparison.finish();
-    const record = await writeChangeRecord(sink, effects, {
-      service: 'carriers',
-      outDir: config.outDir,
-      dataVersion: manifest.data_version,
-      builtAt: new Date(manifest.built_at),
-      demo,
-      previous: compared.previous,
-      changes: compared.changes,
-      global: compared.global,
-      privatePages: true,
-      publicUrl: config.publicUrl ?? publicUrlSetting({}, 'carriers'),
-    });
-    warnings.push(...compared.warnings, ...record.warnings);
+    // A carrier's changes are a profile's worth of data: the pages go beside the tree with the profiles.
+    const options = { outDir: config.outDir, publicUrl: config.publicUrl, privatePages: true };
+    warnings.push(...(await recordChanges(sink, effects, options, manifest, compared)));
     progress.stage('publishing');
     await sink.publish(manifest);
     return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };

@@ -18,6 +18,7 @@ import {
   diffViews,
   type Field,
   HISTORY_BUILDS,
+  publicUrlSetting,
   PAGE_CHANGES,
 } from '../../contract/core/changes.ts';
 import { schemas } from '../../contract/core/schemas.ts';
@@ -274,4 +275,38 @@ export async function writeChangeRecord(
   await sink.writeText(FEED_ATOM, feeds.atom);
   await sink.writeJson(FEED_JSON, feeds.json, 'core/json-feed');
   return { entry, added: !again, warnings };
+}
+
+/** What a service's comparison found: the published build compared with, and its changes. */
+export interface ComparedBuild {
+  previous: string | null;
+  changes: readonly Change[];
+  global?: readonly Field[];
+  warnings: readonly string[];
+}
+
+/**
+ * The change record of the build `manifest` describes, from what the service's comparison found; the
+ * warnings of both, for the build's summary. `PUBLIC_URL_<SERVICE>`'s default where the caller gives none.
+ */
+export async function recordChanges(
+  sink: Sink,
+  effects: SinkEffects,
+  options: { outDir: string; publicUrl?: string; privatePages?: boolean },
+  manifest: Pick<Manifest, 'service' | 'data_version' | 'built_at' | 'demo'>,
+  compared: ComparedBuild,
+): Promise<string[]> {
+  const record = await writeChangeRecord(sink, effects, {
+    service: manifest.service,
+    outDir: options.outDir,
+    dataVersion: manifest.data_version,
+    builtAt: new Date(manifest.built_at),
+    demo: manifest.demo,
+    previous: compared.previous,
+    changes: compared.changes,
+    global: compared.global,
+    privatePages: options.privatePages,
+    publicUrl: options.publicUrl ?? publicUrlSetting({}, manifest.service),
+  });
+  return [...compared.warnings, ...record.warnings];
 }

@@ -2,9 +2,15 @@
 // registry's metadata (each field of the series' detail document), and, where both builds published a snapshot
 // of the series (the nightly job's builds), its observations, keyed by date (`/observations/2024-03-01`).
 import { join } from 'node:path';
-import { type Change, type Field, pointerToken } from '../../contract/core/changes.ts';
+import { type Field, pointerToken } from '../../contract/core/changes.ts';
 import type { SeriesDetail } from '../../contract/types/economy/series-detail.ts';
-import { compareEntities, type EntityView, notCompared, publishedVersion } from '../core/changes.ts';
+import {
+  type ComparedBuild,
+  compareEntities,
+  type EntityView,
+  notCompared,
+  publishedVersion,
+} from '../core/changes.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
 type Observation = { date: string; value: number | null };
@@ -28,12 +34,6 @@ export function seriesNotable(fields: readonly Field[]): string[] {
   return [...notable].sort();
 }
 
-export interface SeriesComparison {
-  previous: string | null;
-  changes: Change[];
-  warnings: string[];
-}
-
 async function readJson<T>(effects: SinkEffects, path: string): Promise<T | undefined> {
   const body = await effects.readFile(path);
   return body === undefined ? undefined : (JSON.parse(body.toString('utf8')) as T);
@@ -48,7 +48,7 @@ export async function compareSeries(
   details: readonly SeriesDetail[],
   latest: ReadonlyMap<string, { observations: readonly Observation[] }> | undefined,
   effects: SinkEffects,
-): Promise<SeriesComparison> {
+): Promise<ComparedBuild> {
   const before = new Map<string, EntityView>();
   const compared = new Set<string>();
   let previous: string | null;

@@ -23,8 +23,7 @@ import {
 import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
 import { compareSeries } from './changes.ts';
-import { writeChangeRecord } from '../core/changes.ts';
-import { publicUrlSetting } from '../../contract/core/changes.ts';
+import { recordChanges } from '../core/changes.ts';
 import { REGISTRY_PROVENANCE, toUpstreamSources } from './provenance.ts';
 import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 
@@ -207,21 +206,12 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
     });
     progress.stage('recording changes');
     const compared = await compareSeries(join(config.outDir, 'economy'), details, latest, effects);
-    const record = await writeChangeRecord(sink, effects, {
-      service: 'economy',
-      outDir: config.outDir,
-      dataVersion: manifest.data_version,
-      builtAt: new Date(manifest.built_at),
-      demo: config.demo ?? false,
-      previous: compared.previous,
-      changes: compared.changes,
-      publicUrl: config.publicUrl ?? publicUrlSetting({}, 'economy'),
-    });
+    const changeWarnings = await recordChanges(sink, effects, config, manifest, compared);
     progress.stage('publishing');
     await sink.publish(manifest);
     return {
       service: 'economy',
-      warnings: [...compared.warnings, ...record.warnings],
+      warnings: changeWarnings,
       data_version: manifest.data_version,
       outDir: config.outDir,
       counts,

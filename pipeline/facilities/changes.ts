@@ -2,8 +2,14 @@
 // id added or retired, tier, program presence, names, each program's figure for each year (a revised past year
 // is a change), coordinates, NAICS and flags. Figures are keyed by year in the pointers (`/series/2019/ontario`).
 import { join } from 'node:path';
-import { type Change, type Field, pointerToken } from '../../contract/core/changes.ts';
-import { compareEntities, type EntityView, notCompared, publishedVersion } from '../core/changes.ts';
+import { type Field, pointerToken } from '../../contract/core/changes.ts';
+import {
+  type ComparedBuild,
+  compareEntities,
+  type EntityView,
+  notCompared,
+  publishedVersion,
+} from '../core/changes.ts';
 import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
@@ -47,19 +53,12 @@ export function facilityNotable(fields: readonly Field[]): string[] {
   return [...notable].sort();
 }
 
-export interface FacilityComparison {
-  /** The published build's data_version, or null when there is none to compare with (or it is damaged). */
-  previous: string | null;
-  changes: Change[];
-  warnings: string[];
-}
-
 /** Compares `records` with the facilities of the published tree at `live`. */
 export async function compareWithPublished(
   live: string,
   records: readonly Compared[],
   effects: SinkEffects,
-): Promise<FacilityComparison> {
+): Promise<ComparedBuild> {
   const before = new Map<string, EntityView>();
   let previous: string | null;
   try {

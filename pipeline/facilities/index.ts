@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from '../../contract/core/hash.ts';
 import { hashTree } from '../core/code-hash.ts';
-import { writeChangeRecord } from '../core/changes.ts';
-import { publicUrlSetting } from '../../contract/core/changes.ts';
+import { recordChanges } from '../core/changes.ts';
 import { compareWithPublished } from './changes.ts';
 import { explorerSources, writeExplorer } from '../core/explorer.ts';
 import { assertRowsUsed, emptyInputWarnings } from '../core/inputs.ts';
@@ -405,17 +404,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     });
     progress.stage('recording changes');
     const compared = await compareWithPublished(join(config.outDir, 'facilities'), records, effects);
-    const record = await writeChangeRecord(sink, effects, {
-      service: 'facilities',
-      outDir: config.outDir,
-      dataVersion: manifest.data_version,
-      builtAt: new Date(manifest.built_at),
-      demo: markerDemo,
-      previous: compared.previous,
-      changes: compared.changes,
-      publicUrl: config.publicUrl ?? publicUrlSetting({}, 'facilities'),
-    });
-    warnings.push(...compared.warnings, ...record.warnings);
+    warnings.push(...(await recordChanges(sink, effects, config, manifest, compared)));
     await sink.writeJson('report.json', report, 'facilities/report');
     progress.stage('publishing');
     await sink.publish(manifest);
