@@ -5,7 +5,7 @@ import { schemas } from '../core/schemas.ts';
 
 export const AGENT_PATH = '/api/mcp';
 
-export type ToolName = 'search_carrier' | 'get_carrier_profile';
+export type ToolName = 'search_carrier' | 'get_carrier_profile' | 'get_changes';
 
 export const AGENT_TOOLS: Record<ToolName, { schema: string; description: string }> = {
   search_carrier: {
@@ -22,7 +22,19 @@ export const AGENT_TOOLS: Record<ToolName, { schema: string; description: string
       'and its BASIC percentiles against its peer group. Needs an API key (Authorization: Bearer) and counts against the same ' +
       'monthly allowance as the REST route.',
   },
+  get_changes: {
+    schema: 'carriers/tool-get-changes',
+    description:
+      'What changed per carrier between builds, oldest first, as GET /api/changes returns it: carriers added to or removed ' +
+      'from the census, names, fleet, inspections and crashes, out-of-service rates, and each BASIC percentile (a move of ' +
+      '0.5 point or more) and alert; `notable` names what a person would act on (alert_started, alert_ended, name_changed). ' +
+      '`since` is a data_version or a UTC day (default: the last 30 days); `id` keeps one carrier. Needs an API key; not ' +
+      'counted against the allowance.',
+  },
 };
+
+/** The tools whose calls sign in first, as their REST routes do. */
+export const SIGNED_IN_TOOLS: ReadonlySet<ToolName> = new Set(['get_carrier_profile', 'get_changes']);
 
 /** A schema file as a tool's `input_schema`: its contents without `$id`/`$schema`, which only place it in schemas/. */
 function toInputSchema(id: string): Record<string, unknown> {

@@ -25,6 +25,21 @@ export function changePageName(dataVersion: string, n: number): string {
   return n === 1 ? `${dataVersion}.json` : `${dataVersion}-${n}.json`;
 }
 
+/** The pages of a kept build's document, named from its href and its counts (their sum is its `total`). */
+export function pagesOf(entry: Pick<ChangeEntry, 'href' | 'counts'>): string[] {
+  const base = entry.href.slice(0, -'.json'.length);
+  const total = entry.counts.added + entry.counts.removed + entry.counts.changed;
+  return Array.from({ length: Math.max(1, Math.ceil(total / PAGE_CHANGES)) }, (_, i) => changePageName(base, i + 1));
+}
+
+/**
+ * Beside a build's pages, `<base>.notable.json`: each notable word's changes as their positions in the
+ * build's document (from 0), so a reader filters by notable without reading every page.
+ */
+export function notableIndexName(href: string): string {
+  return `${href.slice(0, -'.json'.length)}.notable.json`;
+}
+
 /** RFC 6901: `~` and `/` escaped in a pointer's token. */
 export function pointerToken(key: string | number): string {
   return String(key).replaceAll('~', '~0').replaceAll('/', '~1');

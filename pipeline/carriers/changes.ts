@@ -3,12 +3,13 @@
 // order from their record store, so memory holds one profile of each and the changes, never a whole build.
 // National averages are the build's `global` changes, not a change of every carrier.
 import { join } from 'node:path';
-import { type Change, diffViews, type Field, pointerToken } from '../../contract/core/changes.ts';
+import { diffViews, type Field, pointerToken } from '../../contract/core/changes.ts';
 import { PROFILES } from '../../contract/carriers/layout.ts';
 import { privateDirOf } from '../../contract/core/layout.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
 import { type ComparedBuild, type Comparison, compareEntity, type EntityView, notCompared } from '../core/changes.ts';
+import { ChangeLog } from '../core/change-log.ts';
 import { openRecordCursor, type RecordCursor } from '../core/record-reader.ts';
 import type { SinkEffects } from '../core/sink.ts';
 
@@ -73,7 +74,7 @@ export interface CarrierComparison {
   /** Every new profile, in ascending carrier_id, with the bytes the build stores for it. */
   add(profile: Compared & Pick<CarrierProfile, 'national'>, body: Buffer): Promise<void>;
   /** The carriers the published build had and this one has not, then the result. */
-  finish(): Promise<ComparedBuild>;
+  finish(): Promise<ComparedBuild & { changes: ChangeLog }>;
 }
 
 /**
@@ -81,7 +82,7 @@ export interface CarrierComparison {
  * cannot be read is compared with nothing (a new history starts, and the warnings say so).
  */
 export async function openCarrierComparison(live: string, effects: SinkEffects): Promise<CarrierComparison> {
-  const changes: Change[] = [];
+  let changes = new ChangeLog();
   const warnings: string[] = [];
   let previous: string | null = null;
   let cursor: RecordCursor | undefined;
@@ -90,7 +91,7 @@ export async function openCarrierComparison(live: string, effects: SinkEffects):
   const fail = async (err: unknown) => {
     warnings.push(notCompared(err));
     previous = null;
-    changes.length = 0;
+    changes = new ChangeLog();
     await cursor?.close().catch(() => undefined);
     cursor = undefined;
   };
@@ -115,7 +116,7 @@ export async function openCarrierComparison(live: string, effects: SinkEffects):
   };
   const push = (id: number, before?: Compared, after?: Compared) => {
     const change = compareEntity(String(id), before && toView(before), after && toView(after), CARRIER_COMPARISON);
-    if (change) changes.push(change);
+    if (change) changes.add(change);
   };
   return {
     async add(profile, body) {

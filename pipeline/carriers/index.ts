@@ -30,6 +30,7 @@ import { CARRIER_INPUTS, CARRIER_KINDS, PROVENANCE, type CarriersInputKind } fro
 import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
 import { openCarrierComparison } from './changes.ts';
+import { TrendCollector, writeCarrierHistory } from './history.ts';
 import { recordChanges } from '../core/changes.ts';
 import { toRankingSize, toTimeWeigher } from './methodology.ts';
 import {
@@ -301,6 +302,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const monthly = await openRecordStoreWriter(sink, MONTHLY);
     const registry = schemas();
     const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects);
+    const trend = new TrendCollector();
     for (let i = 0; i < unique.length; i++) {
       const c = unique[i]!;
       const aggregate = agg.toAggregate(i);
@@ -321,6 +323,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       const body = Buffer.from(JSON.stringify(profile));
       await profiles.add(c.dot, body);
       await comparison.add(profile, body);
+      trend.add(profile);
       const record = {
         carrier_id: c.dot,
         legal_name: c.legal_name,
@@ -401,7 +404,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const compared = await comparison.finish();
     // A carrier's changes are a profile's worth of data: the pages go beside the tree with the profiles.
     const options = { outDir: config.outDir, publicUrl: config.publicUrl, privatePages: true };
-    warnings.push(...(await recordChanges(sink, effects, options, manifest, compared)));
+    const record = await recordChanges(sink, effects, options, manifest, compared);
+    warnings.push(...record.warnings, ...(await writeCarrierHistory(sink, record, compared.changes, trend)));
     progress.stage('publishing');
     await sink.publish(manifest);
     return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };

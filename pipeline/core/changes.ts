@@ -10,7 +10,6 @@ import {
   type Change,
   type ChangeEntry,
   type ChangesBuild,
-  type ChangesIndex,
   changePageName,
   FEED_ATOM,
   FEED_BUILDS,
@@ -18,12 +17,13 @@ import {
   diffViews,
   type Field,
   HISTORY_BUILDS,
+  notableIndexName,
   publicUrlSetting,
   PAGE_CHANGES,
 } from '../../contract/core/changes.ts';
-import { schemas } from '../../contract/core/schemas.ts';
-import { privateDirOf } from '../../contract/core/layout.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
+import { ChangeLog } from './change-log.ts';
+import { type PublishedHistory, readPublishedHistory } from './change-history.ts';
 import type { Sink, SinkEffects } from './sink.ts';
 
 /** One entity as the comparison sees it: its name and the pointers it is compared on. */
@@ -90,7 +90,7 @@ export interface ChangeRecordInput {
   /** The data_version of the build this one replaces (the published manifest's), or null with none published. */
   previous: string | null;
   /** Every entity's change, ordered by id; empty when there is no previous build to compare with. */
-  changes: readonly Change[];
+  changes: readonly Change[] | ChangeLog;
   global?: readonly Field[];
   /** Where the tree is served: the feeds' links start with it. */
   publicUrl: string;
@@ -103,83 +103,38 @@ export interface ChangeRecordInput {
 
 export interface ChangeRecordResult {
   entry: ChangeEntry;
+  /** The builds of the new record, newest first. */
+  builds: ChangeEntry[];
   /** False when the build had the data_version of the newest entry (the same inputs again): nothing added. */
   added: boolean;
+  /** True when this build starts a history (nothing published, or a damaged record): it records no changes. */
+  restarted: boolean;
+  /** The published record as it was read: a service carries its own files from it (`folder`). */
+  published: PublishedHistory;
   warnings: string[];
 }
 
-/** The published tree's record: its index and every page of each build it keeps, read and checked. */
-async function readHistory(
-  live: string,
-  pagesBase: () => Promise<string>,
-  effects: SinkEffects,
-  warnings: string[],
-): Promise<{ index?: ChangesIndex; damaged: boolean; pages: Map<string, ChangesBuild> }> {
-  const pages = new Map<string, ChangesBuild>();
-  const read = async (path: string, name: string, schemaId: string): Promise<unknown> => {
-    const body = await effects.readFile(path);
-    if (!body) throw new Error(`${name} is missing`);
-    const doc: unknown = JSON.parse(body.toString('utf8'));
-    schemas().assert(schemaId, doc, name);
-    return doc;
-  };
-  if (!(await effects.readFile(join(live, CHANGES_INDEX)))) return { damaged: false, pages };
-  let index: ChangesIndex;
-  try {
-    index = (await read(join(live, CHANGES_INDEX), CHANGES_INDEX, 'core/changes-index')) as ChangesIndex;
-  } catch (err) {
-    warnings.push(`the published change record cannot be read (${(err as Error).message}): a new history starts`);
-    return { damaged: true, pages };
-  }
-  const kept: ChangeEntry[] = [];
-  for (const entry of index.builds) {
-    try {
-      const own = new Map<string, ChangesBuild>();
-      for (let name: string | null = entry.href; name !== null; ) {
-        if (own.has(name)) throw new Error(`${name} names itself again`);
-        const page = (await read(
-          join(await pagesBase(), name),
-          `${CHANGES_DIR}/${name}`,
-          'core/changes-build',
-        )) as ChangesBuild;
-        own.set(name, page);
-        name = page.next;
-      }
-      for (const [name, page] of own) pages.set(name, page);
-      kept.push(entry);
-    } catch (err) {
-      // The builds older than a damaged one are dropped with it: a history has no holes.
-      warnings.push(
-        `the change document of build ${entry.data_version} cannot be read (${(err as Error).message}): the history keeps the ${kept.length} newer build(s)`,
-      );
-      break;
-    }
-  }
-  return { index: { ...index, builds: kept }, damaged: false, pages };
-}
-
 /** The build's document as pages of at most PAGE_CHANGES changes, each naming the next. */
-export function toPages(input: ChangeRecordInput, builtAt: string, name = input.dataVersion): [string, ChangesBuild][] {
-  const count = Math.max(1, Math.ceil(input.changes.length / PAGE_CHANGES));
+export function toPages(
+  input: Pick<ChangeRecordInput, 'dataVersion' | 'previous' | 'global'> & { changes: readonly Change[] | ChangeLog },
+  builtAt: string,
+  name = input.dataVersion,
+): [string, ChangesBuild][] {
+  const log = input.changes instanceof ChangeLog ? input.changes : ChangeLog.of(input.changes);
+  const count = Math.max(1, Math.ceil(log.length / PAGE_CHANGES));
   return Array.from({ length: count }, (_, i) => [
     changePageName(name, i + 1),
     {
       data_version: input.dataVersion,
       previous: input.previous,
       built_at: builtAt,
-      total: input.changes.length,
+      total: log.length,
       global: i === 0 ? [...(input.global ?? [])] : [],
-      changes: input.changes.slice(i * PAGE_CHANGES, (i + 1) * PAGE_CHANGES),
+      changes: log.slice(i * PAGE_CHANGES, (i + 1) * PAGE_CHANGES),
       next: i + 1 < count ? changePageName(name, i + 2) : null,
     },
   ]);
 }
-
-const countsOf = (changes: readonly Change[]) => ({
-  added: changes.filter((c) => c.kind === 'added').length,
-  removed: changes.filter((c) => c.kind === 'removed').length,
-  changed: changes.filter((c) => c.kind === 'changed').length,
-});
 
 /** Atom 1.0 and JSON Feed 1.1 of the newest builds, linked under the URL the tree is served at. */
 function toFeeds(
@@ -221,7 +176,8 @@ function toFeeds(
 
 /**
  * Writes changes/ into the build: the published history (the last HISTORY_BUILDS builds) with this build's
- * entry on top, unless the newest entry already has this data_version (the same inputs built again).
+ * entry on top, unless the newest entry already has this data_version (the same inputs built again). The
+ * kept builds' files are carried from the published tree as they are.
  */
 export async function writeChangeRecord(
   sink: Sink,
@@ -231,19 +187,17 @@ export async function writeChangeRecord(
   const warnings: string[] = [];
   const live = join(input.outDir, input.service);
   const pagesDir = input.privatePages ? `private/${CHANGES_DIR}` : CHANGES_DIR;
-  const pagesBase = async () => {
-    if (!input.privatePages) return join(live, CHANGES_DIR);
-    const body = await effects.readFile(join(live, 'manifest.json'));
-    const dir = body && privateDirOf(live, JSON.parse(body.toString('utf8')) as Manifest);
-    if (!dir) throw new Error('the published build names no private folder');
-    return join(dir, CHANGES_DIR);
-  };
-  const { index, damaged, pages } = await readHistory(live, pagesBase, effects, warnings);
-  const history = index?.builds ?? [];
+  const published = await readPublishedHistory(live, input.privatePages ?? false, effects, warnings);
+  const history = published.index?.builds ?? [];
   const builtAt = input.builtAt.toISOString();
   const again = history[0]?.data_version === input.dataVersion;
   // A first build, or one after a damaged record, starts a history: its first entry compares with nothing.
-  const restart = damaged || input.previous === null;
+  const restart = published.damaged || input.previous === null;
+  const log = restart
+    ? new ChangeLog()
+    : input.changes instanceof ChangeLog
+      ? input.changes
+      : ChangeLog.of(input.changes);
   // A data_version that comes back (inputs A, then B, then A again) is a new build with pages of its own.
   const seen = history.filter((b) => b.data_version === input.dataVersion).length;
   const pageName = seen === 0 ? input.dataVersion : `${input.dataVersion}-r${seen + 1}`;
@@ -254,40 +208,48 @@ export async function writeChangeRecord(
         previous: restart ? null : input.previous,
         built_at: builtAt,
         demo: input.demo,
-        counts: countsOf(restart ? [] : input.changes),
+        counts: { ...log.counts },
         href: changePageName(pageName, 1),
       };
   const builds = again ? history : [entry, ...history].slice(0, HISTORY_BUILDS);
-  // The pages of the builds kept, each reached from its entry's href: an older build dropped goes with its own.
+  // The files of the builds kept: an older build dropped goes with its own.
   for (const b of again ? builds : builds.slice(1))
-    for (let name: string | null = b.href; name !== null; ) {
-      const page: ChangesBuild = pages.get(name)!;
-      await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
-      name = page.next;
-    }
+    for (const [name, file] of published.files.get(b.href) ?? [])
+      await sink.carry(`${pagesDir}/${name}`, file.abs, file.sha256);
   if (!again) {
-    const own = restart ? { ...input, previous: null, changes: [], global: [] } : input;
+    const own = {
+      ...input,
+      previous: restart ? null : input.previous,
+      changes: log,
+      global: restart ? [] : input.global,
+    };
     for (const [name, page] of toPages(own, builtAt, pageName))
       await sink.writeJson(`${pagesDir}/${name}`, page, 'core/changes-build');
+    await sink.writeJson(
+      `${pagesDir}/${notableIndexName(entry.href)}`,
+      Object.fromEntries([...log.notable].sort(([a], [b]) => (a < b ? -1 : 1))),
+      'core/changes-notable',
+    );
   }
   await sink.writeJson(CHANGES_INDEX, { service: input.service, builds }, 'core/changes-index');
   const feeds = toFeeds(input.service, builds, input.publicUrl, input.privatePages ?? false);
   await sink.writeText(FEED_ATOM, feeds.atom);
   await sink.writeJson(FEED_JSON, feeds.json, 'core/json-feed');
-  return { entry, added: !again, warnings };
+  return { entry, builds, added: !again, restarted: !again && restart, published, warnings };
 }
 
 /** What a service's comparison found: the published build compared with, and its changes. */
 export interface ComparedBuild {
   previous: string | null;
-  changes: readonly Change[];
+  changes: readonly Change[] | ChangeLog;
   global?: readonly Field[];
   warnings: readonly string[];
 }
 
 /**
  * The change record of the build `manifest` describes, from what the service's comparison found; the
- * warnings of both, for the build's summary. `PUBLIC_URL_<SERVICE>`'s default where the caller gives none.
+ * warnings of both (in `warnings`), for the build's summary. `PUBLIC_URL_<SERVICE>`'s default where the caller
+ * gives none.
  */
 export async function recordChanges(
   sink: Sink,
@@ -295,7 +257,7 @@ export async function recordChanges(
   options: { outDir: string; publicUrl?: string; privatePages?: boolean },
   manifest: Pick<Manifest, 'service' | 'data_version' | 'built_at' | 'demo'>,
   compared: ComparedBuild,
-): Promise<string[]> {
+): Promise<ChangeRecordResult> {
   const record = await writeChangeRecord(sink, effects, {
     service: manifest.service,
     outDir: options.outDir,
@@ -308,5 +270,5 @@ export async function recordChanges(
     privatePages: options.privatePages,
     publicUrl: options.publicUrl ?? publicUrlSetting({}, manifest.service),
   });
-  return [...compared.warnings, ...record.warnings];
+  return { ...record, warnings: [...compared.warnings, ...record.warnings] };
 }

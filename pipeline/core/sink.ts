@@ -37,6 +37,11 @@ export interface SinkEffects extends LockEffects {
   list(dir: string): Promise<string[]>;
   /** Flushes a file or a folder (its entries) to disk (fsync), so a rename that publishes it finds it whole. */
   sync(path: string): Promise<void>;
+  /**
+   * Makes `to` hold the bytes of `from`, a file of a published build (never changed in place): a hard link
+   * where the file system allows one, else a copy. Without it the sink reads and writes the bytes.
+   */
+  link?(from: string, to: string): Promise<void>;
   /** Opens a file for writing in pieces (large data files). */
   openWrite(path: string, mode?: number): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;
 }
@@ -64,6 +69,15 @@ export const fileEffects: SinkEffects = {
       () => false,
     ),
   list: (dir) => fs.readdir(dir).catch(() => []),
+  async link(from, to) {
+    try {
+      await fs.link(from, to);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw err;
+      await fs.copyFile(from, to);
+    }
+  },
   async openWrite(path, mode) {
     const handle = await fs.open(path, 'w', mode);
     return {
@@ -128,6 +142,11 @@ export interface Sink {
    * as it goes; not compressed (clients never fetch these whole). `close` registers it in the checksums.
    */
   openStream(relPath: string): Promise<SinkStream>;
+  /**
+   * A file of the published build carried into this one unchanged (a change record's older pages), linked
+   * rather than rewritten; `sha256` is its checksum, which the caller verified against the published build.
+   */
+  carry(relPath: string, from: string, sha256: string): Promise<void>;
   /** The files written so far with their sha256, by relative path. */
   files(): ReadonlyMap<string, string>;
   /**
@@ -272,7 +291,8 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
 
   const writeOne = async (relPath: string, body: Buffer) => {
     await put(relPath, body);
-    if (!compress) return;
+    // Signed-in files are read by the server alone, never sent as they are: no compressed siblings.
+    if (!compress || relPath.startsWith(PRIVATE_PREFIX)) return;
     const [gz, br] = await Promise.all([gzip(body, { level: 9 }), brotli(body, { params: brotliParams(body.length) })]);
     await Promise.all([put(`${relPath}.gz`, gz), put(`${relPath}.br`, br)]);
   };
@@ -361,6 +381,23 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     };
   };
 
+  const carry = async (relPath: string, from: string, sum: string) => {
+    reserve(relPath, JSON_FILE.test(relPath));
+    const abs = join(dir, relPath);
+    const parent = dirname(abs);
+    if (!madeDirs.has(parent)) {
+      await effects.mkdir(parent, relPath.startsWith(PRIVATE_PREFIX) ? PRIVATE_DIR_MODE : undefined);
+      madeDirs.add(parent);
+    }
+    if (effects.link) await effects.link(from, abs);
+    else {
+      const body = await effects.readFile(from);
+      if (!body) throw new Error(`${from} is missing`);
+      await effects.writeFile(abs, body, relPath.startsWith(PRIVATE_PREFIX) ? PRIVATE_FILE_MODE : undefined);
+    }
+    written.set(relPath, sum);
+  };
+
   const release = async () => {
     closed = true;
     await effects.rm(lock);
@@ -372,6 +409,7 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     writeText,
     writePrecompressed,
     openStream,
+    carry,
     files: () => written,
     async publish(manifest) {
       // Before anything is written: a refused build leaves the output folder as it was.

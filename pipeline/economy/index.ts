@@ -206,7 +206,7 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
     });
     progress.stage('recording changes');
     const compared = await compareSeries(join(config.outDir, 'economy'), details, latest, effects);
-    const changeWarnings = await recordChanges(sink, effects, config, manifest, compared);
+    const changeWarnings = (await recordChanges(sink, effects, config, manifest, compared)).warnings;
     progress.stage('publishing');
     await sink.publish(manifest);
     return {

@@ -404,7 +404,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     });
     progress.stage('recording changes');
     const compared = await compareWithPublished(join(config.outDir, 'facilities'), records, effects);
-    warnings.push(...(await recordChanges(sink, effects, config, manifest, compared)));
+    warnings.push(...(await recordChanges(sink, effects, config, manifest, compared)).warnings);
     await sink.writeJson('report.json', report, 'facilities/report');
     progress.stage('publishing');
     await sink.publish(manifest);

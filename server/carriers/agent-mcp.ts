@@ -3,7 +3,7 @@
 // result is the REST route's body. Sign-in failures stay HTTP's 401 (the key is at fault, not the call); what
 // concerns the call (bad arguments, unknown carrier, used-up allowance) is a tool error the model can read.
 import type { CallToolResult, JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { AGENT_PATH, type ToolName, toAgentListing } from '../../contract/carriers/agent-tools.ts';
+import { AGENT_PATH, SIGNED_IN_TOOLS, type ToolName, toAgentListing } from '../../contract/carriers/agent-tools.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { HttpError, invalidParameters } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
@@ -36,17 +36,20 @@ const PROFILE_TOOL: ToolName = 'get_carrier_profile';
 const OUTPUT: Record<ToolName, string> = {
   search_carrier: 'carriers/search',
   get_carrier_profile: 'carriers/profile',
+  get_changes: 'core/changes',
 };
 
 const TITLES: Record<ToolName, string> = {
   search_carrier: 'Search carriers',
   get_carrier_profile: 'Carrier profile',
+  get_changes: 'Changes between builds',
 };
 
 const ANNOTATIONS: Record<ToolName, Json> = {
   search_carrier: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   // A free key's call counts one lookup of its monthly allowance: the same call again is not free of effect.
   get_carrier_profile: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  get_changes: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 /** How long a client may keep the tool list: GET /api/mcp's `max-age` (PUBLIC_CACHE, 300 s). */
@@ -57,7 +60,8 @@ const INSTRUCTIONS =
   'Find carriers with search_carrier (a USDOT number, or words of a legal or DBA name), then get_carrier_profile with a ' +
   'carrier_id from the results. get_carrier_profile needs an API key sent as Authorization: Bearer <key>; a free key has ' +
   'a monthly allowance of profile lookups, and its results say what is left in _meta.ratelimit. Percentiles are a ' +
-  "recomputation from FMCSA public data, not FMCSA's published values.";
+  "recomputation from FMCSA public data, not FMCSA's published values. get_changes (the same key, not counted) says what " +
+  'changed per carrier between builds, such as alerts that started or ended.';
 
 interface Prepared {
   listing: ReturnType<typeof toAgentListing>['tools'];
@@ -88,14 +92,16 @@ export function agentMcp<D>(deps: AgentDeps<D>, options: AgentMcpOptions): Agent
       const refusal = batchRefusal(req.headers['mcp-protocol-version'], body);
       if (refusal) return refuseBatch(res, refusal);
       // As the profile route, sign-in first: its 401 (or 400 for two keys) as a problem, nothing counted.
-      if (jsonRpcMessages(body).some(callsProfile)) await deps.signIn(req);
+      if (jsonRpcMessages(body).some(callsSignedIn)) await deps.signIn(req);
       await endpoint.answer(req, res, state, bytes);
     },
   };
 }
 
-function callsProfile(message: Json): boolean {
-  return message.method === 'tools/call' && isObject(message.params) && message.params.name === PROFILE_TOOL;
+function callsSignedIn(message: Json): boolean {
+  return (
+    message.method === 'tools/call' && isObject(message.params) && SIGNED_IN_TOOLS.has(message.params.name as ToolName)
+  );
 }
 
 function prepare(sdk: McpSdk): Prepared {

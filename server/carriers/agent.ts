@@ -9,7 +9,7 @@ import { setStampedHeaders } from '../core/stamp.ts';
 import { toParameterErrors } from '../core/params.ts';
 import { HttpError, invalidParameters, type ParameterError } from '../../contract/core/problem.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { AGENT_PATH, AGENT_TOOLS, type ToolName } from '../../contract/carriers/agent-tools.ts';
+import { AGENT_PATH, AGENT_TOOLS, SIGNED_IN_TOOLS, type ToolName } from '../../contract/carriers/agent-tools.ts';
 import { asksForEventStream, isJsonRpcBody } from '../core/mcp.ts';
 
 export { AGENT_PATH };
@@ -33,6 +33,8 @@ export interface AgentDeps<D> {
    * 401, 404 and 429 (the allowance is charged only when a profile is answered).
    */
   profile(req: IncomingMessage, state: ServiceState<D>, carrierId: string): Promise<ToolAnswer>;
+  /** GET /api/changes's body for the tool's arguments; throws the route's 401 and its 400/404/410 for bad ones. */
+  changes(req: IncomingMessage, state: ServiceState<D>, args: Record<string, unknown>): Promise<ToolAnswer>;
   /** The profile route's sign-in: rejects with its 401 for a missing, malformed, unknown or revoked key; resolves with the RateLimit-* headers of a free key (none for premium). */
   signIn(req: IncomingMessage): Promise<Record<string, string>>;
 }
@@ -73,6 +75,7 @@ export function toolsOf<D>(): Record<ToolName, Tool<D>> {
       ...AGENT_TOOLS.get_carrier_profile,
       run: (deps, req, state, args) => deps.profile(req, state, String((args as unknown as ProfileArgs).carrier_id)),
     },
+    get_changes: { ...AGENT_TOOLS.get_changes, run: (deps, req, state, args) => deps.changes(req, state, args) },
   };
 }
 
@@ -169,7 +172,10 @@ export function mountAgent<D>(r: Routes<D>, toMcp: (deps: AgentDeps<D>) => Agent
       if (isJsonRpcBody(body)) return mcp.answer(req, res, state, bytes, body);
       // The profile route signs in before it reads the carrier id: a call of its tool without a valid key
       // is the same 401 whatever its arguments.
-      const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? await deps.signIn(req) : {};
+      const signsIn = isObject(body) && SIGNED_IN_TOOLS.has(body.tool as ToolName);
+      const signedIn = signsIn ? await deps.signIn(req) : {};
+      // What a free key has left concerns the profile tool alone (the changes are not counted).
+      const allowance = isObject(body) && body.tool === 'get_carrier_profile' ? signedIn : {};
       let call: ReturnType<typeof toCall<D>>;
       try {
         call = toCall(tools, body);

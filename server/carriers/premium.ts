@@ -3,6 +3,7 @@
 //   GET  /api/carrier/{carrier_id}/export    the profile plus monthly counts as JSON, or the BASICs as CSV
 // Both need a premium key: 401 without a valid key, 403 `premium_required` for a free one, then 400 for a
 // bad carrier id (or body, or format), then 404. Neither touches the free allowance.
+import { type CarrierChanges, readServedProfile } from './changes.ts';
 import { SIGNED_IN } from '../core/service.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Routes } from '../core/service.ts';
@@ -34,6 +35,7 @@ export interface PremiumData {
   hot: RepeatCache<Buffer>;
   /** The build's private/monthly store (pipeline/carriers/monthly.ts). */
   monthly: RecordStore;
+  changes: CarrierChanges;
 }
 
 export interface PremiumOptions {
@@ -63,9 +65,9 @@ async function toPremiumCarrier(
   return { id: toCarrierId(rawId), account };
 }
 
-/** The profile of carrier `id`, from the profile route's cache or read from its store (RecordStore.read). */
+/** The profile of carrier `id` as the profile route gives it (with its trend). */
 async function readProfile(data: PremiumData, id: number): Promise<Buffer> {
-  const body = data.hot.get(String(id)) ?? (await data.profiles.read(id));
+  const body = await readServedProfile(data, id);
   if (!body) throw notFound(`no carrier ${id} in this build`);
   return body;
 }
@@ -104,7 +106,8 @@ export function mountPremium<D extends PremiumData>(
       const { id, account } = await toPremiumCarrier(req, options, req.params.carrier_id, toCarrierId);
       await assertNoInput(req);
       // The state of the request's start: a reload while the summary is generated does not mix builds.
-      const profile = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
+      // The explanation is of the build's figures: the trend stays out of the prompt.
+      const { trend: _, ...profile } = JSON.parse((await readProfile(s.data, id)).toString('utf8')) as Profile;
       sendJson(res, await explain(profile, s.build.manifest.data_version, account.id));
     },
     SIGNED_IN,

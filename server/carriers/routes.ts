@@ -3,7 +3,8 @@
 // search runs the name index on a thread of its own (search-thread.ts); sign-in, the free allowance and the
 // explain cache use the account store: SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (store.ts).
 import { SIGNED_IN } from '../core/service.ts';
-import { loadChangeHistory, mountChangeRoutes, type ChangeHistory } from '../core/changes.ts';
+import { answerChanges, mountChangeRoutes } from '../core/changes.ts';
+import { type CarrierChanges, openCarrierChanges, readServedProfile } from './changes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDefinition, ServiceState } from '../core/service.ts';
 import type { LoadedBuild } from '../core/build.ts';
@@ -51,7 +52,7 @@ export interface CarriersData {
   /** Inspection and crash counts by month, for the export (only carriers with events). */
   monthly: RecordStore;
   /** The build's change record, signed-in data like the profiles (docs/contracts/changes.md). */
-  changes: ChangeHistory;
+  changes: CarrierChanges;
 }
 
 export interface CarriersOptions {
@@ -178,12 +179,8 @@ export async function lookupProfile(
   } catch (err) {
     return refuse(err, account, access);
   }
-  let body = s.data.hot.get(String(id));
-  if (!body) {
-    body = await s.data.profiles.read(id);
-    if (!body) return refuse(notFound(`no carrier ${id} in this build`), account, access);
-    s.data.hot.offer(String(id), body);
-  }
+  const body = await readServedProfile(s.data, id);
+  if (!body) return refuse(notFound(`no carrier ${id} in this build`), account, access);
   return profileAnswer(req, s, account, id, body, access);
 }
 
@@ -256,9 +253,9 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         monthly.close();
         throw err;
       }
-      let changes: ChangeHistory;
+      let changes: CarrierChanges;
       try {
-        changes = loadChangeHistory(build);
+        changes = openCarrierChanges(build);
       } catch (err) {
         profiles.close();
         monthly.close();
@@ -279,6 +276,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       data.profiles.close();
       data.search.close();
       data.monthly.close();
+      data.changes.close();
     },
     routes(r) {
       r.get(`${BASE}/search`, async (req, res, s) => {
@@ -337,6 +335,12 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
           return { body: (await searchPayload(s.data, { q, limit, offset, state })).body, headers: {} };
         },
         profile: (req, s, id) => lookupProfile(req, s, id, access),
+        changes: async (req, s, args) => {
+          await authenticate(req, access.accounts(), access.signIn);
+          const raw = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)]));
+          const { query: _, ...doc } = await answerChanges(s.data.changes, raw, s.build.manifest.data_version);
+          return { body: JSON.stringify(doc), headers: {} };
+        },
         signIn: async (req) =>
           allowanceHeaders(
             access.accounts(),

@@ -32,6 +32,8 @@ export interface LoadedBuild {
   readJson<T>(relPath: string): T;
   /** Reads and verifies one binary file of the build. */
   readBuffer(relPath: string): Buffer;
+  /** Whether the build lists the file (in the tree's checksums, or its private folder's for `private/<file>`). */
+  has(relPath: string): boolean;
   /** The files of the tree read and verified so far (the API documents at load, then what the service read). */
   readonly verified: ReadonlySet<string>;
 }
@@ -242,6 +244,10 @@ export function loadBuild(
       return JSON.parse(read(relPath).toString('utf8')) as T;
     },
     readBuffer: read,
+    has(relPath) {
+      if (!isPrivate(relPath)) return relPath in checksums;
+      return privateDir !== undefined && relPath.slice(PRIVATE_PREFIX.length) in privateSums;
+    },
     verified,
   };
 }

@@ -39,40 +39,57 @@ export interface DatedChange extends Change {
   built_at: string;
 }
 
+/**
+ * A served build's change record, as the routes ask it. Held in memory where it is small (facilities,
+ * economy: loadChangeHistory), read as asked where a build changes hundreds of thousands of entities
+ * (carriers: server/carriers/changes.ts).
+ */
 export interface ChangeHistory {
   /** The builds of the kept history, oldest first. */
-  builds: ChangeEntry[];
-  /** Every change, oldest build first, then by entity id. */
-  changes: DatedChange[];
-  /** The index in `changes` where each build's changes start, by the build's position in `builds`. */
-  starts: number[];
-  /** Each entity's changes, as their indexes in `changes` (so in build order). */
-  byId: Map<string, number[]>;
+  builds: readonly ChangeEntry[];
   /** True when older builds were dropped (the oldest kept one has a previous build). */
   truncated: boolean;
+  /** The changes of `builds[from]` onwards (those naming `notable`, when given): how many, and a page of them. */
+  list(
+    from: number,
+    notable: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; results: DatedChange[] }>;
+  /** Every change to `id` in the kept history, oldest first; undefined for an id it never saw. */
+  ofEntity(id: string): Promise<DatedChange[] | undefined>;
 }
 
-/** The record of `build`, every page verified against its checksums; an empty history for a tree without one. */
+/** Whether the oldest kept build replaced one the history no longer holds. */
+export const truncatedHistory = (builds: readonly ChangeEntry[]) =>
+  builds[0] !== undefined && builds[0].previous !== null;
+
+/** The record of `build` in memory, every page verified against its checksums; empty for a tree without one. */
 export function loadChangeHistory(build: LoadedBuild): ChangeHistory {
   const builds: ChangeEntry[] =
     CHANGES_INDEX in build.checksums ? [...build.readJson<ChangesIndex>(CHANGES_INDEX).builds].reverse() : [];
   const changes: DatedChange[] = [];
   const starts: number[] = [];
-  // Pages are in the tree, or beside it with the signed-in files (carriers).
-  const dir = `${CHANGES_DIR}/${builds[0]?.href ?? ''}` in build.checksums ? CHANGES_DIR : `private/${CHANGES_DIR}`;
   for (const b of builds) {
     starts.push(changes.length);
     for (let name: string | null = b.href; name !== null; ) {
-      const page: ChangesBuild = build.readJson<ChangesBuild>(`${dir}/${name}`);
+      const page: ChangesBuild = build.readJson<ChangesBuild>(`${CHANGES_DIR}/${name}`);
       for (const c of page.changes) changes.push({ data_version: b.data_version, built_at: b.built_at, ...c });
       name = page.next;
     }
   }
-  const byId = new Map<string, number[]>();
-  changes.forEach((c, i) => {
-    (byId.get(c.id) ?? byId.set(c.id, []).get(c.id)!).push(i);
-  });
-  return { builds, changes, starts, byId, truncated: builds[0] !== undefined && builds[0].previous !== null };
+  const byId = new Map<string, DatedChange[]>();
+  for (const c of changes) (byId.get(c.id) ?? byId.set(c.id, []).get(c.id)!).push(c);
+  return {
+    builds,
+    truncated: truncatedHistory(builds),
+    async list(from, notable, offset, limit) {
+      const after = changes.slice(from < builds.length ? starts[from]! : changes.length);
+      const matching = notable === undefined ? after : after.filter((c) => c.notable.includes(notable));
+      return { total: matching.length, results: matching.slice(offset, offset + limit) };
+    },
+    ofEntity: async (id) => byId.get(id),
+  };
 }
 
 export interface ChangesQuery {
@@ -118,43 +135,42 @@ function firstBuild(history: ChangeHistory, since: string): number {
 }
 
 /** `…/changes`: every change after `since` (or the last 30 days) to the build served, oldest first, paged. */
-export function queryChanges(history: ChangeHistory, query: ChangesQuery, served: string, now: Date) {
+export async function queryChanges(history: ChangeHistory, query: ChangesQuery, served: string, now: Date) {
   const since = query.since ?? new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10);
   const first = firstBuild(history, since);
-  const from = first < history.builds.length ? history.starts[first]! : history.changes.length;
-  const pool =
-    query.id === undefined
-      ? history.changes.slice(from)
-      : (history.byId.get(query.id) ?? []).filter((i) => i >= from).map((i) => history.changes[i]!);
-  const matching = query.notable === undefined ? pool : pool.filter((c) => c.notable.includes(query.notable!));
-  return {
-    since,
-    until: served,
-    total: matching.length,
-    limit: query.limit,
-    offset: query.offset,
-    results: matching.slice(query.offset, query.offset + query.limit),
-  };
+  let page: { total: number; results: DatedChange[] };
+  if (query.id === undefined) page = await history.list(first, query.notable, query.offset, query.limit);
+  else {
+    const after = new Set(history.builds.slice(first).map((b) => `${b.data_version}\0${b.built_at}`));
+    const matching = ((await history.ofEntity(query.id)) ?? []).filter(
+      (c) =>
+        after.has(`${c.data_version}\0${c.built_at}`) &&
+        (query.notable === undefined || c.notable.includes(query.notable)),
+    );
+    page = { total: matching.length, results: matching.slice(query.offset, query.offset + query.limit) };
+  }
+  return { since, until: served, total: page.total, limit: query.limit, offset: query.offset, results: page.results };
 }
 
 /** `…/changes` for a query as the route and the MCP tool receive it: checked by its schema, then answered. */
-export function answerChanges(history: ChangeHistory, raw: RawQuery, served: string) {
+export async function answerChanges(history: ChangeHistory, raw: RawQuery, served: string) {
   const q = parseQuery<ChangesParameters>(raw, 'core/changes-query');
   const query = { ...q, limit: q.limit ?? CHANGES_LIMIT, offset: q.offset ?? 0 };
-  return { ...queryChanges(history, query, served, new Date()), query };
+  return { ...(await queryChanges(history, query, served, new Date())), query };
 }
 
 /** `…/{id}/history`: every change to `id` in the kept history, oldest first; undefined for an id it never saw. */
-export function entityHistory(
+export async function entityHistory(
   history: ChangeHistory,
   id: string,
-):
+): Promise<
   | {
       id: string;
       results: { data_version: string; built_at: string; kind: Change['kind']; fields: Field[]; notable: string[] }[];
     }
-  | undefined {
-  const own = history.byId.get(id)?.map((i) => history.changes[i]!);
+  | undefined
+> {
+  const own = await history.ofEntity(id);
   if (!own) return undefined;
   return {
     id,
@@ -187,7 +203,7 @@ export function mountChangeRoutes<D extends { changes: ChangeHistory }>(
     async (req, res, s) => {
       await signedIn?.check(req);
       const version = s.build.manifest.data_version;
-      const body = answerChanges(s.data.changes, queryOf(req), version);
+      const body = await answerChanges(s.data.changes, queryOf(req), version);
       const key = JSON.stringify([body.since, body.query.id, body.query.notable, body.limit, body.offset]);
       const { query: _, ...doc } = body;
       sendJson(req, res, doc, `${version}\0changes\0${key}`, cache);
@@ -200,7 +216,8 @@ export function mountChangeRoutes<D extends { changes: ChangeHistory }>(
       await signedIn?.check(req);
       const id = req.params[paths.param ?? 'id'] ?? '';
       entity.checkId(id);
-      const history = entityHistory(s.data.changes, id) ?? (entity.served(s, id) ? { id, results: [] } : undefined);
+      const history =
+        (await entityHistory(s.data.changes, id)) ?? (entity.served(s, id) ? { id, results: [] } : undefined);
       if (!history) throw notFound(`no ${entity.what} ${id} in this build or its change history`);
       sendJson(req, res, history, `${s.build.manifest.data_version}\0history\0${id}`, cache);
     },

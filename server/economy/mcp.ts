@@ -17,7 +17,7 @@ export interface McpDeps {
   /** The `/api/categories` array. */
   listCategories(): unknown[];
   /** The `/api/changes` object; throws HttpError (400/404/410) exactly as the REST route would. */
-  getChanges(args: Record<string, string>): Record<string, unknown>;
+  getChanges(args: Record<string, string>): Promise<Record<string, unknown>>;
   /** Provenance for a series id: source URL and upstream ids. */
   provenance(series: string): { sourceUrl: string; upstream: unknown; note?: string } | undefined;
 }
@@ -420,8 +420,8 @@ function toServer(
       annotations: { ...annotations, openWorldHint: false },
     },
     (args) =>
-      toolResult(LABEL, () => {
-        const doc = deps.getChanges(toArguments(INPUT.get_changes, args));
+      toolResult(LABEL, async () => {
+        const doc = await deps.getChanges(toArguments(INPUT.get_changes, args));
         const ids = [...new Set((doc.results as { id: string }[]).map((c) => c.id))];
         return { ...doc, provenance: provenanceOf(ids, manifest.built_at) };
       }),

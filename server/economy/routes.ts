@@ -76,8 +76,8 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
       return { ...toObservationsDocument({ ...a, view }), truncated: true };
     },
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
-    getChanges: (args) => {
-      const { query: _, ...doc } = answerChanges(s.data.changes, args, s.build.manifest.data_version);
+    getChanges: async (args) => {
+      const { query: _, ...doc } = await answerChanges(s.data.changes, args, s.build.manifest.data_version);
       return doc;
     },
     provenance: (series) => {

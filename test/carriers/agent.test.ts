@@ -67,16 +67,17 @@ function raw(
 }
 
 describe('GET /api/mcp', () => {
-  it('lists both tools with their argument schemas, which compile and are the schema files', async () => {
+  it('lists the three tools with their argument schemas, which compile and are the schema files', async () => {
     const res = await fetch(url());
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await res.json()) as Json;
     schemas().assert('carriers/agent-tools', body, 'tool list');
-    expect(body.tools.map((t: Json) => t.name)).toEqual(['search_carrier', 'get_carrier_profile']);
+    expect(body.tools.map((t: Json) => t.name)).toEqual(['search_carrier', 'get_carrier_profile', 'get_changes']);
     const files: Record<string, string> = {
       search_carrier: 'carriers/tool-search-carrier',
       get_carrier_profile: 'carriers/tool-get-carrier-profile',
+      get_changes: 'carriers/tool-get-changes',
     };
     for (const tool of body.tools as Json[]) {
       expect(tool.description.length).toBeGreaterThan(20);
@@ -316,7 +317,7 @@ describe('refused calls', () => {
   it('lists the known tools for an unknown one', async () => {
     const body = await problem(await call('get_carrier', { carrier_id: 1 }), 400, 'invalid_parameter');
     expect(body.errors).toEqual([
-      { parameter: 'tool', message: 'must be one of: search_carrier, get_carrier_profile' },
+      { parameter: 'tool', message: 'must be one of: search_carrier, get_carrier_profile, get_changes' },
     ]);
     expect(body.detail).toContain('search_carrier, get_carrier_profile');
   });

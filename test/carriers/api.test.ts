@@ -422,7 +422,13 @@ describe('the static tree', () => {
       Object.keys(files)
         .filter((f) => f.startsWith('changes/'))
         .sort(),
-    ).toEqual([`changes/${version}.json`, `changes/${version}.json.br`, `changes/${version}.json.gz`]);
+    ).toEqual([
+      `changes/${version}.json`,
+      `changes/${version}.notable.json`,
+      'changes/carriers.dat',
+      'changes/carriers.idx',
+      `changes/trend/${version}.bin`,
+    ]);
     expect(
       Object.keys(files)
         .filter((f) => !f.startsWith('changes/'))

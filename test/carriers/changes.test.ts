@@ -176,6 +176,24 @@ describe('the carriers change record', () => {
     expect((await get('/api/carrier/12x/history')).status).toBe(400);
     // Not counted against the free allowance.
     expect(await running.accounts().usage(id, toMonth(new Date()))).toBe(0);
+    // Each ranked carrier's profile shows its BASICs at both builds, the newest as the profile gives them.
+    const premium = (await running.accounts().createKey('premium', 'trend', new Date())).key;
+    let shown = 0;
+    for (const carrier of ['1000001', '1000002', '1000003', '1000005', '1000006']) {
+      const res = await fetch(`${running.base}/api/carrier/${carrier}`, {
+        headers: { authorization: `Bearer ${premium}` },
+      });
+      expect(res.status, carrier).toBe(200);
+      const profile = (await res.json()) as Json;
+      schemas().assert('carriers/profile', profile, carrier);
+      const ranked = profile.categories.some((c: Json) => c.percentile !== null || c.alert);
+      expect(profile.trend.map((p: Json) => p.data_version)).toEqual(ranked ? [first, second.data_version] : []);
+      if (!ranked) continue;
+      shown++;
+      for (const c of profile.categories)
+        expect(profile.trend[1].categories[c.category]).toEqual({ percentile: c.percentile, alert: c.alert });
+    }
+    expect(shown).toBeGreaterThan(0);
   });
 
   it('gives a data_version that comes back (inputs A, B, then A again) an entry and pages of its own', async () => {

@@ -36,13 +36,14 @@ function textOf(result: Json | undefined): string {
 }
 
 describe('the MCP inspector CLI', { timeout: 60_000 }, () => {
-  it('lists both carriers tools with their schemas', async () => {
+  it('lists the three carriers tools with their schemas', async () => {
     const run = await runInspector(url, { method: 'tools/list' });
     expect(run.code, run.stderr).toBe(0);
     const tools = (run.json as Json).tools as Json[];
-    expect(tools.map((t) => t.name)).toEqual(['search_carrier', 'get_carrier_profile']);
+    expect(tools.map((t) => t.name)).toEqual(['search_carrier', 'get_carrier_profile', 'get_changes']);
     expect(tools[0]!.inputSchema).toMatchObject({ required: ['query'] });
     expect(tools[1]!.inputSchema).toMatchObject({ required: ['carrier_id'] });
+    expect(tools[2]!.inputSchema).toMatchObject({ properties: { since: { type: 'string' } } });
     for (const t of tools) expect(t.outputSchema).toMatchObject({ type: 'object' });
   });
 

@@ -114,12 +114,12 @@ const ERAS: Era[] = [
 
 for (const era of ERAS) {
   describe(era.name, () => {
-    it('lists both tools with the argument schemas of GET /api/mcp and the REST schemas as output', async () => {
+    it('lists the three tools with the argument schemas of GET /api/mcp and the REST schemas as output', async () => {
       const client = await era.connect();
       try {
         const { tools } = await client.listTools();
         const listing = (await (await fetch(url)).json()) as { tools: Json[] };
-        expect(tools.map((t) => t.name)).toEqual(['search_carrier', 'get_carrier_profile']);
+        expect(tools.map((t) => t.name)).toEqual(['search_carrier', 'get_carrier_profile', 'get_changes']);
         for (const [i, tool] of tools.entries()) {
           expect(tool.description).toBe(listing.tools[i]!.description);
           expect(tool.inputSchema).toEqual(listing.tools[i]!.input_schema);
@@ -128,6 +128,7 @@ for (const era of ERAS) {
         }
         expect(tools[0]!.outputSchema!.required).toEqual(schemas().schema('carriers/search').required);
         expect(tools[1]!.outputSchema!.required).toEqual(schemas().schema('carriers/profile').required);
+        expect(tools[2]!.outputSchema!.required).toEqual(schemas().schema('core/changes').required);
       } finally {
         await client.close();
       }
@@ -293,6 +294,26 @@ describe('raw MCP requests on POST /api/mcp', () => {
     expect(search.status).toBe(200);
     const body = await (await rest('/api/search?q=alpha')).text();
     expect(((await search.json()) as Json).result.content).toEqual([{ type: 'text', text: body }]);
+  });
+
+  it('answers get_changes with the body of GET /api/changes to a signed-in key, not counted, and 401 without one', async () => {
+    const key = await freeKey('changes over mcp');
+    const since = built.summary.data_version;
+    const call = (args: Json, headers: Record<string, string> = {}) =>
+      modern('tools/call', { name: 'get_changes', arguments: args }, headers);
+    expect((await call({ since })).status).toBe(401);
+    const res = await call({ since, limit: 5 }, auth(key));
+    expect(res.status).toBe(200);
+    const body = await (await rest(`/api/changes?since=${since}&limit=5`, key)).text();
+    expectRestBody(((await res.json()) as Json).result, body);
+    schemas().assert('core/changes', JSON.parse(body), 'changes');
+    // A bad argument is the route's 400 as a tool error; an unknown build its 404.
+    const bad = ((await (await call({ since: 'NOT A VERSION' }, auth(key))).json()) as Json).result;
+    expect(bad.isError).toBe(true);
+    const unknown = ((await (await call({ since: 'ffffffffffffffff' }, auth(key))).json()) as Json).result;
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0].text).toMatch(/no build ffffffffffffffff/);
+    expect(await usage(key)).toBe(0);
   });
 
   it.each([

@@ -105,7 +105,8 @@ describe('facilities build', () => {
       if (file.startsWith('changes/')) {
         const other = tb.get(file)!.toString().replaceAll(clockB, clockA).replaceAll(atom(clockB), atom(clockA));
         expect(other, file).toBe(bytes.toString());
-        expect(bytes.toString(), file).toContain(clockA);
+        // The notable index holds positions only; the pages, index and feeds carry the build's time.
+        if (!file.endsWith('.notable.json')) expect(bytes.toString(), file).toContain(clockA);
       } else expect(tb.get(file)!.equals(bytes), file).toBe(true);
     }
     const ma = JSON.parse(ta.get('manifest.json')!.toString());

@@ -1,7 +1,8 @@
 // The change record in facilities' tree (docs/contracts/changes.md): a first build starts the history, the next
 // build records each facility added, retired or revised and carries the history over, the same inputs again add
 // nothing, a damaged record starts a new history without stopping the build, and the feeds list the builds.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { sha256 } from '../../contract/core/hash.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -137,6 +138,33 @@ describe('the facilities change record', () => {
     expect(index.builds[0]!.counts).toEqual({ added: 0, removed: 0, changed: 0 });
   });
 
+  it('drops a build whose carried page no longer matches its checksum, with every older build', async () => {
+    const built = await buildFixture();
+    cleanups.push(built.root.remove);
+    const first = built.summary.data_version;
+    const second = await nextEdition(built, '2026-02-02T00:00:00Z');
+    writeFileSync(join(built.buildDir, `changes/${first}.json`), '{"damaged":true}');
+    // The original inputs again: a third build, compared with the second.
+    await rm(built.input, { recursive: true });
+    await writeFacilitiesFixture(built.input);
+    const third = await buildFacilities({
+      input: built.input,
+      outDir: built.outDir,
+      year: FIXTURE_YEAR,
+      now: () => new Date('2026-03-02T00:00:00Z'),
+    });
+    expect(third.warnings?.join('\n')).toMatch(
+      new RegExp(
+        `the change document of build ${first} cannot be read \\(changes/${first}.json does not match its checksum\\): the history keeps the 1 newer build`,
+      ),
+    );
+    const index = read<ChangesIndex>(built.buildDir, 'changes/index.json');
+    expect(index.builds.map((b) => b.data_version)).toEqual([third.data_version, second.data_version]);
+    const sums = read<{ files: Record<string, string> }>(built.buildDir, 'checksums.json').files;
+    expect(sums[`changes/${first}.json`]).toBeUndefined();
+    expect(sums[`changes/${second.data_version}.json`]).toBeDefined();
+  });
+
   it('compares nothing, says so and starts a new history, when a published facility cannot be read', async () => {
     const built = await buildFixture();
     cleanups.push(built.root.remove);
@@ -160,6 +188,8 @@ describe('the history kept', () => {
       ...own,
       data_version: `old${String(i).padStart(4, '0')}`,
       previous: i === 398 ? null : `old${String(i + 1).padStart(4, '0')}`,
+      // 1,001 changes: two pages.
+      counts: i === 0 ? { added: 0, removed: 0, changed: 1001 } : own.counts,
       href: `old${String(i).padStart(4, '0')}.json`,
     }));
     for (const b of older) {
@@ -190,6 +220,11 @@ describe('the history kept', () => {
       }),
     );
     writeFileSync(join(dir, 'changes/index.json'), JSON.stringify({ service: 'facilities', builds: [own, ...older] }));
+    // A build's pages are carried when the published checksums list them, as a build would have.
+    const published = read<{ files: Record<string, string> }>(dir, 'checksums.json');
+    for (const name of readdirSync(join(dir, 'changes')).filter((n) => n.startsWith('old')))
+      published.files[`changes/${name}`] = sha256(readFileSync(join(dir, 'changes', name)));
+    writeFileSync(join(dir, 'checksums.json'), JSON.stringify(published));
     const next = await nextEdition(built, '2026-02-02T00:00:00Z');
     const index = read<ChangesIndex>(dir, 'changes/index.json');
     expect(index.builds).toHaveLength(400);
@@ -222,19 +257,7 @@ describe('the history kept', () => {
       fields: [],
       notable: [],
     }));
-    const pages = toPages(
-      {
-        service: 's',
-        outDir: '',
-        dataVersion: 'abc',
-        builtAt: new Date(0),
-        demo: false,
-        previous: 'p',
-        changes,
-        publicUrl: 'http://x/',
-      },
-      '1970-01-01T00:00:00.000Z',
-    );
+    const pages = toPages({ dataVersion: 'abc', previous: 'p', changes }, '1970-01-01T00:00:00.000Z');
     expect(pages.map(([name, p]) => [name, p.changes.length, p.total, p.next])).toEqual([
       ['abc.json', 1000, 2500, 'abc-2.json'],
       ['abc-2.json', 1000, 2500, 'abc-3.json'],

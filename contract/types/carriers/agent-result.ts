@@ -1,10 +1,10 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * Response of POST /api/mcp: result is exactly the body the matching REST route returns (GET /api/search or GET /api/carrier/{carrier_id}).
+ * Response of POST /api/mcp: result is exactly the body the matching REST route returns (GET /api/search, GET /api/carrier/{carrier_id} or GET /api/changes).
  */
 export interface CarrierToolResult {
-  tool: "search_carrier" | "get_carrier_profile";
-  result: CarrierSearchResults | CarrierProfile;
+  tool: "search_carrier" | "get_carrier_profile" | "get_changes";
+  result: CarrierSearchResults | CarrierProfile | Changes;
 }
 /**
  * GET /api/search: total counts every match (in the state, when one is given); results are the page from offset, at most limit of them, in result order: whole-name matches first, then power units descending, then carrier_id.
@@ -330,6 +330,32 @@ export interface CarrierProfile {
    * FMCSA's disclaimer for SMS data, word for word (contract/core/licences.ts): the figures here rest on FMCSA's SMS data, and neither they nor FMCSA's own results are a safety rating.
    */
   disclaimer: "The SMS results displayed on the SMS website are not intended to imply any federal safety rating of the carrier pursuant to 49 USC 31144. Readers should not draw conclusions about a carrier's overall safety condition simply based on the data displayed in this system. Unless a motor carrier in the SMS has received an UNSATISFACTORY safety rating pursuant to 49 CFR Part 385, or has otherwise been ordered to discontinue operations by the FMCSA, it is authorized to operate on the nation's roadways.";
+  /**
+   * Each BASIC's percentile and alert at each of the last 24 builds of the kept change history that ranked or alerted the carrier, oldest first (docs/contracts/changes.md); empty for a carrier no such build ranked. Every answer of GET /api/carrier/{carrier_id} and get_carrier_profile has it; the build's stored profile does not (it is added from the change record as the profile is served).
+   *
+   * @maxItems 24
+   */
+  trend?: {
+    data_version: string;
+    built_at: string;
+    /**
+     * Each of the seven BASICs by name.
+     */
+    categories: {
+      [k: string]:
+        | {
+            /**
+             * Percentile rank in the safety event group, 0–100, higher is worse.
+             *
+             * This interface was referenced by `CarrierProfile`'s JSON-Schema
+             * via the `definition` "percentile".
+             */
+            percentile: number | null;
+            alert: boolean;
+          }
+        | undefined;
+    };
+  }[];
 }
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
@@ -384,4 +410,63 @@ export interface Category {
    * Present when FMCSA publishes no percentile for the category and the percentile is withheld.
    */
   percentile_note?: "not published by FMCSA";
+}
+/**
+ * GET …/changes: every change after `since` up to the build served, oldest first (by build, then by entity id), paged.
+ */
+export interface Changes {
+  /**
+   * The `since` asked, or the day 30 days ago when none was.
+   */
+  since: string;
+  /**
+   * The data_version served: the newest build the answer covers.
+   */
+  until: string;
+  total: number;
+  limit: number;
+  offset: number;
+  results: {
+    data_version: string;
+    built_at: string;
+    id: string;
+    name: string;
+    kind: "added" | "removed" | "changed";
+    fields: Field[];
+    notable: string[];
+  }[];
+}
+/**
+ * This interface was referenced by `Changes`'s JSON-Schema
+ * via the `definition` "field".
+ */
+export interface Field {
+  /**
+   * A JSON pointer into the entity's public document; array members keyed by their year or date.
+   */
+  path: string;
+  /**
+   * The value in the build replaced; null where absent.
+   */
+  from:
+    | string
+    | number
+    | boolean
+    | null
+    | unknown[]
+    | {
+        [k: string]: unknown | undefined;
+      };
+  /**
+   * The value in this build; null where absent.
+   */
+  to:
+    | string
+    | number
+    | boolean
+    | null
+    | unknown[]
+    | {
+        [k: string]: unknown | undefined;
+      };
 }

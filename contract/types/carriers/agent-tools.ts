@@ -4,7 +4,7 @@
  */
 export interface CarrierTools {
   tools: {
-    name: "search_carrier" | "get_carrier_profile";
+    name: "search_carrier" | "get_carrier_profile" | "get_changes";
     description: string;
     /**
      * JSON Schema (draft 2020-12) of the tool's args: the contents of tool-search-carrier or tool-get-carrier-profile.

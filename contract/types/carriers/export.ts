@@ -332,6 +332,32 @@ export interface CarrierProfile {
    * FMCSA's disclaimer for SMS data, word for word (contract/core/licences.ts): the figures here rest on FMCSA's SMS data, and neither they nor FMCSA's own results are a safety rating.
    */
   disclaimer: "The SMS results displayed on the SMS website are not intended to imply any federal safety rating of the carrier pursuant to 49 USC 31144. Readers should not draw conclusions about a carrier's overall safety condition simply based on the data displayed in this system. Unless a motor carrier in the SMS has received an UNSATISFACTORY safety rating pursuant to 49 CFR Part 385, or has otherwise been ordered to discontinue operations by the FMCSA, it is authorized to operate on the nation's roadways.";
+  /**
+   * Each BASIC's percentile and alert at each of the last 24 builds of the kept change history that ranked or alerted the carrier, oldest first (docs/contracts/changes.md); empty for a carrier no such build ranked. Every answer of GET /api/carrier/{carrier_id} and get_carrier_profile has it; the build's stored profile does not (it is added from the change record as the profile is served).
+   *
+   * @maxItems 24
+   */
+  trend?: {
+    data_version: string;
+    built_at: string;
+    /**
+     * Each of the seven BASICs by name.
+     */
+    categories: {
+      [k: string]:
+        | {
+            /**
+             * Percentile rank in the safety event group, 0–100, higher is worse.
+             *
+             * This interface was referenced by `CarrierProfile`'s JSON-Schema
+             * via the `definition` "percentile".
+             */
+            percentile: number | null;
+            alert: boolean;
+          }
+        | undefined;
+    };
+  }[];
 }
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
