@@ -108,12 +108,13 @@ export async function main(argv: string[]): Promise<void> {
     if (demoDir) {
       // Demo data is built edition after edition where the service has several, so its change history shows.
       const editions = pipeline.demoEditions ?? 1;
+      // The last edition is the latest: its data as of the demo's date.
       for (let edition = 1; edition < editions; edition++) {
-        await writeDemo(service, demoDir, { edition });
+        await writeDemo(service, demoDir, { edition, latestEdition: editions });
         progress.stage(`demo edition ${edition} of ${editions}`);
         await build();
       }
-      await writeDemo(service, demoDir, { edition: editions });
+      await writeDemo(service, demoDir, { edition: editions, latestEdition: editions });
     }
     result = await build();
   } catch (err) {

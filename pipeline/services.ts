@@ -46,7 +46,14 @@ export interface PipelineService {
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
   demo(
     dir: string,
-    options: { seed?: number; scale?: number; edition?: number; onProgress?: (msg: string) => void },
+    options: {
+      seed?: number;
+      scale?: number;
+      edition?: number;
+      /** The edition that is the latest (its data as of the demo's date): a demo start's last. */
+      latestEdition?: number;
+      onProgress?: (msg: string) => void;
+    },
   ): Promise<{ files: string[]; facts?: object }>;
   /** Editions a demo start builds one after the other, so the change history has a few builds (default 1). */
   demoEditions?: number;
@@ -55,7 +62,7 @@ export interface PipelineService {
 export const PIPELINES: Record<string, PipelineService> = {
   // BuildOptions is a superset of each builder's config: options are passed, not copied field by field.
   facilities: { build: buildFacilities, demo: writeFacilitiesDemo, demoEditions: 3 },
-  carriers: { build: buildCarriers, demo: writeCarriersDemo },
+  carriers: { build: buildCarriers, demo: writeCarriersDemo, demoEditions: 3 },
   economy: {
     needsInput: false,
     // --input, when given, is a folder holding another registry.json (npm run generate writes one); a folder
@@ -93,7 +100,13 @@ export const SERVICE_NAMES = Object.keys(PIPELINES);
 export async function writeDemo(
   service: string,
   dir: string,
-  options: { seed?: number; scale?: number; edition?: number; onProgress?: (msg: string) => void } = {},
+  options: {
+    seed?: number;
+    scale?: number;
+    edition?: number;
+    latestEdition?: number;
+    onProgress?: (msg: string) => void;
+  } = {},
 ): Promise<string[]> {
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new Error(`unknown service ${service}`);

@@ -1,4 +1,4 @@
-// npm run generate -- --service NAME|all --scale full|FRACTION --out DIR [--seed N] [--json]
+// npm run generate -- --service NAME|all --scale full|FRACTION --out DIR [--seed N] [--month N] [--json]
 import { resolve, join } from 'node:path';
 import { CliError, isMain, parseCli, runCli } from '../../contract/core/cli.ts';
 import { createProgress, formatTable } from '../core/progress.ts';
@@ -14,7 +14,7 @@ import { CARRIERS_FULL, ECONOMY_FULL_FACTOR, FACILITIES_FULL_FACTOR, parseScale 
 const USAGE = `Write inputs at a chosen fraction of full size, in the exact upstream file formats (generated data:
 every build made from them is labelled demo).
 
-Usage: npm run generate -- --service NAME --scale full|FRACTION --out DIR [--seed N] [--json]
+Usage: npm run generate -- --service NAME --scale full|FRACTION --out DIR [--seed N] [--month N] [--json]
 
   --service   ${GENERATE_SERVICES.join(' | ')} | all
   --scale     full, or a fraction of full size (0.1 = 10 %, up to 10):
@@ -26,6 +26,8 @@ Usage: npm run generate -- --service NAME --scale full|FRACTION --out DIR [--see
   --out       where to write (DIR/<service>/...)
   --seed      random seed for carriers and facilities (default: the generator's fixed seed, so output is
               reproducible); economy answers are always seeded by series id
+  --month     carriers: the month, from 1 (default) to 13: month N is the files N − 1 months later from the
+              same seed (the window moves on; a few carriers leave and join), to build one over the other
   --json      print the summary as JSON on stdout (progress stays on stderr)
 
 Examples:
@@ -61,6 +63,7 @@ export async function main(argv: string[]): Promise<GenerateSummary[] | undefine
       scale: { type: 'string' },
       out: { type: 'string' },
       seed: { type: 'string' },
+      month: { type: 'string' },
       json: { type: 'boolean' },
     },
     USAGE,
@@ -82,6 +85,11 @@ export async function main(argv: string[]): Promise<GenerateSummary[] | undefine
   if (!values.out) throw new CliError(`--out is required\n\n${USAGE}`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new CliError('--seed must be an integer');
+  const month = values.month === undefined ? undefined : Number(values.month);
+  if (month !== undefined && !(Number.isInteger(month) && month >= 1 && month <= 13))
+    throw new CliError('--month must be an integer from 1 to 13');
+  if (month !== undefined && month > 1 && values.service !== 'carriers')
+    throw new CliError('--month is for carriers: add --service carriers');
   const services = (values.service === 'all' ? GENERATE_SERVICES : [values.service]) as GenerateService[];
   const out = resolve(values.out);
 
@@ -92,7 +100,7 @@ export async function main(argv: string[]): Promise<GenerateSummary[] | undefine
     progress.stage(`${service} at ${scale} × full → ${dir}`);
     let summary: GenerateSummary;
     try {
-      summary = await generate(service, dir, { scale, seed, onProgress: (m) => progress.tick(m) });
+      summary = await generate(service, dir, { scale, seed, month, onProgress: (m) => progress.tick(m) });
     } catch (err) {
       throw new CliError(`generate ${service} failed: ${(err as Error).message}`, 1);
     }

@@ -24,6 +24,8 @@ export interface GenerateOptions {
   /** Fraction of full size (1 = full). */
   scale: number;
   seed?: number;
+  /** Carriers: the month's edition, from 1 (the demo's editions: the next month's files from the same seed). */
+  month?: number;
   onProgress?: (msg: string) => void;
 }
 
@@ -60,14 +62,16 @@ export async function generate(
 }
 
 async function writeInputs(service: GenerateService, dir: string, options: GenerateOptions): Promise<GeneratedFile[]> {
-  const { scale, seed, onProgress } = options;
+  const { scale, seed, month, onProgress } = options;
+  if (month !== undefined && month > 1 && service !== 'carriers')
+    throw new Error('generate: --month is for carriers (the next month of FMCSA files)');
   if (!(scale > 0 && Number.isFinite(scale)))
     throw new Error(`generate: scale must be a positive number, got ${scale}`);
-  const extra = { generate_scale: scale };
+  const extra = { generate_scale: scale, ...(month !== undefined && month > 1 ? { edition: month } : {}) };
   switch (service) {
     case 'carriers': {
       const demoScale = toCarriersDemoScale(scale);
-      const { facts } = await writeCarriersDemo(dir, { seed, scale: demoScale, onProgress });
+      const { facts } = await writeCarriersDemo(dir, { seed, scale: demoScale, edition: month, onProgress });
       await writeDemoMarker(service, dir, { seed, scale: demoScale, facts, extra });
       return withBytes(dir, {
         [CENSUS_TXT_FILE]: facts.carriers,

@@ -47,6 +47,15 @@ export interface Timeline {
   asOfYear: number;
   /** The earliest add_date, given to the lowest DOT number. */
   addFirst: number;
+  /**
+   * The days events are drawn over: the first edition's window and the months of the editions after it, so
+   * each edition holds the same events where their windows overlap. Those outside the window are drawn (the
+   * random stream stays the same) but not written.
+   */
+  drawFirst: number;
+  drawLast: number;
+  /** The first edition's asOf: inside every edition's window of more than 12 months. */
+  firstAsOfDay: number;
 }
 
 export function timeWeight(w: Timeline, day: number): number {

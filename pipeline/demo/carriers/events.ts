@@ -59,24 +59,34 @@ export function writeEvents(
   const active = plant === 'bigFleet' || plant === 'passenger' || plant === 'hazmat' || rng.chance(pActive);
   const rate = c.kind === 'forhire' && c.operation !== 'A' ? INTRASTATE_FOR_HIRE_RATE : INSPECTION_RATE[c.kind];
   // Divided by the chance of being active, so the expected count per carrier does not depend on it.
+  const windowDays = w.asOfDay - w.firstDay + 1;
+  const drawDays = w.drawLast - w.drawFirst + 1;
+  // Drawn over the whole span, so the window still holds the expected count for its months.
   const lambda = active
     ? (INSPECTIONS_PER_UNIT * (w.months / 24) * c.activeFleet ** INSPECTION_EXPONENT * rate * rng.logFloat(0.4, 2.5)) /
       Math.max(pActive, 0.3)
     : 0;
-  let count = poisson(rng, lambda);
-  if ((plant === 'passenger' || plant === 'hazmat') && count < 3) count = 3 + rng.int(0, 3);
+  const drawLambda = (lambda * drawDays) / windowDays;
+  const inWindow = (day: number) => day >= w.firstDay && day <= w.asOfDay;
+  let drawn = poisson(rng, drawLambda);
+  if ((plant === 'passenger' || plant === 'hazmat') && drawn < 3) drawn = 3 + rng.int(0, 3);
   const badness = rng.logFloat(0.35, 2.8) / 1.18;
-  const windowDays = w.asOfDay - w.firstDay + 1;
+  let count = 0;
   const homeState = c.place.country === 'US' ? c.place.state : null;
   const awayShare = c.operation === 'A' ? 0.5 : 0.03;
   const eventState = () => (homeState === null || rng.chance(awayShare) ? rng.pick(US_STATES) : homeState);
 
-  if (count > 0) {
+  if (drawn > 0) {
     const days: number[] = [];
-    for (let i = 0; i < count; i++) days.push(w.asOfDay - rng.int(0, windowDays - 1));
+    for (let i = 0; i < drawn; i++) days.push(w.drawLast - rng.int(0, drawDays - 1));
+    days.sort((a, b) => a - b);
+    // The planted carriers that need inspections get them inside the window, on the same days in every edition.
+    const lastHalfYear = (day: number) => day > w.firstAsOfDay - 183 && day <= w.firstAsOfDay;
+    if ((plant === 'passenger' || plant === 'hazmat') && days.filter(lastHalfYear).length < 3)
+      for (let i = 0; i < 3; i++) days[i] = w.firstAsOfDay - i * 7;
     days.sort((a, b) => a - b);
     const pool: Vehicle[] = [];
-    const poolSize = Math.max(1, Math.min(count, c.activeFleet, 40));
+    const poolSize = Math.max(1, Math.min(drawn, c.activeFleet, 40));
     const levels = c.hazmat ? HAZMAT_LEVELS : LEVELS;
     const dotText = String(c.dot);
 
@@ -87,8 +97,9 @@ export function writeEvents(
         vehicle = toVehicle(c, rng, w);
         pool.push(vehicle);
       } else vehicle = pool[rng.int(0, pool.length - 1)]!;
+      const written = inWindow(day);
       const uid = 100_000_000 + counters.inspections;
-      counters.inspections++;
+      const lines: string[] = [];
       const level = rng.pickWeighted(levels);
       const placard = c.hazmat && rng.chance(0.6);
       const driverRel = DRIVER_LEVELS.has(level);
@@ -142,12 +153,16 @@ export function writeEvents(
             else vehicleOos++;
           }
           perBasic[basic]++;
-          sinks.violations.push(
+          lines.push(
             `${uid},${date},${dotText},${kind.code},${BASIC_DESC[basic]},${bool(oos)},${oosWeight},${kind.severity},${tw},${(kind.severity + oosWeight) * tw},${toCsvField(kind.section)},${toCsvField(kind.group)},${unit}\n`,
           );
         }
-        counters.violations += nViol;
       }
+      if (!written) continue;
+      count++;
+      counters.inspections++;
+      counters.violations += nViol;
+      for (const line of lines) sinks.violations.push(line);
       // Total_Hazmat_Sent is undocumented in the sources we have; 0 except placarded inspections with an HM OOS.
       const hazmatSent = placard && hazmatOos > 0 ? 1 : 0;
       sinks.inspections.push(
@@ -160,10 +175,10 @@ export function writeEvents(
   }
 
   // Crashes track exposure (expected inspections), not the inspections actually drawn.
-  const crashes = poisson(rng, (lambda * CRASHES_PER_INSPECTION * rng.logFloat(0.4, 2.5)) / 1.15);
+  const crashes = poisson(rng, (drawLambda * CRASHES_PER_INSPECTION * rng.logFloat(0.4, 2.5)) / 1.15);
   if (crashes > 0) {
     const days: number[] = [];
-    for (let i = 0; i < crashes; i++) days.push(w.asOfDay - rng.int(0, windowDays - 1));
+    for (let i = 0; i < crashes; i++) days.push(w.drawLast - rng.int(0, drawDays - 1));
     days.sort((a, b) => a - b);
     for (const day of days) {
       const state = eventState();
@@ -179,6 +194,10 @@ export function writeEvents(
       const towAway = fatalities === 0 && injuries === 0 ? true : rng.chance(0.6);
       const released = c.hazmat && rng.chance(0.04);
       const severity = (fatalities > 0 || injuries > 0 ? 2 : 1) + (released ? 1 : 0);
+      if (!inWindow(day)) {
+        rng.chance(0.03);
+        continue;
+      }
       const report = `${state}${String(500_000_000 + counters.crashes)}`;
       counters.crashes++;
       sinks.crashes.push(

@@ -27,6 +27,12 @@ export const DEFAULT_AS_OF = '2026-10-31';
 /** SMS measures 24 months of inspections and crashes (methodology §B.3). */
 export const DEFAULT_MONTHS = 24;
 export const CARRIERS_PER_SCALE = 3000;
+/** The editions (months) one seed can write. */
+export const EDITIONS = 13;
+/** New carriers per edition after the first, as a share of the first edition's. */
+const JOINING = 0.003;
+/** A carrier leaves the census at an edition drawn from 2 to this (about a quarter of a percent a month). */
+const LEAVING_SPAN = 400;
 /** Below this the planted carriers would not fit. */
 const MIN_CARRIERS = 50;
 
@@ -42,8 +48,16 @@ export interface CarriersDemoOptions {
   scale?: number;
   /** Months of inspections and crashes, ending `asOf` (1–24, default 24). */
   months?: number;
-  /** ISO date ending the window, default '2026-10-31'. */
+  /** ISO date ending the first edition's window, default '2026-10-31'. */
   asOf?: string;
+  /**
+   * The month's edition, from 1 (default) to EDITIONS: edition N ends N − 1 months after `asOf`, from the same
+   * seed, so the events of the months both hold are the same, the oldest month's leave and a new month's come,
+   * and a few carriers leave the census and a few new ones join.
+   */
+  edition?: number;
+  /** The edition whose window ends at `asOf` (default 1): a demo start's last edition is the latest month. */
+  latestEdition?: number;
   /** `txt`: FMCSA_CENSUS1 download (quoted, Y/N, CRLF); `csv`: the open-data export (true/false, LF). */
   censusForm?: 'txt' | 'csv';
   onProgress?: (msg: string) => void;
@@ -84,6 +98,9 @@ export async function writeCarriersDemo(
   const months = options.months ?? DEFAULT_MONTHS;
   const asOf = options.asOf ?? DEFAULT_AS_OF;
   const form = options.censusForm ?? 'txt';
+  const edition = options.edition ?? 1;
+  if (!(Number.isInteger(edition) && edition >= 1 && edition <= EDITIONS))
+    throw new Error(`demo: edition must be an integer from 1 to ${EDITIONS}, got ${edition}`);
   const progress = options.onProgress ?? (() => undefined);
   if (!Number.isInteger(seed)) throw new Error(`demo: seed must be an integer, got ${seed}`);
   if (!(scale > 0 && Number.isFinite(scale))) throw new Error(`demo: scale must be a positive number, got ${scale}`);
@@ -96,12 +113,19 @@ export async function writeCarriersDemo(
       `demo: scale ${scale} gives ${n} carriers; at least ${MIN_CARRIERS} are needed (scale ≥ ${MIN_CARRIERS / CARRIERS_PER_SCALE})`,
     );
 
-  const asOfDay = toDay(asOf);
+  const latest = options.latestEdition ?? 1;
+  if (!(Number.isInteger(latest) && latest >= 1 && latest <= EDITIONS))
+    throw new Error(`demo: latestEdition must be an integer from 1 to ${EDITIONS}, got ${latest}`);
   const addFirst = toDay(FIRST_ADD_DATE);
-  if (asOfDay <= addFirst + 365) throw new Error(`demo: asOf must be after ${FIRST_ADD_DATE}, got ${asOf}`);
+  if (toDay(asOf) <= addFirst + 365) throw new Error(`demo: asOf must be after ${FIRST_ADD_DATE}, got ${asOf}`);
+  const firstAsOf = toMonthsBefore(toDay(asOf), latest - 1);
+  const asOfDay = toMonthsBefore(firstAsOf, 1 - edition);
   const w: Timeline = {
     asOfDay,
     firstDay: toMonthsBefore(asOfDay, months) + 1,
+    drawFirst: toMonthsBefore(firstAsOf, months) + 1,
+    drawLast: toMonthsBefore(firstAsOf, 1 - EDITIONS),
+    firstAsOfDay: firstAsOf,
     tw3: toMonthsBefore(asOfDay, 6) + 1,
     tw2: toMonthsBefore(asOfDay, 12) + 1,
     months,
@@ -139,11 +163,16 @@ export async function writeCarriersDemo(
 
     // DOT numbers ascend with small gaps, as FMCSA assigns them; 2.1 M carriers reach about 4.2 M.
     let dot = 10_000 + dotRng.int(0, 999);
-    progress(`carriers: writing ${n.toLocaleString('en-US')} carriers`);
-    for (let i = 0; i < n; i++) {
+    const total = n + Math.floor(n * JOINING * (edition - 1));
+    progress(`carriers: writing ${total.toLocaleString('en-US')} carriers (edition ${edition})`);
+    let written = 0;
+    for (let i = 0; i < total; i++) {
       dot += dotRng.int(1, 3);
       const plant = plantAt.get(i);
       const rng = root.fork(`carrier:${dot}`);
+      // Planted carriers stay: the facts name them.
+      if (plant === undefined && edition >= rng.fork('edition').int(2, LEAVING_SPAN)) continue;
+      written++;
       const carrier = toCarrier(dot, plant, rng.fork('profile'));
       sinks.census.push(toCensusLine(toCensusRecord(w, carrier, i / n, plant, rng.fork('census'))));
       const inspections = writeEvents(w, carrier, plant, rng.fork('events'), counters, sinks);
@@ -154,12 +183,12 @@ export async function writeCarriersDemo(
       for (const sink of all) if (sink.full) await sink.flush();
       if ((i + 1) % 100_000 === 0)
         progress(
-          `carriers: ${(i + 1).toLocaleString('en-US')} of ${n.toLocaleString('en-US')}, ${counters.inspections.toLocaleString('en-US')} inspections`,
+          `carriers: ${(i + 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}, ${counters.inspections.toLocaleString('en-US')} inspections`,
         );
     }
     for (const sink of all) await sink.close();
     progress(
-      `carriers: ${n.toLocaleString('en-US')} carriers, ${counters.inspections.toLocaleString('en-US')} inspections, ${counters.violations.toLocaleString('en-US')} violations, ${counters.crashes.toLocaleString('en-US')} crashes`,
+      `carriers: ${written.toLocaleString('en-US')} carriers, ${counters.inspections.toLocaleString('en-US')} inspections, ${counters.violations.toLocaleString('en-US')} violations, ${counters.crashes.toLocaleString('en-US')} crashes`,
     );
 
     const plantedCarrier = (p: Plant) => {
@@ -171,11 +200,11 @@ export async function writeCarriersDemo(
     return {
       files: all.map((s) => s.path),
       facts: {
-        carriers: n,
+        carriers: written,
         inspections: counters.inspections,
         violations: counters.violations,
         crashes: counters.crashes,
-        asOf,
+        asOf: new Date(asOfDay * 86_400_000).toISOString().slice(0, 10),
         outlier: { dot: outlier.dot, power_units: OUTLIER_POWER_UNITS, drivers: OUTLIER_DRIVERS },
         passenger,
         hazmat,
