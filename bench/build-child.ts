@@ -12,7 +12,12 @@ async function run(job: BuildJob): Promise<BuildDone> {
   if (job.mode === 'demo') {
     const progress = createProgress(`demo ${job.service} x${job.scale}`);
     progress.stage(`writing inputs to ${job.dir}`);
-    await writeDemo(job.service, job.dir, { scale: job.scale, seed: job.seed, onProgress: (m) => progress.tick(m) });
+    await writeDemo(job.service, job.dir, {
+      scale: job.scale,
+      seed: job.seed,
+      edition: job.edition,
+      onProgress: (m) => progress.tick(m),
+    });
     return {
       type: 'done',
       ms: performance.now() - start,

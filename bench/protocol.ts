@@ -2,7 +2,7 @@
 // stdout, so a stray log line from a build or a server can never be mistaken for a result.
 
 export type BuildJob =
-  | { mode: 'demo'; service: string; dir: string; scale: number; seed?: number }
+  | { mode: 'demo'; service: string; dir: string; scale: number; seed?: number; edition?: number }
   | { mode: 'build'; service: string; input: string; outDir: string; year?: number; demo?: boolean };
 
 export interface BuildDone {

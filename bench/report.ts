@@ -470,6 +470,8 @@ export async function writeResults(
     stores?: { service: string; comparison: object }[];
     /** Each route's normal request against its slowest long parameter (bench/long-params.ts). */
     longParams?: readonly object[];
+    /** The change record at scale (bench/changes.ts, --only changes). */
+    changes?: readonly object[];
     startups: StartupResult[];
     startedAt: Date;
     elapsedMs: number;
@@ -497,6 +499,7 @@ export async function writeResults(
     ...(data.coldBursts ? { cold_bursts: data.coldBursts } : {}),
     ...(data.stores?.length ? { account_stores: data.stores } : {}),
     ...(data.longParams?.length ? { long_parameters: data.longParams } : {}),
+    ...(data.changes?.length ? { changes: data.changes } : {}),
     startups: data.startups,
   };
   // Microsecond precision is noise on this VM; three decimals keep the file readable and diffable.

@@ -54,6 +54,14 @@ import { BENCH_SERVICES, type BenchService } from './services.ts';
 import { formatColdBursts, type ColdBurstResult } from './cold-burst.ts';
 import { compareStores, formatStores, type StoreComparison } from './stores.ts';
 import { formatLongParams, measureLongParams, type LongParamRow } from './long-params.ts';
+import {
+  buildMonths,
+  type ChangesFigures,
+  formatChanges,
+  MAX_COMPARISON_RATIO,
+  MAX_PEAK_RSS_MB,
+  MONTHS,
+} from './changes.ts';
 
 async function runBuildJob(
   job: BuildJob,
@@ -299,12 +307,26 @@ export async function main(argv: string[]): Promise<void> {
   const coldBursts: ColdBurstResult[] = [];
   const stores: { service: string; comparison: StoreComparison }[] = [];
   const longParams: LongParamRow[] = [];
+  const changes: ChangesFigures[] = [];
   const startups: StartupResult[] = [];
   const servedNotes: string[] = [];
   const scaleOf = new Map<string, number | undefined>();
   try {
     for (const svc of settings.services) {
-      const built = await buildAll(svc, join(work, svc.name), settings, progress);
+      const months =
+        settings.only === 'changes'
+          ? await buildMonths(join(work, svc.name), settings.scales[svc.name]!, runBuildJob, progress)
+          : undefined;
+      const built: Built = months
+        ? {
+            builds: months.builds,
+            servedDir: months.outDir,
+            served: months.builds.at(-1)!,
+            data: `demo x${settings.scales[svc.name]}, ${MONTHS} monthly builds`,
+            scale: settings.scales[svc.name],
+          }
+        : await buildAll(svc, join(work, svc.name), settings, progress);
+      if (months) changes.push(months.figures);
       builds.push(...built.builds);
       // One STATE_DIR for both servers and every round: the scenarios create their API keys in it.
       const stateDir = join(work, svc.name, 'state');
@@ -408,6 +430,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(relative.length ? { relative } : {}),
     ...(stores.length ? { stores } : {}),
     ...(longParams.length ? { longParams } : {}),
+    ...(changes.length ? { changes } : {}),
     startups,
     startedAt,
     elapsedMs: progress.elapsedMs(),
@@ -439,6 +462,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(coldBursts.length ? [formatColdBursts(coldBursts), ''] : []),
     ...stores.map((s) => `${formatStores(s.service, s.comparison)}\n`),
     ...(longParams.length ? [formatLongParams(longParams), ''] : []),
+    ...changes.map((c) => `${formatChanges(c)}\n`),
     `results: ${settings.out}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
@@ -461,6 +485,10 @@ export async function main(argv: string[]): Promise<void> {
     ...coldBursts.map((c) => ({ name: `${c.service} cold burst ${c.series}`, met: c.met, smallScale: undefined })),
     ...relative.map((r) => ({ name: `${r.service} ${r.scenario} vs ${r.against}`, met: r.met, smallScale: undefined })),
     ...longParams.map((r) => ({ name: `${r.service} ${r.route} long parameter`, met: r.met, smallScale: undefined })),
+    ...changes.flatMap((c) => [
+      { name: 'carriers build with its comparison', met: c.ratio <= MAX_COMPARISON_RATIO, smallScale: undefined },
+      { name: 'carriers build peak RSS', met: c.compared.peakRssMb < MAX_PEAK_RSS_MB, smallScale: undefined },
+    ]),
   ];
   const missed = checked.filter((c) => !c.met);
   const small = [...new Set(checked.flatMap((c) => (c.smallScale ? [describeSmallScale(c.smallScale)] : [])))];

@@ -24,6 +24,10 @@ Usage: npm run bench -- [options]
                   long value (16 KB, and just under the 4 KiB query limit) of any kind of character
   --only statics  only the static-files row: the files of facilities' tree that no route answers
                   (server/core/statics.ts), against the bare server
+  --only changes  carriers only: twelve monthly editions built one over the other (the build with its
+                  comparison against the same month built into an empty folder, peak RSS, the bytes the
+                  history holds after each month), then the lookups served from the twelve-build tree
+                  (profiles with a trend of twelve builds) against the bare server
   --duration S    seconds per measured run (default 10); each run is preceded by a short warm-up
   --rounds N      interleaved rounds per server (default 3); the report shows medians
   --connections N connections of the load client (default 50)
@@ -51,6 +55,8 @@ Examples:
   npm run bench -- --quick --service carriers --only stores
   npm run bench -- --quick --only long-params
   npm run bench -- --quick --service facilities --only statics
+  npm run bench -- --quick --only changes
+  npm run bench -- --only changes                (the 2.1 M-carrier months; over an hour, ~30 GB of disk)
   npm run bench -- --quick --service carriers --carriers-scale 50
   npm run bench -- --service carriers            (the 2.1 M-carrier run; needs a quiet machine)
   npm run bench -- --duration 10 --rounds 5
@@ -154,7 +160,12 @@ export function toSettings(argv: string[]): Settings | undefined {
   if (serve !== 'demo' && serve !== 'real') throw new CliError(`--serve must be demo or real\n\n${USAGE}`);
   if (values.service && !BENCH_SERVICES[values.service])
     throw new CliError(`--service must be one of ${Object.keys(BENCH_SERVICES).join(', ')}`);
-  const services = values.service ? [BENCH_SERVICES[values.service]!] : Object.values(BENCH_SERVICES);
+  const services =
+    values.only === 'changes'
+      ? [BENCH_SERVICES.carriers!]
+      : values.service
+        ? [BENCH_SERVICES[values.service]!]
+        : Object.values(BENCH_SERVICES);
   const raw: Record<string, string | undefined> = { scale: values.scale, 'carriers-scale': values['carriers-scale'] };
   const scales: Record<string, number> = {};
   const scaleNotes: Record<string, string> = {};
@@ -169,8 +180,10 @@ export function toSettings(argv: string[]): Settings | undefined {
     );
     if (quick) scaleNotes[svc.name] = `--quick: x${svc.demo.quick} instead of x${svc.demo.default}`;
   }
-  if (values.only !== undefined && !['lookups', 'stores', 'long-params', 'statics'].includes(values.only))
-    throw new CliError(`--only takes lookups, stores, long-params or statics, not ${values.only}\n\n${USAGE}`);
+  if (values.only !== undefined && !['lookups', 'stores', 'long-params', 'statics', 'changes'].includes(values.only))
+    throw new CliError(`--only takes lookups, stores, long-params, statics or changes, not ${values.only}\n\n${USAGE}`);
+  if (values.only === 'changes' && values.service !== undefined && values.service !== 'carriers')
+    throw new CliError(`--only changes measures carriers: give no --service, or --service carriers\n\n${USAGE}`);
   const only = values.only;
   const client = toClient(values.client);
   const served =
