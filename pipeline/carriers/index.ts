@@ -31,6 +31,7 @@ import { toMeasures, type Measures } from './measures.ts';
 import { MONTHLY } from '../../contract/carriers/layout.ts';
 import { openCarrierComparison } from './changes.ts';
 import { TrendCollector, writeCarrierHistory } from './history.ts';
+import { CARRIER_VIEWS } from '../../contract/carriers/trend.ts';
 import { recordChanges } from '../core/changes.ts';
 import { toRankingSize, toTimeWeigher } from './methodology.ts';
 import {
@@ -301,7 +302,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
     const monthly = await openRecordStoreWriter(sink, MONTHLY);
     const registry = schemas();
-    const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects);
+    const views = await openRecordStoreWriter(sink, CARRIER_VIEWS);
+    const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects, views);
     const trend = new TrendCollector();
     for (let i = 0; i < unique.length; i++) {
       const c = unique[i]!;
@@ -322,7 +324,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
       const body = Buffer.from(JSON.stringify(profile));
       await profiles.add(c.dot, body);
-      await comparison.add(profile, body);
+      await comparison.add(profile);
       trend.add(profile);
       const record = {
         carrier_id: c.dot,
@@ -340,6 +342,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       if (i % 10_000 === 0) progress.tick(`profiles: ${formatCount(i)}`);
     }
     await profiles.close();
+    await views.close();
     await results.close();
     await monthly.close();
 

@@ -428,6 +428,8 @@ describe('the static tree', () => {
       'changes/carriers.dat',
       'changes/carriers.idx',
       `changes/trend/${version}.bin`,
+      'changes/views.dat',
+      'changes/views.idx',
     ]);
     expect(
       Object.keys(files)

@@ -8,7 +8,7 @@ import type { ChangesBuild, ChangesIndex } from '../../contract/core/changes.ts'
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
 import { privateDirOf } from '../../contract/core/layout.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
-import { CARRIER_COMPARISON, carrierView } from '../../pipeline/carriers/changes.ts';
+import { CARRIER_COMPARISON, carrierView, viewOfValues, viewValues } from '../../pipeline/carriers/changes.ts';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { compareEntity } from '../../pipeline/core/changes.ts';
 import { AS_OF } from '../fixtures/carriers.ts';
@@ -69,6 +69,16 @@ describe('comparing one carrier', () => {
     expect(
       compareEntity('7', view(profile(70, true)), view(profile(null, false)), CARRIER_COMPARISON)?.notable,
     ).toEqual(['alert_ended']);
+  });
+});
+
+describe('a carrier’s view kept for the next build', () => {
+  it('stands for the same view, read back from its text', () => {
+    for (const p of [profile(41.5, false), profile(null, false), profile(80, true)]) {
+      const back = viewOfValues(JSON.parse(JSON.stringify(viewValues(p))) as unknown[]);
+      expect([...back.view]).toEqual([...carrierView(p)]);
+      expect(back.name).toBe('SEVEN LINES');
+    }
   });
 });
 
