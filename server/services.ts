@@ -1,12 +1,22 @@
 // The services the server can run, by name, with their default ports (docs/contracts/common.md).
 import type { ServiceDefinition } from './core/service.ts';
-import { wholeNumberSetting } from '../contract/core/settings.ts';
+import { ConfigError, wholeNumberSetting } from '../contract/core/settings.ts';
+import { parseWatchlistLimits, type WatchlistLimits } from '../contract/carriers/watchlists.ts';
+import { allowPrivateSetting } from './carriers/webhooks.ts';
+import type { Plan } from './core/store.ts';
 import { openAccounts } from './carriers/accounts.ts';
 import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
 import { createEconomyService } from './economy/routes.ts';
 import { facilities } from './facilities/routes.ts';
-import { defaultNumber, numberSetting, readSetting, type SettingName } from '../contract/core/settings-registry.ts';
+import {
+  defaultNumber,
+  type Env,
+  numberSetting,
+  readSetting,
+  type SettingName,
+  settingOrDefault,
+} from '../contract/core/settings-registry.ts';
 
 export interface ServiceEnv {
   /** STATE_DIR: runtime state (keys, counters, caches), never inside the build folder. */
@@ -39,6 +49,21 @@ export function toSignInLimit(env: NodeJS.ProcessEnv): { failuresPerMinute: numb
   };
 }
 
+/** WATCHLIST_FREE_MAX, WATCHLIST_PREMIUM_MAX and WEBHOOK_ALLOW_PRIVATE, checked; a bad value stops the start. */
+export function toWatchlistSettings(env: Env): { limits: Record<Plan, WatchlistLimits>; allowPrivate: boolean } {
+  const limits = (name: 'WATCHLIST_FREE_MAX' | 'WATCHLIST_PREMIUM_MAX') => {
+    try {
+      return parseWatchlistLimits(name, settingOrDefault(env, name));
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  };
+  return {
+    limits: { free: limits('WATCHLIST_FREE_MAX'), premium: limits('WATCHLIST_PREMIUM_MAX') },
+    allowPrivate: allowPrivateSetting(env),
+  };
+}
+
 /** MCP_ALLOWED_HOSTS: the hosts the MCP endpoints (economy's /mcp, carriers' /api/mcp) answer; undefined: the local ones. */
 export function toAllowedHosts(raw: string | undefined): string[] | undefined {
   return raw
@@ -62,6 +87,7 @@ export const SERVICES: Record<string, ServerService> = {
         llm: toLlmConfig(env),
         allowedHosts: toAllowedHosts(readSetting(env, 'MCP_ALLOWED_HOSTS')),
         signIn: toSignInLimit(env),
+        watchlists: toWatchlistSettings(env),
       });
     },
     defaultPort: defaultNumber('PORT_CARRIERS'),

@@ -33,6 +33,8 @@ function registeredRoutes(name: string): string[] {
   const recorder: Routes<unknown> = {
     get: (p) => out.push(`GET ${toTemplate(p)}`),
     post: (p) => out.push(`POST ${toTemplate(p)}`),
+    put: (p) => out.push(`PUT ${toTemplate(p)}`),
+    delete: (p) => out.push(`DELETE ${toTemplate(p)}`),
   };
   coreRoutes(recorder, def);
   def.routes(recorder);
@@ -185,6 +187,12 @@ it('describes the bearer scheme on the carriers routes that need a key, and nowh
     'POST /api/carrier/{carrier_id}/explain': [{ bearer: [] }],
     'GET /api/carrier/{carrier_id}/export': [{ bearer: [] }],
     'POST /api/mcp': [{}, { bearer: [] }],
+    'POST /api/watchlists': [{ bearer: [] }],
+    'GET /api/watchlists': [{ bearer: [] }],
+    'GET /api/watchlists/{id}': [{ bearer: [] }],
+    'PUT /api/watchlists/{id}': [{ bearer: [] }],
+    'DELETE /api/watchlists/{id}': [{ bearer: [] }],
+    'GET /api/watchlists/{id}/changes': [{ bearer: [] }],
   });
   for (const other of [toFacilitiesOpenApi(schemas()), toEconomyOpenApi(schemas())])
     expect(other.components.securitySchemes).toBeUndefined();

@@ -4,7 +4,7 @@
 import { wholeNumberSetting } from './settings.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
-export type SettingReader = 'server' | 'build' | 'nightly' | 'keys CLI';
+export type SettingReader = 'server' | 'build' | 'nightly' | 'keys CLI' | 'deliver';
 
 export interface SettingSpec {
   /** The value when unset or empty; undefined when there is none. */
@@ -65,6 +65,22 @@ export const SETTINGS = {
     default: '25',
     meaning: 'profile lookups per calendar month (UTC) for a free key',
     readBy: ['server'],
+  },
+  WATCHLIST_FREE_MAX: {
+    default: '1,25',
+    meaning: 'watchlists a free key may keep, and carriers in each (lists,carriers)',
+    readBy: ['server'],
+  },
+  WATCHLIST_PREMIUM_MAX: {
+    default: '100,10000',
+    meaning: 'watchlists a premium key may keep, and carriers in each (lists,carriers)',
+    readBy: ['server'],
+  },
+  WEBHOOK_ALLOW_PRIVATE: {
+    default: 'false',
+    meaning:
+      '1 or true: watchlist webhooks may use http and loopback, private, link-local and metadata addresses (tests, private deployments); 0 or false refuses them at POST/PUT and at delivery',
+    readBy: ['server', 'deliver'],
   },
   SIGN_IN_FAILURES_PER_MINUTE: {
     default: '30',

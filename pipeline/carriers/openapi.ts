@@ -16,6 +16,7 @@ import {
   type ResponseSpec,
 } from '../core/openapi.ts';
 import { changeOperations } from '../core/openapi-changes.ts';
+import { watchlistOperations } from './openapi-watchlists.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
@@ -110,6 +111,10 @@ export function toCarriersOpenApi(
     },
     tags: [
       { name: 'Carriers', description: 'Search, profiles and their premium extras.' },
+      {
+        name: 'Watchlists',
+        description: 'A key’s lists of carriers: their changes build after build, and webhooks that deliver them.',
+      },
       {
         name: 'Tools',
         description: 'The same routes as tools with JSON Schema arguments, for programs that call tools.',
@@ -296,6 +301,7 @@ export function toCarriersOpenApi(
           responses: { 401: unauthorized, 429: signInLimited },
         },
       }),
+      ...watchlistOperations(BASE, { unauthorized, signInLimited, notJson }),
       ...coreOperations({ openapiPath: OPENAPI_PATH, service: 'carriers', report: 'carriers/report', registry }),
     ],
   };

@@ -55,6 +55,11 @@ export const HEADERS = {
     required: true,
     schema: { type: 'string', pattern: '^Bearer' },
   },
+  Location: {
+    description: 'The new resource’s path (`/api/watchlists/<id>`).',
+    required: true,
+    schema: { type: 'string', pattern: '^/' },
+  },
   'Content-Disposition': {
     description: 'The body is a download: `attachment; filename="carrier-<id>.json"` (or `.csv`).',
     required: true,

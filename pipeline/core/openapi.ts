@@ -35,7 +35,7 @@ export interface ParameterSpec {
 }
 
 export interface OperationSpec {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI path template (`/api/v1/facility/{id}`). */
   path: string;
   operationId: string;

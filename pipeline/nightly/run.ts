@@ -12,6 +12,7 @@ import { toStatcanBaseUrl } from '../../contract/economy/upstream/statcan.ts';
 import { toValetBaseUrl } from '../../contract/economy/upstream/valet.ts';
 import { flagSetting } from '../../contract/core/settings.ts';
 import { checkEconomyRegistry } from './economy-check.ts';
+import { type DeliverRun, runDeliver } from './deliver.ts';
 import { fetchFiles } from './download.ts';
 import type { FetchLike } from './fetch.ts';
 import { toUpstreamFiles } from './sources.ts';
@@ -39,6 +40,8 @@ export interface NightlyConfig {
   log?: (line: string) => void;
   /** Progress of each build (stderr by default). */
   buildProgress?: (service: string) => Progress;
+  /** The watchlists' webhook deliveries after a carriers publish (default: `npm run deliver` as a child). */
+  deliver?: (outDir: string, env: NightlyConfig['env']) => Promise<DeliverRun>;
 }
 
 export interface ServiceOutcome {
@@ -174,6 +177,11 @@ async function runService(
       out.data_version = result.data_version;
       out.same_version = result.data_version === before;
       for (const w of result.warnings ?? []) out.notes.push(`warning: ${w}`);
+      if (service === 'carriers') {
+        const delivered = await (config.deliver ?? runDeliver)(config.outDir, config.env);
+        out.notes.push(delivered.ok ? delivered.summary : `warning: webhook deliveries stopped: ${delivered.summary}`);
+        log(`[nightly] carriers: ${delivered.summary}`);
+      }
     } catch (err) {
       out.build = 'failed';
       out.errors.push(`build: ${(err as Error).message}`);

@@ -21,7 +21,7 @@ import {
 } from '../core/payload.ts';
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
-import type { AccountStore, StoreHealth } from '../core/store.ts';
+import type { AccountStore, Plan, StoreHealth } from '../core/store.ts';
 import { MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
 import { type AgentDeps, mountAgent } from './agent.ts';
@@ -35,6 +35,9 @@ import { allowanceHeaders, chargeProfileLookup, peekProfileLookup } from './quot
 import { CARRIER_NUMBER, SearchThread } from './search-thread.ts';
 import { NO_STORE, PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { LOCAL_HOSTS } from '../core/mcp.ts';
+import { DEFAULT_WATCHLIST_LIMITS, type WatchlistLimits } from '../../contract/carriers/watchlists.ts';
+import { mountWatchlists } from './watchlists.ts';
+import type { Resolve } from './webhooks.ts';
 
 export const BASE = '/api';
 /** Profiles kept in memory, about 60 MB: the bound on what the cache adds to the server's RSS. */
@@ -72,6 +75,8 @@ export interface CarriersOptions {
   allowedHosts?: readonly string[];
   /** Failed sign-ins per address (SIGN_IN_FAILURES_PER_MINUTE, TRUSTED_PROXIES); default 30 a minute, socket addresses. */
   signIn?: Partial<SignInLimitOptions>;
+  /** Watchlists: limits per plan (WATCHLIST_*_MAX), WEBHOOK_ALLOW_PRIVATE, and how webhook hosts resolve. */
+  watchlists?: { limits?: Record<Plan, WatchlistLimits>; allowPrivate?: boolean; resolve?: Resolve };
 }
 
 interface SearchQuery {
@@ -308,6 +313,15 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
           cacheControl: NO_STORE,
         },
       );
+
+      mountWatchlists<CarriersData>(r, BASE, {
+        accounts: options.accounts,
+        signIn: (req) => authenticate(req, access.accounts(), access.signIn),
+        limits: options.watchlists?.limits ?? DEFAULT_WATCHLIST_LIMITS,
+        allowPrivate: options.watchlists?.allowPrivate ?? false,
+        now: access.now,
+        ...(options.watchlists?.resolve ? { resolve: options.watchlists.resolve } : {}),
+      });
 
       mountPremium<CarriersData>(
         r,

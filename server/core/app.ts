@@ -89,8 +89,8 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
     if (body.status >= 500) process.stderr.write(`[${def.name}] ${req.method} ${req.path}: ${describeFailure(err)}\n`);
   };
   // Methods that have routes, for the Allow header of a 405, and the routes that are not public, for OPTIONS.
-  const methods = new Set<'GET' | 'POST'>();
-  const signedIn: { method: 'GET' | 'POST'; route: RegExp }[] = [];
+  const methods = new Set<Method>();
+  const signedIn: { method: Method; route: RegExp }[] = [];
   const app: Polka = polka({
     onError,
     onNoMatch: (req, res) => {
@@ -126,7 +126,7 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
 
   // Each route is one entry of polka's table, for its one method (HEAD finds the GET route); polka tries
   // every entry on every request, so there is nothing else in it: no middleware, the request log included.
-  const add = (method: 'GET' | 'POST', path: string, handler: Handler<D>, access: Access = 'public') => {
+  const add = (method: Method, path: string, handler: Handler<D>, access: Access = 'public') => {
     methods.add(method);
     const route = exactRoute(path);
     let run = (req: Request, res: ServerResponse) => handler(req, res, state);
@@ -139,11 +139,15 @@ export function createApp<D>(def: ServiceDefinition<D>, options: AppOptions): Se
       };
     }
     if (method === 'GET') app.get(route, run);
-    else app.post(route, run);
+    else if (method === 'POST') app.post(route, run);
+    else if (method === 'PUT') app.put(route, run);
+    else app.delete(route, run);
   };
   const routes: Routes<D> = {
     get: (p, h, o) => add('GET', p, h, o?.access),
     post: (p, h, o) => add('POST', p, h, o?.access),
+    put: (p, h, o) => add('PUT', p, h, o?.access),
+    delete: (p, h, o) => add('DELETE', p, h, o?.access),
   };
 
   /** OPTIONS on a route's path or a file of the tree: 204 with Allow, and the CORS grant for a preflight. */
@@ -387,8 +391,11 @@ export function exactRoute(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** The methods a route may take. */
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /** The methods routes take at `path`, as an Allow header (GET brings HEAD), or '' for a path no route has. */
-function allowedOn(app: Polka, methods: ReadonlySet<'GET' | 'POST'>, path: string): string {
+function allowedOn(app: Polka, methods: ReadonlySet<Method>, path: string): string {
   const allow: string[] = [];
   for (const m of methods)
     if (app.find(m, path).handlers.length > 0) allow.push(...(m === 'GET' ? ['GET', 'HEAD'] : [m]));

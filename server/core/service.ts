@@ -39,6 +39,8 @@ export const SIGNED_IN: RouteOptions = { access: 'signed-in' };
 export interface Routes<D> {
   get(path: string, handler: Handler<D>, options?: RouteOptions): void;
   post(path: string, handler: Handler<D>, options?: RouteOptions): void;
+  put(path: string, handler: Handler<D>, options?: RouteOptions): void;
+  delete(path: string, handler: Handler<D>, options?: RouteOptions): void;
 }
 
 export interface ServiceDefinition<D> {

@@ -26,6 +26,7 @@ import {
   toKeyHash,
 } from './store.ts';
 import { Lru } from './cache.ts';
+import { postgresWatchlists, WATCHLIST_MIGRATION } from './watchlist-postgres.ts';
 
 /** The channel the keys table's trigger notifies on every change. */
 export const KEYS_CHANNEL = 'carriers_api_keys';
@@ -91,6 +92,7 @@ export const CARRIERS_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  WATCHLIST_MIGRATION,
 ];
 
 /** How often the key listener's connection re-reads the keys' version (and so shows it is still there). */
@@ -435,6 +437,7 @@ export function openPostgresStore(
         throw new Error(`explain cache: no entry for carrier ${entry.carrier_id} after an insert that found one`);
       return { entry: toEntry(stored), inserted: false };
     },
+    watchlists: postgresWatchlists(db, ready),
     health: () => db.health(),
     async close() {
       await listener.close();

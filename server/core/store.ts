@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { ConfigError } from '../../contract/core/settings.ts';
 import { Lru } from './cache.ts';
 import type { StoreHealth } from './postgres.ts';
+import { sqliteWatchlists, WATCHLIST_SQLITE_SCHEMA, type WatchlistStore } from './watchlist-store.ts';
 
 export type Plan = 'free' | 'premium';
 export const PLANS: readonly Plan[] = ['free', 'premium'];
@@ -93,6 +94,8 @@ export interface AccountStore {
    * Returns the stored entry and whether this call inserted it.
    */
   explainPut(entry: ExplainEntry): Promise<{ entry: ExplainEntry; inserted: boolean }>;
+  /** Carriers' watchlists and their webhook deliveries (watchlist-store.ts). */
+  readonly watchlists: WatchlistStore;
   /** For /healthz: whether the store answers now (at most a second old). */
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
@@ -220,7 +223,7 @@ function openDatabase(file: string): Database.Database {
     // its busy handler, while another process opening the same fresh directory holds one: retried here.
     whileBusy(() => d.pragma('journal_mode = WAL'));
     d.pragma('synchronous = NORMAL');
-    whileBusy(() => d.exec(SCHEMA));
+    whileBusy(() => d.exec(SCHEMA + WATCHLIST_SQLITE_SCHEMA));
     // Every signed-in request may write (the allowance): a store this user can read but not write, or a
     // damaged file, is told now rather than as a 500 on each request.
     whileBusy(() => d.exec('BEGIN IMMEDIATE; ROLLBACK'));
@@ -394,6 +397,7 @@ export function openSqliteStore(stateDir: string): AccountStore {
     async explainPut(entry) {
       return explainPutTx.immediate(entry);
     },
+    watchlists: sqliteWatchlists(db),
     async health() {
       return { ok: true };
     },

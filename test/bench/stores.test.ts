@@ -32,7 +32,9 @@ describe('the account store comparison', () => {
     const lookup = { ...scenario('carrier/:id', ['/api/carrier/1']), lookup: true };
     expect([all.stores, stores.stores, lookups.stores]).toEqual([true, true, false]);
     expect([all.keep(lookup), stores.keep(lookup), lookups.keep(lookup)]).toEqual([true, false, true]);
-    expect(() => toSettings(['--only', 'store'])).toThrow(/--only takes lookups, stores, long-params or statics/);
+    expect(() => toSettings(['--only', 'store'])).toThrow(
+      /--only takes lookups, stores, long-params, statics or changes/,
+    );
   });
 
   it('says why it was skipped', () => {

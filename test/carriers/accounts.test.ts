@@ -114,7 +114,7 @@ describe('older stores', () => {
       .all()
       .map((t) => t.name);
     check.close();
-    expect(tables).toEqual(['api_keys', 'explain_cache', 'usage']);
+    expect(tables).toEqual(['api_keys', 'explain_cache', 'usage', 'watchlists', 'webhook_deliveries']);
   });
 });
 

@@ -19,7 +19,8 @@ describe('docs', () => {
   for (const [name, svc] of Object.entries(SERVICES)) {
     const paths: string[] = [];
     const def = svc.create({ stateDir: '/nonexistent', env: {} });
-    const recorder: Routes<unknown> = { get: (p) => paths.push(p), post: (p) => paths.push(p) };
+    const add = (p: string) => paths.push(p);
+    const recorder: Routes<unknown> = { get: add, post: add, put: add, delete: add };
     // The routes every app adds (health, problem types, the OpenAPI document, /docs), then the service's.
     coreRoutes(recorder, def);
     def.routes(recorder);

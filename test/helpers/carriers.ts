@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { schemas } from '../../contract/core/schemas.ts';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { openSqliteStore, type AccountStore } from '../../server/core/store.ts';
-import { createCarriersService } from '../../server/carriers/routes.ts';
+import { type CarriersOptions, createCarriersService } from '../../server/carriers/routes.ts';
 import { AS_OF, writeCarriersFixture } from '../fixtures/carriers.ts';
 import { PINNED_CLOCK } from './facilities.ts';
 import { startService, tempDir } from './server.ts';
@@ -28,12 +28,22 @@ export async function readOnlyCarriersFixture(): Promise<Built> {
 
 export async function serveCarriers(
   built: Awaited<ReturnType<typeof buildCarriersFixture>>,
-  options: { freeLookups?: number; corsOrigins?: ReadonlySet<string>; now?: () => Date } = {},
+  options: {
+    freeLookups?: number;
+    corsOrigins?: ReadonlySet<string>;
+    now?: () => Date;
+    watchlists?: CarriersOptions['watchlists'];
+  } = {},
 ) {
   let store: AccountStore | undefined;
   const accounts = () => (store ??= openSqliteStore(built.stateDir));
   const running = await startService(
-    createCarriersService({ accounts, freeLookups: options.freeLookups ?? 25, now: options.now }),
+    createCarriersService({
+      accounts,
+      freeLookups: options.freeLookups ?? 25,
+      now: options.now,
+      watchlists: options.watchlists,
+    }),
     built.outDir,
     { corsOrigins: options.corsOrigins },
   );

@@ -24,7 +24,7 @@ import { rawRequest, toRequest, type RawResponse } from '../helpers/raw-http.ts'
 /** A value the route answers normally, for each path and required parameter (and tool argument). */
 const ORDINARY: Record<string, Record<string, string>> = {
   facilities: { id: 'ONF-000001', type: 'invalid-parameter' },
-  carriers: { carrier_id: '1000001', q: 'alpha', type: 'invalid-parameter', query: 'alpha' },
+  carriers: { carrier_id: '1000001', q: 'alpha', type: 'invalid-parameter', query: 'alpha', id: 'wl_0000000000000000' },
   economy: {
     id: 'CPI_ALL_ITEMS',
     series: 'CPI_ALL_ITEMS',

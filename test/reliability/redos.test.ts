@@ -90,7 +90,8 @@ function findPatterns(files: readonly string[]): Found {
 /** Every route path of the three services, as the apps register them. */
 function routePaths(): string[] {
   const paths = new Set<string>();
-  const record: Routes<unknown> = { get: (p) => void paths.add(p), post: (p) => void paths.add(p) };
+  const add = (p: string) => void paths.add(p);
+  const record: Routes<unknown> = { get: add, post: add, put: add, delete: add };
   const stateDir = mkdtempSync(join(tmpdir(), 'redos-routes-'));
   try {
     for (const svc of Object.values(SERVICES)) {

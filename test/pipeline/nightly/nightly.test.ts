@@ -170,6 +170,10 @@ describe('npm run nightly', () => {
     expect([...outcomes.keys()]).toEqual(['facilities', 'carriers', 'economy']);
     expect(outcomes.get('facilities')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
     expect(outcomes.get('carriers')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
+    // The watchlists' webhooks are delivered after the carriers publish (npm run deliver, here with no list).
+    expect(outcomes.get('carriers')!.notes).toContainEqual(
+      expect.stringMatching(/^deliver: 0 list\(s\) with a webhook/),
+    );
     // Economy: every reviewed series confirmed by the (fake) WDS and Valet.
     expect(outcomes.get('economy')).toMatchObject({ downloaded: registry.length, failed: 0, build: 'published' });
     for (const s of ['facilities', 'carriers', 'economy']) expect(outcomes.get(s)!.data_version).toBe(await version(s));

@@ -51,6 +51,8 @@ describe.skipIf(!shared)('the PostgreSQL account store', () => {
         'carriers_explain_cache',
         'carriers_keys_version',
         'carriers_usage',
+        'carriers_watchlists',
+        'carriers_webhook_deliveries',
       ]);
       // Every method waits for them: a store whose first call is a write finds its table.
       expect(await stores[0]!.consume('key_first', MONTH, 1)).toEqual({ ok: true, used: 1, remaining: 0 });
