@@ -41,6 +41,8 @@ export const EXPLORERS = {
   carriers: {
     nav: [
       { href: '#/', label: 'Search' },
+      { href: '#/changes', label: 'What changed' },
+      { href: '#/watchlists', label: 'Watchlists' },
       { href: 'docs', label: 'API reference' },
     ],
     title: 'Carriers explorer',

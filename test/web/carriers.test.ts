@@ -58,7 +58,10 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
     root = await tempDir('web-carriers');
     const input = join(root.path, 'input');
     const outDir = join(root.path, 'dist-data');
-    await writeDemo('carriers', input);
+    // Two monthly editions built one over the other: a change history, and profiles with a trend.
+    await writeDemo('carriers', input, { edition: 1, latestEdition: 2 });
+    await buildCarriers({ input, outDir, now: () => new Date(PINNED_CLOCK().getTime() - 30 * 86_400_000) });
+    await writeDemo('carriers', input, { edition: 2, latestEdition: 2 });
     const summary = await buildCarriers({ input, outDir, now: PINNED_CLOCK });
     const built = {
       root,
@@ -75,7 +78,7 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
     const { body: found } = await api<CarrierSearchResults>('/api/search?q=trucking&limit=100');
     for (const r of found.results) {
       const { body } = await api<CarrierProfile>(`/api/carrier/${r.carrier_id}`, premium);
-      if (body.categories.some((c) => c.alert)) {
+      if (body.categories.some((c) => c.alert) && body.trend?.length === 2) {
         target = body;
         break;
       }
@@ -235,6 +238,88 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
     expect(await alert.getAttribute('data-status')).toBe('429');
     expect(await alert.textContent()).toMatch(/used up\. It renews in \d+ (day|hour|minute|second)s?/);
     await expectAccessible('allowance spent');
+  });
+
+  /** Signs in with `key` on the view now asking for one. */
+  const signInOn = async (view: string, key: string) => {
+    await page.fill('input[type="password"][name="api_key"]', key);
+    return timeView(page, view, () => page.click('form.signin button[type="submit"]'));
+  };
+  const signOutIfIn = async () => {
+    if (await page.locator('button:text-is("Sign out")').count()) await page.click('button:text-is("Sign out")');
+  };
+
+  it("draws the profile's percentiles at each build of the history", async () => {
+    await openView(page, `${server.base}/#/carrier/${target.carrier_id}`, 'carrier');
+    await signOutIfIn();
+    await viewReady(page, 'carrier');
+    await signIn(premium);
+    const points = target.trend!.length;
+    expect(points).toBe(2);
+    const trend = page.locator('figure.chart:has-text("Percentiles over the last 2 builds")');
+    await trend.locator('canvas').waitFor();
+    expect(await trend.locator('tbody tr').count()).toBe(points);
+    const alerted = target.categories.find((c) => c.alert)!;
+    expect(await trend.locator('tbody tr').last().textContent()).toContain(
+      `${formatted(alerted.percentile!, 1)} alert`,
+    );
+    await expectAccessible('profile with trend');
+  });
+
+  it("lists the builds and each build's changes, signed in, filtered by what is notable", async () => {
+    timings.changes = await openView(page, `${server.base}/#/changes`, 'changes');
+    const rows = page.locator('table.builds tbody tr');
+    expect(await rows.count()).toBe(2);
+    await expectAccessible('what changed');
+    timings.changes_build = await timeView(page, 'changes-build', () => rows.first().locator('a').click());
+    const { body: index } = await api<{
+      builds: { data_version: string; previous: string; counts: Record<string, number> }[];
+    }>('/changes/index.json');
+    const newest = index.builds[0]!;
+    const { body: changes } = await api<{ results: { data_version: string; id: string; notable: string[] }[] }>(
+      `/api/changes?since=${newest.previous}&limit=1000`,
+      premium,
+    );
+    const own = changes.results.filter((c) => c.data_version === newest.data_version);
+    expect(own.length).toBe(Math.min(1000, newest.counts.added! + newest.counts.removed! + newest.counts.changed!));
+    expect(await page.locator('table.changes tbody tr').count()).toBe(own.length);
+    await page.selectOption('select[name="notable"]', 'alert_started');
+    await timeView(page, 'changes-build', () => page.click('form button[type="submit"]'));
+    const started = own.filter((c) => c.notable.includes('alert_started'));
+    expect(await page.locator('table.changes tbody tr').count()).toBe(started.length);
+    await expectAccessible('a build’s changes');
+  });
+
+  it('manages a watchlist: creates one, shows its changes, edits and deletes it', async () => {
+    timings.watchlists = await openView(page, `${server.base}/#/watchlists`, 'watchlists');
+    if (await page.locator('form.signin').count()) await signInOn('watchlists', premium);
+    expect(await page.locator('.empty').textContent()).toContain('no watchlist');
+    await page.fill('input[name="name"]', 'Partners');
+    await page.fill('textarea[name="carriers"]', `${target.carrier_id}, ${target.carrier_id}`);
+    await timeView(page, 'watchlists', () => page.click('form.watchlist-form button[type="submit"]'));
+    const link = page.locator('table.watchlists tbody a');
+    expect(await link.allTextContents()).toEqual(['Partners']);
+    await expectAccessible('watchlists');
+    timings.watchlist = await timeView(page, 'watchlist', () => link.click());
+    expect(await page.locator('h1').textContent()).toBe('Partners');
+    expect(await page.locator('.carrier-list a').allTextContents()).toEqual([`USDOT ${target.carrier_id}`]);
+    // Made after the newest build: nothing yet.
+    expect(await page.locator('.empty').textContent()).toContain('No change');
+    await page.fill('input[name="name"]', 'Partners, renamed');
+    await timeView(page, 'watchlist', () => page.click('form.watchlist-form button[type="submit"]'));
+    expect(await page.locator('h1').textContent()).toBe('Partners, renamed');
+    await expectAccessible('a watchlist');
+    // Refused input says why, in place.
+    await page.fill('textarea[name="carriers"]', '99999999');
+    await page.click('form.watchlist-form button[type="submit"]');
+    await page.waitForSelector('.watchlist-form [role="alert"]');
+    expect(await page.locator('.watchlist-form [role="alert"]').textContent()).toContain('99999999');
+    await timeView(page, 'watchlists', () => page.click('button:text-is("Delete this list")'));
+    expect(await page.locator('table.watchlists').count()).toBe(0);
+    await signOutIfIn();
+    await viewReady(page, 'watchlists');
+    expect(await page.locator('form.signin').count()).toBe(1);
+    await signInOn('watchlists', premium);
   });
 
   it('showed every view within the time to data, loaded nothing from elsewhere, threw nothing', () => {

@@ -8,35 +8,17 @@ import type { CarrierExportJSON } from '../../contract/types/carriers/export.ts'
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
 import type { CarrierSearchResults } from '../../contract/types/carriers/search.ts';
 import { ApiError, getFile, getJson, query } from '../core/api.ts';
-import { errorPanel, href, rerender, startExplorer, type View, type ViewContext } from '../core/app.ts';
+import { errorPanel, href, startExplorer, type View, type ViewContext } from '../core/app.ts';
 import { COLORS, chartFigure, mountCharts } from '../core/chart.ts';
 import { append, type Child, facts, field, h, table } from '../core/dom.ts';
 import { duration, isoToSeconds, MISSING, num, share } from '../core/format.ts';
 import { empty, intParam, pager, routeForm } from '../core/parts.ts';
+import { auth, keyStore, onKeyChange, signInForm, signOutButton } from './session.ts';
+import { trendPart } from './trend.ts';
+import { carrierChangesViews, watchlistViews } from './watch.ts';
 
 const API = 'api';
 const PAGE = 25;
-const KEY_ITEM = 'shardline.carriers.api_key';
-
-/** The key for this tab only: sessionStorage ends with the tab, and nothing else keeps it. */
-const keyStore = {
-  get: (): string | null => {
-    try {
-      return sessionStorage.getItem(KEY_ITEM);
-    } catch {
-      return null;
-    }
-  },
-  set(key: string) {
-    sessionStorage.setItem(KEY_ITEM, key);
-    profiles.clear();
-  },
-  clear() {
-    sessionStorage.removeItem(KEY_ITEM);
-    profiles.clear();
-  },
-};
-
 interface Allowance {
   limit: number;
   remaining: number;
@@ -51,8 +33,8 @@ interface Loaded {
 
 /** Profiles fetched in this tab: going back to one does not spend another free lookup. */
 const profiles = new Map<string, Loaded>();
+onKeyChange(() => profiles.clear());
 
-const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 const carrierHref = (id: number | string) => href(`/carrier/${id}`);
 
 function allowanceOf(headers: Headers): Allowance | undefined {
@@ -149,58 +131,6 @@ const search: View = {
     ];
   },
 };
-
-function signInForm(message?: Child): HTMLElement {
-  const input = h('input', {
-    type: 'password',
-    name: 'api_key',
-    required: true,
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
-  const form = h(
-    'form',
-    { class: 'filters signin', 'aria-label': 'Sign in' },
-    field('API key', input, 'kept in this browser tab only, until you sign out or close it'),
-    h('button', { type: 'submit' }, 'Sign in'),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const key = input.value.trim();
-    if (!key) return;
-    keyStore.set(key);
-    rerender();
-  });
-  return h(
-    'section',
-    { 'aria-labelledby': 'signin' },
-    h('h2', { id: 'signin' }, 'Sign in with an API key'),
-    message ?? null,
-    h(
-      'p',
-      null,
-      'Carrier profiles are for signed-in users. A free key has a monthly allowance of profile lookups; a premium key adds the plain-language summary and the export. The operator issues keys with ',
-      h('code', null, 'npm run keys -- create --plan free'),
-      '.',
-    ),
-    form,
-  );
-}
-
-function signOutButton(): HTMLElement {
-  return h(
-    'button',
-    {
-      type: 'button',
-      class: 'secondary',
-      onclick: () => {
-        keyStore.clear();
-        rerender();
-      },
-    },
-    'Sign out',
-  );
-}
 
 function allowanceNote(a: Allowance | undefined): HTMLElement {
   if (!a) return h('p', { class: 'notice allowance' }, 'Premium key: profile lookups are not counted.');
@@ -530,6 +460,8 @@ const carrier: View = {
       h('h2', null, 'Safety categories'),
       percentileChart(p),
       categoryTable(p),
+      h('h2', null, 'Trend'),
+      trendPart(p),
       h('h2', null, 'Rates'),
       ratesTable(p),
       h('h2', null, 'Inspections and crashes'),
@@ -554,5 +486,5 @@ const carrier: View = {
 
 startExplorer({
   service: 'carriers',
-  views: [search, carrier],
+  views: [search, carrier, ...carrierChangesViews(), ...watchlistViews()],
 });

@@ -64,7 +64,8 @@ export async function getJson<T>(url: string, init: RequestInit = {}): Promise<A
     throw new ApiError({ status: 0, title: 'No answer', detail: 'the service did not answer (offline, or stopped)' });
   }
   if (!res.ok) throw await toError(res);
-  return { body: (await res.json()) as T, headers: res.headers };
+  // 204 No Content (a DELETE) has no body to read.
+  return { body: (res.status === 204 ? undefined : await res.json()) as T, headers: res.headers };
 }
 
 /** A body to save as a file (an export): its bytes and the file name the answer suggests. */

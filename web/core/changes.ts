@@ -3,7 +3,7 @@
 // the view works as well from a CDN.
 import type { Change, ChangesBuild, ChangesIndex, Field } from '../../contract/core/changes.ts';
 import { getJson } from './api.ts';
-import { href, type View } from './app.ts';
+import { href, type View, type ViewContext } from './app.ts';
 import { type Child, field, h, select, table } from './dom.ts';
 import { num } from './format.ts';
 import { empty, routeForm } from './parts.ts';
@@ -25,8 +25,42 @@ export function fieldList(fields: readonly Field[]): HTMLElement {
 const tags = (words: readonly string[]): Child =>
   words.length === 0 ? '–' : words.map((w) => h('span', { class: 'tag alert' }, w.replaceAll('_', ' ')));
 
-/** The two views: the builds, and one build's changes (`entityHref` links each change to its entity). */
-export function changesViews(options: { entityHref: (id: string) => string; noun: string }): View[] {
+/** One build's changes as the build view shows them. */
+export interface BuildChanges {
+  data_version: string;
+  previous: string | null;
+  built_at: string;
+  total: number;
+  changes: Change[];
+  /** The notable words the filter offers. */
+  words: string[];
+  /** Said under the table (the changes shown are not all of the build's). */
+  note?: string;
+}
+
+/** A build's changes from the tree's static pages (`changes/<build>.json` and the pages it names). */
+async function staticBuild(ctx: ViewContext, version: string): Promise<BuildChanges> {
+  const pages: ChangesBuild[] = [];
+  for (let name: string | null = `${version}.json`; name !== null; ) {
+    const { body }: { body: ChangesBuild } = await getJson<ChangesBuild>(`changes/${name}`, { signal: ctx.signal });
+    pages.push(body);
+    name = body.next;
+  }
+  const first = pages[0]!;
+  const changes = pages.flatMap((p) => p.changes);
+  return { ...first, changes, words: [...new Set(changes.flatMap((c) => c.notable))].sort() };
+}
+
+/**
+ * The two views: the builds, and one build's changes (`entityHref` links each change to its entity).
+ * `load` reads a build's changes another way (carriers: signed in, from the API); what it returns that is
+ * not a build (a sign-in form) is shown instead.
+ */
+export function changesViews(options: {
+  entityHref: (id: string) => string;
+  noun: string;
+  load?: (ctx: ViewContext, version: string, notable: string | null) => Promise<BuildChanges | Child[]>;
+}): View[] {
   const list: View = {
     name: 'changes',
     pattern: /^\/changes$/,
@@ -67,19 +101,15 @@ export function changesViews(options: { entityHref: (id: string) => string; noun
     async render(ctx) {
       const version = ctx.match.version ?? '';
       const notable = ctx.route.params.get('notable');
-      const pages: ChangesBuild[] = [];
-      for (let name: string | null = `${version}.json`; name !== null; ) {
-        const { body }: { body: ChangesBuild } = await getJson<ChangesBuild>(`changes/${name}`, { signal: ctx.signal });
-        pages.push(body);
-        name = body.next;
-      }
-      const first = pages[0]!;
-      const all = pages.flatMap((p) => p.changes);
-      const words = [...new Set(all.flatMap((c) => c.notable))].sort();
-      const shown = notable ? all.filter((c) => c.notable.includes(notable)) : all;
+      const back = h('p', { class: 'meta' }, h('a', { href: '#/changes' }, '← Every build'));
+      const loaded = options.load ? await options.load(ctx, version, notable) : await staticBuild(ctx, version);
+      if (Array.isArray(loaded)) return [back, ...loaded];
+      const first = loaded;
+      const words = loaded.words;
+      const shown = notable ? loaded.changes.filter((c) => c.notable.includes(notable)) : loaded.changes;
       ctx.announce(`${num(shown.length)} changes`);
       return [
-        h('p', { class: 'meta' }, h('a', { href: '#/changes' }, '← Every build')),
+        back,
         h('h1', null, `Build ${first.data_version}`),
         h(
           'p',
@@ -118,6 +148,7 @@ export function changesViews(options: { entityHref: (id: string) => string; noun
               ]),
               { className: 'data changes' },
             ),
+        loaded.note ? h('p', { class: 'meta' }, loaded.note) : null,
       ];
     },
   };
