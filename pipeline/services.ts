@@ -1,6 +1,6 @@
 // The services the pipeline can build and the demo inputs it can write, by name.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Progress } from './core/progress.ts';
 import { writeFacilitiesDemo } from './demo/facilities/index.ts';
@@ -8,6 +8,7 @@ import { DEMO_MARKER } from './core/build.ts';
 import { buildFacilities } from './facilities/index.ts';
 import { buildCarriers } from './carriers/index.ts';
 import { writeCarriersDemo } from './demo/carriers/index.ts';
+import { DEMO_VINTAGES, writeEconomyDemo } from './demo/economy/index.ts';
 import { buildEconomy } from './economy/index.ts';
 
 export interface BuildOptions {
@@ -78,19 +79,22 @@ export const PIPELINES: Record<string, PipelineService> = {
         ...o,
         demo: (o.demo ?? false) || marked,
         registryPath: given ? join(o.input, 'registry.json') : undefined,
-        // The live archive (server/economy/vintages.ts); a demo build's generated snapshots are not published.
+        // The live archive (server/economy/vintages.ts), or the demo inputs' archive (its editions'
+        // snapshots); a demo build's STATE_DIR archive is not published.
         vintagesDir:
-          o.stateDir !== undefined && !((o.demo ?? false) || marked)
-            ? join(o.stateDir, 'economy', 'vintages')
-            : undefined,
+          marked && existsSync(join(o.input, DEMO_VINTAGES))
+            ? join(o.input, DEMO_VINTAGES)
+            : o.stateDir !== undefined && !((o.demo ?? false) || marked)
+              ? join(o.stateDir, 'economy', 'vintages')
+              : undefined,
       });
     },
-    // The economy demo needs no input files: its build is marked demo and the server uses the built-in
-    // demo upstream, which answers in the real wire formats.
-    demo: async (dir) => {
-      await mkdir(dir, { recursive: true });
-      return { files: [] };
-    },
+    // The economy demo's one input is a vintage archive from the built-in demo upstream (editions a month
+    // apart, so its builds record changes); the server answers from the same demo upstream.
+    demo: (dir, options) => writeEconomyDemo(dir, options),
+    // Two: every snapshot of the whole archive is published again by each build, so a third costs a demo
+    // start as much again.
+    demoEditions: 2,
   },
 };
 

@@ -15,7 +15,8 @@ Usage: npm run demo -- --out DIR [--service NAME] [--seed N] [--scale N] [--edit
   --edition   the inputs' edition, from 1 (default), so builds in a row show a change history. From the same
               seed, a later one revises a few past figures, retires a facility and adds one (facilities), or
               is the next month's: new inspections and crashes, the oldest month's gone, a few carriers
-              gone from the census and a few new (carriers, up to 13)
+              gone from the census and a few new (carriers, up to 13), or another month of snapshots in
+              the vintage archive, with new and revised observations (economy)
 
 Example:
   npm run demo -- --out /tmp/demo && npm run build -- --service facilities --input /tmp/demo/facilities`;
@@ -47,10 +48,6 @@ export async function main(argv: string[]): Promise<void> {
   const edition = values.edition === undefined ? undefined : Number(values.edition);
   if (edition !== undefined && !(Number.isInteger(edition) && edition >= 1 && edition <= 100))
     throw new CliError('--edition must be an integer from 1 to 100');
-  if (edition !== undefined && edition > 1 && services.includes('economy'))
-    throw new CliError(
-      '--edition is written for facilities and carriers (economy’s demo upstream moves by itself): add --service',
-    );
   const out = resolve(values.out ?? 'demo-inputs');
   const progress = createProgress('demo');
   for (const service of services) {

@@ -24,7 +24,7 @@ import { toSearchIndex } from './search.ts';
 import { publishVintages } from './vintages.ts';
 import { compareSeries } from './changes.ts';
 import { recordChanges } from '../core/changes.ts';
-import { REGISTRY_PROVENANCE, toUpstreamSources } from './provenance.ts';
+import { DEMO_VINTAGES_PROVENANCE, REGISTRY_PROVENANCE, toUpstreamSources } from './provenance.ts';
 import { CATEGORIES, type RegistryEntry } from '../../contract/economy/types.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -164,7 +164,11 @@ export async function buildEconomy(config: EconomyBuildConfig): Promise<EconomyB
       const vintages = await publishVintages(sink, config.vintagesDir, entries, schemas(), (id, n) =>
         progress.tick(`${id}: ${n} snapshot${n === 1 ? '' : 's'}`),
       );
-      sources.push(vintages.source);
+      sources.push(
+        config.demo
+          ? { ...vintages.source, ...DEMO_VINTAGES_PROVENANCE, url: 'demo-inputs:vintages' }
+          : vintages.source,
+      );
       snapshots = vintages.snapshots;
       latest = vintages.latest;
       report.issues = [...report.issues, ...vintages.issues].sort((a, b) =>

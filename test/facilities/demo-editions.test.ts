@@ -63,9 +63,9 @@ describe('facilities demo editions', () => {
     }
   });
 
-  it('refuses an edition out of range, or one for a service without editions', async () => {
+  it('refuses an edition out of range, written as a number from 1 to 100', async () => {
     await expect(writeFacilitiesDemo(join(root, 'bad'), { edition: 0 })).rejects.toThrow(/edition must be an integer/);
     await expect(demoCli(['--out', join(root, 'cli'), '--edition', '2.5'])).rejects.toThrow(/--edition must be/);
-    await expect(demoCli(['--out', join(root, 'cli'), '--edition', '2'])).rejects.toThrow(/facilities and carriers/);
+    await expect(demoCli(['--out', join(root, 'cli'), '--edition', '101'])).rejects.toThrow(/--edition must be/);
   });
 });

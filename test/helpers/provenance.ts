@@ -21,6 +21,7 @@ import {
 } from '../../contract/core/licences.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
 import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
+import { DEMO_VINTAGES_PROVENANCE, VINTAGES_PROVENANCE } from '../../pipeline/economy/provenance.ts';
 
 export const PROJECT: Licence = { name: PROJECT_LICENCE.name, url: PROJECT_LICENCE.url };
 /** The licence and attribution each kind of source must carry in a real (not demo) build. */
@@ -49,6 +50,10 @@ const EXPECTED: Record<string, { licence: Licence; attribution: (s: Manifest['so
   },
   boc_valet: { licence: BOC_TERMS, attribution: (s) => s.attribution === BOC_ATTRIBUTION },
   registry: { licence: PROJECT, attribution: (s) => s.attribution === PROJECT_ATTRIBUTION },
+  vintages: {
+    licence: PROJECT,
+    attribution: (s) => [VINTAGES_PROVENANCE.attribution, DEMO_VINTAGES_PROVENANCE.attribution].includes(s.attribution),
+  },
 };
 
 export const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
