@@ -9,7 +9,7 @@ export const CARRIER_HISTORY = 'private/changes/carriers';
  * What the next build compares of each carrier: its view (pointer and value pairs, as JSON), by carrier_id
  * (record store). A carrier whose view reads the same is unchanged, without its profile being parsed.
  */
-export const CARRIER_VIEWS = 'private/changes/views';
+export const CARRIER_VIEWS = 'private/views';
 /** The folder of the builds' snapshots, `<build>.bin` named like the build's first page. */
 export const TREND_DIR = 'private/changes/trend';
 /** The builds a profile's trend shows. */

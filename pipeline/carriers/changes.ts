@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffViews, type Field, pointerToken } from '../../contract/core/changes.ts';
+import { BASICS } from '../../contract/carriers/basics.ts';
 import { PROFILES } from '../../contract/carriers/layout.ts';
 import { CARRIER_VIEWS } from '../../contract/carriers/trend.ts';
 import { privateDirOf } from '../../contract/core/layout.ts';
@@ -105,7 +106,8 @@ export function viewValues(p: Compared): unknown[] {
     p.rates.driver_oos_rate,
     p.rates.hazmat_oos_rate,
   ];
-  for (const c of p.categories) values.push(c.category, c.percentile, c.alert);
+  // Each category as its index in BASICS, its percentile and its alert as 0 or 1: a few bytes, not its name.
+  for (const c of p.categories) values.push(BASICS.indexOf(c.category), c.percentile, c.alert ? 1 : 0);
   return values;
 }
 
@@ -113,9 +115,9 @@ export function viewValues(p: Compared): unknown[] {
 export function viewOfValues(values: readonly unknown[]): EntityView {
   const view = new Map<string, unknown>(FIXED.map((path, i) => [path, values[i]]));
   for (let i = FIXED.length; i + 2 < values.length; i += 3) {
-    const at = `/categories/${pointerToken(String(values[i]))}`;
+    const at = `/categories/${pointerToken(BASICS[values[i] as number] ?? String(values[i]))}`;
     view.set(`${at}/percentile`, values[i + 1]);
-    view.set(`${at}/alert`, values[i + 2]);
+    view.set(`${at}/alert`, values[i + 2] === 1);
   }
   return { name: String(values[0] ?? ''), view };
 }

@@ -95,7 +95,18 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
   };
   const total = (b: ChangeEntry) => b.counts.added + b.counts.removed + b.counts.changed;
 
+  // The snapshots of the builds a trend shows, read in the background from load on (at FMCSA size 24 files
+  // of several MB): a trend asked before its snapshot is in reads it there and then.
   const snapshots = new Map<string, TrendSnapshot | null>();
+  const shown = builds.slice(-TREND_BUILDS);
+  void (async () => {
+    for (const b of shown) {
+      const name = trendFile(b.href);
+      if (snapshots.has(b.href) || !build.has(name)) continue;
+      const buf = await build.readBufferAsync(name).catch(() => undefined);
+      if (buf && !snapshots.has(b.href)) snapshots.set(b.href, decodeTrend(buf, name));
+    }
+  })();
   const snapshotOf = (b: ChangeEntry): TrendSnapshot | null => {
     let s = snapshots.get(b.href);
     if (s === undefined) {
@@ -135,7 +146,7 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
     },
     trend(id) {
       const points: TrendEntry[] = [];
-      for (const b of builds.slice(-TREND_BUILDS)) {
+      for (const b of shown) {
         const categories = snapshotOf(b)?.of(id);
         if (categories) points.push({ data_version: b.data_version, built_at: b.built_at, categories });
       }

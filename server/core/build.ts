@@ -32,6 +32,8 @@ export interface LoadedBuild {
   readJson<T>(relPath: string): T;
   /** Reads and verifies one binary file of the build. */
   readBuffer(relPath: string): Buffer;
+  /** readBuffer without holding up the event loop while the file is read (a large file read after load). */
+  readBufferAsync(relPath: string): Promise<Buffer>;
   /** Whether the build lists the file (in the tree's checksums, or its private folder's for `private/<file>`). */
   has(relPath: string): boolean;
   /** The files of the tree read and verified so far (the API documents at load, then what the service read). */
@@ -247,6 +249,20 @@ export function loadBuild(
     has(relPath) {
       if (!isPrivate(relPath)) return relPath in checksums;
       return privateDir !== undefined && relPath.slice(PRIVATE_PREFIX.length) in privateSums;
+    },
+    async readBufferAsync(relPath) {
+      const [base, rel, sums] = located(relPath);
+      const expected = sums[rel];
+      if (!expected) throw new DataError(`${join(base, rel)} is not listed in checksums.json`);
+      let buf: Buffer;
+      try {
+        buf = await readFile(join(base, rel));
+      } catch {
+        throw new DataError(`${join(base, rel)} is missing: the build is incomplete; rebuild it`);
+      }
+      if (hex(buf) !== expected)
+        throw new DataError(`${join(base, rel)} does not match checksums.json: the build is damaged; rebuild it`);
+      return buf;
     },
     verified,
   };

@@ -428,8 +428,6 @@ describe('the static tree', () => {
       'changes/carriers.dat',
       'changes/carriers.idx',
       `changes/trend/${version}.bin`,
-      'changes/views.dat',
-      'changes/views.idx',
     ]);
     expect(
       Object.keys(files)
@@ -442,6 +440,8 @@ describe('the static tree', () => {
       'profiles.idx',
       'search-records.dat',
       'search-records.idx',
+      'views.dat',
+      'views.idx',
     ]);
     for (const [name, sum] of Object.entries(files))
       expect(
