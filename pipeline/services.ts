@@ -40,22 +40,23 @@ export interface BuildResult {
   warnings?: string[];
 }
 
+/** How a service's demo inputs are written. */
+export interface DemoOptions {
+  seed?: number;
+  scale?: number;
+  /** From 1: a later edition of the same seed's inputs, so builds in a row make a change history. */
+  edition?: number;
+  /** The edition that is the latest (its data as of the demo's date): a demo start's last. */
+  latestEdition?: number;
+  onProgress?: (msg: string) => void;
+}
+
 export interface PipelineService {
   build(options: BuildOptions): Promise<BuildResult>;
   /** False for a service whose inputs live in the repository (economy's registry): --input is optional. */
   needsInput?: boolean;
   /** Writes demo inputs in the upstream formats into `dir` (the service's own folder). */
-  demo(
-    dir: string,
-    options: {
-      seed?: number;
-      scale?: number;
-      edition?: number;
-      /** The edition that is the latest (its data as of the demo's date): a demo start's last. */
-      latestEdition?: number;
-      onProgress?: (msg: string) => void;
-    },
-  ): Promise<{ files: string[]; facts?: object }>;
+  demo(dir: string, options: DemoOptions): Promise<{ files: string[]; facts?: object }>;
   /** Editions a demo start builds one after the other, so the change history has a few builds (default 1). */
   demoEditions?: number;
 }
@@ -101,17 +102,7 @@ export const PIPELINES: Record<string, PipelineService> = {
 export const SERVICE_NAMES = Object.keys(PIPELINES);
 
 /** Writes a service's demo inputs and the marker that labels every build made from them as demo. */
-export async function writeDemo(
-  service: string,
-  dir: string,
-  options: {
-    seed?: number;
-    scale?: number;
-    edition?: number;
-    latestEdition?: number;
-    onProgress?: (msg: string) => void;
-  } = {},
-): Promise<string[]> {
+export async function writeDemo(service: string, dir: string, options: DemoOptions = {}): Promise<string[]> {
   const pipeline = PIPELINES[service];
   if (!pipeline) throw new Error(`unknown service ${service}`);
   if ((options.edition ?? 1) > 1 && pipeline.demoEditions === undefined)

@@ -73,6 +73,7 @@ const CASES: Case[] = [
       ['/#/?q=cement', 'search'],
       ['/#/facility/ONF-000001', 'facility'],
       ['/#/stats', 'stats'],
+      ['/#/changes', 'changes'],
     ],
   },
   {
@@ -92,6 +93,8 @@ const CASES: Case[] = [
       ['/', 'search'],
       ['/#/?q=lone%20star', 'search'],
       ['/#/carrier/2000001', 'carrier'],
+      ['/#/changes', 'changes'],
+      ['/#/watchlists', 'watchlists'],
     ],
   },
   {
@@ -107,6 +110,7 @@ const CASES: Case[] = [
       ['/', 'categories'],
       ['/#/search?q=price', 'search'],
       ['/#/series/CPI_ALL_ITEMS', 'series'],
+      ['/#/changes', 'changes'],
     ],
   },
 ];

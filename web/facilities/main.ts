@@ -5,9 +5,10 @@ import type { FacilityRecord } from '../../contract/types/facilities/record.ts';
 import type { SearchResults } from '../../contract/types/facilities/search.ts';
 import type { Stats } from '../../contract/types/facilities/stats.ts';
 import type { History } from '../../contract/types/core/history.ts';
+import type { ChangesIndex } from '../../contract/core/changes.ts';
 import { changesViews, fieldList } from '../core/changes.ts';
 import { getJson, query } from '../core/api.ts';
-import { href, startExplorer, type View } from '../core/app.ts';
+import { href, startExplorer, type View, type ViewContext } from '../core/app.ts';
 import { COLORS, chartFigure, compactNumber } from '../core/chart.ts';
 import { facts, field, h, select, table } from '../core/dom.ts';
 import { MISSING, num, pct, tonnes } from '../core/format.ts';
@@ -158,15 +159,29 @@ const search: View = {
   },
 };
 
+/**
+ * Each build's page name by its data_version and time: a data_version that came back (inputs A, B, then A
+ * again) is another build with a page of its own. Empty when the index cannot be read (links by version).
+ */
+async function buildPages(ctx: ViewContext): Promise<Map<string, string>> {
+  try {
+    const { body } = await getJson<ChangesIndex>('changes/index.json', { signal: ctx.signal });
+    return new Map(body.builds.map((b) => [`${b.data_version} ${b.built_at}`, b.href.slice(0, -'.json'.length)]));
+  } catch {
+    return new Map();
+  }
+}
+
 const facility: View = {
   name: 'facility',
   pattern: /^\/facility\/(?<id>[^/]+)$/,
   nav: '#/',
   async render(ctx) {
     const id = ctx.match.id ?? '';
-    const [{ body: r }, { body: history }] = await Promise.all([
+    const [{ body: r }, { body: history }, builds] = await Promise.all([
       getJson<FacilityRecord>(`${API}/facility/${encodeURIComponent(id)}`, { signal: ctx.signal }),
       getJson<History>(`${API}/facility/${encodeURIComponent(id)}/history`, { signal: ctx.signal }),
+      buildPages(ctx),
     ]);
     const t = r.totals;
     const years = r.series.map((s) => s.year);
@@ -261,7 +276,11 @@ const facility: View = {
             'Changes to this facility, oldest first',
             ['Build', 'Built', 'Kind', 'What moved'],
             history.results.map((c) => [
-              h('a', { href: href(`/changes/${c.data_version}`) }, c.data_version),
+              h(
+                'a',
+                { href: href(`/changes/${builds.get(`${c.data_version} ${c.built_at}`) ?? c.data_version}`) },
+                c.data_version,
+              ),
               c.built_at.slice(0, 10),
               c.kind,
               fieldList(c.fields),

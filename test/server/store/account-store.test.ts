@@ -1,84 +1,14 @@
 // The account store's contract, one suite run against both stores: the embedded SQLite file under
 // STATE_DIR and PostgreSQL (DATABASE_URL). "Another" store is what another server process is: a second
 // connection to the same file, or a second pool on the same database.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../server/core/store-postgres.ts';
-import { EXPLAIN_KEEP_MS, openSqliteStore, type AccountStore, type ExplainEntry } from '../../../server/core/store.ts';
-import { settledEpoch, within } from '../../helpers/account-store.ts';
-import { sharedPostgres } from '../../helpers/postgres.ts';
+import { EXPLAIN_KEEP_MS, type AccountStore, type ExplainEntry } from '../../../server/core/store.ts';
+import { type Opened, settledEpoch, storeBackends, within } from '../../helpers/account-store.ts';
 
 const NOW = new Date('2026-02-27T00:00:00Z');
 const MONTH = '2026-02';
-const quiet = () => undefined;
 
-interface Opened {
-  store: AccountStore;
-  /** Another store on the same state, as another server process has. */
-  another(): AccountStore;
-  /** The same state opened again, after `store` was closed. */
-  reopen(): AccountStore;
-  cleanup(): Promise<void>;
-}
-
-interface Backend {
-  name: string;
-  skip: boolean;
-  open(): Promise<Opened>;
-}
-
-const sqlite: Backend = {
-  name: 'SQLite under STATE_DIR',
-  skip: false,
-  async open() {
-    const dir = mkdtempSync(join(tmpdir(), 'shardline-store-'));
-    const state = join(dir, 'state');
-    const others: AccountStore[] = [];
-    const track = (s: AccountStore) => {
-      others.push(s);
-      return s;
-    };
-    return {
-      store: track(openSqliteStore(state)),
-      another: () => track(openSqliteStore(state)),
-      reopen: () => track(openSqliteStore(state)),
-      async cleanup() {
-        for (const s of others) await s.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-};
-
-const pg = sharedPostgres();
-let databases = 0;
-const postgres: Backend = {
-  name: 'PostgreSQL',
-  skip: !pg,
-  async open() {
-    // A database of its own for each test: nothing one test stores is seen by another.
-    const url = await pg!.createDatabase(`store_${++databases}`);
-    const others: AccountStore[] = [];
-    const track = (s: AccountStore) => {
-      others.push(s);
-      return s;
-    };
-    let pools = 0;
-    // A URL of its own is a pool of its own (server/core/postgres.ts keeps one per URL), as in another process.
-    const apart = () =>
-      track(openPostgresStore(`${url}?application_name=store_test_${++pools}`, { log: quiet, warn: quiet }));
-    return {
-      store: track(openPostgresStore(url, { log: quiet, warn: quiet })),
-      another: apart,
-      reopen: apart,
-      async cleanup() {
-        for (const s of others) await s.close();
-      },
-    };
-  },
-};
+const { sqlite, postgres } = storeBackends('store');
 
 for (const backend of [sqlite, postgres]) {
   describe.skipIf(backend.skip)(`the account store: ${backend.name}`, () => {

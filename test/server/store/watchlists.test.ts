@@ -1,69 +1,13 @@
 // Watchlists and webhook deliveries in the account store, one suite run against both stores: the embedded
 // SQLite file and PostgreSQL. "Another" store is another server process: a second connection to the same
 // file, or a second pool on the same database; the limits and the claims hold across them.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../server/core/store-postgres.ts';
-import { type AccountStore, openSqliteStore } from '../../../server/core/store.ts';
 import type { Delivery, NewWatchlist } from '../../../server/core/watchlist-store.ts';
-import { sharedPostgres } from '../../helpers/postgres.ts';
+import { storeBackends } from '../../helpers/account-store.ts';
 
 const NOW = new Date('2026-03-01T00:00:00.000Z');
-const quiet = () => undefined;
 
-interface Backend {
-  name: string;
-  skip: boolean;
-  open(): Promise<{ store: AccountStore; another(): AccountStore; cleanup(): Promise<void> }>;
-}
-
-const sqlite: Backend = {
-  name: 'SQLite under STATE_DIR',
-  skip: false,
-  async open() {
-    const dir = mkdtempSync(join(tmpdir(), 'shardline-watchlists-'));
-    const opened: AccountStore[] = [];
-    const open = () => {
-      const s = openSqliteStore(join(dir, 'state'));
-      opened.push(s);
-      return s;
-    };
-    return {
-      store: open(),
-      another: open,
-      async cleanup() {
-        for (const s of opened) await s.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-};
-
-const pg = sharedPostgres();
-let databases = 0;
-const postgres: Backend = {
-  name: 'PostgreSQL',
-  skip: !pg,
-  async open() {
-    const url = await pg!.createDatabase(`watchlists_${++databases}`);
-    const opened: AccountStore[] = [];
-    let pools = 0;
-    const open = (u: string) => {
-      const s = openPostgresStore(u, { log: quiet, warn: quiet });
-      opened.push(s);
-      return s;
-    };
-    return {
-      store: open(url),
-      another: () => open(`${url}?application_name=watchlists_${++pools}`),
-      async cleanup() {
-        for (const s of opened) await s.close();
-      },
-    };
-  },
-};
+const { sqlite, postgres } = storeBackends('watchlists');
 
 const list = (id: string, keyId: string, carriers = [3, 5]): NewWatchlist => ({
   id,
