@@ -1,6 +1,7 @@
 // A carrier's memory across builds, beside its profile: its changes in the kept history (a record store by
 // carrier_id), and each build's BASIC percentiles and alerts (one small binary snapshot a build, the last
 // TREND_BUILDS kept) for the profile's `trend`. The pipeline writes them; the server reads them.
+import { buildName } from '../core/changes.ts';
 import { BASICS, type Basic } from './basics.ts';
 
 /** Each carrier's changes in the kept history, oldest first: a JSON array of dated changes (record store). */
@@ -22,7 +23,7 @@ const NONE = 0xffff;
 
 /** A build's snapshot file, by the href of its first page. */
 export function trendFile(href: string): string {
-  return `${TREND_DIR}/${href.slice(0, -'.json'.length)}.bin`;
+  return `${TREND_DIR}/${buildName({ href })}.bin`;
 }
 
 /** One carrier in a snapshot: its percentile (null when none) and alert per BASIC, in BASICS order. */

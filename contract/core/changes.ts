@@ -25,9 +25,14 @@ export function changePageName(dataVersion: string, n: number): string {
   return n === 1 ? `${dataVersion}.json` : `${dataVersion}-${n}.json`;
 }
 
+/** A build's name in the record: its first page's name without `.json` (`<data_version>`, or `-r2` … for one that came back). */
+export function buildName(entry: Pick<ChangeEntry, 'href'>): string {
+  return entry.href.slice(0, -'.json'.length);
+}
+
 /** The pages of a kept build's document, named from its href and its counts (their sum is its `total`). */
 export function pagesOf(entry: Pick<ChangeEntry, 'href' | 'counts'>): string[] {
-  const base = entry.href.slice(0, -'.json'.length);
+  const base = buildName(entry);
   const total = entry.counts.added + entry.counts.removed + entry.counts.changed;
   return Array.from({ length: Math.max(1, Math.ceil(total / PAGE_CHANGES)) }, (_, i) => changePageName(base, i + 1));
 }
@@ -37,7 +42,7 @@ export function pagesOf(entry: Pick<ChangeEntry, 'href' | 'counts'>): string[] {
  * build's document (from 0), so a reader filters by notable without reading every page.
  */
 export function notableIndexName(href: string): string {
-  return `${href.slice(0, -'.json'.length)}.notable.json`;
+  return `${buildName({ href })}.notable.json`;
 }
 
 /** RFC 6901: `~` and `/` escaped in a pointer's token. */

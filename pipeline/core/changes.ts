@@ -20,6 +20,7 @@ import {
   notableIndexName,
   publicUrlSetting,
   PAGE_CHANGES,
+  buildName,
 } from '../../contract/core/changes.ts';
 import type { Manifest } from '../../contract/core/manifest.ts';
 import { ChangeLog } from './change-log.ts';
@@ -161,7 +162,7 @@ function toFeeds(
     feed.addItem({
       title: `Build ${b.data_version}: ${summary}`,
       // Named by its document: a data_version that came back is another build, with an id of its own.
-      id: `tag:shardline,2026:${service}/changes/${b.href.slice(0, -'.json'.length)}`,
+      id: `tag:shardline,2026:${service}/changes/${buildName(b)}`,
       // Signed-in pages are not on the public host: their item links to the index.
       link: at(privatePages ? CHANGES_INDEX : `${CHANGES_DIR}/${b.href}`),
       date: new Date(b.built_at),

@@ -12,6 +12,7 @@ import {
   notableIndexName,
   PAGE_CHANGES,
   pagesOf,
+  buildName,
 } from '../../contract/core/changes.ts';
 import {
   CARRIER_HISTORY,
@@ -63,7 +64,7 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
     pages.set(name, p);
     return p;
   };
-  const base = (b: ChangeEntry) => b.href.slice(0, -'.json'.length);
+  const base = buildName;
   const changeAt = (b: ChangeEntry, position: number): DatedChange => {
     const p = page(changePageName(base(b), Math.floor(position / PAGE_CHANGES) + 1));
     const change = p.changes[position % PAGE_CHANGES];

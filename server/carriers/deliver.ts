@@ -5,7 +5,7 @@
 // after the delivery was owed; each attempt is recorded in the account store before and after it is made,
 // so a run killed mid-attempt leaves it due again a minute later, and one answered 2xx is never sent again.
 import { decodeCursor, WEBHOOK_EVENT } from '../../contract/carriers/watchlists.ts';
-import type { ChangeEntry } from '../../contract/core/changes.ts';
+import { buildName, type ChangeEntry } from '../../contract/core/changes.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import type { Delivery, Watchlist, WatchlistStore } from '../core/watchlist-store.ts';
 import { openCarrierChanges } from './changes.ts';
@@ -42,7 +42,7 @@ export interface DeliverSummary {
   failed: number;
 }
 
-const baseOf = (b: Pick<ChangeEntry, 'href'>) => b.href.slice(0, -'.json'.length);
+const baseOf = buildName;
 
 /** The wait after `attempts` failed attempts. */
 export const backoffMs = (attempts: number) => Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1));

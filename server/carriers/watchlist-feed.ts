@@ -2,12 +2,12 @@
 // record of the carriers' history store), merged oldest build first and by carrier within a build. The
 // routes page it by cursor; a delivery takes one build's.
 import { encodeCursor, type FeedPosition, WHOLE_BUILD, decodeCursor } from '../../contract/carriers/watchlists.ts';
-import type { ChangeEntry } from '../../contract/core/changes.ts';
+import { buildName, type ChangeEntry } from '../../contract/core/changes.ts';
 import { HttpError, invalidParameters } from '../../contract/core/problem.ts';
 import type { DatedChange } from '../core/changes.ts';
 import type { CarrierChanges } from './changes.ts';
 
-const baseOf = (b: Pick<ChangeEntry, 'href'>) => b.href.slice(0, -'.json'.length);
+const baseOf = buildName;
 const keyOf = (b: Pick<ChangeEntry, 'data_version' | 'built_at'>) => `${b.data_version}\0${b.built_at}`;
 
 /** The position past the newest build served: a new list's cursor, and a feed caught up. */

@@ -422,13 +422,15 @@ describe('the static tree', () => {
       Object.keys(files)
         .filter((f) => f.startsWith('changes/'))
         .sort(),
-    ).toEqual([
-      `changes/${version}.json`,
-      `changes/${version}.notable.json`,
-      'changes/carriers.dat',
-      'changes/carriers.idx',
-      `changes/trend/${version}.bin`,
-    ]);
+    ).toEqual(
+      [
+        `changes/${version}.json`,
+        `changes/${version}.notable.json`,
+        'changes/carriers.dat',
+        'changes/carriers.idx',
+        `changes/trend/${version}.bin`,
+      ].sort(),
+    );
     expect(
       Object.keys(files)
         .filter((f) => !f.startsWith('changes/'))

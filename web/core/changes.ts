@@ -1,12 +1,15 @@
 // "What changed": the builds of the change record the tree carries (changes/index.json, docs/contracts/changes.md)
 // with their counts, and one build's changes, filterable by notable word. Read from the tree's static files, so
 // the view works as well from a CDN.
-import type { Change, ChangesBuild, ChangesIndex, Field } from '../../contract/core/changes.ts';
+import type { Change, ChangeEntry, ChangesBuild, ChangesIndex, Field } from '../../contract/core/changes.ts';
 import { getJson } from './api.ts';
 import { href, type View, type ViewContext } from './app.ts';
 import { type Child, field, h, select, table } from './dom.ts';
 import { num } from './format.ts';
 import { empty, routeForm } from './parts.ts';
+
+/** A build's page name: its href without `.json` (the explorer takes types alone from contract/). */
+export const buildName = (b: Pick<ChangeEntry, 'href'>): string => b.href.slice(0, -'.json'.length);
 
 const KINDS: Record<Change['kind'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
 
@@ -82,7 +85,7 @@ export function changesViews(options: {
               ['Build', 'Built', 'Added', 'Removed', 'Changed', 'Data'],
               body.builds.map((b) => [
                 // By its document's name: a data_version that came back has a page of its own.
-                h('a', { href: href(`/changes/${b.href.slice(0, -'.json'.length)}`) }, b.data_version),
+                h('a', { href: href(`/changes/${buildName(b)}`) }, b.data_version),
                 b.built_at.replace('T', ' ').slice(0, 16),
                 num(b.counts.added),
                 num(b.counts.removed),

@@ -6,7 +6,7 @@ import type { SearchResults } from '../../contract/types/facilities/search.ts';
 import type { Stats } from '../../contract/types/facilities/stats.ts';
 import type { History } from '../../contract/types/core/history.ts';
 import type { ChangesIndex } from '../../contract/core/changes.ts';
-import { changesViews, fieldList } from '../core/changes.ts';
+import { buildName, changesViews, fieldList } from '../core/changes.ts';
 import { getJson, query } from '../core/api.ts';
 import { href, startExplorer, type View, type ViewContext } from '../core/app.ts';
 import { COLORS, chartFigure, compactNumber } from '../core/chart.ts';
@@ -166,7 +166,7 @@ const search: View = {
 async function buildPages(ctx: ViewContext): Promise<Map<string, string>> {
   try {
     const { body } = await getJson<ChangesIndex>('changes/index.json', { signal: ctx.signal });
-    return new Map(body.builds.map((b) => [`${b.data_version} ${b.built_at}`, b.href.slice(0, -'.json'.length)]));
+    return new Map(body.builds.map((b) => [`${b.data_version} ${b.built_at}`, buildName(b)]));
   } catch {
     return new Map();
   }
