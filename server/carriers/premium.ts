@@ -10,9 +10,8 @@ import type { Routes } from '../core/service.ts';
 import { MAX_JSON_BODY_BYTES, readBody } from '../core/body.ts';
 import type { LoadedBuild } from '../core/build.ts';
 import type { RepeatCache } from '../core/cache.ts';
-import { setStampedHeaders } from '../core/stamp.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
-import { COMPRESS_MIN_BYTES, sendPayload, type Payload } from '../core/payload.ts';
+import { COMPRESS_MIN_BYTES, sendAnswer, sendPayload, type Payload } from '../core/payload.ts';
 import { invalidParameters, notFound } from '../../contract/core/problem.ts';
 import type { RecordStore } from '../core/record-store.ts';
 import type { AccountStore } from '../core/store.ts';
@@ -82,15 +81,7 @@ async function assertNoInput(req: IncomingMessage): Promise<void> {
   throw invalidParameters([{ parameter: 'body', message: 'must be empty or {}: the route takes no input' }]);
 }
 
-function sendJson(res: ServerResponse, doc: unknown): void {
-  const body = Buffer.from(JSON.stringify(doc));
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', PREMIUM_CACHE);
-  setStampedHeaders(res);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
-}
+const sendJson = (res: ServerResponse, doc: unknown) => sendAnswer(res, doc, { cacheControl: PREMIUM_CACHE });
 
 /** Registers both routes; `toCarrierId` is the service's own carrier-id check, so every route says the same. */
 export function mountPremium<D extends PremiumData>(

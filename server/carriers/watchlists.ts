@@ -16,6 +16,7 @@ import type { WatchlistInput } from '../../contract/types/carriers/watchlist-inp
 import type { WatchlistChangesParameters } from '../../contract/types/carriers/watchlist-changes-query.ts';
 import { parseJsonBody, readBody, requireJsonType } from '../core/body.ts';
 import { parseQuery, queryOf, toParameterErrors } from '../core/params.ts';
+import { sendAnswer } from '../core/payload.ts';
 import type { RecordStore } from '../core/record-store.ts';
 import { type RouteRequest, type Routes, type ServiceState, SIGNED_IN } from '../core/service.ts';
 import type { AccountStore, Plan } from '../core/store.ts';
@@ -73,15 +74,9 @@ async function toAnswer(store: AccountStore, list: Watchlist, showSecret: boolea
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', NO_STORE);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
+/** Every watchlist answer is the key's own: never stored by a cache. */
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  sendAnswer(res, body, { status, cacheControl: NO_STORE, headers });
 
 /** The body of a POST or PUT, checked: its schema, the key's limits, the carriers of the build, the webhook URL. */
 async function readInput(
@@ -207,9 +202,7 @@ export function mountWatchlists<D extends WatchlistData>(r: Routes<D>, base: str
       const store = o.accounts();
       const list = await ownList(store, account, req.params.id);
       if (!(await store.watchlists.remove(account.id, list.id))) throw notFound(`no watchlist ${list.id} of this key`);
-      res.statusCode = 204;
-      res.setHeader('Cache-Control', NO_STORE);
-      res.end();
+      send(res, 204, undefined);
     },
     SIGNED_IN,
   );

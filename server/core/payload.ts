@@ -4,7 +4,7 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
-import { stampedHeaders } from './stamp.ts';
+import { setStampedHeaders, stampedHeaders } from './stamp.ts';
 
 export interface Payload {
   body: Buffer;
@@ -226,4 +226,23 @@ export function sendPayload(req: IncomingMessage, res: ServerResponse, p: Payloa
   if (encoding) head.push('Content-Encoding', encoding);
   res.writeHead(options.status ?? 200, head as unknown as string[]);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * An answer made for one request and never shared (signed-in writes and reads, `Cache-Control: no-store` or
+ * the route's own): JSON with the stamped headers, no ETag, no compression. `doc` undefined sends no body (204).
+ */
+export function sendAnswer(
+  res: ServerResponse,
+  doc: unknown,
+  options: { status?: number; cacheControl: string; headers?: Record<string, string> },
+): void {
+  const body = doc === undefined ? undefined : Buffer.from(JSON.stringify(doc));
+  res.statusCode = options.status ?? 200;
+  setStampedHeaders(res);
+  for (const [k, v] of Object.entries(options.headers ?? {})) res.setHeader(k, v);
+  if (body) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', options.cacheControl);
+  if (body) res.setHeader('Content-Length', body.length);
+  res.end(body);
 }

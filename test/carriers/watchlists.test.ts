@@ -90,6 +90,9 @@ describe('watchlists of a signed-in key', () => {
     schemas().assert('carriers/watchlist', created, 'created');
     expect(res.headers.get('location')).toBe(`/api/watchlists/${created.id}`);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    // The headers every answer carries (docs/contracts/common.md).
+    expect(res.headers.get('x-data-version')).toBe(built.summary.data_version);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(created).toMatchObject({ name: 'my fleet partners', carriers: [1000001, 1000003] });
     expect(created.webhook).toMatchObject({ url: 'https://hooks.example/shardline', last_delivery: null });
     expect(created.webhook.secret).toMatch(/^whsec_/);
@@ -134,6 +137,8 @@ describe('watchlists of a signed-in key', () => {
 
     const removed = await call('DELETE', `/watchlists/${created.id}`, premium);
     expect(removed.status).toBe(204);
+    expect(removed.headers.get('x-data-version')).toBe(built.summary.data_version);
+    expect(await removed.text()).toBe('');
     await expectProblem(await call('GET', `/watchlists/${created.id}`, premium), 404, 'not_found');
   });
 
