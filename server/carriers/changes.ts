@@ -40,7 +40,7 @@ export interface TrendEntry {
 
 export interface CarrierChanges extends ChangeHistory {
   /** The carrier's BASICs at each of the last TREND_BUILDS builds that ranked or alerted it, oldest first. */
-  trend(id: number): TrendEntry[];
+  trend(id: number): Promise<TrendEntry[]>;
   close(): void;
 }
 
@@ -96,23 +96,17 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
   };
   const total = (b: ChangeEntry) => b.counts.added + b.counts.removed + b.counts.changed;
 
-  // The snapshots of the builds a trend shows, read in the background from load on (at FMCSA size 24 files
-  // of several MB): a trend asked before its snapshot is in reads it there and then.
-  const snapshots = new Map<string, TrendSnapshot | null>();
+  // A snapshot is read the first time a trend needs it (at FMCSA size 24 files of several MB), without
+  // holding up the event loop; a server that never answers a profile never reads them.
+  const snapshots = new Map<string, Promise<TrendSnapshot | null>>();
   const shown = builds.slice(-TREND_BUILDS);
-  void (async () => {
-    for (const b of shown) {
-      const name = trendFile(b.href);
-      if (snapshots.has(b.href) || !build.has(name)) continue;
-      const buf = await build.readBufferAsync(name).catch(() => undefined);
-      if (buf && !snapshots.has(b.href)) snapshots.set(b.href, decodeTrend(buf, name));
-    }
-  })();
-  const snapshotOf = (b: ChangeEntry): TrendSnapshot | null => {
+  const snapshotOf = (b: ChangeEntry): Promise<TrendSnapshot | null> => {
     let s = snapshots.get(b.href);
-    if (s === undefined) {
+    if (!s) {
       const name = trendFile(b.href);
-      s = build.has(name) ? decodeTrend(build.readBuffer(name), name) : null;
+      s = build.has(name) ? build.readBufferAsync(name).then((buf) => decodeTrend(buf, name)) : Promise.resolve(null);
+      // A read that failed is tried again by the next trend, rather than remembered.
+      s.catch(() => snapshots.delete(b.href));
       snapshots.set(b.href, s);
     }
     return s;
@@ -145,12 +139,13 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
       const own = (JSON.parse(body.toString('utf8')) as DatedChange[]).filter((c) => kept.has(key(c)));
       return own.length ? own : undefined;
     },
-    trend(id) {
+    async trend(id) {
+      const loaded = await Promise.all(shown.map(snapshotOf));
       const points: TrendEntry[] = [];
-      for (const b of shown) {
-        const categories = snapshotOf(b)?.of(id);
+      shown.forEach((b, i) => {
+        const categories = loaded[i]?.of(id);
         if (categories) points.push({ data_version: b.data_version, built_at: b.built_at, categories });
-      }
+      });
       return points;
     },
     close: () => store?.close(),
@@ -174,7 +169,7 @@ export async function readServedProfile(
   if (cached) return cached;
   const stored = await data.profiles.read(id);
   if (!stored) return undefined;
-  const body = withTrend(stored, data.changes.trend(id));
+  const body = withTrend(stored, await data.changes.trend(id));
   data.hot.offer(String(id), body);
   return body;
 }

@@ -114,12 +114,12 @@ describe('a carriers change record read as asked', () => {
       const since = await queryChanges(changes, { since: v(2), id: '10', limit: 10, offset: 0 }, v(3), new Date());
       expect(since.results.map((c) => short(c.data_version))).toEqual(['b3']);
       // Carrier 1 ranked in each build; carrier 2 never (no trend point).
-      expect(changes.trend(1).map((p) => [short(p.data_version), p.categories.unsafe_driving])).toEqual([
+      expect((await changes.trend(1)).map((p) => [short(p.data_version), p.categories.unsafe_driving])).toEqual([
         ['b1', { percentile: 61, alert: false }],
         ['b2', { percentile: 62, alert: false }],
         ['b3', { percentile: 63, alert: false }],
       ]);
-      expect(changes.trend(2)).toEqual([]);
+      expect(await changes.trend(2)).toEqual([]);
     } finally {
       changes.close();
     }
