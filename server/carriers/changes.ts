@@ -96,8 +96,8 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
   };
   const total = (b: ChangeEntry) => b.counts.added + b.counts.removed + b.counts.changed;
 
-  // A snapshot is read the first time a trend needs it (at FMCSA size 24 files of several MB), without
-  // holding up the event loop; a server that never answers a profile never reads them.
+  // The snapshots a trend shows (at FMCSA size 24 files of several MB) are read off the event loop from load
+  // on, so the first profiles find them read, as later ones do; a trend asked sooner waits for its reads.
   const snapshots = new Map<string, Promise<TrendSnapshot | null>>();
   const shown = builds.slice(-TREND_BUILDS);
   const snapshotOf = (b: ChangeEntry): Promise<TrendSnapshot | null> => {
@@ -111,6 +111,7 @@ export function openCarrierChanges(build: LoadedBuild): CarrierChanges {
     }
     return s;
   };
+  for (const b of shown) snapshotOf(b).catch(() => undefined);
 
   return {
     builds,
