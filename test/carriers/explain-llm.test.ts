@@ -172,8 +172,13 @@ describe('the gate', () => {
     const srv = await serve({ concurrency: 2 });
     let settled = 0;
     const answers = CARRIERS.map((id) => explain(srv, id).finally(() => settled++));
-    // Two held by the fake; every other request answered without waiting for them.
-    await within(5000, 'the other requests never answered', () => settled === CARRIERS.length - 2);
+    // Two held by the fake (the second may reach it after the others have answered); every other request
+    // answered without waiting for them.
+    await within(
+      5000,
+      'the other requests never answered, or the two held never reached the model',
+      () => settled === CARRIERS.length - 2 && fake.requests.length >= 2,
+    );
     expect(fake.requests).toHaveLength(2);
     fake.release();
     const all = await Promise.all(answers);
