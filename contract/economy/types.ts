@@ -69,6 +69,38 @@ export interface SeriesDetail extends SeriesRecord {
 export interface Observation {
   date: string;
   value: number;
+  /**
+   * The upstream's flags on a published value, as its tables print them, space-separated: StatCan's status
+   * (`A`…`E`, `0s`, `<LOD`) then its symbol (`p` preliminary, `r` revised). Absent when there is none.
+   */
+  status?: string;
+  /** StatCan's `releaseTime` of the point: Ottawa local time, `YYYY-MM-DDTHH:MM`, as WDS gives it. */
+  released?: string;
+  /** An aggregated point whose period misses observations (set by the frequency aggregation only). */
+  incomplete?: true;
+}
+
+/**
+ * A point the upstream published without a value: StatCan's `..`, `...`, `F`, `x` (suppressed), or a Valet
+ * cell that is empty (`..`) or an error (`e:<code>`). Kept beside the observations, never turned into 0.
+ */
+export interface MissingPoint {
+  date: string;
+  status: string;
+  released?: string;
+}
+
+/** What one pull of a series gives: its values, the points published without one, and when it was released. */
+export interface PulledSeries {
+  /** Ascending by date, values in base units (scalar factor applied). */
+  observations: Observation[];
+  /** Ascending by date; a date is in one list or the other. */
+  missing: MissingPoint[];
+  /**
+   * The upstream's own release time of the answer where it gives one for the whole answer (Valet: the
+   * answer's HTTP `Date`, as ISO 8601); StatCan gives one per point instead (`released`).
+   */
+  released?: string;
 }
 
 /** `/api/observations` response (schemas/economy/observations.schema.json). */

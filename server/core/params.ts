@@ -1,5 +1,6 @@
 // Query parameters validated by the same JSON Schemas that document them (ajv with allErrors, so every bad
-// parameter is reported at once). Unknown parameters are ignored, as docs/contracts/common.md says.
+// parameter is reported at once). Unknown parameters are ignored, as docs/contracts/common.md says, unless
+// the route refuses them (`refuseUnknown`, /api/observations).
 import { unescape as unescapeQuery } from 'node:querystring';
 import type { ErrorObject } from 'ajv';
 import { paramSchemas } from '../../contract/core/schemas.ts';
@@ -136,13 +137,23 @@ export function toParameterErrors(errors: readonly ErrorObject[], prefix = ''): 
  * parameter. Schema first (docs/contracts/common.md, "Hostile input"): an over-long value is refused on its
  * length before any pattern reads it, and `check` sees only the parameters the schema accepted.
  */
-export function parseQuery<T>(query: RawQuery, schemaId: string, check?: (input: Partial<T>) => ParameterError[]): T {
+export function parseQuery<T>(
+  query: RawQuery,
+  schemaId: string,
+  check?: (input: Partial<T>) => ParameterError[],
+  options: { refuseUnknown?: boolean } = {},
+): T {
   const registry = paramSchemas();
   const schema = registry.schema(schemaId) as {
     properties?: Record<string, { type?: string; maxLength?: number; minimum?: number; maximum?: number }>;
   };
   const props = schema.properties ?? {};
   const errors: ParameterError[] = [];
+  // A route that refuses unknown parameters names each: a misspelled one must not be answered as if it had
+  // not been given.
+  if (options.refuseUnknown)
+    for (const name of Object.keys(query))
+      if (!Object.hasOwn(props, name)) errors.push({ parameter: name, message: 'is not a known parameter' });
   const input: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(props)) {
     const value = query[name];

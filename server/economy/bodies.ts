@@ -38,8 +38,10 @@ export function toBodyKey(a: ObservationsAnswer): string {
   const flags = a.stale ? 's' : a.cached ? 'c' : 'p';
   const v = a.view;
   // A transform selects by date after it runs, so the dates asked for, not only the slice, name the body.
-  const view = `${v.units}${v.frequency ?? ''}${v.method}${v.order}${v.offset}/${v.limit}${v.format}`;
-  const dates = v.units === 'lin' && v.frequency === undefined ? '' : `${v.from ?? ''}~${v.to ?? ''}`;
+  // So do the missing points' dates, kept apart from the observations' slice.
+  const view = `${v.units}${v.frequency ?? ''}${v.method}${v.order}${v.offset}/${v.limit}${v.format}${v.includeMissing ? 'm' : ''}`;
+  const dates =
+    v.units === 'lin' && v.frequency === undefined && !v.includeMissing ? '' : `${v.from ?? ''}~${v.to ?? ''}`;
   return `${identityOf(a.observations)}${flags}${a.start}-${a.end}${view}${dates}`;
 }
 

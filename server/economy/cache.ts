@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DAY_MS } from '../../contract/core/dates.ts';
-import type { Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
+import type { MissingPoint, Observation, RegistryEntry, Source } from '../../contract/economy/types.ts';
 import { UpstreamError, type SeriesUpstream } from '../../contract/economy/upstream/port.ts';
 import { HttpError } from '../../contract/core/problem.ts';
 import { StoreUnavailableError } from '../core/postgres.ts';
@@ -32,6 +32,10 @@ export interface CachedObservations {
    * reload replaces it with a new one, so its identity names the entry (response bodies key on it).
    */
   observations: Observation[];
+  /** The points published without a value, ascending (the same array for the life of the entry). */
+  missing: readonly MissingPoint[];
+  /** The upstream's release time of the whole answer, where it gives one (Valet). */
+  released?: string;
   source: string;
   /** True when no upstream pull was made for this answer. */
   cached: boolean;
@@ -109,6 +113,7 @@ export function toCacheKey(entry: RegistryEntry, label: string): string {
 }
 
 const SHUTTING_DOWN = 'the server is shutting down';
+const NO_MISSING: readonly MissingPoint[] = Object.freeze([]);
 
 export function createObservationCache(options: ObservationCacheOptions): ObservationCache {
   const ttl = options.ttlMs ?? DAY_MS;
@@ -177,12 +182,17 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     stoppers.add(stop);
     const startedAt = options.now();
     try {
-      const observations = await Promise.race([upstream.pull(entry, controller.signal), stopped]);
+      const pulled = await Promise.race([upstream.pull(entry, controller.signal), stopped]);
       // Every registry series has data upstream: an answer with none (an upstream in maintenance answering
       // 200 with an empty list) is a failed pull, which must not replace a good copy and today's snapshot.
-      if (observations.length === 0)
+      if (pulled.observations.length === 0)
         throw new UpstreamError(`${upstream.label} answered no observations for ${entry.id}`);
-      return { series: entry.id, key, source: upstream.label, asOf: startedAt.toISOString(), observations };
+      const { observations, missing, released } = pulled;
+      return {
+        ...{ series: entry.id, key, source: upstream.label, asOf: startedAt.toISOString(), observations },
+        ...(missing.length > 0 && { missing }),
+        ...(released !== undefined && { released }),
+      };
     } finally {
       clearTimeout(timer);
       stoppers.delete(stop);
@@ -200,9 +210,13 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
         log({ event: 'cache_write_failed', series: copy.series, error: (err as Error).message }),
       );
     if (options.vintages) {
-      const { series, asOf, source, observations } = copy;
+      const { series, asOf, source, observations, missing, released } = copy;
       await options.vintages
-        .write({ series, asOf, source, observations })
+        .write({
+          ...{ series, asOf, source, observations },
+          ...(missing && { missing }),
+          ...(released !== undefined && { released }),
+        })
         .catch((err: unknown) => log({ event: 'vintage_write_failed', series, error: (err as Error).message }));
     }
   };
@@ -396,5 +410,9 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
 }
 
 function toAnswer(copy: ObservationCopy, cached: boolean): CachedObservations {
-  return { series: copy.series, observations: copy.observations, source: copy.source, cached, asOf: copy.asOf };
+  const { series, observations, source, asOf } = copy;
+  return {
+    ...{ series, observations, missing: copy.missing ?? NO_MISSING, source, cached, asOf },
+    ...(copy.released !== undefined && { released: copy.released }),
+  };
 }

@@ -12,6 +12,7 @@ import { jsonPayload, type Payload, sendPayload, toPayload } from '../core/paylo
 import { notFound } from '../../contract/core/problem.ts';
 import { BodyMemo, identityOf, OBSERVATION_BODY_BYTES, toBodyKey } from './bodies.ts';
 import {
+  checkedEntry,
   findObservations,
   lookupSeries,
   parseObservationsQuery,
@@ -23,6 +24,7 @@ import {
   type ObservationRouteDeps,
   type ObservationsQuery,
 } from './observations.ts';
+import { findRealtime, type RealtimeAsk, toRealtimeAsk, toRealtimeCsv, toRealtimeDocument } from './realtime-answer.ts';
 import { toRevisions } from './vintages.ts';
 
 interface RevisionsQuery {
@@ -49,7 +51,32 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   const bodies = new BodyMemo(OBSERVATION_BODY_BYTES);
   const snapshotCache = (day: string) => (day < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE);
 
+  const realtime = async (
+    req: RouteRequest,
+    res: ServerResponse,
+    s: ServiceState<D>,
+    q: ObservationsQuery,
+    ask: RealtimeAsk,
+  ) => {
+    const entry = checkedEntry(deps, s, q);
+    const a = await findRealtime(deps, s, entry, q, ask);
+    // The history is replaced, never changed, when a day is added: its identity names the data.
+    const { api_key: _k, file_type: _f, ...asked } = q;
+    const key = `rt${identityOf(a.history)}${a.cached ? 'c' : 'p'}${JSON.stringify([ask, asked])}`;
+    const p = await bodies.getOrMake(key, () => {
+      const doc = toRealtimeDocument(a);
+      return a.view.format === 'csv' ? toPayload(toRealtimeCsv(doc), CSV_TYPE) : jsonPayload(doc);
+    });
+    // An answer that ends before today is as fixed as the snapshots it reads.
+    const cacheControl = ask.end < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE;
+    const headers =
+      a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${a.series}.csv"` } : NO_HEADERS;
+    sendPayload(req, res, p, { cacheControl, headers });
+  };
+
   const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>, q: ObservationsQuery) => {
+    const ask = toRealtimeAsk(q, today(deps.now()));
+    if (ask) return realtime(req, res, s, q, ask);
     const a = await findObservations(deps, s, q);
     const p = await bodies.getOrMake(toBodyKey(a), () => toBody(a));
     const cacheControl = a.vintage !== undefined ? snapshotCache(a.vintage) : a.stale ? STALE_CACHE : PUBLIC_CACHE;
@@ -60,7 +87,8 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   // answered without a promise: one parse, then Map reads.
   r.get('/api/observations', (req, res, s) => {
     const q = parseObservationsQuery(queryOf(req));
-    const entry = q.vintage === undefined ? deps.entry(q.series, s) : undefined;
+    const plain = q.vintage === undefined && toRealtimeAsk(q, '') === undefined;
+    const entry = plain ? deps.entry(q.series, s) : undefined;
     const got = entry && deps.stores(s).cache.peek(entry);
     const a = got && toCurrentAnswer(entry, got, q);
     const p = a && bodies.get(toBodyKey(a));

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Observation } from '../../contract/economy/types.ts';
+import type { MissingPoint, Observation } from '../../contract/economy/types.ts';
 
 export interface CacheLogLine {
   event:
@@ -45,7 +45,12 @@ export function assertSeriesId(id: string): void {
     throw new Error(`series id ${JSON.stringify(id)} is not upper case letters, digits and underscores`);
 }
 
-/** Observations as the cache and the vintage archive store them: `{ date, value }`, a date and a finite number each. */
+const optionalString = (x: unknown) => x === undefined || typeof x === 'string';
+
+/**
+ * Observations as the cache and the vintage archive store them: `{ date, value, status?, released? }`, a
+ * date and a finite number each.
+ */
 export function isObservationList(x: unknown): x is Observation[] {
   return (
     Array.isArray(x) &&
@@ -54,7 +59,47 @@ export function isObservationList(x: unknown): x is Observation[] {
         typeof o === 'object' &&
         o !== null &&
         typeof (o as Observation).date === 'string' &&
-        Number.isFinite((o as Observation).value),
+        Number.isFinite((o as Observation).value) &&
+        optionalString((o as Observation).status) &&
+        optionalString((o as Observation).released),
     )
   );
+}
+
+/** The points stored without a value: `{ date, status, released? }`; absent (undefined) is none. */
+export function isMissingList(x: unknown): x is MissingPoint[] | undefined {
+  return (
+    x === undefined ||
+    (Array.isArray(x) &&
+      x.every(
+        (o) =>
+          typeof o === 'object' &&
+          o !== null &&
+          typeof (o as MissingPoint).date === 'string' &&
+          typeof (o as MissingPoint).status === 'string' &&
+          optionalString((o as MissingPoint).released),
+      ))
+  );
+}
+
+/** What a copy or a snapshot keeps beside its observations, when it has any: the fields as stored. */
+export interface SeriesExtras {
+  missing?: MissingPoint[];
+  released?: string;
+}
+
+/** The extras of a stored document, or undefined when they are not well formed. */
+export function extrasOf(doc: { missing?: unknown; released?: unknown } | null | undefined): SeriesExtras | undefined {
+  if (!doc) return {};
+  if (!isMissingList(doc.missing) || !optionalString(doc.released)) return undefined;
+  return {
+    ...(doc.missing !== undefined && doc.missing.length > 0 && { missing: doc.missing }),
+    ...(doc.released !== undefined && { released: doc.released as string }),
+  };
+}
+
+/** The extras of `x` to store, or null when it has none (a PostgreSQL column, or fields left out of a file). */
+export function toStoredExtras(x: SeriesExtras): SeriesExtras | null {
+  const out = extrasOf(x);
+  return out && (out.missing || out.released !== undefined) ? out : null;
 }

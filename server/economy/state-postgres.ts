@@ -4,7 +4,15 @@
 import { isValidIsoDate } from '../../contract/core/dates.ts';
 import { Lru } from '../core/cache.ts';
 import type { Migration, PostgresStore } from '../core/postgres.ts';
-import { assertSeriesId, isObservationList, stderrLog, type CacheLogLine } from './state-files.ts';
+import {
+  assertSeriesId,
+  extrasOf,
+  isObservationList,
+  stderrLog,
+  toStoredExtras,
+  type CacheLogLine,
+  type SeriesExtras,
+} from './state-files.ts';
 import type { LeaseState, ObservationCopies, ObservationCopy, PullFailure, PullLeases } from './state.ts';
 import { toVintageDate, type VintageArchive, type VintageSnapshot } from './vintages.ts';
 
@@ -44,6 +52,13 @@ export const ECONOMY_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (scope, series, vintage)
       );`,
   },
+  {
+    // The points published without a value and the upstream's release time, beside the observations.
+    name: 'economy/002-missing-points-and-release-times',
+    sql: `
+      ALTER TABLE economy_observations ADD COLUMN extra json;
+      ALTER TABLE economy_vintages ADD COLUMN extra json;`,
+  },
 ];
 
 /** The store, migrated first: the first statement of a process (or the first after a failed migration) applies them. */
@@ -55,6 +70,7 @@ function migrated(pg: PostgresStore): PostgresStore['query'] {
 }
 
 const iso = (t: Date | string) => new Date(t).toISOString();
+const jsonOrNull = (x: unknown) => (x === null ? null : JSON.stringify(x));
 
 export function createPostgresCopies(
   pg: PostgresStore,
@@ -65,14 +81,15 @@ export function createPostgresCopies(
   return {
     async read(series, after) {
       assertSeriesId(series);
-      const rows = await query<{ key: string; source: string; as_of: Date; observations: unknown }>(
-        `SELECT key, source, as_of, observations FROM economy_observations
+      const rows = await query<{ key: string; source: string; as_of: Date; observations: unknown; extra: unknown }>(
+        `SELECT key, source, as_of, observations, extra FROM economy_observations
           WHERE scope = $1 AND series = $2 AND ($3::timestamptz IS NULL OR as_of > $3::timestamptz)`,
         [scope, series, after ?? null],
       );
       const row = rows[0];
       if (!row) return undefined;
-      if (!isObservationList(row.observations)) {
+      const extras = extrasOf(row.extra as SeriesExtras | null);
+      if (!isObservationList(row.observations) || !extras) {
         log({
           event: 'cache_copy_unreadable',
           series,
@@ -80,18 +97,22 @@ export function createPostgresCopies(
         });
         return undefined;
       }
-      return { series, key: row.key, source: row.source, asOf: iso(row.as_of), observations: row.observations };
+      const { key, source, observations } = row;
+      return { series, key, source, asOf: iso(row.as_of), observations, ...extras };
     },
     async write(copy: ObservationCopy) {
       assertSeriesId(copy.series);
       await query(
-        `INSERT INTO economy_observations AS o (scope, series, key, source, as_of, observations)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO economy_observations AS o (scope, series, key, source, as_of, observations, extra)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (scope, series) DO UPDATE
             SET key = EXCLUDED.key, source = EXCLUDED.source, as_of = EXCLUDED.as_of,
-                observations = EXCLUDED.observations
+                observations = EXCLUDED.observations, extra = EXCLUDED.extra
           WHERE o.as_of <= EXCLUDED.as_of`,
-        [scope, copy.series, copy.key, copy.source, copy.asOf, JSON.stringify(copy.observations)],
+        [
+          ...[scope, copy.series, copy.key, copy.source, copy.asOf, JSON.stringify(copy.observations)],
+          jsonOrNull(toStoredExtras(copy)),
+        ],
       );
     },
   };
@@ -217,12 +238,16 @@ export function createPostgresVintages(
       assertSeriesId(snapshot.series);
       const vintage = toVintageDate(snapshot.asOf);
       await query(
-        `INSERT INTO economy_vintages AS v (scope, series, vintage, as_of, source, observations)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO economy_vintages AS v (scope, series, vintage, as_of, source, observations, extra)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (scope, series, vintage) DO UPDATE
-            SET as_of = EXCLUDED.as_of, source = EXCLUDED.source, observations = EXCLUDED.observations
+            SET as_of = EXCLUDED.as_of, source = EXCLUDED.source, observations = EXCLUDED.observations,
+                extra = EXCLUDED.extra
           WHERE v.as_of <= EXCLUDED.as_of`,
-        [scope, snapshot.series, vintage, snapshot.asOf, snapshot.source, JSON.stringify(snapshot.observations)],
+        [
+          ...[scope, snapshot.series, vintage, snapshot.asOf, snapshot.source, JSON.stringify(snapshot.observations)],
+          jsonOrNull(toStoredExtras(snapshot)),
+        ],
       );
       return vintage;
     },
@@ -240,29 +265,32 @@ export function createPostgresVintages(
       lists.set(series, days);
       return days;
     },
-    async read(series, vintage) {
+    async read(series, vintage, readOptions) {
       assertSeriesId(series);
       if (!isValidIsoDate(vintage)) return undefined;
       const key = `${series}/${vintage}`;
       const hit = snapshots.get(key);
       // The observations travel only when the kept copy is not the stored one.
-      const rows = await query<{ as_of: Date; source: string; observations: unknown }>(
-        `SELECT as_of, source, CASE WHEN as_of = $4::timestamptz THEN NULL ELSE observations END AS observations
+      const rows = await query<{ as_of: Date; source: string; observations: unknown; extra: unknown }>(
+        `SELECT as_of, source, CASE WHEN as_of = $4::timestamptz THEN NULL ELSE observations END AS observations,
+                CASE WHEN as_of = $4::timestamptz THEN NULL ELSE extra END AS extra
            FROM economy_vintages WHERE scope = $1 AND series = $2 AND vintage = $3`,
         [scope, series, vintage, hit?.asOf ?? null],
       );
       const row = rows[0];
       if (!row) return undefined;
       if (hit && row.observations === null) return hit;
-      if (!isObservationList(row.observations)) return undefined;
+      const extras = extrasOf(row.extra as SeriesExtras | null);
+      if (!isObservationList(row.observations) || !extras) return undefined;
       const doc: VintageSnapshot = {
         series,
         vintage,
         asOf: iso(row.as_of),
         source: row.source,
         observations: row.observations,
+        ...extras,
       };
-      snapshots.set(key, doc);
+      if (readOptions?.keep !== false) snapshots.set(key, doc);
       return doc;
     },
   };

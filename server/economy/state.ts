@@ -3,8 +3,16 @@
 // Embedded leases live in memory: one process per STATE_DIR already pulls each series once at a time.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Observation } from '../../contract/economy/types.ts';
-import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
+import type { MissingPoint, Observation } from '../../contract/economy/types.ts';
+import {
+  assertSeriesId,
+  extrasOf,
+  isObservationList,
+  stderrLog,
+  toStoredExtras,
+  writeFileAtomic,
+  type CacheLogLine,
+} from './state-files.ts';
 
 /** One series' copy in the observation cache. `key` ties it to the upstream identifiers it was pulled with. */
 export interface ObservationCopy {
@@ -14,6 +22,10 @@ export interface ObservationCopy {
   /** ISO 8601 time of the pull. */
   asOf: string;
   observations: Observation[];
+  /** The points published without a value; absent when there are none. */
+  missing?: MissingPoint[];
+  /** The upstream's release time of the whole answer, where it gives one (Valet). */
+  released?: string;
 }
 
 export interface ObservationCopies {
@@ -92,7 +104,8 @@ function isCopy(doc: unknown, series: string): doc is ObservationCopy {
     typeof d.source === 'string' &&
     typeof d.asOf === 'string' &&
     Number.isFinite(Date.parse(d.asOf)) &&
-    isObservationList(d.observations)
+    isObservationList(d.observations) &&
+    extrasOf(d) !== undefined
   );
 }
 
@@ -132,7 +145,8 @@ export function createFileCopies(dir: string, log: (line: CacheLogLine) => void 
       const { series, key, source, asOf, observations } = copy;
       // A copy pulled later stays (two processes on one STATE_DIR); a damaged one is replaced.
       if (await read(series, asOf)) return;
-      await writeFileAtomic(pathOf(series), JSON.stringify({ series, key, source, asOf, observations }));
+      const doc = { series, key, source, asOf, observations, ...toStoredExtras(copy) };
+      await writeFileAtomic(pathOf(series), JSON.stringify(doc));
     },
   };
 }

@@ -18,12 +18,15 @@ import {
   createPostgresVintages,
   ECONOMY_MIGRATIONS,
 } from './state-postgres.ts';
+import { createRealtimeArchive, type RealtimeArchive } from './realtime-archive.ts';
 import { createVintageArchive, type VintageArchive } from './vintages.ts';
 import { readSetting } from '../../contract/core/settings-registry.ts';
 
 export interface ObservationStores {
   cache: ObservationCache;
   vintages: VintageArchive;
+  /** The archive folded into real-time histories, for ALFRED's parameters. */
+  realtime: RealtimeArchive;
 }
 
 export interface ObservationStoresOptions {
@@ -112,7 +115,7 @@ export function createObservationStores(options: ObservationStoresOptions): Obse
         timeoutMs: options.timeoutMs,
         log: options.log,
       });
-      stores = { cache, vintages };
+      stores = { cache, vintages, realtime: createRealtimeArchive(vintages) };
       made.set(demo, stores);
     }
     return stores;

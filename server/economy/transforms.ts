@@ -66,19 +66,36 @@ function coveredUntil(last: string, own: Step): string {
   return weekday === 5 ? toIso(toMs(last) + 2 * DAY_MS) : last;
 }
 
+const MONTHS: Partial<Record<Step, number>> = { m: 1, q: 3, sa: 6, a: 12 };
+
+/**
+ * How many of the series' own periods a `target` period holds, where that is fixed (months in a quarter,
+ * quarters in a year); undefined for daily and weekly series, whose count varies with the calendar.
+ */
+function periodsIn(own: Step, target: Step): number | undefined {
+  const a = MONTHS[own];
+  const b = MONTHS[target];
+  return a !== undefined && b !== undefined ? b / a : undefined;
+}
+
 /**
  * Observations (ascending) aggregated to `target`: each period's average, sum or last observation, dated by
  * the period's first day, from the observations present in it. The newest period is left out while it is not
- * over at the series' last observation (a quarter with two of its three months).
+ * over at the series' last observation (a quarter with two of its three months). A period that misses
+ * observations says so (`incomplete: true`): fewer of the series' own periods than it holds (monthly and
+ * coarser series), or a point in it published without a value (`missing`, ascending by date).
  */
 export function aggregate(
   obs: readonly Observation[],
   series: Frequency,
   target: TargetFrequency,
   method: AggregationMethod,
+  missing: readonly { date: string }[] = [],
 ): Observation[] {
   const last = obs.at(-1);
   if (!last) return [];
+  const expected = periodsIn(OF_SERIES[series], target);
+  const gaps = new Set(missing.map((m) => toPeriodStart(m.date, target)));
   const out: Observation[] = [];
   let start = '';
   let sum = 0;
@@ -87,7 +104,9 @@ export function aggregate(
   const flush = () => {
     if (count === 0) return;
     const value = method === 'avg' ? sum / count : method === 'sum' ? sum : end;
-    out.push({ date: start, value: round(value) });
+    const point: Observation = { date: start, value: round(value) };
+    if ((expected !== undefined && count < expected) || gaps.has(start)) point.incomplete = true;
+    out.push(point);
   };
   for (const o of obs) {
     const s = toPeriodStart(o.date, target);
@@ -140,7 +159,9 @@ export function transform(obs: readonly Observation[], units: Units, step: Step)
             ? obs[i - 1]?.value
             : byDate.get(previousPeriod(date, step));
     const v = apply(units, x, earlier, n);
-    if (v !== undefined && Number.isFinite(v)) out.push({ date, value: round(v) });
+    if (v === undefined || !Number.isFinite(v)) continue;
+    // A rate of an aggregated period that misses observations is as incomplete as the period.
+    out.push(obs[i]!.incomplete ? { date, value: round(v), incomplete: true } : { date, value: round(v) });
   }
   return out;
 }

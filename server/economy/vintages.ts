@@ -4,9 +4,17 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isValidIsoDate } from '../../contract/core/dates.ts';
-import type { Observation } from '../../contract/economy/types.ts';
+import type { MissingPoint, Observation } from '../../contract/economy/types.ts';
 import { Lru } from '../core/cache.ts';
-import { assertSeriesId, isObservationList, stderrLog, writeFileAtomic, type CacheLogLine } from './state-files.ts';
+import {
+  assertSeriesId,
+  extrasOf,
+  isObservationList,
+  stderrLog,
+  toStoredExtras,
+  writeFileAtomic,
+  type CacheLogLine,
+} from './state-files.ts';
 
 export interface VintageSnapshot {
   series: string;
@@ -16,6 +24,10 @@ export interface VintageSnapshot {
   asOf: string;
   source: string;
   observations: Observation[];
+  /** The points published without a value; absent when there are none. */
+  missing?: MissingPoint[];
+  /** The upstream's release time of the whole answer, where it gives one (Valet). */
+  released?: string;
 }
 
 export interface Revision {
@@ -45,7 +57,8 @@ export interface VintageArchive {
    * dropped, when a new one replaces it: never mutated, so its identity names the list.
    */
   list(series: string): Promise<readonly string[]>;
-  read(series: string, vintage: string): Promise<VintageSnapshot | undefined>;
+  /** With `keep: false`, a snapshot read is not kept in memory (a fold of the whole archive reads each once). */
+  read(series: string, vintage: string, options?: { keep?: boolean }): Promise<VintageSnapshot | undefined>;
 }
 
 /** The vintage a pull belongs to: the UTC calendar day of its time. */
@@ -117,6 +130,7 @@ export function createVintageArchive(
         asOf: snapshot.asOf,
         source: snapshot.source,
         observations: snapshot.observations,
+        ...toStoredExtras(snapshot),
       };
       await writeFileAtomic(join(root, snapshot.series, `${vintage}.json`), JSON.stringify(doc));
       (await datesOf(snapshot.series)).add(vintage);
@@ -134,7 +148,7 @@ export function createVintageArchive(
       }
       return list;
     },
-    async read(series, vintage) {
+    async read(series, vintage, readOptions) {
       assertSeriesId(series);
       if (!isValidIsoDate(vintage) || !(await datesOf(series)).has(vintage)) return undefined;
       const key = `${series}/${vintage}`;
@@ -148,7 +162,8 @@ export function createVintageArchive(
           doc.vintage !== vintage ||
           typeof doc.asOf !== 'string' ||
           typeof doc.source !== 'string' ||
-          !isObservationList(doc.observations)
+          !isObservationList(doc.observations) ||
+          !extrasOf(doc)
         ) {
           throw new Error('not a snapshot of this series and day');
         }
@@ -164,7 +179,7 @@ export function createVintageArchive(
         log({ event: 'vintage_unreadable', series, error: `${vintage}: ${(err as Error).message}; no longer listed` });
         return undefined;
       }
-      snapshots.set(key, doc);
+      if (readOptions?.keep !== false) snapshots.set(key, doc);
       return doc;
     },
   };

@@ -144,11 +144,13 @@ describe('observation cache', () => {
     for (const a of answers) {
       expect(a).toEqual({
         series: 'CPI_ALL_ITEMS',
+        // As WDS flagged them: no status, released on the day the fake says.
         observations: [
-          { date: '2025-01-01', value: 160.1 },
-          { date: '2025-02-01', value: 160.5 },
-          { date: '2025-03-01', value: 161 },
+          { date: '2025-01-01', value: 160.1, released: '2025-12-16T08:30' },
+          { date: '2025-02-01', value: 160.5, released: '2025-12-16T08:30' },
+          { date: '2025-03-01', value: 161, released: '2025-12-16T08:30' },
         ],
+        missing: [],
         source: 'Statistics Canada',
         cached: false,
         asOf: '2026-01-02T03:04:05.000Z',

@@ -17,6 +17,7 @@ import { observationRoutes } from '../../server/economy/observations-routes.ts';
 import { type ObservationsAnswer, toView } from '../../server/economy/observations.ts';
 import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
 import { createValetClient } from '../../contract/economy/upstream/valet.ts';
+import { createRealtimeArchive } from '../../server/economy/realtime-archive.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 
@@ -50,6 +51,7 @@ describe('BodyMemo', () => {
     frequency: 'monthly',
     view: toView({ series: CPI.id }),
     observations,
+    missing: [],
     start: 0,
     end: observations.length,
     source: 'Statistics Canada',
@@ -233,7 +235,11 @@ describe('cached observation responses', () => {
       basePath: '/api',
       load: () => new Map([CPI, IPPI].map((e) => [e.id, e])),
       routes: (r) =>
-        observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => ({ cache, vintages }), now }),
+        observationRoutes(r, {
+          entry: (id, s) => s.data.get(id),
+          stores: () => ({ cache, vintages, realtime: createRealtimeArchive(vintages) }),
+          now,
+        }),
     };
     running = await startService(def, outDir);
   });

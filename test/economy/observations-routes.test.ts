@@ -1,165 +1,21 @@
-// The observation routes (server/economy/observations-routes.ts) on a real socket: createApp over a minimal
-// published economy build of this test's own (openSink + toManifest), a tiny ServiceDefinition holding a
-// three-series registry, and a fake upstream (node:http on 127.0.0.1) speaking WDS and Valet. The clock is
-// pinned and moved by hand, so pulls on different days make vintages.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+// The observation routes (server/economy/observations-routes.ts) on a real socket, over the fake upstream and
+// the minimal build of test/helpers/economy-routes.ts. The clock is pinned and moved by hand, so pulls on
+// different days make vintages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toManifest } from '../../contract/core/manifest.ts';
 import { schemas } from '../../contract/core/schemas.ts';
-import { openSink } from '../../pipeline/core/sink.ts';
-import type { RegistryEntry } from '../../contract/economy/types.ts';
-import type { ServiceDefinition } from '../../server/core/service.ts';
-import { createObservationCache } from '../../server/economy/cache.ts';
-import { observationRoutes } from '../../server/economy/observations-routes.ts';
 import { sliceByDate } from '../../server/economy/observations.ts';
-import type { ObservationStores } from '../../server/economy/stores.ts';
-import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
-import { createValetClient } from '../../contract/economy/upstream/valet.ts';
-import { createVintageArchive } from '../../server/economy/vintages.ts';
-import { startService, tempDir, type Running } from '../helpers/server.ts';
-
-const DAY = 86_400_000;
-const START = Date.parse('2026-03-10T12:00:00.000Z');
-
-const base = {
-  tableId: null,
-  unitsDetail: '',
-  description: '',
-  vectorIds: [] as number[],
-  seriesNames: [] as string[],
-  scalarFactorCode: 0,
-  lastVerified: '2026-03-01',
-};
-const REGISTRY: RegistryEntry[] = [
-  {
-    ...base,
-    id: 'CPI_ALL_ITEMS',
-    title: 'CPI',
-    source: 'STATCAN',
-    tableId: '18-10-0004-01',
-    units: 'Index, 2002=100',
-    frequency: 'monthly',
-    category: 'prices',
-    vectorIds: [41690973],
-  },
-  {
-    ...base,
-    id: 'USD_CAD',
-    title: 'USD/CAD',
-    source: 'BOC',
-    units: 'CAD per USD',
-    frequency: 'daily',
-    category: 'exchange-rates',
-    seriesNames: ['FXUSDCAD'],
-  },
-  {
-    ...base,
-    id: 'BROKEN',
-    title: 'Broken',
-    source: 'STATCAN',
-    units: 'units',
-    frequency: 'monthly',
-    category: 'output',
-    vectorIds: [999],
-  },
-];
-
-interface Upstream {
-  base: string;
-  pulls: Map<string, number>;
-  /** CPI values by refPer, as WDS will send them. */
-  cpi: Map<string, number | null>;
-  failing: boolean;
-  close(): Promise<void>;
-}
-
-async function startUpstream(): Promise<Upstream> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      // Counted per WDS vector (or Valet path), so the failing series does not count as a CPI pull.
-      const vector = path.endsWith('/getDataFromVectorsAndLatestNPeriods')
-        ? `#${(JSON.parse(body) as { vectorId: number }[])[0]?.vectorId}`
-        : '';
-      up.pulls.set(path + vector, (up.pulls.get(path + vector) ?? 0) + 1);
-      res.setHeader('Content-Type', 'application/json');
-      setTimeout(() => {
-        if (up.failing || vector === '#999') {
-          res.statusCode = 500;
-          res.end('{"message":"Internal error"}');
-          return;
-        }
-        if (path.endsWith('/getDataFromVectorsAndLatestNPeriods')) {
-          const vectorDataPoint = [...up.cpi].map(([refPer, value]) => ({
-            refPer,
-            refPer2: '',
-            value,
-            decimals: 1,
-            scalarFactorCode: 0,
-            symbolCode: 0,
-            statusCode: value === null ? 1 : 0,
-            securityLevelCode: 0,
-          }));
-          res.end(
-            JSON.stringify([
-              {
-                status: 'SUCCESS',
-                object: {
-                  responseStatusCode: 0,
-                  productId: 18100004,
-                  coordinate: '2.2.0.0.0.0.0.0.0.0',
-                  vectorId: 41690973,
-                  vectorDataPoint,
-                },
-              },
-            ]),
-          );
-        } else if (path === '/valet/observations/FXUSDCAD/json') {
-          const observations = ['2026-03-02', '2026-03-03', '2026-03-04'].map((d, i) => ({
-            d,
-            FXUSDCAD: { v: (1.35 + i / 100).toFixed(4) },
-          }));
-          res.end(
-            JSON.stringify({ terms: {}, seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } }, observations }, null, 4),
-          );
-        } else {
-          res.statusCode = 404;
-          res.end('{"message":"no such method"}');
-        }
-      }, 30);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const up: Upstream = {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    pulls: new Map(),
-    cpi: new Map([
-      ['2025-10-01', 164.1],
-      ['2025-11-01', 164.5],
-      ['2025-12-01', null], // `..`: left out
-      ['2026-01-01', 165.0],
-    ]),
-    failing: false,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-  return up;
-}
-
-const WDS_PULL = '/wds/getDataFromVectorsAndLatestNPeriods#41690973';
+import {
+  DAY,
+  type RoutesUnderTest,
+  START,
+  startObservationRoutes,
+  type Upstream,
+  WDS_PULL,
+} from '../helpers/economy-routes.ts';
 
 describe('observation routes', () => {
-  let root: Awaited<ReturnType<typeof tempDir>>;
+  let routes: RoutesUnderTest;
   let up: Upstream;
-  let running: Running<Map<string, RegistryEntry>>;
   let t = START;
   const now = () => new Date(t);
   let url: (path: string) => string;
@@ -170,51 +26,12 @@ describe('observation routes', () => {
   };
 
   beforeAll(async () => {
-    root = await tempDir('economy-routes');
-    up = await startUpstream();
-    // The smallest published economy build createApp accepts: a manifest and its checksums.
-    const outDir = join(root.path, 'dist-data');
-    const sink = await openSink({ service: 'economy', outDir, compress: false });
-    await sink.publish(
-      toManifest({
-        service: 'economy',
-        demo: false,
-        sources: [],
-        options: {},
-        counts: {},
-        codeHash: 'test',
-        builtAt: new Date(START),
-      }),
-    );
-
-    const stateDir = join(root.path, 'state', 'economy');
-    const vintages = createVintageArchive(stateDir);
-    const stores: ObservationStores = {
-      vintages,
-      cache: createObservationCache({
-        dir: stateDir,
-        upstreams: {
-          STATCAN: createStatcanClient({ baseUrl: `${up.base}/wds` }),
-          BOC: createValetClient({ baseUrl: `${up.base}/valet` }),
-        },
-        now,
-        vintages,
-        log: () => {},
-      }),
-    };
-    const def: ServiceDefinition<Map<string, RegistryEntry>> = {
-      name: 'economy',
-      basePath: '/api',
-      load: () => new Map(REGISTRY.map((e) => [e.id, e])),
-      routes: (r) => observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => stores, now }),
-    };
-    running = await startService(def, outDir);
-    url = (path) => `${running.base}${path}`;
+    routes = await startObservationRoutes(now);
+    ({ up } = routes);
+    url = routes.url;
   });
   afterAll(async () => {
-    await running?.close();
-    await up?.close();
-    await root?.remove();
+    await routes?.close();
   });
 
   it('answers the contract document, pulling once for concurrent requests', async () => {
@@ -293,9 +110,14 @@ describe('observation routes', () => {
 
     // 2025Q4 from the two months present; 2026Q1 is not over at the last observation (January).
     const q = await json('/api/observations?series=CPI_ALL_ITEMS&frequency=q');
-    expect(q.body).toMatchObject({ frequency: 'q', count: 1, observations: [{ date: '2025-10-01', value: 164.3 }] });
+    expect(q.body).toMatchObject({
+      frequency: 'q',
+      count: 1,
+      observations: [{ date: '2025-10-01', value: 164.3, incomplete: true }],
+    });
     const eop = await json('/api/observations?series=CPI_ALL_ITEMS&frequency=q&aggregation_method=eop');
-    expect(eop.body.observations).toEqual([{ date: '2025-10-01', value: 164.5 }]);
+    // 2025-12 was published without a value: the quarter says it is incomplete.
+    expect(eop.body.observations).toEqual([{ date: '2025-10-01', value: 164.5, incomplete: true }]);
 
     const page = await json('/api/observations?series=CPI_ALL_ITEMS&sort_order=desc&offset=1&limit=1');
     expect(page.body).toMatchObject({
@@ -433,8 +255,15 @@ describe('observation routes', () => {
     if (errors) expect(body.errors).toEqual(errors.map(([parameter, message]) => ({ parameter, message })));
   });
 
-  it('ignores unknown parameters', async () => {
-    expect((await get('/api/observations?series=CPI_ALL_ITEMS&colour=blue')).status).toBe(200);
+  it('refuses an unknown parameter by name, but takes the api_key and file_type FRED clients send', async () => {
+    const res = await get('/api/observations?series=CPI_ALL_ITEMS&colour=blue&realtime_ned=2026-01-01');
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { errors: { parameter: string; message: string }[] };
+    expect(problem.errors).toEqual([
+      { parameter: 'colour', message: 'is not a known parameter' },
+      { parameter: 'realtime_ned', message: 'is not a known parameter' },
+    ]);
+    expect((await get('/api/observations?series=CPI_ALL_ITEMS&api_key=abcdef&file_type=json')).status).toBe(200);
   });
 
   it('answers 503 upstream_unavailable with Retry-After when the upstream fails and nothing is cached', async () => {

@@ -96,10 +96,13 @@ describe.skipIf(!HAVE_CPI)('frequency aggregation of CPI all-items (v41690973)',
     const first = aggregate(cpi, 'monthly', 'a', 'avg')[0]!;
     const may2016 = cpi.filter((o) => o.date.startsWith('2016'));
     expect(may2016).toHaveLength(8);
+    // Eight of its twelve months: the year says it is incomplete.
     expect(first).toEqual({
       date: '2016-01-01',
       value: expect.closeTo(may2016.reduce((a, o) => a + o.value, 0) / 8, 6),
+      incomplete: true,
     });
+    expect(aggregate(cpi, 'monthly', 'a', 'avg')[1]!.incomplete).toBeUndefined();
   });
 
   it('aggregates first, then transforms: quarterly year-over-year change for 2026Q1', () => {

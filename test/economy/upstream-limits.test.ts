@@ -145,7 +145,7 @@ describe('the cause of a failed pull', () => {
         dir: dir.path,
         upstreams: {
           BOC: createValetClient({ baseUrl: `${base}/chunked`, maxBytes: LIMIT }),
-          STATCAN: { label: 'Statistics Canada', pull: () => Promise.resolve([]) },
+          STATCAN: { label: 'Statistics Canada', pull: () => Promise.resolve({ observations: [], missing: [] }) },
         },
         now,
         vintages: createVintageArchive(dir.path, {}),

@@ -226,7 +226,7 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
   afterAll(() => replay.close());
 
   it('pulls CPI all-items (v41690973) with its exact values, ascending', async () => {
-    const obs = await wds.pull(entry({ id: 'CPI_ALL_ITEMS', vectorIds: [41690973] }), signal());
+    const { observations: obs } = await wds.pull(entry({ id: 'CPI_ALL_ITEMS', vectorIds: [41690973] }), signal());
     expect(obs).toHaveLength(120);
     expect(isAscending(obs)).toBe(true);
     expect(obs[0]!.date).toBe('2016-05-01');
@@ -243,7 +243,10 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
   });
 
   it('pulls the unemployment rate (v2062815)', async () => {
-    const obs = await wds.pull(entry({ id: 'UNEMPLOYMENT_RATE', vectorIds: [2062815], category: 'labour' }), signal());
+    const { observations: obs } = await wds.pull(
+      entry({ id: 'UNEMPLOYMENT_RATE', vectorIds: [2062815], category: 'labour' }),
+      signal(),
+    );
     expect(valueOn(obs, '2020-04-01')).toBe(13.7);
     expect(valueOn(obs, '2020-05-01')).toBe(14.2);
     expect(valueOn(obs, '2023-01-01')).toBe(5.1);
@@ -251,7 +254,7 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
   });
 
   it('dates quarterly GDP (v62305752) at refPer, the quarter start, and applies scalar factor 6 (millions)', async () => {
-    const obs = await wds.pull(
+    const { observations: obs } = await wds.pull(
       entry({ id: 'GDP_EXPENDITURE', vectorIds: [62305752], frequency: 'quarterly', scalarFactorCode: 6 }),
       signal(),
     );
@@ -266,10 +269,19 @@ describe.skipIf(!HAS_DATA)('StatCan WDS adapter on the recorded responses', () =
   });
 
   it('reads exponent-form values (retail v52367097, 3.9520274E7 thousands)', async () => {
-    const obs = await wds.pull(entry({ id: 'RETAIL_SALES', vectorIds: [52367097], scalarFactorCode: 3 }), signal());
+    const { observations: obs } = await wds.pull(
+      entry({ id: 'RETAIL_SALES', vectorIds: [52367097], scalarFactorCode: 3 }),
+      signal(),
+    );
     expect(valueOn(obs, '2013-01-01')).toBe(39_520_274_000);
     expect(valueOn(obs, '2020-04-01')).toBe(35_195_868_000);
-    expect(obs.at(-1)).toEqual({ date: '2022-12-01', value: 62_122_558_000 });
+    // statusCode 3 is StatCan's `A` (data quality excellent); releaseTime is kept as WDS gives it.
+    expect(obs.at(-1)).toEqual({
+      date: '2022-12-01',
+      value: 62_122_558_000,
+      status: 'A',
+      released: '2023-02-21T08:30',
+    });
   });
 
   it('fails the pull when the registry scalar factor contradicts the upstream one', async () => {
@@ -350,7 +362,7 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   afterAll(() => replay.close());
 
   it('pulls USD/CAD (FXUSDCAD) across the yearly files, one observation per date', async () => {
-    const obs = await valet.pull(
+    const { observations: obs } = await valet.pull(
       entry({
         id: 'USD_CAD',
         source: 'BOC',
@@ -387,7 +399,7 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   });
 
   it('pulls the policy rate (V39079) with its step dates', async () => {
-    const obs = await valet.pull(
+    const { observations: obs } = await valet.pull(
       entry({
         id: 'POLICY_RATE',
         source: 'BOC',
@@ -408,13 +420,19 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   });
 
   it('reads the other single-series captures (FXCADUSD, V122487) and the annual group (FXAUSDCAD)', async () => {
-    const cadusd = await valet.pull(entry({ id: 'CAD_USD', source: 'BOC', seriesNames: ['FXCADUSD'] }), signal());
+    const { observations: cadusd } = await valet.pull(
+      entry({ id: 'CAD_USD', source: 'BOC', seriesNames: ['FXCADUSD'] }),
+      signal(),
+    );
     expect(valueOn(cadusd, '2017-01-03')).toBe(0.7443);
     expect(valueOn(cadusd, '2026-06-02')).toBe(0.7229);
-    const bonds = await valet.pull(entry({ id: 'GOC_10Y', source: 'BOC', seriesNames: ['V122487'] }), signal());
+    const { observations: bonds } = await valet.pull(
+      entry({ id: 'GOC_10Y', source: 'BOC', seriesNames: ['V122487'] }),
+      signal(),
+    );
     expect(valueOn(bonds, '2010-01-01')).toBe(3.92);
     expect(valueOn(bonds, '2026-05-01')).toBe(3.76);
-    const annual = await valet.pull(
+    const { observations: annual } = await valet.pull(
       entry({ id: 'USD_CAD_ANNUAL', source: 'BOC', seriesNames: ['FXAUSDCAD'], frequency: 'annual' }),
       signal(),
     );
@@ -423,7 +441,10 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
   });
 
   it('leaves out dates where a series is absent (discontinued FXMYRCAD), never writing 0', async () => {
-    const obs = await valet.pull(entry({ id: 'MYR_CAD', source: 'BOC', seriesNames: ['FXMYRCAD'] }), signal());
+    const { observations: obs } = await valet.pull(
+      entry({ id: 'MYR_CAD', source: 'BOC', seriesNames: ['FXMYRCAD'] }),
+      signal(),
+    );
     expect(obs.length).toBeGreaterThan(700);
     // The recordings carry it to 2019-12-31 (the README says 2019-12-27, where the 2020 file begins).
     expect(obs.at(-1)!.date).toBe('2019-12-31');
@@ -433,7 +454,7 @@ describe.skipIf(!HAS_DATA)('Valet adapter on the recorded responses', () => {
       endDate: '2020-01-31',
     });
     expect(body.observations.length).toBeGreaterThan(15);
-    expect(normalizeValetObservations(body, 'FXMYRCAD')).toEqual({ observations: [], dropped: [] });
+    expect(normalizeValetObservations(body, 'FXMYRCAD')).toEqual({ observations: [], missing: [], dropped: [] });
     expect(normalizeValetObservations(body, 'FXUSDCAD').observations).toHaveLength(body.observations.length);
   });
 
@@ -487,7 +508,7 @@ describe('WDS values', () => {
     expect(() => applyScalarFactor(1, 12)).toThrow(UpstreamError);
   });
 
-  it('drops missing values instead of writing 0', () => {
+  it('keeps missing values apart with their status instead of writing 0', () => {
     const p = (refPer: string, value: WdsDataPoint['value'], extra: Partial<WdsDataPoint> = {}): WdsDataPoint => ({
       refPer,
       value,
@@ -496,9 +517,10 @@ describe('WDS values', () => {
       securityLevelCode: 0,
       ...extra,
     });
-    const { observations, dropped } = normalizeWdsDataPoints(
+    const { observations, missing, dropped } = normalizeWdsDataPoints(
       [
-        p('2024-03-01', '12.5'),
+        p('2024-03-01', '12.5', { symbolCode: 1, releaseTime: '2024-04-16T08:30' }), // p: preliminary
+        p('2024-12-01', 7, { statusCode: 7 }), // E: use with caution
         p('2024-01-01', 10),
         p('2024-02-01', null, { statusCode: 1 }), // ..
         p('2024-04-01', '..'),
@@ -515,20 +537,21 @@ describe('WDS values', () => {
     );
     expect(observations).toEqual([
       { date: '2024-01-01', value: 10_000 },
-      { date: '2024-03-01', value: 12_500 },
+      { date: '2024-03-01', value: 12_500, status: 'p', released: '2024-04-16T08:30' },
       { date: '2024-11-01', value: 0 },
+      { date: '2024-12-01', value: 7_000, status: 'E' },
     ]);
-    expect(dropped.map((d) => d.date)).toEqual([
-      '2024-02-01',
-      '2024-04-01',
-      '2024-05-01',
-      '2024-06-01',
-      '2024-07-01',
-      '2024-08-01',
-      '2024-09-01',
-      '2024-10-01',
-      '2024-13-01',
+    expect(missing).toEqual([
+      { date: '2024-02-01', status: '..' },
+      { date: '2024-04-01', status: '..' },
+      { date: '2024-05-01', status: 'F' },
+      { date: '2024-06-01', status: 'x' },
+      { date: '2024-07-01', status: '..' },
+      { date: '2024-08-01', status: 'F' },
+      { date: '2024-09-01', status: 'x' },
+      { date: '2024-10-01', status: '...' },
     ]);
+    expect(dropped.map((d) => d.date)).toEqual(['2024-13-01']);
   });
 
   it('parses the user guide example (string value, refPer first)', () => {
@@ -561,7 +584,7 @@ describe('WDS values', () => {
     ]);
     expect(item!.ok).toBe(true);
     expect(normalizeWdsDataPoints((item as { object: WdsVectorData }).object.vectorDataPoint).observations).toEqual([
-      { date: '2017-07-01', value: 18381 },
+      { date: '2017-07-01', value: 18381, released: '2017-12-07T08:30' },
     ]);
   });
 
@@ -590,7 +613,7 @@ describe('WDS values', () => {
 });
 
 describe('Valet values', () => {
-  it('leaves out absent, empty and error cells, and reads strings', () => {
+  it('leaves out absent cells, keeps empty and error cells as missing, and reads strings', () => {
     const body = parseValetResponse({
       seriesDetail: { FXUSDCAD: { label: 'USD/CAD' } },
       observations: [
@@ -602,12 +625,17 @@ describe('Valet values', () => {
         { d: '2023-12-22', FXUSDCAD: { v: 'n/a' } },
       ],
     });
-    const { observations, dropped } = normalizeValetObservations(body, 'FXUSDCAD');
+    const { observations, missing, dropped } = normalizeValetObservations(body, 'FXUSDCAD');
     expect(observations).toEqual([
       { date: '2024-01-02', value: 1.3316 },
       { date: '2024-01-03', value: 1.3346 },
     ]);
-    expect(dropped.map((d) => d.date)).toEqual(['2023-12-26', '2023-12-25', '2023-12-22']);
+    expect(missing).toEqual([
+      { date: '2023-12-22', status: '..' },
+      { date: '2023-12-25', status: 'e:-64' },
+      { date: '2023-12-26', status: '..' },
+    ]);
+    expect(dropped).toEqual([]);
   });
 
   it('rejects a body without observations', () => {
@@ -640,7 +668,7 @@ describe('demo upstream', () => {
   it('answers in the WDS wire format, parsed by the StatCan adapter, labelled (demo)', async () => {
     const up = createDemoUpstreams({ now: day('2026-06-15') });
     expect(up.STATCAN.label).toBe('Statistics Canada (demo)');
-    const obs = await up.STATCAN.pull(cpi, signal());
+    const { observations: obs } = await up.STATCAN.pull(cpi, signal());
     expect(obs.length).toBeGreaterThan(250);
     expect(isAscending(obs)).toBe(true);
     expect(obs[0]!.date).toBe('2000-01-01');
@@ -649,17 +677,27 @@ describe('demo upstream', () => {
     expect(obs.some((o) => o.value === 0)).toBe(false);
   });
 
-  it('is deterministic: the same day gives the same series, another day changes only the preliminary value', async () => {
-    const a = await createDemoUpstreams({ now: day('2026-06-15') }).STATCAN.pull(cpi, signal());
-    const b = await createDemoUpstreams({ now: day('2026-06-15') }).STATCAN.pull(cpi, signal());
-    const c = await createDemoUpstreams({ now: day('2026-06-16') }).STATCAN.pull(cpi, signal());
+  it('is deterministic: the same day gives the same series, another day revises only the three newest values', async () => {
+    const { observations: a } = await createDemoUpstreams({ now: day('2026-06-15') }).STATCAN.pull(cpi, signal());
+    const { observations: b } = await createDemoUpstreams({ now: day('2026-06-15') }).STATCAN.pull(cpi, signal());
+    const { observations: c } = await createDemoUpstreams({ now: day('2026-06-16') }).STATCAN.pull(cpi, signal());
     expect(b).toEqual(a);
-    expect(c.slice(0, -1)).toEqual(a.slice(0, -1));
-    expect(c.at(-1)!.date).toBe(a.at(-1)!.date);
+    expect(c.slice(0, -3)).toEqual(a.slice(0, -3));
+    expect(c.slice(-3).map((o) => o.date)).toEqual(a.slice(-3).map((o) => o.date));
+    expect(c.at(-1)!.value).not.toBe(a.at(-1)!.value);
+    // Flagged and released as WDS would: p on the preliminary value, r on the revised ones, released that day.
+    expect(c.slice(-3).map((o) => [o.status, o.released])).toEqual([
+      ['r', '2026-06-16T08:30'],
+      ['r', '2026-06-16T08:30'],
+      ['p', '2026-06-16T08:30'],
+    ]);
+    // An older point was released about six weeks after its month began.
+    expect(c.find((o) => o.date === '2025-01-01')).toMatchObject({ released: '2025-03-15T08:30' });
+    expect(c.find((o) => o.date === '2025-01-01')!.status).toBeUndefined();
   });
 
   it('sends quarterly data at quarter starts with its scalar factor, which the adapter applies', async () => {
-    const obs = await createDemoUpstreams({ now: day('2026-06-15') }).STATCAN.pull(gdp, signal());
+    const { observations: obs } = await createDemoUpstreams({ now: day('2026-06-15') }).STATCAN.pull(gdp, signal());
     expect(obs.every((o) => ['01', '04', '07', '10'].includes(o.date.slice(5, 7)))).toBe(true);
     expect(obs.every((o) => o.value % 1_000_000 === 0)).toBe(true);
   });
@@ -667,7 +705,7 @@ describe('demo upstream', () => {
   it('answers in the Valet wire format: string values, missing days absent', async () => {
     const up = createDemoUpstreams({ now: day('2026-06-15') });
     expect(up.BOC.label).toBe('Bank of Canada (demo)');
-    const obs = await up.BOC.pull(usd, signal());
+    const { observations: obs } = await up.BOC.pull(usd, signal());
     expect(obs[0]!.date).toBe('2000-01-03');
     expect(obs.every((o) => o.value > 0.5 && o.value < 3)).toBe(true);
     expect(obs.every((o) => ![0, 6].includes(new Date(`${o.date}T00:00:00Z`).getUTCDay()))).toBe(true);
@@ -685,7 +723,7 @@ describe('demo upstream', () => {
 
   it("starts a currency's daily and annual rates at one level, near where it stood in 2000", async () => {
     const up = createDemoUpstreams({ now: day('2026-06-15') });
-    const eur = await up.BOC.pull(
+    const { observations: eur } = await up.BOC.pull(
       entry({
         id: 'EUR',
         source: 'BOC',
@@ -696,7 +734,7 @@ describe('demo upstream', () => {
       }),
       signal(),
     );
-    const eurAnnual = await up.BOC.pull(
+    const { observations: eurAnnual } = await up.BOC.pull(
       entry({
         id: 'EUR_A',
         source: 'BOC',

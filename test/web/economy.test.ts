@@ -109,7 +109,7 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
     const { body: latest } = await api<ObservationsOfASeries>(`/api/observations?series=${CPI}`);
     const last = latest.observations[latest.observations.length - 1]!;
     const cards = await page.locator('.cards').textContent();
-    expect(cards).toContain(value(last.value));
+    expect(cards).toContain(value(last.value!));
     expect(cards).toContain(last.date);
     expect(await page.locator('figure.chart canvas').count()).toBe(1);
     await expectAccessible('series');
@@ -128,8 +128,8 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
     await figure.locator('summary').click();
     const rows = await figure.locator('table tbody tr').allTextContents();
     expect(rows.length).toBe(12);
-    for (const o of yoy.observations) expect(rows).toContain(`${o.date}${value(o.value)}`);
-    expect(await page.locator('.cards').textContent()).toContain(value(yoy.observations[11]!.value));
+    for (const o of yoy.observations) expect(rows).toContain(`${o.date}${value(o.value!)}`);
+    expect(await page.locator('.cards').textContent()).toContain(value(yoy.observations[11]!.value!));
     await screenshot(page, 'economy', true);
 
     await page.selectOption('select[name="frequency"]', 'a');
@@ -138,7 +138,7 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
       `/api/observations?series=${CPI}&units=pc1&frequency=a&aggregation_method=avg&from=2024-01-01&to=2024-12-31`,
     );
     expect(annual.observations).toEqual([{ date: '2024-01-01', value: expect.any(Number) }]);
-    expect(await page.locator('.cards').textContent()).toContain(value(annual.observations[0]!.value));
+    expect(await page.locator('.cards').textContent()).toContain(value(annual.observations[0]!.value!));
 
     // The CSV is what the API answers for the same choices.
     const csvHref = await page.locator('a', { hasText: 'Download CSV' }).getAttribute('href');

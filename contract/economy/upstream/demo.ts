@@ -204,13 +204,34 @@ export function toDemoSeries(
     const missing = i < dates.length - 3 && gaps.int(0, MISSING_EVERY - 1) === 0;
     return { date, value: missing ? undefined : values[i] };
   });
-  const last = points[points.length - 1];
-  if (last?.value !== undefined) {
-    // The preliminary latest value moves a little with each day's release.
-    const revise = createRng(fnv1a(`${key}|${today}`));
-    last.value *= 1 + revise.normal(0, profile.kind === 'policy' ? 0 : 0.002);
+  // The preliminary latest value moves a little with each day's release, and so do the two before it while
+  // they are revised (monthly and coarser series), less each step back: an archive of demo days shows ALFRED's
+  // real-time periods. A policy rate is never revised.
+  const revised = revisedCount(profile);
+  for (let k = 0; k < revised; k++) {
+    const p = points[points.length - 1 - k];
+    if (p?.value === undefined) continue;
+    const revise = createRng(fnv1a(k === 0 ? `${key}|${today}` : `${key}|${today}|${k}`));
+    p.value *= 1 + revise.normal(0, 0.002 / (k + 1));
   }
   return { profile, points };
+}
+
+/** How many of the newest points each demo day may revise: the preliminary one, and two more for monthly and coarser series. */
+function revisedCount(profile: Profile): number {
+  if (profile.kind === 'policy') return 0;
+  return profile.frequency === 'daily' || profile.frequency === 'weekly' ? 1 : 3;
+}
+
+/**
+ * A demo point's release time as WDS writes it (Ottawa local): today's 08:30 for the points each day revises,
+ * else about six weeks after its period began (the 15th of the month after next), as StatCan's monthly
+ * releases fall.
+ */
+function releaseTimeOf(date: string, index: number, count: number, profile: Profile, today: string): string {
+  if (index >= count - Math.max(1, revisedCount(profile))) return `${today}T08:30`;
+  const day = `${addMonthsIso(date, profile.frequency === 'quarterly' ? 4 : 2).slice(0, 8)}15`;
+  return `${day < today ? day : today}T08:30`;
 }
 
 const round = (v: number, decimals: number) => Number(v.toFixed(decimals));
@@ -240,6 +261,8 @@ function wdsObject(
   let selected = points.filter((p) => (!range?.start || p.date >= range.start) && (!range?.end || p.date <= range.end));
   if (range?.latestN !== undefined) selected = selected.slice(Math.max(0, selected.length - range.latestN));
   const lastDate = points[points.length - 1]?.date;
+  const revisedFrom = points[points.length - revisedCount(profile)]?.date ?? lastDate;
+  const indexOf = new Map(points.map((p, i) => [p.date, i]));
   const vectorDataPoint: WdsDataPoint[] = selected.map((p) => ({
     refPer: p.date,
     refPer2: '',
@@ -249,10 +272,11 @@ function wdsObject(
     value: p.value === undefined ? null : round(p.value, profile.decimals),
     decimals: profile.decimals,
     scalarFactorCode: profile.scalarFactorCode,
-    symbolCode: p.date === lastDate ? 1 : 0,
+    // p on the preliminary value, r on the ones being revised.
+    symbolCode: p.date === lastDate ? 1 : revisedFrom !== undefined && p.date >= revisedFrom ? 3 : 0,
     statusCode: p.value === undefined ? 1 : 0,
     securityLevelCode: 0,
-    releaseTime: `${today}T08:30`,
+    releaseTime: releaseTimeOf(p.date, indexOf.get(p.date) ?? 0, points.length, profile, today),
     frequencyCode: WDS_FREQUENCY[profile.frequency],
   }));
   return {

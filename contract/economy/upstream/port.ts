@@ -1,7 +1,7 @@
 // The port every economy upstream implements (StatCan WDS, Bank of Canada Valet, the demo of either): the
 // server's observation cache pulls through it, the nightly check and the generator talk to the same adapters.
 import { wholeNumberSetting } from '../../core/settings.ts';
-import type { Observation, RegistryEntry } from '../types.ts';
+import type { PulledSeries, RegistryEntry } from '../types.ts';
 import { defaultNumber } from '../../core/settings-registry.ts';
 import { readBodyCapped } from '../../core/bounded-body.ts';
 
@@ -22,8 +22,8 @@ export class UpstreamError extends Error {
 export interface SeriesUpstream {
   /** The response's `source`: `Statistics Canada`, `Bank of Canada`, `… (demo)`. */
   readonly label: string;
-  /** The whole series, ascending by date, values in base units (scalar factor applied). */
-  pull(entry: RegistryEntry, signal: AbortSignal): Promise<Observation[]>;
+  /** The whole series: its values ascending by date in base units (scalar factor applied), its missing points. */
+  pull(entry: RegistryEntry, signal: AbortSignal): Promise<PulledSeries>;
 }
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -37,6 +37,8 @@ export interface UpstreamRequest {
   label: string;
   /** The largest answer taken (UPSTREAM_MAX_BYTES); default UPSTREAM_MAX_BYTES_DEFAULT. */
   maxBytes?: number;
+  /** Called with the headers of an answer that is taken (2xx). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** A base URL without its trailing slashes, by a scan: `/\/+$/` retries from every slash of a long run. */
@@ -114,6 +116,7 @@ export async function fetchUpstreamJson(url: string, init: RequestInit, req: Ups
     }
     throw new UpstreamError(`${where} answered HTTP ${res.status}${detail}`, res.status);
   }
+  req.onHeaders?.(res.headers);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

@@ -1,9 +1,9 @@
 // Statistics Canada Web Data Service client (base URL STATCAN_WDS_URL, each method as `/<method>`). Values are
 // unscaled on the wire: the client applies `scalarFactorCode` and fails a pull whose code disagrees with the
-// registry's; `refPer` is the date; missing values (`..`, `x`, `F`, statuses 1, 8, 9, security level 1) are
-// dropped, never 0. The wire facts: docs/data-sources.md, "Statistics Canada WDS".
+// registry's; `refPer` is the date; each point keeps its flags and releaseTime; a point without a value (`..`,
+// `x`, `F`, statuses 1, 8, 9, security level 1) is kept apart as missing, never 0. The wire facts: docs/data-sources.md, "Statistics Canada WDS".
 import { isValidIsoDate } from '../../core/dates.ts';
-import type { Observation, RegistryEntry } from '../types.ts';
+import type { MissingPoint, Observation, PulledSeries, RegistryEntry } from '../types.ts';
 import {
   fetchUpstreamJson,
   UpstreamError,
@@ -35,11 +35,25 @@ export const WDS_RESPONSE_STATUS: Readonly<Record<number, string>> = {
   8: 'Invalid number of reference periods',
 };
 
-/** getCodeSets → `status`: the codes whose point has no value to publish. */
-const MISSING_STATUS: ReadonlyMap<number, string> = new Map([
+/** getCodeSets → `status`: each code's symbol as StatCan tables print it (0, normal, has none). */
+const STATUS_SYMBOL: ReadonlyMap<number, string> = new Map([
   [1, '..'],
+  [2, '0s'],
+  [3, 'A'],
+  [4, 'B'],
+  [5, 'C'],
+  [6, 'D'],
+  [7, 'E'],
   [8, 'F'],
   [9, '...'],
+  [10, '<LOD'],
+]);
+/** The status codes whose point has no value to publish: `..`, `F`, `...`. */
+const MISSING_STATUS = new Set([1, 8, 9]);
+/** getCodeSets → `symbol`: 1 preliminary, 3 revised. */
+const SYMBOL: ReadonlyMap<number, string> = new Map([
+  [1, 'p'],
+  [3, 'r'],
 ]);
 /** getCodeSets → `securityLevel` 1: `x`, suppressed. */
 const SUPPRESSED_SECURITY_LEVEL = 1;
@@ -144,15 +158,37 @@ export function applyScalarFactor(value: number, code: number): number {
   return text.includes('e') ? value * 10 ** code : Number(`${text}e${code}`);
 }
 
+/** The point's flags as StatCan tables print them: status, suppression (`x`), symbol; undefined for none. */
+function flagsOf(p: WdsDataPoint): string | undefined {
+  const flags: string[] = [];
+  const status = STATUS_SYMBOL.get(Number(p.statusCode));
+  if (status !== undefined) flags.push(status);
+  if (Number(p.securityLevelCode) === SUPPRESSED_SECURITY_LEVEL) flags.push('x');
+  const symbol = SYMBOL.get(Number(p.symbolCode));
+  if (symbol !== undefined) flags.push(symbol);
+  return flags.length ? flags.join(' ') : undefined;
+}
+
+/** A WDS releaseTime (`YYYY-MM-DDTHH:MM`, Ottawa local) as given; undefined when it is not one. */
+function releaseOf(p: WdsDataPoint): string | undefined {
+  const t = p.releaseTime;
+  return typeof t === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t)
+    ? t.slice(0, 16)
+    : undefined;
+}
+
 /**
- * Data points to observations, ascending by date, scalar factor applied; missing values and undated points
- * go to `dropped`. With `scalarFactorCode`, a point that says otherwise is an UpstreamError.
+ * Data points to observations, ascending by date, scalar factor applied, each with its flags and release
+ * time. A point without a value (a missing status, suppressed, or no number) goes to `missing` with its
+ * flags (`..` when it has none); an undated point goes to `dropped`. With `scalarFactorCode`, a point that
+ * says otherwise is an UpstreamError.
  */
 export function normalizeWdsDataPoints(
   points: readonly WdsDataPoint[],
   options: { scalarFactorCode?: number; vectorId?: number } = {},
-): { observations: Observation[]; dropped: Dropped[] } {
+): { observations: Observation[]; missing: MissingPoint[]; dropped: Dropped[] } {
   const observations: Observation[] = [];
+  const missing: MissingPoint[] = [];
   const dropped: Dropped[] = [];
   const name = options.vectorId !== undefined ? `v${options.vectorId}` : 'vector';
   for (const p of points) {
@@ -161,18 +197,17 @@ export function normalizeWdsDataPoints(
       dropped.push({ date, reason: 'refPer is not a YYYY-MM-DD date' });
       continue;
     }
-    const status = MISSING_STATUS.get(Number(p.statusCode));
-    if (status !== undefined) {
-      dropped.push({ date, reason: `status ${status}` });
-      continue;
-    }
-    if (Number(p.securityLevelCode) === SUPPRESSED_SECURITY_LEVEL) {
-      dropped.push({ date, reason: 'suppressed (x)' });
-      continue;
-    }
+    const flags = flagsOf(p);
+    const released = releaseOf(p);
     const raw = toWdsNumber(p.value);
-    if (raw === undefined) {
-      dropped.push({ date, reason: `no value (${JSON.stringify(p.value ?? null)})` });
+    if (
+      MISSING_STATUS.has(Number(p.statusCode)) ||
+      Number(p.securityLevelCode) === SUPPRESSED_SECURITY_LEVEL ||
+      raw === undefined
+    ) {
+      const status =
+        flags ?? (typeof p.value === 'string' && MISSING_SYMBOLS.has(p.value.trim()) ? p.value.trim() : '..');
+      missing.push(released ? { date, status, released } : { date, status });
       continue;
     }
     const code = p.scalarFactorCode ?? options.scalarFactorCode ?? 0;
@@ -181,10 +216,35 @@ export function normalizeWdsDataPoints(
         `${name} ${date}: WDS gives scalarFactorCode ${code}, the registry says ${options.scalarFactorCode}; fix the registry entry`,
       );
     }
-    observations.push({ date, value: applyScalarFactor(raw, code) });
+    const o: Observation = { date, value: applyScalarFactor(raw, code) };
+    if (flags) o.status = flags;
+    if (released) o.released = released;
+    observations.push(o);
   }
-  observations.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return { observations, dropped };
+  observations.sort(byDate);
+  missing.sort(byDate);
+  return { observations, missing, dropped };
+}
+
+const byDate = (a: { date: string }, b: { date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
+
+/**
+ * Several vectors' points as one series (a terminated vector continued by a new one): by date, the later
+ * vector wins, whether its point has a value or not.
+ */
+export function mergeByDate(parts: readonly { observations: Observation[]; missing: MissingPoint[] }[]): PulledSeries {
+  const byDay = new Map<string, Observation | MissingPoint>();
+  for (const part of parts) {
+    for (const o of part.observations) byDay.set(o.date, o);
+    for (const m of part.missing) byDay.set(m.date, m);
+  }
+  const observations: Observation[] = [];
+  const missing: MissingPoint[] = [];
+  for (const p of [...byDay.values()].sort(byDate)) {
+    if ('value' in p) observations.push(p);
+    else missing.push(p);
+  }
+  return { observations, missing };
 }
 
 export interface StatcanClientOptions {
@@ -298,17 +358,14 @@ export function createStatcanClient(options: StatcanClientOptions = {}): Statcan
       );
       // Several vectors make one series (a terminated vector continued by a new one): by date, the later
       // vector in the registry's list wins.
-      const byDate = new Map<string, number>();
-      entry.vectorIds.forEach((vectorId, i) => {
+      const parts = entry.vectorIds.map((vectorId, i) => {
         const item = itemFor(items, vectorId, i);
         if (!item) throw new UpstreamError(`${label} WDS: v${vectorId} is missing from the answer`);
         if (!item.ok) throw new UpstreamError(`${label} WDS: v${vectorId}: ${item.message}`);
         const points = Array.isArray(item.object.vectorDataPoint) ? item.object.vectorDataPoint : [];
-        for (const o of normalizeWdsDataPoints(points, { scalarFactorCode: entry.scalarFactorCode, vectorId })
-          .observations)
-          byDate.set(o.date, o.value);
+        return normalizeWdsDataPoints(points, { scalarFactorCode: entry.scalarFactorCode, vectorId });
       });
-      return [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
+      return mergeByDate(parts);
     },
   };
   return client;

@@ -1,8 +1,8 @@
 // Bank of Canada Valet client (base URL BOC_VALET_URL; `GET /observations/{names}/json`). Values are strings
-// already in the series' units (no scale factor); a missing value (absent, `{"v":""}` or an error cell) is
-// left out. The wire facts: docs/data-sources.md, "Bank of Canada Valet".
+// already in the series' units (no scale factor); a date absent from a series has no point, and a cell without
+// a number (`{"v":""}`, an error cell) is kept apart as missing, never 0. The wire facts: docs/data-sources.md, "Bank of Canada Valet".
 import { isValidIsoDate } from '../../core/dates.ts';
-import type { Observation, RegistryEntry } from '../types.ts';
+import type { MissingPoint, Observation, PulledSeries, RegistryEntry } from '../types.ts';
 import {
   fetchUpstreamJson,
   UpstreamError,
@@ -10,7 +10,7 @@ import {
   type FetchLike,
   type SeriesUpstream,
 } from './port.ts';
-import type { Dropped } from './statcan.ts';
+import { type Dropped, mergeByDate } from './statcan.ts';
 import { readSetting, SETTINGS } from '../../core/settings-registry.ts';
 
 export const BOC_VALET_DEFAULT_URL = SETTINGS.BOC_VALET_URL.default;
@@ -62,12 +62,23 @@ export function toValetNumber(cell: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** One series of a Valet answer, ascending by date; cells present but without a number go to `dropped`. */
+/** What a cell without a number stood for: an error cell's code (`e:-64`), else `..` (not available). */
+function missingStatusOf(cell: unknown): string {
+  const e = typeof cell === 'object' && cell !== null ? (cell as ValetCell).e : undefined;
+  return e !== undefined && e !== null ? `e:${String(e)}` : '..';
+}
+
+const byDate = (a: { date: string }, b: { date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
+
+/**
+ * One series of a Valet answer, ascending by date; a cell present without a number goes to `missing`, an
+ * undated row to `dropped`.
+ */
 export function normalizeValetObservations(
   body: ValetObservationsBody,
   name: string,
-): { observations: Observation[]; dropped: Dropped[] } {
-  const byDate = new Map<string, number>();
+): { observations: Observation[]; missing: MissingPoint[]; dropped: Dropped[] } {
+  const byDay = new Map<string, Observation | MissingPoint>();
   const dropped: Dropped[] = [];
   for (const row of body.observations) {
     if (!(name in row)) continue; // absent: no value that day
@@ -76,13 +87,25 @@ export function normalizeValetObservations(
       continue;
     }
     const value = toValetNumber(row[name]);
-    if (value === undefined) dropped.push({ date: row.d, reason: `no value (${JSON.stringify(row[name])})` });
-    else byDate.set(row.d, value);
+    byDay.set(
+      row.d,
+      value === undefined ? { date: row.d, status: missingStatusOf(row[name]) } : { date: row.d, value },
+    );
   }
-  const observations = [...byDate]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([date, value]) => ({ date, value }));
-  return { observations, dropped };
+  const observations: Observation[] = [];
+  const missing: MissingPoint[] = [];
+  for (const p of [...byDay.values()].sort(byDate)) {
+    if ('value' in p) observations.push(p);
+    else missing.push(p);
+  }
+  return { observations, missing, dropped };
+}
+
+/** An HTTP `Date` header as ISO 8601; undefined when absent or not a date. */
+export function toReleasedAt(date: string | null | undefined): string | undefined {
+  if (!date) return undefined;
+  const t = Date.parse(date);
+  return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
 }
 
 export interface ValetClientOptions {
@@ -102,6 +125,8 @@ export interface ValetClient extends SeriesUpstream {
     names: readonly string[],
     range?: { startDate?: string; endDate?: string },
     signal?: AbortSignal,
+    /** Called with the answer's headers (its `Date` is the series' release time). */
+    onHeaders?: (headers: Headers) => void,
   ): Promise<ValetObservationsBody>;
 }
 
@@ -116,7 +141,7 @@ export function createValetClient(options: ValetClientOptions = {}): ValetClient
   const client: ValetClient = {
     label,
     baseUrl,
-    async getObservations(names, range = {}, signal) {
+    async getObservations(names, range = {}, signal, onHeaders) {
       if (names.length === 0) throw new UpstreamError('Bank of Canada Valet: no series names');
       for (const n of names)
         if (!/^[A-Za-z0-9_.]+$/.test(n))
@@ -140,6 +165,7 @@ export function createValetClient(options: ValetClientOptions = {}): ValetClient
           maxBytes: options.maxBytes,
           signal,
           label: `${label} Valet`,
+          onHeaders,
         },
       );
       return parseValetResponse(body);
@@ -147,14 +173,18 @@ export function createValetClient(options: ValetClientOptions = {}): ValetClient
     async pull(entry: RegistryEntry, signal: AbortSignal) {
       if (entry.seriesNames.length === 0) throw new UpstreamError(`${entry.id} has no Valet series names`);
       // The whole history: Valet answers every observation when no start_date is given.
-      const body = await client.getObservations(entry.seriesNames, {}, signal);
-      const byDate = new Map<string, number>();
-      for (const name of entry.seriesNames) {
+      let released: string | undefined;
+      const body = await client.getObservations(entry.seriesNames, {}, signal, (h) => {
+        released = toReleasedAt(h.get('date'));
+      });
+      const parts = entry.seriesNames.map((name) => {
         if (body.seriesDetail && !(name in body.seriesDetail))
           throw new UpstreamError(`${label} Valet: ${name} is missing from the answer`);
-        for (const o of normalizeValetObservations(body, name).observations) byDate.set(o.date, o.value);
-      }
-      return [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, value]) => ({ date, value }));
+        return normalizeValetObservations(body, name);
+      });
+      const pulled: PulledSeries = mergeByDate(parts);
+      if (released) pulled.released = released;
+      return pulled;
     },
   };
   return client;

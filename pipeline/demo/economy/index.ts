@@ -40,10 +40,14 @@ export async function writeEconomyDemo(
     const upstreams = createDemoUpstreams({ now: () => at, entries });
     for (const entry of entries) {
       const upstream = upstreams[entry.source];
-      const observations = await upstream.pull(entry, AbortSignal.timeout(10_000));
+      const { observations, missing, released } = await upstream.pull(entry, AbortSignal.timeout(10_000));
       const file = join(dir, DEMO_VINTAGES, entry.id, `${day}.json`);
       await mkdir(join(dir, DEMO_VINTAGES, entry.id), { recursive: true });
-      const snapshot = { series: entry.id, vintage: day, asOf: at.toISOString(), source: upstream.label, observations };
+      const snapshot = {
+        ...{ series: entry.id, vintage: day, asOf: at.toISOString(), source: upstream.label, observations },
+        ...(missing.length > 0 && { missing }),
+        ...(released !== undefined && { released }),
+      };
       await writeFile(file, JSON.stringify(snapshot));
       files.push(file);
     }

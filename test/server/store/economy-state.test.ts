@@ -144,6 +144,23 @@ describe.each(IMPLEMENTATIONS)('economy state: $name', (impl) => {
       await expect(s.copies.read('../etc')).rejects.toThrow(/not upper case/);
     });
 
+    it('keeps the flags, release times and points without a value a pull had', async () => {
+      const flagged = {
+        ...copy('2026-01-02T03:04:05.000Z', [160.1]),
+        observations: [{ date: '2025-01-01', value: 160.1, status: 'E p', released: '2025-02-18T08:30' }],
+        missing: [{ date: '2025-02-01', status: 'x', released: '2025-03-18T08:30' }],
+        released: '2026-01-02T03:04:06.000Z',
+      };
+      await s.copies.write(flagged);
+      expect(await s.reopen().copies.read('CPI_ALL_ITEMS')).toEqual(flagged);
+      const { key: _, ...snapshot } = flagged;
+      await s.vintages.write(snapshot);
+      expect(await s.reopen().vintages.read('CPI_ALL_ITEMS', '2026-01-02')).toEqual({
+        ...snapshot,
+        vintage: '2026-01-02',
+      });
+    });
+
     it('is replaced by a later pull only, and reads only what is newer than a time when asked', async () => {
       await s.copies.write(copy('2026-01-02T03:04:05.000Z', [1]));
       await s.copies.write(copy('2026-01-03T03:04:05.000Z', [1, 2]));
@@ -322,7 +339,7 @@ function countingUpstream(delayMs: number): CountingUpstream {
         setTimeout(resolve, delayMs);
       });
       if (mode === 'fail') throw new Error('HTTP 503 from the fake');
-      return obs(160.1, 160.5, 161);
+      return { observations: obs(160.1, 160.5, 161), missing: [] };
     },
   };
   return up;
