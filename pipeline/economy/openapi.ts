@@ -109,10 +109,10 @@ export function toEconomyOpenApi(
         method: 'get',
         path: `${API}/observations`,
         operationId: 'getObservations',
-        summary: 'Observations of a series',
+        summary: 'Observations of a series, or of several side by side',
         tag: 'Observations',
         description:
-          'Pulled from the upstream at most once per series per 24 hours (`cached` says whether this answer needed a pull; `asOf` is the time of the pull). When a pull fails and a copy is cached, the copy is served with `stale: true`. With `vintage`, the observations as they were in that day’s snapshot. Missing upstream values are left out, never 0.',
+          'Pulled from the upstream at most once per series per 24 hours (`cached` says whether this answer needed a pull; `asOf` is the time of the pull). When a pull fails and a copy is cached, the copy is served with `stale: true`. With `vintage`, the observations as they were in that day’s snapshot. With ALFRED’s `realtime_start`, `realtime_end`, `output_type` or `vintage_dates`, the values as they were known on past days, each with the real-time period in which it was published. Points published without a value are left out (or, with `include_missing=true`, answered as null with their status), never 0. `series=A,B,C` (at most 20) answers the series side by side, one row per date. An unknown parameter is a 400, except the `api_key` and `file_type` FRED clients send.',
         query: 'economy/observations-query',
         responses: {
           200: {
@@ -122,15 +122,23 @@ export function toEconomyOpenApi(
               SNAPSHOT_CACHE,
             ]),
             content: {
-              'application/json': 'economy/observations',
-              'text/csv': { type: 'string', description: 'With `format=csv`: `date,value` rows, RFC 4180, UTF-8.' },
+              'application/json': {
+                oneOf: [{ $ref: 'economy/observations' }, { $ref: 'economy/observations-of-several' }],
+              },
+              'text/csv': {
+                type: 'string',
+                description:
+                  'With `format=csv`: `date,value` rows (`date,value,realtime_start,realtime_end` for a real-time query; `date,A,B,…` for several series), RFC 4180, UTF-8.',
+              },
             },
             headers: ['ETag', 'Content-Disposition-200'],
           },
           400: badParameters(
-            'A missing `series`, a malformed or impossible date, `from` after `to`, an unknown `units`, `frequency`, `aggregation_method`, `sort_order` or `format`, a `frequency` above the series’ own, or a bad `limit` or `offset`',
+            'A missing `series`, more than 20 series, a malformed or impossible date, `from` after `to`, `realtime_start` after `realtime_end`, both names of one parameter (`from` and `observation_start`), an unknown parameter, an unknown `units`, `frequency`, `aggregation_method`, `sort_order`, `output_type` or `format`, a `frequency` above the series’ own, or a bad `limit` or `offset`',
           ),
-          404: unknownSeries(', or there is no snapshot of the `vintage` day'),
+          404: unknownSeries(
+            ', there is no snapshot of the `vintage` day, or a real-time day is before the archive of the series starts (the detail says when)',
+          ),
           503: problem(
             503,
             ['upstream_unavailable', 'store_unavailable'],

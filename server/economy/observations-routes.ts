@@ -25,6 +25,7 @@ import {
   type ObservationsQuery,
 } from './observations.ts';
 import { findRealtime, type RealtimeAsk, toRealtimeAsk, toRealtimeCsv, toRealtimeDocument } from './realtime-answer.ts';
+import { findSeveral, toSeriesIds, toSeveralCsv, toSeveralDocument, toSeveralKey } from './several.ts';
 import { toRevisions } from './vintages.ts';
 
 interface RevisionsQuery {
@@ -74,8 +75,32 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     sendPayload(req, res, p, { cacheControl, headers });
   };
 
+  const several = async (
+    req: RouteRequest,
+    res: ServerResponse,
+    s: ServiceState<D>,
+    q: ObservationsQuery,
+    ids: string[],
+    ask: RealtimeAsk | undefined,
+  ) => {
+    const a = await findSeveral(deps, s, q, ids, ask);
+    const p = await bodies.getOrMake(toSeveralKey(a, q), () => {
+      const doc = toSeveralDocument(a);
+      return a.view.format === 'csv' ? toPayload(toSeveralCsv(doc), CSV_TYPE) : jsonPayload(doc);
+    });
+    const stale = a.parts.some((part) => part.source.stale);
+    const fixed = (ask && ask.end < today(deps.now())) || (q.vintage !== undefined && q.vintage < today(deps.now()));
+    const cacheControl = fixed ? SNAPSHOT_CACHE : stale ? STALE_CACHE : PUBLIC_CACHE;
+    const name = ids.join('_');
+    const headers =
+      a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${name}.csv"` } : NO_HEADERS;
+    sendPayload(req, res, p, { cacheControl, headers });
+  };
+
   const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>, q: ObservationsQuery) => {
     const ask = toRealtimeAsk(q, today(deps.now()));
+    const ids = toSeriesIds(q.series);
+    if (ids) return several(req, res, s, q, ids, ask);
     if (ask) return realtime(req, res, s, q, ask);
     const a = await findObservations(deps, s, q);
     const p = await bodies.getOrMake(toBodyKey(a), () => toBody(a));

@@ -4,7 +4,7 @@
  */
 export interface ObservationParameters {
   /**
-   * Series id from /api/series (upper case letters, digits and underscores, e.g. CPI_ALL_ITEMS).
+   * Series id from /api/series (upper case letters, digits and underscores, e.g. CPI_ALL_ITEMS), or up to 20 ids separated by commas (CPI_ALL_ITEMS,UNEMPLOYMENT_RATE): several series answer one document aligned by date (economy/observations-of-several), each series transformed and selected by the other parameters on its own. With several series, a real-time query must name one day (realtime_end alone, or output_type=4); vintage_dates and real-time periods take one series.
    */
   series: string;
   /**
