@@ -12,7 +12,7 @@ import { toStatcanBaseUrl } from '../../contract/economy/upstream/statcan.ts';
 import { toValetBaseUrl } from '../../contract/economy/upstream/valet.ts';
 import { flagSetting } from '../../contract/core/settings.ts';
 import { checkEconomyRegistry } from './economy-check.ts';
-import { type DeliverRun, runDeliver } from './deliver.ts';
+import { type ChildRun, type DeliverRun, runDeliver, runSnapshot } from './children.ts';
 import { fetchFiles } from './download.ts';
 import type { FetchLike } from './fetch.ts';
 import { toUpstreamFiles } from './sources.ts';
@@ -42,6 +42,8 @@ export interface NightlyConfig {
   buildProgress?: (service: string) => Progress;
   /** The watchlists' webhook deliveries after a carriers publish (default: `npm run deliver` as a child). */
   deliver?: (outDir: string, env: NightlyConfig['env']) => Promise<DeliverRun>;
+  /** Economy's snapshot of every series today (default: `npm run snapshot` as a child). */
+  snapshot?: (outDir: string, env: NightlyConfig['env']) => Promise<ChildRun>;
 }
 
 export interface ServiceOutcome {
@@ -83,6 +85,13 @@ export function toGroupedFailures(failed: readonly { id: string; upstreamId: str
     const shown = ids.length > 4 ? `${ids.slice(0, 4).join(', ')} and ${ids.length - 4} more` : ids.join(', ');
     return `${shown}: ${message}`;
   });
+}
+
+/** Economy's nightly snapshot, its summary in the notes: a series that could not be pulled is a warning. */
+async function snapshotEconomy(config: NightlyConfig, out: ServiceOutcome, log: (line: string) => void) {
+  const run = await (config.snapshot ?? runSnapshot)(config.outDir, config.env);
+  out.notes.push(run.ok ? run.summary : `warning: snapshots incomplete: ${run.summary}`);
+  log(`[nightly] economy: ${run.summary}`);
 }
 
 async function runService(
@@ -128,6 +137,9 @@ async function runService(
       out.failed = new Set(check.failed.map((f) => f.id)).size;
       out.errors.push(...toGroupedFailures(check.failed));
       out.notes.push(...check.notes);
+      // Today's snapshot of every series, before the build publishes the archive; the registry is the
+      // published build's (a first night snapshots after its build, published the next night).
+      if (out.failed === 0 && before !== null) await snapshotEconomy(config, out, log);
     } else {
       const { files, skipped } = toUpstreamFiles(service, config.env);
       for (const env of skipped) out.notes.push(`${env} is empty: not fetched`);
@@ -177,6 +189,7 @@ async function runService(
       out.data_version = result.data_version;
       out.same_version = result.data_version === before;
       for (const w of result.warnings ?? []) out.notes.push(`warning: ${w}`);
+      if (service === 'economy' && before === null) await snapshotEconomy(config, out, log);
       if (service === 'carriers') {
         const delivered = await (config.deliver ?? runDeliver)(config.outDir, config.env);
         out.notes.push(delivered.ok ? delivered.summary : `warning: webhook deliveries stopped: ${delivered.summary}`);

@@ -46,7 +46,12 @@ export interface CachedObservations {
 }
 
 export interface ObservationCache {
-  get(entry: RegistryEntry): Promise<CachedObservations>;
+  /**
+   * The series, pulled when the copy is older than 24 h. With `pulledToday`, also when the copy was pulled
+   * before today (UTC): the nightly snapshot, so the archive has a day for every series every night while a
+   * series is still pulled at most once per day.
+   */
+  get(entry: RegistryEntry, options?: { pulledToday?: boolean }): Promise<CachedObservations>;
   /**
    * What `get` would answer now from memory, with no pull and no file read (`cached: true`), or undefined
    * when `get` has more to do: load, pull, serve stale, or fail.
@@ -101,6 +106,9 @@ interface SeriesState {
   failure?: PullFailure;
 }
 
+/** Whether a copy may answer at `now` (epoch ms) without a pull. */
+type Freshness = (copy: ObservationCopy, now: number) => boolean;
+
 interface Refreshed {
   copy: ObservationCopy;
   /** True when a pull made for this refresh (here or by the server whose pull it waited for) produced it. */
@@ -140,7 +148,9 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
     return key;
   };
   const clock = () => options.now().getTime();
-  const isFresh = (copy: ObservationCopy, now: number) => now - Date.parse(copy.asOf) < ttl;
+  const isFresh: Freshness = (copy, now) => now - Date.parse(copy.asOf) < ttl;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const isFromToday: Freshness = (copy, now) => isFresh(copy, now) && dayOf(Date.parse(copy.asOf)) === dayOf(now);
 
   /** Stops each pull in flight, and each wait for another server's, with its reason: the shutdown's (close) ends them all. */
   const stoppers = new Set<(err: UpstreamError) => void>();
@@ -270,10 +280,15 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
   };
 
   /** A newer usable copy of the series from a store other servers write too, kept in `st`; else undefined. */
-  const reread = async (entry: RegistryEntry, key: string, st: SeriesState): Promise<ObservationCopy | undefined> => {
+  const reread = async (
+    entry: RegistryEntry,
+    key: string,
+    st: SeriesState,
+    fresh: Freshness,
+  ): Promise<ObservationCopy | undefined> => {
     const latest = await copies.read(entry.id, st.copy?.asOf);
     if (latest && latest.key === key) st.copy = latest;
-    return st.copy?.key === key && isFresh(st.copy, clock()) ? st.copy : undefined;
+    return st.copy?.key === key && fresh(st.copy, clock()) ? st.copy : undefined;
   };
 
   /**
@@ -281,13 +296,19 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
    * pulled, waiting for it while that server holds the lease. Throws an UpstreamError when the pull failed
    * (here or there), a StoreUnavailableError when the store does not answer.
    */
-  const refresh = async (entry: RegistryEntry, key: string, st: SeriesState, hadCopy: boolean): Promise<Refreshed> => {
+  const refresh = async (
+    entry: RegistryEntry,
+    key: string,
+    st: SeriesState,
+    hadCopy: boolean,
+    fresh: Freshness,
+  ): Promise<Refreshed> => {
     // Another server's pull runs for at most `timeoutMs`; one that died keeps its lease at most `leaseMs`.
     const patience = leaseMs + timeoutMs + 5_000;
     const giveUpAt = Date.now() + patience;
     let waited = false;
     if (leases.shared) {
-      const theirs = await reread(entry, key, st);
+      const theirs = await reread(entry, key, st, fresh);
       if (theirs) return { copy: theirs, pulled: false };
     }
     for (;;) {
@@ -296,7 +317,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       if (answer.taken) {
         if (leases.shared) {
           // The copy of a pull that ended between the read above and the take: no second pull.
-          const theirs = await reread(entry, key, st).catch(async (err: unknown) => {
+          const theirs = await reread(entry, key, st, fresh).catch(async (err: unknown) => {
             await leases.release(entry.id, holder).catch(() => undefined);
             throw err;
           });
@@ -317,7 +338,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
         throw new UpstreamError(`the pull of ${entry.id} by another server did not end within ${patience} ms`);
       waited = true;
       await pause(pollMs);
-      const theirs = await reread(entry, key, st);
+      const theirs = await reread(entry, key, st, fresh);
       if (theirs) return { copy: theirs, pulled: true };
     }
   };
@@ -353,8 +374,9 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       const copy = states.get(entry.id)?.copy;
       return copy && copy.key === keyOf(entry) && isFresh(copy, clock()) ? toAnswer(copy, true) : undefined;
     },
-    async get(entry) {
+    async get(entry, getOptions) {
       assertSeriesId(entry.id);
+      const fresh = getOptions?.pulledToday ? isFromToday : isFresh;
       const key = keyOf(entry);
       let st = states.get(entry.id);
       if (!st) {
@@ -377,7 +399,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
       // A copy pulled with other identifiers (registry edit, demo build on a real state folder) is not this series.
       const copy = state.copy?.key === key ? state.copy : undefined;
       const now = clock();
-      if (copy && isFresh(copy, now)) return toAnswer(copy, true);
+      if (copy && fresh(copy, now)) return toAnswer(copy, true);
 
       if (!state.inFlight) {
         if (state.failure && now < state.failure.retryAt) {
@@ -386,7 +408,7 @@ export function createObservationCache(options: ObservationCacheOptions): Observ
         }
         // The outcome is recorded before the flight is cleared, so no request in between can start a
         // second pull or miss the back-off.
-        state.inFlight = refresh(entry, key, state, copy !== undefined)
+        state.inFlight = refresh(entry, key, state, copy !== undefined, fresh)
           .then((got) => {
             state.copy = got.copy;
             state.failure = undefined;

@@ -73,6 +73,8 @@ export function pullLeaseSetting(raw: string | undefined): number {
  */
 export type ObservationStoresFor = ((demo: boolean) => ObservationStores) & {
   close(): void;
+  /** For a command that is done: closes the caches and the shared store now, without a drain window. */
+  end(): Promise<void>;
   health(): Promise<HealthCheck | undefined>;
 };
 
@@ -134,6 +136,10 @@ export function createObservationStores(options: ObservationStoresOptions): Obse
               ),
           1000,
         ).unref();
+    },
+    async end() {
+      for (const stores of made.values()) stores.cache.close();
+      await pg?.close();
     },
     async health(): Promise<HealthCheck | undefined> {
       const h = await pg?.health();

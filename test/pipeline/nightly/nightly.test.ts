@@ -174,8 +174,15 @@ describe('npm run nightly', () => {
     expect(outcomes.get('carriers')!.notes).toContainEqual(
       expect.stringMatching(/^deliver: 0 list\(s\) with a webhook/),
     );
-    // Economy: every reviewed series confirmed by the (fake) WDS and Valet.
+    // Economy: every reviewed series confirmed by the (fake) WDS and Valet, then snapshotted today
+    // (npm run snapshot; after the build on a first night, which had no registry published before it).
     expect(outcomes.get('economy')).toMatchObject({ downloaded: registry.length, failed: 0, build: 'published' });
+    expect(outcomes.get('economy')!.notes).toContainEqual(
+      expect.stringMatching(new RegExp(`^snapshot: ${registry.length} series, ${registry.length} pulled, 0 already`)),
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    for (const e of registry)
+      expect(await readdir(join(root.path, 'state', 'economy', 'vintages', e.id)), e.id).toContain(`${today}.json`);
     for (const s of ['facilities', 'carriers', 'economy']) expect(outcomes.get(s)!.data_version).toBe(await version(s));
     expect(summary.split('\n')[0]).toMatch(
       /^service\s+downloaded\s+unchanged\s+failed\s+build\s+data_version\s+seconds$/,
@@ -281,9 +288,13 @@ describe('npm run nightly', () => {
     expect(outcomes.get('economy')!.build).toBe('published');
     const live = join(outDir, 'economy');
     const json = async (rel: string) => JSON.parse(await readFile(join(live, rel), 'utf8')) as unknown;
+    // With today's, which the first night took and this night's snapshot found already pulled.
+    expect(outcomes.get('economy')!.notes).toContainEqual(
+      expect.stringMatching(new RegExp(`^snapshot: ${registry.length} series, 0 pulled, ${registry.length} already`)),
+    );
     expect(await json('api/vintages/CPI_ALL_ITEMS.json')).toEqual({
       series: 'CPI_ALL_ITEMS',
-      snapshots: ['2026-11-20', '2026-11-21'],
+      snapshots: ['2026-11-20', '2026-11-21', new Date().toISOString().slice(0, 10)],
     });
     expect(await json('api/vintages/CPI_ALL_ITEMS/2026-11-21.json')).toEqual({
       series: 'CPI_ALL_ITEMS',
@@ -300,15 +311,24 @@ describe('npm run nightly', () => {
       limit: 100000,
       offset: 0,
     });
-    // Every series of the registry has its list, empty when never pulled; the unreadable ones are reported.
-    expect(await json('api/vintages/BANK_RATE.json')).toEqual({ series: 'BANK_RATE', snapshots: [] });
-    expect(await json('api/vintages/GDP_REAL_QUARTERLY.json')).toEqual({ series: 'GDP_REAL_QUARTERLY', snapshots: [] });
+    // Every series of the registry has its list, with the nightly's day for each; the unreadable ones are
+    // left out and reported.
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await json('api/vintages/BANK_RATE.json')).toEqual({ series: 'BANK_RATE', snapshots: [today] });
+    expect(await json('api/vintages/GDP_REAL_QUARTERLY.json')).toEqual({
+      series: 'GDP_REAL_QUARTERLY',
+      snapshots: [today],
+    });
     const sums = (await json('checksums.json')) as { files: Record<string, string> };
-    expect(
-      Object.keys(sums.files)
-        .filter((f) => f.startsWith('api/vintages/') && f.endsWith('.json') && f.split('/').length === 4)
-        .sort(),
-    ).toEqual(['api/vintages/CPI_ALL_ITEMS/2026-11-20.json', 'api/vintages/CPI_ALL_ITEMS/2026-11-21.json']);
+    const days = Object.keys(sums.files).filter(
+      (f) => f.startsWith('api/vintages/') && f.endsWith('.json') && f.split('/').length === 4,
+    );
+    expect(days.filter((f) => f.includes('/CPI_ALL_ITEMS/')).sort()).toEqual([
+      'api/vintages/CPI_ALL_ITEMS/2026-11-20.json',
+      'api/vintages/CPI_ALL_ITEMS/2026-11-21.json',
+      `api/vintages/CPI_ALL_ITEMS/${today}.json`,
+    ]);
+    expect(days).toHaveLength(registry.length + 2);
     expect(sums.files['api/vintages/CPI_ALL_ITEMS/2026-11-21.json.br']).toBeTruthy();
     expect(Object.keys(sums.files).some((f) => f.includes('NOT_IN_THE_REGISTRY'))).toBe(false);
     const report = (await json('report.json')) as { issues: { id: string; kind: string; message: string }[] };
@@ -323,8 +343,8 @@ describe('npm run nightly', () => {
       counts: { snapshots: number };
       sources: { kind: string; rows: number }[];
     };
-    expect(manifest.counts.snapshots).toBe(2);
-    expect(manifest.sources.find((s) => s.kind === 'vintages')).toMatchObject({ rows: 2 });
+    expect(manifest.counts.snapshots).toBe(registry.length + 2);
+    expect(manifest.sources.find((s) => s.kind === 'vintages')).toMatchObject({ rows: registry.length + 2 });
     // A new snapshot is a new input: the data version changes with it.
     expect(manifest.data_version).not.toBe(before);
   });
