@@ -107,6 +107,20 @@ export function toEconomyOpenApi(
       },
       {
         method: 'get',
+        path: `${API}/updates`,
+        operationId: 'getSeriesUpdates',
+        summary: 'Series updated lately',
+        tag: 'Observations',
+        description:
+          'The series whose latest change in the vintage archive (a snapshot adding or revising values) came after `since`, newest first, as FRED’s `series/updates`. The nightly job snapshots every series once a day.',
+        query: 'economy/updates-query',
+        responses: {
+          200: document('economy/updates', 'The series updated after `since`.'),
+          400: badParameters('A `since` that is not an ISO 8601 date-time with its offset'),
+        },
+      },
+      {
+        method: 'get',
         path: `${API}/observations`,
         operationId: 'getObservations',
         summary: 'Observations of a series, or of several side by side',

@@ -1,4 +1,4 @@
-// The economy service's MCP endpoint (docs/contracts/economy.md, "MCP"): three read-only tools over the REST
+// The economy service's MCP endpoint (docs/contracts/economy.md, "MCP"): read-only tools over the REST
 // routes' lookups; the transport and its guards are server/core/mcp.ts's. `structuredContent` must be an
 // object, hence `{ series: [...] }`.
 import type { JsonSchemaType, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -18,6 +18,8 @@ export interface McpDeps {
   listCategories(): unknown[];
   /** The `/api/changes` object; throws HttpError (400/404/410) exactly as the REST route would. */
   getChanges(args: Record<string, string>): Promise<Record<string, unknown>>;
+  /** The `/api/updates` object; throws HttpError 400 exactly as the REST route would. */
+  getSeriesUpdates(args: Record<string, string>): Promise<Record<string, unknown>>;
   /** Provenance for a series id: source URL and upstream ids. */
   provenance(series: string): { sourceUrl: string; upstream: unknown; note?: string } | undefined;
 }
@@ -83,7 +85,8 @@ const DATE_ARGUMENT = { type: 'string', format: 'date', description: 'An inclusi
 function observationArguments(): Record<string, Json> {
   const { properties } = paramSchemas().schema('economy/observations-query') as { properties: Record<string, Json> };
   const out: Record<string, Json> = {};
-  for (const name of ['units', 'frequency', 'aggregation_method', 'sort_order', 'limit', 'offset']) {
+  const names = ['units', 'frequency', 'aggregation_method', 'sort_order', 'limit', 'offset', 'vintage'];
+  for (const name of [...names, 'realtime_start', 'realtime_end', 'output_type']) {
     const { default: _, ...spec } = properties[name]!;
     out[name] = spec;
   }
@@ -103,7 +106,9 @@ function changesArguments(): Record<string, Json> {
   return Object.fromEntries(Object.entries(properties).map(([name, { default: _, ...spec }]) => [name, spec]));
 }
 
-const INPUT: Record<'search_series' | 'get_observations' | 'list_categories' | 'get_changes', ArgumentsSchema> = {
+type ToolName = 'search_series' | 'get_observations' | 'list_categories' | 'get_changes' | 'get_series_updates';
+
+const INPUT: Record<ToolName, ArgumentsSchema> = {
   search_series: {
     type: 'object',
     properties: {
@@ -128,6 +133,14 @@ const INPUT: Record<'search_series' | 'get_observations' | 'list_categories' | '
   },
   list_categories: { type: 'object', properties: {}, required: [], additionalProperties: false },
   get_changes: { type: 'object', properties: changesArguments(), required: [], additionalProperties: false },
+  get_series_updates: {
+    type: 'object',
+    properties: {
+      since: (paramSchemas().schema('economy/updates-query') as { properties: Record<string, Json> }).properties.since!,
+    },
+    required: [],
+    additionalProperties: false,
+  },
 };
 
 const UPSTREAM = {
@@ -210,13 +223,44 @@ const OUTPUT: Record<keyof typeof INPUT, Json> = {
         items: {
           type: 'object',
           required: ['date', 'value'],
-          properties: { date: { type: 'string' }, value: { type: 'number' } },
+          properties: {
+            date: { type: 'string' },
+            value: { type: ['number', 'null'] },
+            status: { type: 'string' },
+            realtime_start: { type: 'string', description: 'With a real-time argument: first day this was the value.' },
+            realtime_end: { type: 'string', description: 'With a real-time argument: last day this was the value.' },
+          },
         },
       },
       source: { type: 'string' },
       cached: { type: 'boolean' },
       asOf: { type: 'string', format: 'date-time' },
       stale: { type: 'boolean' },
+      realtime_start: { type: 'string' },
+      realtime_end: { type: 'string' },
+      output_type: { enum: [1, 4] },
+      provenance: PROVENANCE,
+    },
+  },
+  get_series_updates: {
+    type: 'object',
+    required: ['since', 'results', 'provenance'],
+    properties: {
+      since: { type: 'string', format: 'date-time' },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'title', 'updated_at', 'added', 'revised'],
+          properties: {
+            id: { type: 'string' },
+            title: { type: 'string' },
+            updated_at: { type: 'string', format: 'date-time' },
+            added: { type: 'integer', minimum: 0 },
+            revised: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
       provenance: PROVENANCE,
     },
   },
@@ -338,8 +382,9 @@ function toServer(
       cacheHints: { 'tools/list': hint, 'server/discover': hint },
       instructions:
         'Canadian economic series from Statistics Canada and the Bank of Canada. Find a series id with search_series or ' +
-        'list_categories, then get_observations (pulled from the upstream at most once per 24 hours). Every result carries ' +
-        'its provenance: source URL, upstream ids and asOf.',
+        'list_categories, then get_observations (pulled from the upstream at most once per 24 hours; realtime_end gives the ' +
+        'values as known on a past day, from the archive of daily snapshots). get_series_updates lists the series revised ' +
+        'or extended lately. Every result carries its provenance: source URL, upstream ids and asOf.',
     },
   );
   const provenanceOf = (ids: string[], asOf: string) => ({
@@ -377,7 +422,7 @@ function toServer(
     {
       title: 'Get observations',
       description:
-        'The dated values of one series, oldest first, optionally between two inclusive dates, as GET /api/observations does.',
+        'The dated values of one series, oldest first, optionally between two inclusive dates, as GET /api/observations does. With realtime_end (and realtime_start, output_type), the values as they were known on past days, each with the days it was the published value (ALFRED); with vintage, that day’s snapshot exactly.',
       inputSchema: schemas.input.get_observations,
       outputSchema: schemas.output.get_observations,
       annotations: { ...annotations, openWorldHint: true },
@@ -423,6 +468,23 @@ function toServer(
       toolResult(LABEL, async () => {
         const doc = await deps.getChanges(toArguments(INPUT.get_changes, args));
         const ids = [...new Set((doc.results as { id: string }[]).map((c) => c.id))];
+        return { ...doc, provenance: provenanceOf(ids, manifest.built_at) };
+      }),
+  );
+  server.registerTool(
+    'get_series_updates',
+    {
+      title: 'Get series updates',
+      description:
+        'The series whose values were revised or extended after a time (default: the last seven days), newest first, as GET /api/updates does.',
+      inputSchema: schemas.input.get_series_updates,
+      outputSchema: schemas.output.get_series_updates,
+      annotations: { ...annotations, openWorldHint: false },
+    },
+    (args) =>
+      toolResult(LABEL, async () => {
+        const doc = await deps.getSeriesUpdates(toArguments(INPUT.get_series_updates, args));
+        const ids = (doc.results as { id: string }[]).map((u) => u.id);
         return { ...doc, provenance: provenanceOf(ids, manifest.built_at) };
       }),
   );

@@ -26,6 +26,7 @@ import {
 } from './observations.ts';
 import { findRealtime, type RealtimeAsk, toRealtimeAsk, toRealtimeCsv, toRealtimeDocument } from './realtime-answer.ts';
 import { findSeveral, toSeriesIds, toSeveralCsv, toSeveralDocument, toSeveralKey } from './several.ts';
+import { answerUpdates } from './updates.ts';
 import { toRevisions } from './vintages.ts';
 
 interface RevisionsQuery {
@@ -119,6 +120,11 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     const p = a && bodies.get(toBodyKey(a));
     if (p) return sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE, headers: headersOf(a) });
     return observations(req, res, s, q);
+  });
+
+  r.get('/api/updates', async (req, res, s) => {
+    const p = await answerUpdates(deps, s, queryOf(req));
+    sendPayload(req, res, jsonPayload(p), { cacheControl: PUBLIC_CACHE });
   });
 
   r.get('/api/vintages', async (req, res, s) => {

@@ -32,6 +32,8 @@ import {
 export interface ObservationRouteDeps<D> {
   /** The registry entry of a series id, or undefined (→ 404). */
   entry(id: string, state: ServiceState<D>): RegistryEntry | undefined;
+  /** Every registry entry (for /api/updates). */
+  entries(state: ServiceState<D>): Iterable<RegistryEntry>;
   /** The cache and archive to serve from: the demo ones when the loaded build is a demo build. */
   stores(state: ServiceState<D>): ObservationStores;
   /** Today, for the snapshot Cache-Control; the same clock as the cache's. */

@@ -15,13 +15,34 @@ import {
   parseObservationsQuery,
   toObservationsDocument,
   type ObservationRouteDeps,
+  type ObservationsView,
 } from './observations.ts';
 import { loadRegistryData, registryRoutes, type EconomyRegistryData } from './registry-routes.ts';
 import { DAY_MS } from '../../contract/core/dates.ts';
 import { createObservationStores } from './stores.ts';
 import { FAILED_PULL_WINDOW_MS, toPullCheck } from './health.ts';
 import { MCP_OBSERVATIONS } from './mcp.ts';
-import { toSelected } from './observations.ts';
+import { checkedEntry, toSelected } from './observations.ts';
+import { findRealtime, toRealtimeAsk, toRealtimeDocument, toRealtimeSelected } from './realtime-answer.ts';
+import { answerUpdates } from './updates.ts';
+
+/**
+ * An answer for an agent: without a limit, the newest MCP_OBSERVATIONS points of what the offset leaves at
+ * most, in the order asked for, with `truncated: true` when some were left out.
+ */
+function capForAgents<A extends { view: ObservationsView }>(
+  a: A,
+  limited: boolean,
+  count: () => number,
+  toDocument: (a: A) => object,
+): Record<string, unknown> {
+  if (limited) return { ...toDocument(a) };
+  const left = count() - a.view.offset;
+  if (left <= MCP_OBSERVATIONS) return { ...toDocument(a) };
+  const skip = a.view.order === 'asc' ? left - MCP_OBSERVATIONS : 0;
+  const view = { ...a.view, offset: a.view.offset + skip, limit: MCP_OBSERVATIONS };
+  return { ...toDocument({ ...a, view }), truncated: true };
+}
 
 export interface EconomyOptions {
   stateDir: string;
@@ -56,6 +77,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
   });
   const deps: ObservationRouteDeps<EconomyRegistryData> = {
     entry: (id, s) => s.data.entries.get(id),
+    entries: (s) => s.data.entries.values(),
     stores: (s) => storesFor(s.build.manifest.demo),
     now,
   };
@@ -66,16 +88,17 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     },
     getObservations: async (args) => {
       const q = parseObservationsQuery(args);
+      const ask = toRealtimeAsk(q, now().toISOString().slice(0, 10));
+      const limited = q.limit !== undefined;
+      if (ask) {
+        const a = await findRealtime(deps, s, checkedEntry(deps, s, q), q, ask);
+        return capForAgents(a, limited, () => toRealtimeSelected(a).length, toRealtimeDocument);
+      }
       const a = await findObservations(deps, s, q);
-      if (q.limit !== undefined) return { ...toObservationsDocument(a) };
-      // No limit: the newest MCP_OBSERVATIONS of what the offset leaves, in the order asked for.
-      const left = toSelected(a).length - a.view.offset;
-      if (left <= MCP_OBSERVATIONS) return { ...toObservationsDocument(a) };
-      const skip = a.view.order === 'asc' ? left - MCP_OBSERVATIONS : 0;
-      const view = { ...a.view, offset: a.view.offset + skip, limit: MCP_OBSERVATIONS };
-      return { ...toObservationsDocument({ ...a, view }), truncated: true };
+      return capForAgents(a, limited, () => toSelected(a).length, toObservationsDocument);
     },
     listCategories: () => JSON.parse(s.build.payloads.get('/api/categories')!.body.toString('utf8')) as unknown[],
+    getSeriesUpdates: async (args) => ({ ...(await answerUpdates(deps, s, args)) }),
     getChanges: async (args) => {
       const { query: _, ...doc } = await answerChanges(s.data.changes, args, s.build.manifest.data_version);
       return doc;

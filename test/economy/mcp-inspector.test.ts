@@ -1,5 +1,5 @@
 // The official MCP inspector's CLI (@modelcontextprotocol/inspector-cli, a 2025-era client) against economy's
-// /mcp as npm start serves it (a demo build, the built-in demo upstream): it lists the four tools and calls
+// /mcp as npm start serves it (a demo build, the built-in demo upstream): it lists the tools and calls
 // each, and what it prints is the REST routes' data. Run as a child process against the test server on
 // 127.0.0.1.
 import { join } from 'node:path';
@@ -40,13 +40,14 @@ function documentOf(result: Json | undefined): Json {
 }
 
 describe('the MCP inspector CLI', { timeout: 60_000 }, () => {
-  it('lists the three economy tools with their schemas', async () => {
+  it('lists the economy tools with their schemas', async () => {
     const run = await runInspector(url, { method: 'tools/list' });
     expect(run.code, run.stderr).toBe(0);
     const tools = (run.json as Json).tools as Json[];
     expect(tools.map((t) => t.name).sort()).toEqual([
       'get_changes',
       'get_observations',
+      'get_series_updates',
       'list_categories',
       'search_series',
     ]);

@@ -156,6 +156,12 @@ const deps: McpDeps = {
     const { query: _, ...doc } = await answerChanges(HISTORY, args, 'b2');
     return doc;
   },
+  getSeriesUpdates: async ({ since }) => {
+    if (since !== undefined && Number.isNaN(Date.parse(since)))
+      throw invalidParameters([{ parameter: 'since', message: 'must match format "date-time"' }]);
+    const results = [{ id: 'CPI_ALL_ITEMS', title: RECORDS[0]!.title, updated_at: PULLED_AT, added: 1, revised: 2 }];
+    return { since: since ?? '2026-01-01T00:00:00.000Z', results };
+  },
 };
 
 const service: ServiceDefinition<null> = {
@@ -305,6 +311,24 @@ const toolCases: {
     },
   },
   {
+    name: 'get_series_updates answers what the updates route answers, with each series’ provenance',
+    tool: 'get_series_updates',
+    args: { since: '2026-01-01T00:00:00Z' },
+    check(r) {
+      const doc = expectSameJson(r);
+      expect(doc.results).toEqual([
+        { id: 'CPI_ALL_ITEMS', title: RECORDS[0]!.title, updated_at: PULLED_AT, added: 1, revised: 2 },
+      ]);
+      expect(doc.provenance).toMatchObject({ series: [{ id: 'CPI_ALL_ITEMS', ...UPSTREAM.CPI_ALL_ITEMS }] });
+    },
+  },
+  {
+    name: 'get_series_updates with a bad time is a tool error with the REST message',
+    tool: 'get_series_updates',
+    args: { since: 'yesterday' },
+    check: (r) => expectToolError(r, 'since must match format "date-time"'),
+  },
+  {
     name: 'an impossible date is a tool error with the REST message',
     tool: 'get_observations',
     args: { series: 'CPI_ALL_ITEMS', from: '2024-02-30' },
@@ -362,9 +386,14 @@ function checkToolList(
   expect(tools.map((t) => t.name).sort()).toEqual([
     'get_changes',
     'get_observations',
+    'get_series_updates',
     'list_categories',
     'search_series',
   ]);
+  // The real-time arguments, with the REST route's descriptions.
+  expect(Object.keys(tools.find((t) => t.name === 'get_observations')!.inputSchema.properties as object)).toEqual(
+    expect.arrayContaining(['realtime_start', 'realtime_end', 'output_type', 'vintage']),
+  );
   const byName = new Map(tools.map((t) => [t.name, t]));
   expect(byName.get('search_series')!.inputSchema).toMatchObject({
     type: 'object',
@@ -542,7 +571,7 @@ describe('raw 2026-07-28 requests', () => {
     const { status, body } = await modern('tools/list');
     expect(status).toBe(200);
     expect(body.result).toMatchObject({ resultType: 'complete', ttlMs: DAY_MS, cacheScope: 'public' });
-    expect((body.result!.tools as unknown[]).length).toBe(4);
+    expect((body.result!.tools as unknown[]).length).toBe(5);
   });
 
   it('calls a tool with no initialize before it', async () => {

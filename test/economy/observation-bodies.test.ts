@@ -237,6 +237,7 @@ describe('cached observation responses', () => {
       routes: (r) =>
         observationRoutes(r, {
           entry: (id, s) => s.data.get(id),
+          entries: (s) => s.data.values(),
           stores: () => ({ cache, vintages, realtime: createRealtimeArchive(vintages) }),
           now,
         }),

@@ -158,6 +158,23 @@ describe('real-time observations', () => {
     expect(errors.find((e) => e.parameter === parameter)?.message).toContain(message);
   });
 
+  it('lists the series updated after a time, newest first, with what their last change added and revised', async () => {
+    const { res, body } = await json('/api/updates?since=2026-03-10T13:00:00Z');
+    expect(res.status).toBe(200);
+    schemas().assert('economy/updates', body, 'updates');
+    // 2026-03-14's snapshot gave December its value (added) and revised February.
+    expect(body).toEqual({
+      since: '2026-03-10T13:00:00.000Z',
+      results: [{ id: 'CPI_ALL_ITEMS', title: 'CPI', updated_at: '2026-03-14T12:00:00.000Z', added: 1, revised: 1 }],
+    });
+    expect((await json('/api/updates?since=2026-03-14T12:00:00Z')).body.results).toEqual([]);
+    // Without since, the last seven days.
+    expect((await json('/api/updates')).body).toMatchObject({ since: '2026-03-07T12:00:00.000Z', results: [{}] });
+    const bad = await json('/api/updates?since=yesterday');
+    expect(bad.res.status).toBe(400);
+    expect((bad.body.errors as { parameter: string }[])[0]!.parameter).toBe('since');
+  });
+
   it('reads FRED’s observation_start and observation_end as from and to', async () => {
     const fred = await cpi('observation_start=2026-01-01&observation_end=2026-01-31');
     const ours = await cpi('from=2026-01-01&to=2026-01-31');

@@ -156,6 +156,29 @@ describe('economy service on a demo build', () => {
     expect(badValue.isError).toBe(true);
     expect(badValue.content[0].text).toBe(restBad.detail);
   });
+
+  it('answers get_observations as known on a day and get_series_updates as REST does', async () => {
+    await get('/api/observations?series=CPI_ALL_ITEMS');
+    const day = (await get('/api/vintages?series=CPI_ALL_ITEMS')).snapshots.at(-1) as string;
+    const args = { series: 'CPI_ALL_ITEMS', realtime_end: day, output_type: 1, limit: 3, sort_order: 'desc' };
+    const known = await callTool('get_observations', args);
+    expect(known.isError).toBeFalsy();
+    const rest = await get(
+      `/api/observations?series=CPI_ALL_ITEMS&realtime_end=${day}&output_type=1&limit=3&sort_order=desc`,
+    );
+    const { provenance: _, ...doc } = known.structuredContent as Json;
+    expect(doc).toEqual(rest);
+    expect(rest.observations[0]).toMatchObject({ realtime_start: day, realtime_end: day });
+    const before = await callTool('get_observations', { series: 'CPI_ALL_ITEMS', realtime_end: '2000-01-01' });
+    expect(before.isError).toBe(true);
+    expect(before.content[0].text).toContain(`the archive of CPI_ALL_ITEMS starts on`);
+
+    const updates = await callTool('get_series_updates', { since: '2000-01-01T00:00:00Z' });
+    const { provenance, ...found } = updates.structuredContent as Json;
+    expect(found).toEqual(await get('/api/updates?since=2000-01-01T00:00:00Z'));
+    expect(found.results.map((u: Json) => u.id)).toContain('CPI_ALL_ITEMS');
+    expect(provenance.series.map((p: Json) => p.id)).toEqual(found.results.map((u: Json) => u.id));
+  });
 });
 
 describe('economy server process on SIGTERM', () => {

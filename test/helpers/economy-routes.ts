@@ -200,7 +200,13 @@ export async function startObservationRoutes(now: () => Date, name = 'economy-ro
     name: 'economy',
     basePath: '/api',
     load: () => new Map(REGISTRY.map((e) => [e.id, e])),
-    routes: (r) => observationRoutes(r, { entry: (id, s) => s.data.get(id), stores: () => stores, now }),
+    routes: (r) =>
+      observationRoutes(r, {
+        entry: (id, s) => s.data.get(id),
+        entries: (s) => s.data.values(),
+        stores: () => stores,
+        now,
+      }),
   };
   const running = await startService(def, outDir);
   return {
