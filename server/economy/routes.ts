@@ -25,6 +25,7 @@ import { MCP_OBSERVATIONS } from './mcp.ts';
 import { checkedEntry, toSelected } from './observations.ts';
 import { findRealtime, toRealtimeAsk, toRealtimeDocument, toRealtimeSelected } from './realtime-answer.ts';
 import { answerUpdates } from './updates.ts';
+import { fredRoutes } from './fred-routes.ts';
 
 /**
  * An answer for an agent: without a limit, the newest MCP_OBSERVATIONS points of what the offset leaves at
@@ -138,6 +139,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     routes(r) {
       registryRoutes(r);
       observationRoutes(r, deps);
+      fredRoutes(r, { ...deps, search: (text, s) => rankSeries(text, s.data.search) });
       mountMcp(r, mcpDeps, { allowedHosts: hosts, allowedOrigins: hosts, cacheTtlMs: DAY_MS });
     },
   };

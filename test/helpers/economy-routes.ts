@@ -1,5 +1,5 @@
 // A published economy build served on a real socket with the observation routes over a fake upstream of its
-// own (node:http on 127.0.0.1) speaking WDS and Valet: a three-series registry, a clock the test moves, so
+// own (node:http on 127.0.0.1) speaking WDS and Valet, and FRED's face over them: a three-series registry, a clock the test moves, so
 // pulls on different days make vintages. Shared by the observation and real-time route tests.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { openSink } from '../../pipeline/core/sink.ts';
 import type { RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/service.ts';
 import { createObservationCache } from '../../server/economy/cache.ts';
+import { fredRoutes } from '../../server/economy/fred-routes.ts';
 import { observationRoutes } from '../../server/economy/observations-routes.ts';
 import type { ObservationStores } from '../../server/economy/stores.ts';
 import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
@@ -200,13 +201,35 @@ export async function startObservationRoutes(now: () => Date, name = 'economy-ro
     name: 'economy',
     basePath: '/api',
     load: () => new Map(REGISTRY.map((e) => [e.id, e])),
-    routes: (r) =>
-      observationRoutes(r, {
-        entry: (id, s) => s.data.get(id),
-        entries: (s) => s.data.values(),
+    routes: (r) => {
+      const deps = {
+        entry: (id: string, s: { data: Map<string, RegistryEntry> }) => s.data.get(id),
+        entries: (s: { data: Map<string, RegistryEntry> }) => s.data.values(),
         stores: () => stores,
         now,
-      }),
+      };
+      observationRoutes(r, deps);
+      // FRED's face, its search a plain match of the words in ids and titles.
+      fredRoutes(r, {
+        ...deps,
+        search: (text, s) =>
+          [...s.data.values()]
+            .filter((e) => `${e.id} ${e.title}`.toLowerCase().includes(text.toLowerCase()))
+            .map(
+              ({
+                vectorIds: _v,
+                seriesNames: _n,
+                scalarFactorCode: _f,
+                unitsDetail: _u,
+                lastVerified: _l,
+                ...rec
+              }) => ({
+                ...rec,
+                sourceLabel: rec.source === 'STATCAN' ? ('Statistics Canada' as const) : ('Bank of Canada' as const),
+              }),
+            ),
+      });
+    },
   };
   const running = await startService(def, outDir);
   return {
