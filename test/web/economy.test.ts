@@ -186,6 +186,42 @@ describe.skipIf(!chromiumPath)('economy explorer in Chromium', () => {
     await screenshot(page, 'economy-vintage');
   });
 
+  it('shows the data as known on a past day, and each date as first published against it', async () => {
+    await openView(page, `${server.base}/#/series/${CPI}`, 'series');
+    const asOf = page.locator('input[name="asof"]');
+    expect(await asOf.getAttribute('min')).toBe(DAY1);
+    await asOf.fill(DAY1);
+    await page.check('input[name="first"]');
+    timings.as_known = await show();
+    expect(page.url()).toContain(`asof=${DAY1}`);
+    expect(page.url()).toContain('first=1');
+    const legend = await page.locator('.legend').textContent();
+    expect(legend).toContain(`As known on ${DAY1}`);
+    expect(legend).toContain('First release');
+    // The newest month as known on DAY1 is the API's, and its first release is the DAY1 value too.
+    const { body: known } = await api<ObservationsOfASeries>(`/api/observations?series=${CPI}&realtime_end=${DAY1}`);
+    const { body: first } = await api<ObservationsOfASeries>(
+      `/api/observations?series=${CPI}&output_type=4&realtime_end=9999-12-31`,
+    );
+    const newest = known.observations.at(-1)!;
+    expect(await page.locator('.cards').textContent()).toContain(value(newest.value!));
+    const figure = page.locator('figure.chart');
+    await figure.locator('summary').click();
+    expect(await figure.locator('table thead th').allTextContents()).toEqual([
+      'Date',
+      `Known on ${DAY1}`,
+      'First release',
+    ]);
+    const firstOf = new Map(first.observations.map((o) => [o.date, o.value]));
+    const row = await figure.locator(`table tbody tr:has(th:text-is("${newest.date}"))`).textContent();
+    expect(row).toContain(value(firstOf.get(newest.date)!));
+    // A transform has no first release: the choice is off, and says why.
+    await page.selectOption('select[name="units"]', 'pch');
+    await show();
+    expect(await page.locator('input[name="first"]').isDisabled()).toBe(true);
+    await expectAccessible('as-known');
+  });
+
   it('shows what changed: the one build of a new history, with nothing to compare it with', async () => {
     timings.changes = await openView(page, `${server.base}/#/changes`, 'changes');
     const rows = page.locator('table.builds tbody tr');

@@ -1,6 +1,7 @@
 // The economy explorer: the categories with their series, search, and a series' observations as a chart
-// with a date range, FRED's units and frequency choices, the vintage archive drawn against the latest
-// data with the revised points listed, and the CSV (docs/contracts/explorer.md, economy.md).
+// with a date range, FRED's units and frequency choices, the data as known on a past day (ALFRED), each date as
+// first published, the vintage archive drawn against the latest data with the revised points listed, and the
+// CSV (docs/contracts/explorer.md, economy.md).
 import '../core/styles.css';
 import type { Categories } from '../../contract/types/economy/categories.ts';
 import type { ObservationsOfASeries } from '../../contract/types/economy/observations.ts';
@@ -189,13 +190,19 @@ function alignTo(dates: readonly string[], observations: readonly Observation[])
 /** The table behind the chart: the newest rows (the CSV has every one). */
 const TABLE_ROWS = 400;
 
-function tableRows(dates: readonly string[], latest: readonly Observation[], snapshot?: readonly Observation[]) {
-  const now = new Map(latest.map((o) => [o.date, o.value]));
-  const then = snapshot ? new Map(snapshot.map((o) => [o.date, o.value])) : undefined;
+/** The newest rows: each date's value, then its value in each other series drawn (first release, snapshot). */
+function tableRows(
+  dates: readonly string[],
+  latest: readonly Observation[],
+  others: readonly (readonly Observation[] | undefined)[],
+) {
+  const maps = [latest, ...others.filter((o) => o !== undefined)].map(
+    (obs) => new Map(obs.map((o) => [o.date, o.value])),
+  );
   return dates
     .slice(-TABLE_ROWS)
     .reverse()
-    .map((d) => (then ? [d, value(now.get(d)), value(then.get(d))] : [d, value(now.get(d))]));
+    .map((d) => [d, ...maps.map((m) => value(m.get(d)))]);
 }
 
 const seriesView: View = {
@@ -213,17 +220,31 @@ const seriesView: View = {
       aggregation_method: p.get('frequency') ? p.get('aggregation_method') : null,
     };
     const vintage = p.get('vintage');
+    // "As known on": the data as the archive knew it that day (ALFRED's realtime_end), instead of today's.
+    const asOf = p.get('asof');
+    // First releases are the values as published: drawn only without units or a frequency.
+    const plain = (!choice.units || choice.units === 'lin') && !choice.frequency;
+    const wantFirst = p.get('first') === '1';
     const enc = encodeURIComponent(id);
-    const [{ body: s }, { body: latest }, { body: vintages }, snapshot] = await Promise.all([
+    const [{ body: s }, { body: latest }, { body: vintages }, snapshot, first] = await Promise.all([
       getJson<SeriesDetail>(`${API}/series/${enc}`, { signal: ctx.signal }),
-      getJson<ObservationsOfASeries>(`${API}/observations${query({ series: id, ...choice })}`, { signal: ctx.signal }),
+      getJson<ObservationsOfASeries>(`${API}/observations${query({ series: id, ...choice, realtime_end: asOf })}`, {
+        signal: ctx.signal,
+      }),
       getJson<VintagesOfASeries>(`${API}/vintages${query({ series: id })}`, { signal: ctx.signal }),
       vintage
         ? getJson<ObservationsOfASeries>(`${API}/observations${query({ series: id, ...choice, vintage })}`, {
             signal: ctx.signal,
           }).then((a) => a.body)
         : Promise.resolve(undefined),
+      wantFirst && plain
+        ? getJson<ObservationsOfASeries>(
+            `${API}/observations${query({ series: id, from: choice.from, to: choice.to, output_type: '4', realtime_end: asOf ?? '9999-12-31' })}`,
+            { signal: ctx.signal },
+          ).then((a) => a.body)
+        : Promise.resolve(undefined),
     ]);
+    const currentLabel = asOf ? `As known on ${asOf}` : 'Latest data';
     const units = latest.units;
     const unitsLabel = UNITS.find(([k]) => k === units)?.[1] ?? units;
     const measured =
@@ -231,10 +252,14 @@ const seriesView: View = {
     const obs = latest.observations;
     const last = obs[obs.length - 1];
     const dates = [
-      ...new Set([...obs.map((o) => o.date), ...(snapshot?.observations.map((o) => o.date) ?? [])]),
+      ...new Set([
+        ...obs.map((o) => o.date),
+        ...(snapshot?.observations.map((o) => o.date) ?? []),
+        ...(first?.observations.map((o) => o.date) ?? []),
+      ]),
     ].sort();
     const revised = snapshot ? revisions(snapshot.observations, obs) : [];
-    const csv = `${API}/observations${query({ series: id, ...choice, format: 'csv' })}`;
+    const csv = `${API}/observations${query({ series: id, ...choice, realtime_end: asOf, format: 'csv' })}`;
     ctx.announce(`${s.title}: ${num(obs.length)} observations`);
 
     const form = routeForm(
@@ -248,6 +273,24 @@ const seriesView: View = {
           'Aggregation',
           select('aggregation_method', AGGREGATIONS, choice.aggregation_method ?? 'avg'),
           'with a lower frequency',
+        ),
+        field(
+          'As known on',
+          h('input', {
+            type: 'date',
+            name: 'asof',
+            value: asOf ?? '',
+            min: vintages.snapshots[0] ?? '',
+            max: new Date().toISOString().slice(0, 10),
+          }),
+          vintages.snapshots.length
+            ? `the archive starts on ${vintages.snapshots[0]}; empty is today`
+            : 'nothing archived yet: today only',
+        ),
+        field(
+          'First release',
+          h('input', { type: 'checkbox', name: 'first', value: '1', checked: wantFirst, disabled: !plain }),
+          plain ? 'draw each date as first published' : 'with the level as published only',
         ),
         field(
           'Compare with the snapshot of',
@@ -268,11 +311,21 @@ const seriesView: View = {
         ? empty('No observations in this range with these choices. Widen the dates or pick other units.')
         : chartFigure({
             title: `${s.title}: ${unitsLabel.toLowerCase()}`,
-            description: `${num(obs.length)} observations${obs[0] ? ` from ${obs[0].date}` : ''}${last ? ` to ${last.date}` : ''}, in ${measured}${snapshot ? `, drawn against the snapshot of ${vintage}` : ''}.`,
+            description: `${num(obs.length)} observations${obs[0] ? ` from ${obs[0].date}` : ''}${last ? ` to ${last.date}` : ''}, in ${measured}${asOf ? `, as known on ${asOf}` : ''}${first ? ', drawn against each date as first published' : ''}${snapshot ? `, drawn against the snapshot of ${vintage}` : ''}.`,
             x: dates.map(isoToSeconds),
             xKind: 'date',
             series: [
-              { label: 'Latest data', values: alignTo(dates, obs), color: COLORS.blue },
+              { label: currentLabel, values: alignTo(dates, obs), color: COLORS.blue },
+              ...(first
+                ? [
+                    {
+                      label: 'First release',
+                      values: alignTo(dates, first.observations),
+                      color: COLORS.green,
+                      style: 'dashed' as const,
+                    },
+                  ]
+                : []),
               ...(snapshot
                 ? [
                     {
@@ -285,9 +338,14 @@ const seriesView: View = {
                 : []),
             ],
             table: {
-              columns: snapshot ? ['Date', 'Latest', `Snapshot ${vintage}`] : ['Date', 'Value'],
-              rows: tableRows(dates, obs, snapshot?.observations),
-              numeric: snapshot ? [1, 2] : [1],
+              columns: [
+                'Date',
+                snapshot || first ? (asOf ? `Known on ${asOf}` : 'Latest') : 'Value',
+                ...(first ? ['First release'] : []),
+                ...(snapshot ? [`Snapshot ${vintage}`] : []),
+              ],
+              rows: tableRows(dates, obs, [first?.observations, snapshot?.observations]),
+              numeric: [1, ...(first ? [2] : []), ...(snapshot ? [first ? 3 : 2] : [])],
             },
           });
 
@@ -299,7 +357,10 @@ const seriesView: View = {
       h(
         'div',
         { class: 'cards' },
-        card(last ? value(last.value) : MISSING, last ? `latest, ${last.date} (${measured})` : 'no observation'),
+        card(
+          last ? value(last.value) : MISSING,
+          last ? `${asOf ? `known on ${asOf}` : 'latest'}, ${last.date} (${measured})` : 'no observation',
+        ),
         card(unitsLabel, `${FREQUENCY_NAMES[latest.frequency] ?? latest.frequency} observations`),
         card(num(latest.count), choice.from || choice.to ? 'observations in the range' : 'observations'),
       ),
