@@ -11,8 +11,10 @@ import type { Progress } from '../pipeline/core/progress.ts';
 import type { Rng } from '../contract/core/rng.ts';
 import { buildEconomy } from '../pipeline/economy/index.ts';
 import type { RegistryEntry, Source } from '../contract/economy/types.ts';
+import { snapshotAll } from '../server/economy/snapshot-cli.ts';
 import { createObservationStores } from '../server/economy/stores.ts';
-import { respondDemo } from '../contract/economy/upstream/demo.ts';
+import { createDemoUpstreams, respondDemo } from '../contract/economy/upstream/demo.ts';
+import { createVintageArchive } from '../server/economy/vintages.ts';
 import { ROOT, startChild } from './children.ts';
 import type { ColdBurstResult } from './cold-burst.ts';
 import { getLocal } from './http.ts';
@@ -142,9 +144,45 @@ async function warmObservationCache(
   for (const entry of entries) await cache.get(entry);
 }
 
+/** Days of the archive the real-time scenarios read: a year of daily snapshots. */
+const ARCHIVE_DAYS = 365;
+/** Windows of the daily series asked plain, as known on a past day, and over real-time periods. */
+const DAILY_QUERIES = 100;
+
+/**
+ * A year of daily snapshots of `entry` in the demo archive of `stateDir`, each the demo upstream's answer on
+ * its day (the newest value revised each day), written as the servers' archive writes them; today's is the
+ * warm-up's pull.
+ */
+async function writeDailyArchive(stateDir: string, entry: RegistryEntry, progress?: Progress): Promise<string[]> {
+  const archive = createVintageArchive(join(stateDir, 'economy', 'demo'));
+  const days: string[] = [];
+  const today = Date.parse(`${isoDay(Date.now())}T06:00:00Z`);
+  for (let d = ARCHIVE_DAYS; d >= 1; d--) {
+    const at = new Date(today - d * 86_400_000);
+    const upstream = createDemoUpstreams({ now: () => at, entries: [entry] })[entry.source];
+    const { observations, missing } = await upstream.pull(entry, AbortSignal.timeout(30_000));
+    const asOf = at.toISOString();
+    days.push(await archive.write({ series: entry.id, asOf, source: upstream.label, observations, missing }));
+    if (d % 73 === 0) progress?.info(`real-time archive of ${entry.id}: ${days.length} of ${ARCHIVE_DAYS} days`);
+  }
+  return days;
+}
+
 export async function economyScenarios({ buildDir, stateDir, rng }: ScenarioInput): Promise<Scenario[]> {
   const entries = readRegistry(buildDir);
   await warmObservationCache(buildDir, stateDir, entries);
+  const daily = entries.find((e) => e.frequency === 'daily');
+  if (!daily) throw new Error('the registry has no daily series for the real-time scenarios');
+  const days = await writeDailyArchive(stateDir, daily);
+  const windows = new Set<string>();
+  const windowRng = rng.fork('daily windows');
+  for (let attempt = 0; windows.size < DAILY_QUERIES && attempt < DAILY_QUERIES * 20; attempt++)
+    windows.add(toObservationPath(daily, windowRng, new Date()));
+  const dailyPlain = [...windows];
+  const dayRng = rng.fork('real-time days');
+  const asKnown = dailyPlain.map((p) => `${p}&realtime_end=${dayRng.pick(days)}`);
+  const periods = dailyPlain.map((p) => `${p}&realtime_start=${dayRng.pick(days)}&realtime_end=9999-12-31`);
   const ids = rng.fork('ids').shuffle(entries.map((e) => e.id));
   const observations = toObservationPaths(entries, rng.fork('observations'), OBSERVATION_QUERIES, new Date());
   const monthly = toMonthlyPaths(entries, rng.fork('monthly'), MONTHLY_QUERIES, new Date());
@@ -173,6 +211,24 @@ export async function economyScenarios({ buildDir, stateDir, rng }: ScenarioInpu
       description: `the same ${monthly.transformed.length} windows, each with units (pch, pc1, chg, log, cca, pca), frequency=q or a with an aggregation, or sort_order=desc&limit=24`,
       paths: monthly.transformed,
       target: { maxCpuOf: { scenario: 'observations monthly', ratio: 1.2 } },
+    },
+    {
+      name: 'observations daily',
+      description: `GET ${API}/observations?series=${daily.id}&from=...&to=..., ${dailyPlain.length} windows of a daily series as published today`,
+      paths: dailyPlain,
+      target: {},
+    },
+    {
+      name: 'observations daily as known on a past day',
+      description: `the same windows with realtime_end= a day of the year of daily snapshots (${days[0]} to ${days.at(-1)}): the series as the archive knew it then`,
+      paths: asKnown,
+      target: { maxCpuOf: { scenario: 'observations daily', ratio: 1.5 } },
+    },
+    {
+      name: 'observations daily real-time periods',
+      description: `the same windows with realtime_start= a day of that year and realtime_end=9999-12-31 (output_type=1): every value each date had since, with its real-time period`,
+      paths: periods,
+      target: { maxCpuOf: { scenario: 'observations daily', ratio: 1.5 } },
     },
   ];
 }
@@ -303,9 +359,50 @@ export async function economyColdBursts({ workDir, rng, progress }: ColdBurstInp
         met: calls === 1 && ok === paths.length,
       });
     }
+    results.push(await nightlySnapshot(entries, upstream, join(workDir, 'snapshot-state'), progress));
     return results;
   } finally {
     await child.stop();
     await upstream.close();
+  }
+}
+
+/**
+ * The nightly snapshot of every series (npm run snapshot's snapshotAll) into an empty STATE_DIR, against the
+ * counting fake: its time, and its upstream calls, which must be exactly one per series.
+ */
+async function nightlySnapshot(
+  entries: readonly RegistryEntry[],
+  upstream: CountingUpstream,
+  stateDir: string,
+  progress: Progress,
+): Promise<ColdBurstResult> {
+  progress.stage('economy nightly snapshot');
+  const stores = createObservationStores({ stateDir, env: upstream.env, log: () => {} });
+  try {
+    const before = upstream.calls();
+    const start = performance.now();
+    const summary = await snapshotAll(stores(false).cache, entries, { concurrency: 4 });
+    const ms = performance.now() - start;
+    const calls = upstream.calls() - before;
+    progress.info(
+      `economy nightly snapshot: ${summary.pulled} of ${summary.series} series pulled with ${calls} upstream request(s) in ${Math.round(ms)} ms${summary.failed.length ? `; failed: ${summary.failed.map((f) => `${f.id} (${f.error})`).join('; ')}` : ''}`,
+    );
+    return {
+      service: 'economy',
+      series: `nightly snapshot (${entries.length} series)`,
+      source: 'STATCAN and BOC',
+      frequency: 'all',
+      requests: entries.length,
+      ok: summary.pulled,
+      pulled: summary.pulled,
+      upstreamCalls: calls,
+      ms,
+      upstreamDelayMs: UPSTREAM_DELAY_MS,
+      expectedCalls: entries.length,
+      met: calls === entries.length && summary.pulled === entries.length,
+    };
+  } finally {
+    await stores.end();
   }
 }
