@@ -363,10 +363,12 @@ export function toSelected(a: ObservationsAnswer): AnswerPoint[] {
   return v.order === 'desc' ? selected.reverse() : selected;
 }
 
-/** The contract's document for an answer. */
-export function toObservationsDocument(a: ObservationsAnswer): ObservationsResponse {
+/** The document of points an answer selected (before paging), with its provenance and what its view applied. */
+export function toDocumentOf(
+  a: Pick<ObservationsAnswer, 'series' | 'frequency' | 'view' | 'source' | 'cached' | 'asOf' | 'stale'>,
+  selected: ObservationsResponse['observations'],
+): ObservationsResponse {
   const v = a.view;
-  const selected = toSelected(a);
   const doc: ObservationsResponse = {
     series: a.series,
     observations: isPlain(v) ? selected : selected.slice(v.offset, v.offset + v.limit),
@@ -381,6 +383,11 @@ export function toObservationsDocument(a: ObservationsAnswer): ObservationsRespo
   };
   if (a.stale) doc.stale = true;
   return doc;
+}
+
+/** The contract's document for an answer. */
+export function toObservationsDocument(a: ObservationsAnswer): ObservationsResponse {
+  return toDocumentOf(a, toSelected(a));
 }
 
 /** The answer as RFC 4180 CSV (CRLF line ends): `date,value`, one row an observation. */

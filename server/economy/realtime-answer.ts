@@ -3,11 +3,10 @@
 // (realtime-archive.ts). A request that names none of them is answered as before (observations.ts).
 import { toCsv } from '../../contract/core/csv.ts';
 import { HttpError, invalidParameters, notFound } from '../../contract/core/problem.ts';
-import { FREQUENCY_CODE } from '../../contract/economy/api.ts';
 import type { ObservationsResponse, RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceState } from '../core/service.ts';
 import type { ObservationRouteDeps, ObservationsQuery, ObservationsView } from './observations.ts';
-import { sliceByDate, toTransformed, toView } from './observations.ts';
+import { sliceByDate, toDocumentOf, toTransformed, toView } from './observations.ts';
 import {
   asKnownOn,
   firstReleases,
@@ -121,19 +120,8 @@ type RealtimeSeriesPoint = Parameters<typeof mergeAcross>[1] extends (day: strin
 
 /** The document of a real-time answer: the plain one's keys, plus the real-time period answered. */
 export function toRealtimeDocument(a: RealtimeAnswer): ObservationsResponse {
-  const v = a.view;
-  const selected = toRealtimeSelected(a);
   return {
-    series: a.series,
-    observations: selected.slice(v.offset, v.offset + v.limit),
-    source: a.source,
-    cached: a.cached,
-    asOf: a.asOf,
-    units: v.units,
-    frequency: v.frequency ?? FREQUENCY_CODE[a.frequency],
-    count: selected.length,
-    limit: v.limit,
-    offset: v.offset,
+    ...toDocumentOf(a, toRealtimeSelected(a)),
     realtime_start: a.ask.start,
     realtime_end: a.ask.end,
     output_type: a.ask.outputType,

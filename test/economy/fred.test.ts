@@ -9,7 +9,7 @@ describe('the FRED wire format', () => {
   let routes: RoutesUnderTest;
   let t = START;
   const now = () => new Date(t);
-  const get = (path: string) => fetch(routes.url(path));
+  const get = (path: string) => routes.get(path);
   const xml = async (path: string) => {
     const res = await get(path);
     return { res, text: await res.text() };

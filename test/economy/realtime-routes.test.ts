@@ -9,12 +9,8 @@ describe('real-time observations', () => {
   let routes: RoutesUnderTest;
   let t = START;
   const now = () => new Date(t);
-  const get = (path: string) => fetch(routes.url(path));
-  const json = async (path: string) => {
-    const res = await get(path);
-    const body = (await res.json()) as Record<string, unknown> & { observations: Record<string, unknown>[] };
-    return { res, body };
-  };
+  const get = (path: string) => routes.get(path);
+  const json = (path: string) => routes.json(path);
   const cpi = (query: string) => json(`/api/observations?series=CPI_ALL_ITEMS&${query}`);
 
   beforeAll(async () => {

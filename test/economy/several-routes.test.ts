@@ -8,11 +8,8 @@ describe('several series in one call', () => {
   let routes: RoutesUnderTest;
   let t = START;
   const now = () => new Date(t);
-  const get = (path: string) => fetch(routes.url(path));
-  const json = async (path: string) => {
-    const res = await get(path);
-    return { res, body: (await res.json()) as Record<string, unknown> & { observations: Record<string, unknown>[] } };
-  };
+  const get = (path: string) => routes.get(path);
+  const json = (path: string) => routes.json(path);
 
   beforeAll(async () => {
     routes = await startObservationRoutes(now, 'economy-several');

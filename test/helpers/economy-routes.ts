@@ -154,10 +154,15 @@ export async function startUpstream(): Promise<Upstream> {
 
 export const WDS_PULL = '/wds/getDataFromVectorsAndLatestNPeriods#41690973';
 
+/** A JSON answer as the route tests read it. */
+export type JsonBody = Record<string, unknown> & { observations: Record<string, unknown>[] };
+
 export interface RoutesUnderTest {
   up: Upstream;
   running: Running<Map<string, RegistryEntry>>;
   url: (path: string) => string;
+  get(path: string): Promise<Response>;
+  json(path: string): Promise<{ res: Response; body: JsonBody }>;
   stores: ObservationStores;
   close(): Promise<void>;
 }
@@ -232,10 +237,16 @@ export async function startObservationRoutes(now: () => Date, name = 'economy-ro
     },
   };
   const running = await startService(def, outDir);
+  const url = (path: string) => `${running.base}${path}`;
   return {
     up,
     running,
-    url: (path) => `${running.base}${path}`,
+    url,
+    get: (path) => fetch(url(path)),
+    async json(path) {
+      const res = await fetch(url(path));
+      return { res, body: (await res.json()) as JsonBody };
+    },
     stores,
     async close() {
       await running.close();
