@@ -59,8 +59,9 @@ export interface RealtimeAnswer {
 }
 
 /**
- * The series' history for a real-time query: the cache is asked first, so today's snapshot is in the archive
- * (an upstream that is down is no error here: the archive answers what it has), then the days asked must not
+ * The series' history for a real-time query. A query that reaches today asks the cache first, so today's
+ * snapshot is in the archive (an upstream that is down is no error here: the archive answers what it has);
+ * one that ends before today reads the archive alone, never waiting on an upstream. The days asked must not
  * be before the archive starts.
  */
 export async function findRealtime<D>(
@@ -77,10 +78,12 @@ export async function findRealtime<D>(
   }
   const stores = deps.stores(s);
   let cached = true;
-  try {
-    cached = (await stores.cache.get(entry)).cached;
-  } catch (err) {
-    if (!(err instanceof HttpError) || err.status !== 503) throw err;
+  if (ask.end >= deps.now().toISOString().slice(0, 10)) {
+    try {
+      cached = (await stores.cache.get(entry)).cached;
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 503) throw err;
+    }
   }
   const history = await stores.realtime.history(entry.id);
   const first = history.days[0];

@@ -3,7 +3,7 @@
 // a day, the fake's CPI changes, and the next request pulls and snapshots it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemas } from '../../contract/core/schemas.ts';
-import { DAY, type RoutesUnderTest, START, startObservationRoutes } from '../helpers/economy-routes.ts';
+import { DAY, type RoutesUnderTest, START, startObservationRoutes, WDS_PULL } from '../helpers/economy-routes.ts';
 
 describe('real-time observations', () => {
   let routes: RoutesUnderTest;
@@ -176,5 +176,17 @@ describe('real-time observations', () => {
     const ours = await cpi('from=2026-01-01&to=2026-01-31');
     expect(fred.body).toEqual(ours.body);
     expect(fred.body.observations).toEqual([{ date: '2026-01-01', value: 165.2 }]);
+  });
+
+  it('reads a past day from the archive alone, never waiting on the upstream; today asks the cache first', async () => {
+    t = START + 6 * DAY; // the copy is two days old: a request for today pulls
+    const pulls = () => routes.up.pulls.get(WDS_PULL) ?? 0;
+    const before = pulls();
+    expect((await cpi('realtime_end=2026-03-12')).res.status).toBe(200);
+    expect((await cpi('realtime_start=2026-03-10&realtime_end=2026-03-14')).res.status).toBe(200);
+    expect(pulls()).toBe(before);
+    const today = await cpi('realtime_end=9999-12-31&realtime_start=2026-03-16');
+    expect(today.body).toMatchObject({ cached: false, asOf: '2026-03-16T12:00:00.000Z' });
+    expect(pulls()).toBe(before + 1);
   });
 });
