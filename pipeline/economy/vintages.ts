@@ -8,7 +8,8 @@ import { isValidIsoDate } from '../../contract/core/dates.ts';
 import type { SourceFile } from '../../contract/core/manifest.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import type { Sink } from '../core/sink.ts';
-import type { RegistryEntry } from '../../contract/economy/types.ts';
+import { toPlainPoints } from '../../contract/economy/points.ts';
+import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 import { FREQUENCY_CODE, OBSERVATIONS_LIMIT } from '../../contract/economy/api.ts';
 import type { ObservationsResponse } from '../../contract/economy/types.ts';
 import { VINTAGES_PROVENANCE } from './provenance.ts';
@@ -73,9 +74,11 @@ export function toSnapshotDocument(
   if (s.series !== series) return `names the series ${JSON.stringify(s.series)}, not ${series}`;
   if (s.vintage !== day) return `names the vintage ${JSON.stringify(s.vintage)}, not the day of its file name`;
   const count = Array.isArray(s.observations) ? s.observations.length : 0;
-  // The server's answer to ?series=&vintage= with no other parameter, key for key.
+  // The server's answer to ?series=&vintage= with no other parameter, key for key: the points without their
+  // release times, which only real-time answers carry.
+  const observations = Array.isArray(s.observations) ? toPlainPoints(s.observations as Observation[]) : s.observations;
   const doc = {
-    ...{ series, observations: s.observations, source: s.source, cached: true, asOf: s.asOf },
+    ...{ series, observations, source: s.source, cached: true, asOf: s.asOf },
     ...{ units: 'lin', frequency: FREQUENCY_CODE[entry.frequency], count, limit: OBSERVATIONS_LIMIT, offset: 0 },
   };
   const validate = registry.get('economy/observations');

@@ -37,6 +37,15 @@ describe('economy demo editions', () => {
       source: expect.stringMatching(/\(demo\)$/),
     });
 
+    // Published as /api/observations?series=&vintage= answers it: the flags kept, the release times (only
+    // real-time answers carry them) not.
+    const stored = JSON.parse(cpi) as { observations: Json[] };
+    expect(stored.observations.at(-1)).toMatchObject({ status: 'p', released: `${ECONOMY_DEMO_DAY}T08:30` });
+    const published = JSON.parse(
+      readFileSync(join(outDir, `economy/api/vintages/CPI_ALL_ITEMS/${ECONOMY_DEMO_DAY}.json`), 'utf8'),
+    ) as { observations: Json[] };
+    expect(published.observations).toEqual(stored.observations.map(({ released: _, ...point }) => point));
+
     const index = JSON.parse(readFileSync(join(outDir, 'economy/changes/index.json'), 'utf8')) as ChangesIndex;
     expect(index.builds.map((b) => [b.data_version, b.previous, b.demo])).toEqual([
       [second.data_version, first.data_version, true],
