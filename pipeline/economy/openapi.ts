@@ -11,6 +11,7 @@ import {
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
+  type OperationSpec,
   type ResponseSpec,
 } from '../core/openapi.ts';
 import { changeOperations } from '../core/openapi-changes.ts';
@@ -29,6 +30,58 @@ const document = (schema: string, description: string, cache: string | string[] 
   headers: ['ETag'],
   cache,
 });
+/** FRED's answer: its XML document by default, its JSON with `file_type=json`. */
+const fredDocument = (what: string): ResponseSpec => ({
+  description: `${what}: FRED's document, XML unless \`file_type=json\`.`,
+  content: {
+    'text/xml': { type: 'string', description: "FRED's XML, element and attribute names as FRED writes them." },
+    'application/json': { type: 'object', description: "FRED's JSON: its envelope's keys, then the rows." },
+  },
+  headers: ['ETag'],
+  cache: PUBLIC_CACHE,
+});
+const FRED_ERROR: ResponseSpec = {
+  description:
+    'FRED\'s error document: `<error code="400" message="Bad Request.  …"/>`, or `{ "error_code": 400, "error_message": "…" }` with `file_type=json` (404 for a real-time day before the archive; 503 when the upstream cannot be reached and nothing is cached).',
+  content: {
+    'text/xml': { type: 'string' },
+    'application/json': {
+      type: 'object',
+      required: ['error_code', 'error_message'],
+      properties: { error_code: { type: 'integer' }, error_message: { type: 'string' } },
+    },
+  },
+};
+const fred = (path: string, operationId: string, summary: string, description: string): OperationSpec => ({
+  method: 'get',
+  path: `/fred/${path}`,
+  operationId,
+  summary,
+  tag: 'FRED',
+  description,
+  query: `economy/fred-${path.replace('/', '-')}-query`,
+  responses: { 200: fredDocument(summary), 400: FRED_ERROR, 404: FRED_ERROR, 503: FRED_ERROR },
+});
+const FRED_OPERATIONS: OperationSpec[] = [
+  fred('series', 'fredSeries', 'A series (FRED)', 'One `<series>` record for a registry id.'),
+  fred(
+    'series/observations',
+    'fredSeriesObservations',
+    'Observations (FRED, ALFRED)',
+    'Observations with their real-time periods, from the same cache and archive as `/api/observations`; `"."` for a point published without a value.',
+  ),
+  fred('series/search', 'fredSeriesSearch', 'Search (FRED)', 'Series ranked for `search_text`.'),
+  fred('series/vintagedates', 'fredSeriesVintageDates', 'Vintage dates (FRED)', "The archive's days for a series."),
+  fred('series/updates', 'fredSeriesUpdates', 'Updated series (FRED)', 'The series changed lately, newest first.'),
+  fred(
+    'category/children',
+    'fredCategoryChildren',
+    'Categories (FRED)',
+    'Category 0 lists the 8 categories, numbered 1 to 8.',
+  ),
+  fred('category/series', 'fredCategorySeries', "A category's series (FRED)", 'The series of a category 1 to 8.'),
+];
+
 const badParameters = (what: string) =>
   problem(400, ['invalid_parameter'], `${what}; \`errors\` lists every bad parameter.`);
 const unknownSeries = (more = '') => problem(404, ['not_found'], `The series id is not in the registry${more}.`);
@@ -52,6 +105,11 @@ export function toEconomyOpenApi(
     tags: [
       { name: 'Series', description: 'The registry: series, details and categories.' },
       { name: 'Observations', description: 'Observations through the 24-hour cache, vintages and revisions.' },
+      {
+        name: 'FRED',
+        description:
+          "FRED API v1's own paths and documents under `/fred`, so a FRED client reads these series unchanged: XML by default, JSON with `file_type=json`, FRED's error document for a bad request.",
+      },
       { name: 'MCP', description: 'Model Context Protocol over streamable HTTP.' },
       { name: 'Service', description: 'Health, problem types and this reference.' },
       { name: 'Build', description: 'Files of the published build.' },
@@ -105,6 +163,7 @@ export function toEconomyOpenApi(
         description: 'The 8 categories with how many series each holds and up to 3 example titles.',
         responses: { 200: document('economy/categories', 'The categories.') },
       },
+      ...FRED_OPERATIONS,
       {
         method: 'get',
         path: `${API}/updates`,

@@ -146,7 +146,7 @@ describe.skipIf(!shared)('three economy servers over one PostgreSQL', () => {
         .poll(async () => (await store.query('SELECT name FROM schema_migrations')).map((r) => r.name), {
           timeout: 10_000,
         })
-        .toEqual(['economy/001-observations-leases-vintages']);
+        .toEqual(['economy/001-observations-leases-vintages', 'economy/002-missing-points-and-release-times']);
     } finally {
       await store.close();
     }

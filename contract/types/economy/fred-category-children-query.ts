@@ -1,0 +1,27 @@
+// Generated from schemas/ by `npm run types`: edit the schema, not this file.
+/**
+ * Query parameters of GET /fred/category/children: FRED API v1's, with FRED's meanings and defaults. Any other parameter, or a bad value, is FRED's error document (400) naming it.
+ */
+export interface FREDCategoryChildrenParameters {
+  /**
+   * 0 is the root; 1–8 are the categories in the contract's order.
+   */
+  category_id?: number;
+  /**
+   * First day of the real-time period (YYYY-MM-DD); default today.
+   */
+  realtime_start?: string;
+  /**
+   * Last day of the real-time period (YYYY-MM-DD, 9999-12-31 for now); default today. Given alone in the past it is after the default start (today): FRED's 400.
+   */
+  realtime_end?: string;
+  /**
+   * Accepted and ignored: FRED clients always send one.
+   */
+  api_key?: string;
+  /**
+   * xml (FRED's default) or json.
+   */
+  file_type?: "xml" | "json";
+  [k: string]: unknown | undefined;
+}
