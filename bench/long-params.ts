@@ -95,27 +95,34 @@ async function ordinaryValues(service: string, port: number): Promise<Record<str
     return { ...common, carrier_id: String(page.results[0]?.carrier_id ?? 1), q: 'trucking' };
   }
   const series = (await getJson(port, '/api/series?limit=1')) as { id: string }[];
-  return { ...common, id: series[0]!.id, series: series[0]!.id, from: '2020-01-01', to: '2020-12-31' };
+  const id = series[0]!.id;
+  return { ...common, id, series: id, series_id: id, search_text: 'cpi', from: '2020-01-01', to: '2020-12-31' };
 }
 
 let unique = 0;
-/** The target with a unique unknown parameter, so that no cache keyed by the query answers it. */
-function uncached(target: string): string {
-  return `${target}${target.includes('?') ? '&' : '?'}n=${++unique}`;
+/**
+ * The target with a unique unknown parameter, so that no cache keyed by the query answers it: `api_key` on
+ * economy's routes, whose /api/observations and /fred refuse any other unknown parameter and ignore the key
+ * FRED clients send.
+ */
+function uncached(target: string, service: string): string {
+  const name = service === 'economy' ? 'api_key' : 'n';
+  return `${target}${target.includes('?') ? '&' : '?'}${name}=${++unique}`;
 }
 
 async function medianOf(
+  service: string,
   port: number,
   t: ParameterTarget,
   target: string,
   headers: Record<string, string>,
   samples: number,
 ): Promise<{ ms: number; status: number }> {
-  await timeRequest(port, t.method, uncached(target), headers);
+  await timeRequest(port, t.method, uncached(target, service), headers);
   const times: number[] = [];
   let status = 0;
   for (let i = 0; i < samples; i++) {
-    const r = await timeRequest(port, t.method, uncached(target), headers);
+    const r = await timeRequest(port, t.method, uncached(target, service), headers);
     times.push(r.ms);
     status = r.status;
   }
@@ -160,12 +167,12 @@ export async function measureLongParams(options: {
     for (const route of routes) {
       const mine = targets.filter((t) => `${t.method} ${t.path}` === route);
       const first = mine[0]!;
-      const normal = await medianOf(port, first, first.normal, headers, NORMAL_SAMPLES);
+      const normal = await medianOf(service, port, first, first.normal, headers, NORMAL_SAMPLES);
       let worst = { ms: -1, label: '' };
       for (const t of mine)
         for (const cls of CHAR_CLASSES)
           for (const size of SIZES) {
-            const r = await medianOf(port, t, t.target(toHostileValue(cls, size)), headers, SAMPLES);
+            const r = await medianOf(options.service, port, t, t.target(toHostileValue(cls, size)), headers, SAMPLES);
             if (r.ms > worst.ms) worst = { ms: r.ms, label: `${t.parameter}: ${cls.name}, ${size} B → ${r.status}` };
           }
       const row = {

@@ -48,6 +48,12 @@ const NO_HEADERS = {};
 const headersOf = (a: ObservationsAnswer) =>
   a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${a.series}.csv"` } : NO_HEADERS;
 
+/** The key of a real-time body: the history (replaced, never changed, when a day is added) by identity, and the query. */
+function realtimeKey(history: object, cached: boolean, ask: RealtimeAsk, q: ObservationsQuery): string {
+  const { api_key: _k, file_type: _f, ...asked } = q;
+  return `rt${identityOf(history)}${cached ? 'c' : 'p'}${JSON.stringify([ask, asked])}`;
+}
+
 export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>): void {
   // Kept: a hit is a Map read where making a body again costs up to milliseconds of JSON, hashing and compression.
   const bodies = new BodyMemo(OBSERVATION_BODY_BYTES);
@@ -62,18 +68,30 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   ) => {
     const entry = checkedEntry(deps, s, q);
     const a = await findRealtime(deps, s, entry, q, ask);
-    // The history is replaced, never changed, when a day is added: its identity names the data.
-    const { api_key: _k, file_type: _f, ...asked } = q;
-    const key = `rt${identityOf(a.history)}${a.cached ? 'c' : 'p'}${JSON.stringify([ask, asked])}`;
-    const p = await bodies.getOrMake(key, () => {
+    const p = await bodies.getOrMake(realtimeKey(a.history, a.cached, ask, q), () => {
       const doc = toRealtimeDocument(a);
       return a.view.format === 'csv' ? toPayload(toRealtimeCsv(doc), CSV_TYPE) : jsonPayload(doc);
     });
-    // An answer that ends before today is as fixed as the snapshots it reads.
-    const cacheControl = ask.end < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE;
-    const headers =
-      a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${a.series}.csv"` } : NO_HEADERS;
-    sendPayload(req, res, p, { cacheControl, headers });
+    sendPayload(req, res, p, realtimeSend(ask, q));
+  };
+
+  // An answer that ends before today is as fixed as the snapshots it reads.
+  const realtimeSend = (ask: RealtimeAsk, q: ObservationsQuery) => ({
+    cacheControl: ask.end < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE,
+    headers: q.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${q.series}.csv"` } : NO_HEADERS,
+  });
+
+  /**
+   * A real-time body already made for this history and query, found without a promise: the history is the
+   * one kept for the archive's current list (realtime.peek), and a query that reaches today needs the cache's
+   * copy fresh, as the async path would find it (no pull, so `cached`).
+   */
+  const realtimeKept = (s: ServiceState<D>, q: ObservationsQuery, ask: RealtimeAsk) => {
+    const entry = deps.entry(q.series, s);
+    const stores = entry && deps.stores(s);
+    const history = stores?.realtime.peek(entry!.id);
+    if (!history || (ask.end >= today(deps.now()) && !stores!.cache.peek(entry!))) return undefined;
+    return bodies.get(realtimeKey(history, true, ask, q));
   };
 
   const several = async (
@@ -113,7 +131,12 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   // answered without a promise: one parse, then Map reads.
   r.get('/api/observations', (req, res, s) => {
     const q = parseObservationsQuery(queryOf(req));
-    const plain = q.vintage === undefined && toRealtimeAsk(q, '') === undefined;
+    const ask = toRealtimeAsk(q, today(deps.now()));
+    if (ask && !q.series.includes(',')) {
+      const kept = realtimeKept(s, q, ask);
+      if (kept) return sendPayload(req, res, kept, realtimeSend(ask, q));
+    }
+    const plain = q.vintage === undefined && ask === undefined;
     const entry = plain ? deps.entry(q.series, s) : undefined;
     const got = entry && deps.stores(s).cache.peek(entry);
     const a = got && toCurrentAnswer(entry, got, q);

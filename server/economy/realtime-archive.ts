@@ -11,6 +11,11 @@ export interface RealtimeArchive {
    * answers made from it may be kept by its identity and `days.length`.
    */
   history(series: string): Promise<History>;
+  /**
+   * The history kept for the archive's current list of the series, without a read; undefined when none is
+   * kept, the list changed since, or the archive cannot say without a read (a shared store).
+   */
+  peek(series: string): History | undefined;
 }
 
 interface Kept {
@@ -20,7 +25,9 @@ interface Kept {
 
 const isPrefix = (a: readonly string[], b: readonly string[]) => a.length <= b.length && a.every((d, i) => d === b[i]);
 
-export function createRealtimeArchive(archive: Pick<VintageArchive, 'list' | 'read'>): RealtimeArchive {
+export function createRealtimeArchive(
+  archive: Pick<VintageArchive, 'list' | 'read'> & Partial<Pick<VintageArchive, 'peekList'>>,
+): RealtimeArchive {
   // Kept: folding a year of daily snapshots reads and parses some 80 MB; a new day folds one more.
   const kept = new Map<string, Kept>();
   // One fold at a time per series: concurrent requests wait for the same one.
@@ -43,6 +50,11 @@ export function createRealtimeArchive(archive: Pick<VintageArchive, 'list' | 're
   };
 
   return {
+    peek(series) {
+      const k = kept.get(series);
+      const list = archive.peekList?.(series);
+      return k && list !== undefined && k.list === list ? k.history : undefined;
+    },
     history(series) {
       let p = folding.get(series);
       if (!p) {

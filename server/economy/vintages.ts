@@ -57,6 +57,11 @@ export interface VintageArchive {
    * dropped, when a new one replaces it: never mutated, so its identity names the list.
    */
   list(series: string): Promise<readonly string[]>;
+  /**
+   * The list `list` last answered while it still holds, without a read; undefined when there is none, or when
+   * another process may have added a day (a shared store, which has no such method).
+   */
+  peekList?(series: string): readonly string[] | undefined;
   /** With `keep: false`, a snapshot read is not kept in memory (a fold of the whole archive reads each once). */
   read(series: string, vintage: string, options?: { keep?: boolean }): Promise<VintageSnapshot | undefined>;
 }
@@ -94,11 +99,13 @@ export function toRevisions(from: VintageSnapshot, to: VintageSnapshot): Revisio
 }
 
 const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
+/** How long a series' listing trusts what it read of its folder: a minute. */
+export const RESCAN_MS = 60_000;
 
 /** `dir` is STATE_DIR/economy; snapshots go to `<dir>/vintages/<SERIES>/<YYYY-MM-DD>.json`. */
 export function createVintageArchive(
   dir: string,
-  options: { cacheSize?: number; log?: (line: CacheLogLine) => void } = {},
+  options: { cacheSize?: number; log?: (line: CacheLogLine) => void; rescanMs?: number } = {},
 ): VintageArchive {
   const log = options.log ?? stderrLog;
   const root = join(dir, 'vintages');
@@ -108,15 +115,36 @@ export function createVintageArchive(
   // Kept: a daily series' snapshot is ~230 kB of JSON to read and parse; one copy keeps its bodies' key.
   const snapshots = new Lru<VintageSnapshot>(options.cacheSize ?? 200);
 
+  const readDays = (series: string) =>
+    readdir(join(root, series)).then(
+      (names) => names.flatMap((n) => SNAPSHOT_FILE.exec(n)?.[1] ?? []).filter(isValidIsoDate),
+      () => [] as string[],
+    );
+  // When each series' folder was last read: another process on this STATE_DIR (npm run snapshot, each night)
+  // adds days, which a listing looks for again after RESCAN_MS.
+  const scannedAt = new Map<string, number>();
+  const rescanMs = options.rescanMs ?? RESCAN_MS;
   const datesOf = (series: string): Promise<Set<string>> => {
     let dates = index.get(series);
     if (!dates) {
-      dates = readdir(join(root, series)).then(
-        (names) => new Set(names.flatMap((n) => SNAPSHOT_FILE.exec(n)?.[1] ?? []).filter(isValidIsoDate)),
-        () => new Set<string>(),
-      );
+      dates = readDays(series).then((days) => new Set(days));
       index.set(series, dates);
+      scannedAt.set(series, Date.now());
     }
+    return dates;
+  };
+  /** datesOf, with the days another process wrote since the folder was last read. */
+  const currentDates = async (series: string): Promise<Set<string>> => {
+    const dates = await datesOf(series);
+    if (Date.now() - (scannedAt.get(series) ?? 0) < rescanMs) return dates;
+    scannedAt.set(series, Date.now());
+    let added = false;
+    for (const day of await readDays(series))
+      if (!dates.has(day)) {
+        dates.add(day);
+        added = true;
+      }
+    if (added) lists.delete(series);
     return dates;
   };
 
@@ -138,9 +166,10 @@ export function createVintageArchive(
       snapshots.set(`${snapshot.series}/${vintage}`, doc);
       return vintage;
     },
+    peekList: (series) => (Date.now() - (scannedAt.get(series) ?? 0) < rescanMs ? lists.get(series) : undefined),
     async list(series) {
       assertSeriesId(series);
-      const dates = await datesOf(series);
+      const dates = await currentDates(series);
       let list = lists.get(series);
       if (!list) {
         list = [...dates].sort();

@@ -185,6 +185,11 @@ describe('real-time observations', () => {
     expect((await cpi('realtime_end=2026-03-12')).res.status).toBe(200);
     expect((await cpi('realtime_start=2026-03-10&realtime_end=2026-03-14')).res.status).toBe(200);
     expect(pulls()).toBe(before);
+    // Asked again, the same body (kept, found without reading the archive).
+    const again = await routes.get('/api/observations?series=CPI_ALL_ITEMS&realtime_end=2026-03-12');
+    const first = await routes.get('/api/observations?series=CPI_ALL_ITEMS&realtime_end=2026-03-12');
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await again.text()).toBe(await first.text());
     const today = await cpi('realtime_end=9999-12-31&realtime_start=2026-03-16');
     expect(today.body).toMatchObject({ cached: false, asOf: '2026-03-16T12:00:00.000Z' });
     expect(pulls()).toBe(before + 1);

@@ -32,6 +32,24 @@ const ORDINARY: Record<string, Record<string, string>> = {
     to: '2026-01-02',
     type: 'invalid-parameter',
     query: 'cpi',
+    // FRED's parameters under /fred (and ALFRED's on /api/observations): values each path takes.
+    series_id: 'CPI_ALL_ITEMS',
+    search_text: 'cpi',
+    file_type: 'json',
+    observation_start: '2020-01-01',
+    observation_end: '2020-12-31',
+    realtime_start: new Date().toISOString().slice(0, 10),
+    realtime_end: '9999-12-31',
+    vintage_dates: new Date().toISOString().slice(0, 10),
+    units: 'lin',
+    frequency: 'a',
+    aggregation_method: 'avg',
+    sort_order: 'asc',
+    order_by: 'series_id',
+    output_type: '1',
+    start_time: '202601010000',
+    end_time: '202612312359',
+    include_missing: 'true',
   },
 };
 const OPENAPI: Record<string, string> = {
@@ -110,6 +128,14 @@ function faultOf(sent: Sent): string | undefined {
   const r = sent.response;
   if (!r) return `${sent.label}: no answer (${sent.error})`;
   if (!NORMAL.has(r.status)) return `${sent.label}: status ${r.status}`;
+  // /fred answers FRED's own error document, XML or JSON, with the status in it; a request target over the
+  // limit is refused by the app before any route (414, a problem).
+  if (r.status >= 400 && r.status !== 414 && sent.label.includes(' /fred/')) {
+    const body = r.body.toString('utf8');
+    const fredError =
+      body.includes(`<error code="${r.status}" message="`) || body.includes(`"error_code":${r.status},`);
+    return fredError ? undefined : `${sent.label}: ${r.status} without FRED's error document`;
+  }
   if (r.status >= 400) {
     if (r.headers['content-type'] !== 'application/problem+json')
       return `${sent.label}: ${r.status} as ${r.headers['content-type']}`;
