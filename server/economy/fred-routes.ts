@@ -33,6 +33,8 @@ export interface FredDeps<D> extends ObservationRouteDeps<D> {
 /** FRED's defaults for a period that is not asked: all of history, and all of real time. */
 const EARLIEST = '1776-07-04';
 const LATEST = '9999-12-31';
+/** The longest search_text: /api/series' q (schemas/economy/series-query). */
+const SEARCH_TEXT_MAX = 200;
 
 /** A FRED request's parameters: each once, each one of `allowed` (plus api_key and file_type). */
 function fredParams(query: RawQuery, allowed: readonly string[]): Record<string, string> {
@@ -178,6 +180,9 @@ export function fredRoutes<D>(r: Routes<D>, deps: FredDeps<D>): void {
   fred('/fred/series/search', async (query, s) => {
     const p = fredParams(query, ['search_text', 'limit', 'offset', 'order_by', 'sort_order']);
     if (p.search_text === undefined) throw invalidParameters([{ parameter: 'search_text', message: 'is not set' }]);
+    // As long as /api/series?q= takes: ranking thousands of words is no search anyone means.
+    if ([...p.search_text].length > SEARCH_TEXT_MAX)
+      throw invalidParameters([{ parameter: 'search_text', message: `is longer than ${SEARCH_TEXT_MAX} characters` }]);
     const orderBy = one(p, 'order_by', ['search_rank', 'series_id', 'title'] as const, 'search_rank');
     const order = one(p, 'sort_order', ['asc', 'desc'] as const, orderBy === 'search_rank' ? 'desc' : 'asc');
     const limit = wholeNumber(p, 'limit', 1, 1000, 1000);

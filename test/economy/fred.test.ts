@@ -167,6 +167,11 @@ describe('the FRED wire format', () => {
       'Variable realtime_ned is not one of the allowed variables.',
     ],
     ['/fred/category/series?category_id=9', 400, 'Bad Request.  The category does not exist.'],
+    [
+      `/fred/series/search?search_text=${'cpi '.repeat(51)}`,
+      400,
+      'Variable search_text is longer than 200 characters.',
+    ],
   ])('answers %s with FRED’s error document (%i)', async (path, status, message) => {
     const x = await xml(path);
     expect(x.res.status).toBe(status);
