@@ -26,6 +26,7 @@ import { checkedEntry, toSelected } from './observations.ts';
 import { findRealtime, toRealtimeAsk, toRealtimeDocument, toRealtimeSelected } from './realtime-answer.ts';
 import { answerUpdates } from './updates.ts';
 import { fredRoutes } from './fred-routes.ts';
+import { seedDemoArchive } from './demo-archive.ts';
 
 /**
  * An answer for an agent: without a limit, the newest MCP_OBSERVATIONS points of what the offset leaves at
@@ -126,7 +127,15 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     name: 'economy',
     basePath: '/api',
     openapi: OPENAPI_PATH,
-    load: loadRegistryData,
+    load(build) {
+      const data = loadRegistryData(build);
+      // A demo start's archive gets the demo editions' days, so real-time answers have a past to read.
+      if (build.manifest.demo)
+        seedDemoArchive(build, data.entries.values(), storesFor(true).vintages).catch((err: unknown) =>
+          process.stderr.write(`[economy] the demo archive was not seeded: ${(err as Error).message}\n`),
+        );
+      return data;
+    },
     close: () => storesFor.close(),
     health: async (s) => {
       const pulls = toPullCheck(

@@ -64,6 +64,22 @@ describe('economy demo editions', () => {
       }
       const history = (await (await fetch(`${running.base}/api/series/CPI_ALL_ITEMS/history`)).json()) as Json;
       expect(history.results.map((r: Json) => r.data_version)).toEqual([second.data_version]);
+
+      // The demo editions' days seed the server's demo archive: a fresh demo start has a past to ask about.
+      const days = readFileSync(join(outDir, 'economy/api/vintages/CPI_ALL_ITEMS.json'), 'utf8');
+      const published = (JSON.parse(days) as { snapshots: string[] }).snapshots;
+      expect(published).toHaveLength(2);
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${running.base}/api/vintages?series=CPI_ALL_ITEMS`)).json()) as Json).snapshots,
+        )
+        .toEqual(expect.arrayContaining(published));
+      const asKnown = (await (
+        await fetch(`${running.base}/api/observations?series=CPI_ALL_ITEMS&realtime_end=${published[0]}`)
+      ).json()) as Json;
+      expect(asKnown.realtime_end).toBe(published[0]);
+      expect(asKnown.observations.length).toBeGreaterThan(100);
     } finally {
       await running.close();
     }
