@@ -6,8 +6,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toManifest } from '../../contract/core/manifest.ts';
-import { openSink } from '../../pipeline/core/sink.ts';
 import type { Observation, RegistryEntry } from '../../contract/economy/types.ts';
 import type { ServiceDefinition } from '../../server/core/service.ts';
 import { toPayload } from '../../server/core/payload.ts';
@@ -18,6 +16,7 @@ import { type ObservationsAnswer, toView } from '../../server/economy/observatio
 import { createStatcanClient } from '../../contract/economy/upstream/statcan.ts';
 import { createValetClient } from '../../contract/economy/upstream/valet.ts';
 import { createRealtimeArchive } from '../../server/economy/realtime-archive.ts';
+import { publishEmptyEconomyBuild } from '../helpers/economy-routes.ts';
 import { createVintageArchive } from '../../server/economy/vintages.ts';
 import { startService, tempDir, type Running } from '../helpers/server.ts';
 
@@ -205,18 +204,7 @@ describe('cached observation responses', () => {
     root = await tempDir('economy-payloads');
     fake = await startFakeWds();
     const outDir = join(root.path, 'dist-data');
-    const sink = await openSink({ service: 'economy', outDir, compress: false });
-    await sink.publish(
-      toManifest({
-        service: 'economy',
-        demo: false,
-        sources: [],
-        options: {},
-        counts: {},
-        codeHash: 'test',
-        builtAt: new Date(START),
-      }),
-    );
+    await publishEmptyEconomyBuild(outDir, new Date(START));
     const dir = join(root.path, 'state', 'economy');
     const vintages = createVintageArchive(dir);
     cache = createObservationCache({

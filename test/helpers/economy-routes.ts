@@ -167,24 +167,20 @@ export interface RoutesUnderTest {
   close(): Promise<void>;
 }
 
+/** The smallest published economy build createApp accepts, in `outDir`: a manifest and its checksums. */
+export async function publishEmptyEconomyBuild(outDir: string, builtAt: Date): Promise<void> {
+  const sink = await openSink({ service: 'economy', outDir, compress: false });
+  await sink.publish(
+    toManifest({ service: 'economy', demo: false, sources: [], options: {}, counts: {}, codeHash: 'test', builtAt }),
+  );
+}
+
 /** The routes served over a fresh STATE_DIR and a fresh fake upstream, on the clock `now`. */
 export async function startObservationRoutes(now: () => Date, name = 'economy-routes'): Promise<RoutesUnderTest> {
   const root = await tempDir(name);
   const up = await startUpstream();
-  // The smallest published economy build createApp accepts: a manifest and its checksums.
   const outDir = join(root.path, 'dist-data');
-  const sink = await openSink({ service: 'economy', outDir, compress: false });
-  await sink.publish(
-    toManifest({
-      service: 'economy',
-      demo: false,
-      sources: [],
-      options: {},
-      counts: {},
-      codeHash: 'test',
-      builtAt: new Date(START),
-    }),
-  );
+  await publishEmptyEconomyBuild(outDir, new Date(START));
 
   const stateDir = join(root.path, 'state', 'economy');
   const vintages = createVintageArchive(stateDir);
