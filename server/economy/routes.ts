@@ -26,7 +26,10 @@ import { checkedEntry, toSelected } from './observations.ts';
 import { findRealtime, toRealtimeAsk, toRealtimeDocument, toRealtimeSelected } from './realtime-answer.ts';
 import { answerUpdates } from './updates.ts';
 import { fredRoutes } from './fred-routes.ts';
-import { seedDemoArchive } from './demo-archive.ts';
+import { seededArchive } from './demo-archive.ts';
+import { createRealtimeArchive } from './realtime-archive.ts';
+import type { ObservationStores } from './stores.ts';
+import type { LoadedBuild } from '../core/build.ts';
 
 /**
  * An answer for an agent: without a limit, the newest MCP_OBSERVATIONS points of what the offset leaves at
@@ -77,10 +80,23 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     now,
     timeoutMs: options.upstreamTimeoutMs,
   });
+  // A demo build's stores read its archive seeded with the demo editions' published days, so a fresh demo
+  // start has a past to answer real-time questions from; one set per loaded build.
+  const demoByBuild = new WeakMap<LoadedBuild, ObservationStores>();
+  const demoStores = (build: LoadedBuild, data: EconomyRegistryData): ObservationStores => {
+    let stores = demoByBuild.get(build);
+    if (!stores) {
+      const inner = storesFor(true);
+      const vintages = seededArchive(inner.vintages, build, data.entries);
+      stores = { cache: inner.cache, vintages, realtime: createRealtimeArchive(vintages) };
+      demoByBuild.set(build, stores);
+    }
+    return stores;
+  };
   const deps: ObservationRouteDeps<EconomyRegistryData> = {
     entry: (id, s) => s.data.entries.get(id),
     entries: (s) => s.data.entries.values(),
-    stores: (s) => storesFor(s.build.manifest.demo),
+    stores: (s) => (s.build.manifest.demo ? demoStores(s.build, s.data) : storesFor(false)),
     now,
   };
   const mcpDeps = (s: ServiceState<EconomyRegistryData>): McpDeps => ({
@@ -127,15 +143,7 @@ export function createEconomyService(options: EconomyOptions): ServiceDefinition
     name: 'economy',
     basePath: '/api',
     openapi: OPENAPI_PATH,
-    load(build) {
-      const data = loadRegistryData(build);
-      // A demo start's archive gets the demo editions' days, so real-time answers have a past to read.
-      if (build.manifest.demo)
-        seedDemoArchive(build, data.entries.values(), storesFor(true).vintages).catch((err: unknown) =>
-          process.stderr.write(`[economy] the demo archive was not seeded: ${(err as Error).message}\n`),
-        );
-      return data;
-    },
+    load: loadRegistryData,
     close: () => storesFor.close(),
     health: async (s) => {
       const pulls = toPullCheck(
