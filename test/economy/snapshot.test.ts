@@ -89,12 +89,12 @@ describe('the nightly snapshot of every series', () => {
 
   it('is listed by a server on the same STATE_DIR once its listing looks at the folder again', async () => {
     // The server's archive read its folder before the night's run wrote a day.
-    const server = createVintageArchive(root.path, { rescanMs: 50 });
+    const server = createVintageArchive(root.path, { rescanMs: 1500 });
     const before = await server.list('USD_CAD');
     t = Date.parse('2026-03-12T01:00:00.000Z');
     await snapshotAll(cache, REGISTRY.slice(1, 2));
     expect(await server.list('USD_CAD')).toBe(before);
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 1600));
     expect(await server.list('USD_CAD')).toEqual([...before, '2026-03-12']);
     expect(await server.read('USD_CAD', '2026-03-12')).toMatchObject({ vintage: '2026-03-12' });
   });
