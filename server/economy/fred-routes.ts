@@ -46,6 +46,10 @@ function fredParams(query: RawQuery, allowed: readonly string[]): Record<string,
     else if (Array.isArray(value)) errors.push({ parameter: name, message: 'is given more than once' });
     else if (value !== undefined) out[name] = value;
   }
+  // A real-time day is a day on every path, whether the path reads it or only echoes it.
+  for (const name of ['realtime_start', 'realtime_end'])
+    if (out[name] !== undefined && !isCalendarDate(out[name]!))
+      errors.push({ parameter: name, message: 'is not a valid date (YYYY-MM-DD)' });
   if (errors.length) throw invalidParameters(errors);
   return out;
 }

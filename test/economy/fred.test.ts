@@ -167,6 +167,7 @@ describe('the FRED wire format', () => {
       'Variable realtime_ned is not one of the allowed variables.',
     ],
     ['/fred/category/series?category_id=9', 400, 'Bad Request.  The category does not exist.'],
+    ['/fred/category/children?category_id=0&realtime_end=soon', 400, 'Variable realtime_end is not a valid date'],
     [
       `/fred/series/search?search_text=${'cpi '.repeat(51)}`,
       400,
