@@ -44,9 +44,10 @@ function toBody(a: ObservationsAnswer): Payload {
 }
 
 const NO_HEADERS = {};
-/** A CSV answer is a download named after its series. */
-const headersOf = (a: ObservationsAnswer) =>
-  a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${a.series}.csv"` } : NO_HEADERS;
+/** A CSV answer is a download named after its series (`A_B` for several). */
+const downloadHeaders = (format: string | undefined, name: string) =>
+  format === 'csv' ? { 'Content-Disposition': `attachment; filename="${name}.csv"` } : NO_HEADERS;
+const headersOf = (a: ObservationsAnswer) => downloadHeaders(a.view.format, a.series);
 
 /** The key of a real-time body: the history (replaced, never changed, when a day is added) by identity, and the query. */
 function realtimeKey(history: object, cached: boolean, ask: RealtimeAsk, q: ObservationsQuery): string {
@@ -78,7 +79,7 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
   // An answer that ends before today is as fixed as the snapshots it reads.
   const realtimeSend = (ask: RealtimeAsk, q: ObservationsQuery) => ({
     cacheControl: ask.end < today(deps.now()) ? SNAPSHOT_CACHE : PUBLIC_CACHE,
-    headers: q.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${q.series}.csv"` } : NO_HEADERS,
+    headers: downloadHeaders(q.format, q.series),
   });
 
   /**
@@ -110,14 +111,16 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     const stale = a.parts.some((part) => part.source.stale);
     const fixed = (ask && ask.end < today(deps.now())) || (q.vintage !== undefined && q.vintage < today(deps.now()));
     const cacheControl = fixed ? SNAPSHOT_CACHE : stale ? STALE_CACHE : PUBLIC_CACHE;
-    const name = ids.join('_');
-    const headers =
-      a.view.format === 'csv' ? { 'Content-Disposition': `attachment; filename="${name}.csv"` } : NO_HEADERS;
-    sendPayload(req, res, p, { cacheControl, headers });
+    sendPayload(req, res, p, { cacheControl, headers: downloadHeaders(a.view.format, ids.join('_')) });
   };
 
-  const observations = async (req: RouteRequest, res: ServerResponse, s: ServiceState<D>, q: ObservationsQuery) => {
-    const ask = toRealtimeAsk(q, today(deps.now()));
+  const observations = async (
+    req: RouteRequest,
+    res: ServerResponse,
+    s: ServiceState<D>,
+    q: ObservationsQuery,
+    ask: RealtimeAsk | undefined,
+  ) => {
     const ids = toSeriesIds(q.series);
     if (ids) return several(req, res, s, q, ids, ask);
     if (ask) return realtime(req, res, s, q, ask);
@@ -142,7 +145,7 @@ export function observationRoutes<D>(r: Routes<D>, deps: ObservationRouteDeps<D>
     const a = got && toCurrentAnswer(entry, got, q);
     const p = a && bodies.get(toBodyKey(a));
     if (p) return sendPayload(req, res, p, { cacheControl: PUBLIC_CACHE, headers: headersOf(a) });
-    return observations(req, res, s, q);
+    return observations(req, res, s, q, ask);
   });
 
   r.get('/api/updates', async (req, res, s) => {
