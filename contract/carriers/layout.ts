@@ -9,3 +9,8 @@ export const PROFILES = 'private/profiles';
 export const SEARCH_RECORDS = 'private/search-records';
 /** Inspection and crash counts by month, for the premium export (record store; contract/carriers/monthly.ts). */
 export const MONTHLY = 'private/monthly';
+/**
+ * Each carrier's inspections and crashes of the window, for `/api/carrier/{id}/inspections` (record store,
+ * only carriers with an event; the record's format: contract/carriers/inspections.ts).
+ */
+export const INSPECTIONS = 'private/inspections';

@@ -12,6 +12,7 @@ import { fnv1a } from '../../contract/core/hash.ts';
 import { indexOfSorted } from '../../contract/core/sorted.ts';
 import { MonthlyCounter } from './monthly.ts';
 import type { CarrierAggregate, CrashRow, InspectionRow, ViolationRow } from './types.ts';
+import type { EventSink } from './carrier-events.ts';
 import { BASICS, type Basic, type ViolationBasic } from '../../contract/carriers/basics.ts';
 
 /** The methodology's numbers the aggregation needs (from pipeline/carriers/methodology.ts). */
@@ -36,7 +37,7 @@ const CRASH = BASIC_INDEX.get('crash_indicator')!;
 const PARTITIONS = 16;
 
 /** The spill folders in the system's temporary folder: `shardline-violations-<pid>-XXXXXX`. */
-const SPILL_PREFIX = 'shardline-violations-';
+export const SPILL_PREFIX = 'shardline-violations-';
 
 /**
  * Removes the spill folders of builds that were killed (a signal leaves no chance to clean up): those whose
@@ -104,6 +105,8 @@ export class Aggregator {
   constructor(
     readonly carriers: CarrierIndex,
     private readonly rules: AggregationRules,
+    /** Where each event of the window is also kept, per carrier (the inspection list and the step-down). */
+    private readonly events?: EventSink,
   ) {
     this.n = carriers.dots.length;
     const u32 = () => new Uint32Array(this.n);
@@ -143,6 +146,7 @@ export class Aggregator {
       if (this.rules.isRecent(row.date)) this.hazmat12m[c]!++;
     }
     if (row.with_violations) a.with_violations[c]!++;
+    this.events?.inspection(c, row);
     if (row.driver_oos > 0) a.driver_oos[c]!++;
     if (row.vehicle_oos > 0) a.vehicle_oos[c]!++;
     if (row.hazmat_oos > 0) a.hazmat_oos[c]!++;
@@ -160,6 +164,7 @@ export class Aggregator {
     if (c < 0) return 'unknown_carrier';
     const tw = this.rules.timeWeight(row.date);
     if (tw === 0) return 'outside_window';
+    this.events?.crash(c, row);
     const a = this.crashArrays;
     a.total[c]!++;
     this.monthly.add(c, row.date, 'crash');
@@ -192,6 +197,7 @@ export class Aggregator {
     if (c < 0) return 'unknown_carrier';
     const tw = this.rules.timeWeight(row.date);
     if (tw === 0) return 'outside_window';
+    this.events?.violation(c, row);
     if (!this.spill) {
       sweepStaleSpills();
       const dir = mkdtempSync(join(tmpdir(), `${SPILL_PREFIX}${process.pid}-`));

@@ -33,7 +33,7 @@ import { openCarrierComparison } from './changes.ts';
 import { TrendCollector, writeCarrierHistory } from './history.ts';
 import { CARRIER_VIEWS } from '../../contract/carriers/trend.ts';
 import { recordChanges } from '../core/changes.ts';
-import { toRankingSize, toTimeWeigher } from './methodology.ts';
+import { carrierType, thresholdFor, toRankingSize, toTimeWeigher } from './methodology.ts';
 import {
   methodology as loadMethodology,
   toMonthsBefore,
@@ -41,6 +41,10 @@ import {
 } from '../../contract/carriers/methodology.ts';
 import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts';
 import { normalizeCensusRow } from './normalize-census.ts';
+import { EventSpill } from './event-spill.ts';
+import { basicsAt, differingBasic, toUnits } from './carrier-events.ts';
+import { toInspectionList } from './inspection-list.ts';
+import { SegRanks, toStepDown, Weighers } from './step-down.ts';
 import { normalizeCrashRow, normalizeInspectionRow, normalizeViolationRow } from './normalize-sms.ts';
 import { toCarriersOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
@@ -50,7 +54,7 @@ import { DATA_GAP_LABELS, DATA_GAPS, type DataGap, INSUFFICIENT_SEG } from '../.
 import type { CensusRow, CrashRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { formatCount, formatList } from '../../contract/core/values.ts';
-import { PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
+import { INSPECTIONS, PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface CarriersBuildConfig extends BuildConfig {
@@ -202,215 +206,256 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
     progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
 
-    const agg = new Aggregator(new CarrierIndex(dots), toRules(asOf, m));
-    let grouped: Awaited<ReturnType<Aggregator['finish']>>;
+    const rules = toRules(asOf, m);
+    // Every event of the window, per carrier, for the inspection lists and the step-downs: kept until the
+    // profiles are written.
+    const spill = new EventSpill(unique.length);
     try {
-      // An inspection is one Unique_ID, a crash one report number and sequence number (one vehicle of it):
-      // a row repeated, in one file or across files, counts once.
-      const inspections = new SeenSet();
-      const crashes = new SeenSet();
-      for (const f of files('inspection'))
-        await ctx.read(
-          f,
-          (raw, file, record) => normalizeInspectionRow(raw, file, record, reference),
-          (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'),
+      const agg = new Aggregator(new CarrierIndex(dots), rules, spill);
+      let grouped: Awaited<ReturnType<Aggregator['finish']>>;
+      try {
+        // An inspection is one Unique_ID, a crash one report number and sequence number (one vehicle of it):
+        // a row repeated, in one file or across files, counts once.
+        const inspections = new SeenSet();
+        const crashes = new SeenSet();
+        for (const f of files('inspection'))
+          await ctx.read(
+            f,
+            (raw, file, record) => normalizeInspectionRow(raw, file, record, reference),
+            (row) => (inspections.add(row.unique_id) ? agg.addInspection(row) : 'duplicate_inspection'),
+          );
+        for (const f of files('violation'))
+          await ctx.read(
+            f,
+            (raw, file, record) => normalizeViolationRow(raw, file, record, reference),
+            (row) => agg.addViolation(row),
+          );
+        for (const f of files('crash'))
+          await ctx.read(
+            f,
+            (raw, file, record) => normalizeCrashRow(raw, file, record, reference),
+            (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'),
+          );
+        // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC:
+        // no damage.
+        assertRowsUsed(
+          ctx.accounts,
+          new Set([
+            'duplicate_carrier',
+            'duplicate_inspection',
+            'duplicate_crash',
+            'outside_window',
+            'unknown_carrier',
+            'no_basic',
+          ]),
         );
-      for (const f of files('violation'))
-        await ctx.read(
-          f,
-          (raw, file, record) => normalizeViolationRow(raw, file, record, reference),
-          (row) => agg.addViolation(row),
-        );
-      for (const f of files('crash'))
-        await ctx.read(
-          f,
-          (raw, file, record) => normalizeCrashRow(raw, file, record, reference),
-          (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'),
-        );
-      // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC:
-      // no damage.
-      assertRowsUsed(
-        ctx.accounts,
-        new Set([
-          'duplicate_carrier',
-          'duplicate_inspection',
-          'duplicate_crash',
-          'outside_window',
-          'unknown_carrier',
-          'no_basic',
-        ]),
-      );
-      progress.stage('grouping violations by inspection');
-      grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
-    } finally {
-      // A failed input leaves no spill folder behind (finish removes it otherwise).
-      agg.dispose();
-    }
+        progress.stage('grouping violations by inspection');
+        grouped = await agg.finish((p) => progress.tick(`partition ${p + 1}/16`));
+        spill.close();
+      } finally {
+        // A failed input leaves no spill folder behind (finish removes it otherwise).
+        agg.dispose();
+      }
 
-    // Without an SMS input, what rests on it is unknown, not 0: said in every profile, and here.
-    const gaps = toDataGaps(ctx.accounts);
-    const gapWarning = toDataGapWarning(gaps);
-    if (gapWarning) progress.info(`warning: ${gapWarning}`);
+      // Without an SMS input, what rests on it is unknown, not 0: said in every profile, and here.
+      const gaps = toDataGaps(ctx.accounts);
+      const gapWarning = toDataGapWarning(gaps);
+      if (gapWarning) progress.info(`warning: ${gapWarning}`);
 
-    progress.stage('ranking');
-    const showRestricted = config.showRestricted ?? false;
-    const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m, gaps);
-    const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
-    // A carrier's peer group is `insufficient` when no BASIC it is ranked in shows a percentile; counted here
-    // so the profiles can cite the group's size (profile.ts, toPeerSegId).
-    const shown = (b: Basic) => m.basics[b].public_percentile || showRestricted;
-    let insufficient = 0;
-    for (let i = 0; i < unique.length; i++) {
-      const ms = measuresOf(i);
-      let ranked = false;
-      for (const b of BASICS) {
-        const x = ms[b];
-        if (x.sufficient && x.seg && x.measure !== null) {
-          items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
-          if (shown(b)) ranked = true;
+      progress.stage('ranking');
+      const showRestricted = config.showRestricted ?? false;
+      const measuresOf = (i: number): Measures => toMeasures(unique[i]!, agg.toAggregate(i), m, gaps);
+      const items = Object.fromEntries(BASICS.map((b) => [b, [] as RankItem[]])) as Record<Basic, RankItem[]>;
+      // A carrier's peer group is `insufficient` when no BASIC it is ranked in shows a percentile; counted here
+      // so the profiles can cite the group's size (profile.ts, toPeerSegId).
+      const shown = (b: Basic) => m.basics[b].public_percentile || showRestricted;
+      let insufficient = 0;
+      for (let i = 0; i < unique.length; i++) {
+        const ms = measuresOf(i);
+        let ranked = false;
+        for (const b of BASICS) {
+          const x = ms[b];
+          if (x.sufficient && x.seg && x.measure !== null) {
+            items[b].push({ dot: unique[i]!.dot, seg: x.seg.id, measure: x.measure });
+            if (shown(b)) ranked = true;
+          }
         }
+        if (!ranked) insufficient++;
+        if (i % 50_000 === 0) progress.tick(`measures: ${formatCount(i)} carriers`);
       }
-      if (!ranked) insufficient++;
-      if (i % 50_000 === 0) progress.tick(`measures: ${formatCount(i)} carriers`);
-    }
-    const percentiles = Object.fromEntries(
-      BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)]),
-    ) as Record<Basic, Map<number, number>>;
-    const segSizes = new Map<string, number>();
-    for (const b of BASICS) countBySeg(items[b], segSizes);
-    segSizes.set(INSUFFICIENT_SEG, insufficient);
-    const ranked = Object.fromEntries(BASICS.map((b) => [b, items[b].length])) as Record<Basic, number>;
-    for (const b of BASICS) items[b] = [];
-    const percentilesOf = (dot: number) => {
-      const out: Partial<Record<Basic, number>> = {};
-      for (const b of BASICS) {
-        const p = percentiles[b].get(dot);
-        if (p !== undefined) out[b] = p;
-      }
-      return out;
-    };
+      const percentiles = Object.fromEntries(
+        BASICS.map((b) => [b, rankPercentiles(items[b], m.percentiles.decimals, m.percentiles.single_carrier)]),
+      ) as Record<Basic, Map<number, number>>;
+      const ranks = Object.fromEntries(
+        BASICS.map((b) => [b, new SegRanks(items[b], m.percentiles.decimals, m.percentiles.single_carrier)]),
+      ) as Record<Basic, SegRanks>;
+      const segSizes = new Map<string, number>();
+      for (const b of BASICS) countBySeg(items[b], segSizes);
+      segSizes.set(INSUFFICIENT_SEG, insufficient);
+      const ranked = Object.fromEntries(BASICS.map((b) => [b, items[b].length])) as Record<Basic, number>;
+      for (const b of BASICS) items[b] = [];
+      const percentilesOf = (dot: number) => {
+        const out: Partial<Record<Basic, number>> = {};
+        for (const b of BASICS) {
+          const p = percentiles[b].get(dot);
+          if (p !== undefined) out[b] = p;
+        }
+        return out;
+      };
 
-    const national = toNational(
-      (function* () {
-        for (let i = 0; i < unique.length; i++) yield agg.toAggregate(i);
-      })(),
-      gaps,
-    );
-
-    progress.stage(`writing ${formatCount(unique.length)} profiles`);
-    const profiles = await openRecordStoreWriter(sink, PROFILES);
-    const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
-    const monthly = await openRecordStoreWriter(sink, MONTHLY);
-    const registry = schemas();
-    const views = await openRecordStoreWriter(sink, CARRIER_VIEWS);
-    const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects, views);
-    const trend = new TrendCollector();
-    for (let i = 0; i < unique.length; i++) {
-      const c = unique[i]!;
-      const aggregate = agg.toAggregate(i);
-      const profile = toProfile({
-        census: c,
-        agg: aggregate,
-        measures: toMeasures(c, aggregate, m, gaps),
-        percentiles: percentilesOf(c.dot),
-        segSizes,
-        dataAsOf: asOf,
-        methodology: m,
-        national,
-        showRestricted,
+      const national = toNational(
+        (function* () {
+          for (let i = 0; i < unique.length; i++) yield agg.toAggregate(i);
+        })(),
         gaps,
-      });
-      // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
-      if (unique.length <= 100_000 || i % 1000 === 0) registry.assert('carriers/profile', profile, `profile ${c.dot}`);
-      const body = Buffer.from(JSON.stringify(profile));
-      await profiles.add(c.dot, body);
-      await comparison.add(profile);
-      trend.add(profile);
-      const record = {
-        carrier_id: c.dot,
+      );
+
+      progress.stage(`writing ${formatCount(unique.length)} profiles`);
+      const profiles = await openRecordStoreWriter(sink, PROFILES);
+      const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
+      const monthly = await openRecordStoreWriter(sink, MONTHLY);
+      const registry = schemas();
+      const views = await openRecordStoreWriter(sink, CARRIER_VIEWS);
+      const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects, views);
+      const trend = new TrendCollector();
+      const inspections = await openRecordStoreWriter(sink, INSPECTIONS);
+      const weighers = new Weighers(m);
+      const unitRules = { severityCap: m.severity.inspection_cap, crashSeverity: rules.crashSeverity };
+      const listRules = { timeWeight: weighers.at(asOf), crashSeverity: rules.crashSeverity };
+      for (let i = 0; i < unique.length; i++) {
+        const c = unique[i]!;
+        const aggregate = agg.toAggregate(i);
+        const measures = toMeasures(c, aggregate, m, gaps);
+        const events = await spill.eventsOf(i);
+        const units = events ? toUnits(events, unitRules) : [];
+        // The step-down recounts the carrier's events: at today's weights they must give today's sums.
+        const differs = differingBasic(basicsAt(units, weighers.at(asOf)), aggregate.basics);
+        if (differs) throw new Error(`carrier ${c.dot}: its events do not add up to its ${differs} sums`);
+        const type = carrierType(c, aggregate, m);
+        const stepDown = toStepDown({
+          census: c,
+          agg: aggregate,
+          units,
+          measures,
+          asOf,
+          methodology: m,
+          gaps,
+          ranks,
+          shown,
+          threshold: (b) => thresholdFor(b, type, m),
+          weighers,
+        });
+        if (events) await inspections.add(c.dot, Buffer.from(toInspectionList(events, listRules, gaps)));
+        const profile = toProfile({
+          census: c,
+          agg: aggregate,
+          measures,
+          stepDown,
+          percentiles: percentilesOf(c.dot),
+          segSizes,
+          dataAsOf: asOf,
+          methodology: m,
+          national,
+          showRestricted,
+          gaps,
+        });
+        // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
+        if (unique.length <= 100_000 || i % 1000 === 0)
+          registry.assert('carriers/profile', profile, `profile ${c.dot}`);
+        const body = Buffer.from(JSON.stringify(profile));
+        await profiles.add(c.dot, body);
+        await comparison.add(profile);
+        trend.add(profile);
+        const record = {
+          carrier_id: c.dot,
+          legal_name: c.legal_name,
+          dba_name: c.dba_name,
+          city: c.city,
+          state: c.state,
+          power_units: c.power_units,
+        };
+        if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
+        await results.add(c.dot, Buffer.from(JSON.stringify(record)));
+        // Sparse: only carriers with an inspection or crash in the window have a record.
+        const months = agg.monthly.recordOf(i);
+        if (months) await monthly.add(c.dot, months);
+        if (i % 10_000 === 0) progress.tick(`profiles: ${formatCount(i)}`);
+      }
+      await profiles.close();
+      await inspections.close();
+      await views.close();
+      await results.close();
+      await monthly.close();
+
+      progress.stage('name index');
+      const named: NamedCarrier[] = unique.map((c) => ({
+        dot: c.dot,
         legal_name: c.legal_name,
         dba_name: c.dba_name,
-        city: c.city,
+        power_units: toRankingSize(c, m),
         state: c.state,
-        power_units: c.power_units,
+      }));
+      named.sort(compareRank);
+      const nameStats = await writeNameIndex(sink, named);
+
+      const counts: Record<string, number> = {
+        carriers: unique.length,
+        inspections: ctx.accounts.filter((a) => a.kind === 'inspection').reduce((n, a) => n + a.used, 0),
+        violations: grouped.violations,
+        violation_cites_repeated: grouped.repeats,
+        inspection_basic_groups: grouped.groups,
+        crashes: ctx.accounts.filter((a) => a.kind === 'crash').reduce((n, a) => n + a.used, 0),
+        crashes_not_preventable: agg.notPreventable,
+        carriers_with_monthly_counts: monthly.count,
+        carriers_with_inspection_lists: inspections.count,
+        name_words: nameStats.tokens,
+        ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
       };
-      if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
-      await results.add(c.dot, Buffer.from(JSON.stringify(record)));
-      // Sparse: only carriers with an inspection or crash in the window have a record.
-      const months = agg.monthly.recordOf(i);
-      if (months) await monthly.add(c.dot, months);
-      if (i % 10_000 === 0) progress.tick(`profiles: ${formatCount(i)}`);
+      const warnings = [...emptyInputWarnings(ctx.accounts), ...(gapWarning ? [gapWarning] : [])];
+      const report = {
+        data_as_of: asOf,
+        inputs: ctx.accounts,
+        ignored: scan.ignored,
+        issue_counts: ctx.issueCounts,
+        issues: ctx.issues,
+        warnings,
+      };
+      await sink.writeJson('report.json', report, 'carriers/report');
+      const demo = (config.demo ?? false) || marker !== undefined;
+      // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
+      const sources = demo ? ctx.sources.map(toDemoProvenance) : ctx.sources;
+      await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas(), sources), 'core/openapi');
+      await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
+      await writeExplorer(sink, 'carriers', { sources, demo });
+      const manifest = toManifest({
+        service: 'carriers',
+        demo,
+        sources,
+        options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
+        counts,
+        codeHash: hashTree(ROOT, [
+          'contract/core',
+          'contract/carriers',
+          'pipeline/core',
+          'pipeline/carriers',
+          'schemas/core',
+          'schemas/carriers',
+          'data/carriers',
+          ...explorerSources('carriers'),
+        ]),
+        builtAt: now(),
+      });
+      progress.stage('recording changes');
+      const compared = await comparison.finish();
+      // A carrier's changes are a profile's worth of data: the pages go beside the tree with the profiles.
+      const options = { outDir: config.outDir, publicUrl: config.publicUrl, privatePages: true };
+      const record = await recordChanges(sink, effects, options, manifest, compared);
+      warnings.push(...record.warnings, ...(await writeCarrierHistory(sink, record, compared.changes, trend)));
+      progress.stage('publishing');
+      await sink.publish(manifest);
+      return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };
+    } finally {
+      spill.dispose();
     }
-    await profiles.close();
-    await views.close();
-    await results.close();
-    await monthly.close();
-
-    progress.stage('name index');
-    const named: NamedCarrier[] = unique.map((c) => ({
-      dot: c.dot,
-      legal_name: c.legal_name,
-      dba_name: c.dba_name,
-      power_units: toRankingSize(c, m),
-      state: c.state,
-    }));
-    named.sort(compareRank);
-    const nameStats = await writeNameIndex(sink, named);
-
-    const counts: Record<string, number> = {
-      carriers: unique.length,
-      inspections: ctx.accounts.filter((a) => a.kind === 'inspection').reduce((n, a) => n + a.used, 0),
-      violations: grouped.violations,
-      violation_cites_repeated: grouped.repeats,
-      inspection_basic_groups: grouped.groups,
-      crashes: ctx.accounts.filter((a) => a.kind === 'crash').reduce((n, a) => n + a.used, 0),
-      crashes_not_preventable: agg.notPreventable,
-      carriers_with_monthly_counts: monthly.count,
-      name_words: nameStats.tokens,
-      ...Object.fromEntries(BASICS.map((b) => [`ranked_${b}`, ranked[b]])),
-    };
-    const warnings = [...emptyInputWarnings(ctx.accounts), ...(gapWarning ? [gapWarning] : [])];
-    const report = {
-      data_as_of: asOf,
-      inputs: ctx.accounts,
-      ignored: scan.ignored,
-      issue_counts: ctx.issueCounts,
-      issues: ctx.issues,
-      warnings,
-    };
-    await sink.writeJson('report.json', report, 'carriers/report');
-    const demo = (config.demo ?? false) || marker !== undefined;
-    // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
-    const sources = demo ? ctx.sources.map(toDemoProvenance) : ctx.sources;
-    await sink.writeJson(toDocumentFile(OPENAPI_PATH), toCarriersOpenApi(schemas(), sources), 'core/openapi');
-    await sink.writeJson(toDocumentFile(AGENT_PATH), toAgentListing(), 'carriers/agent-tools');
-    await writeExplorer(sink, 'carriers', { sources, demo });
-    const manifest = toManifest({
-      service: 'carriers',
-      demo,
-      sources,
-      options: { as_of: asOf, methodology: m.version, show_restricted_percentiles: showRestricted },
-      counts,
-      codeHash: hashTree(ROOT, [
-        'contract/core',
-        'contract/carriers',
-        'pipeline/core',
-        'pipeline/carriers',
-        'schemas/core',
-        'schemas/carriers',
-        'data/carriers',
-        ...explorerSources('carriers'),
-      ]),
-      builtAt: now(),
-    });
-    progress.stage('recording changes');
-    const compared = await comparison.finish();
-    // A carrier's changes are a profile's worth of data: the pages go beside the tree with the profiles.
-    const options = { outDir: config.outDir, publicUrl: config.publicUrl, privatePages: true };
-    const record = await recordChanges(sink, effects, options, manifest, compared);
-    warnings.push(...record.warnings, ...(await writeCarrierHistory(sink, record, compared.changes, trend)));
-    progress.stage('publishing');
-    await sink.publish(manifest);
-    return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };
   });
 }

@@ -61,6 +61,7 @@ export const INSPECTION_COLUMNS: ColumnSpec[] = [
   req('unique_id', 'Unique_ID'),
   req('dot', 'DOT_Number'),
   req('date', 'Insp_Date'),
+  opt('state', 'Report_State'),
   opt('level', 'Insp_level_ID'),
   req('driver_oos', 'Driver_OOS_Total'),
   req('vehicle_oos', 'Vehicle_OOS_Total'),
@@ -83,6 +84,7 @@ export const VIOLATION_COLUMNS: ColumnSpec[] = [
   req('oos', 'OOS_Indicator'),
   opt('oos_weight', 'OOS_Weight'),
   req('severity_weight', 'Severity_Weight'),
+  opt('description', 'Section_Desc'),
   opt('group', 'Group_Desc'),
 ];
 

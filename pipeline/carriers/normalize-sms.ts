@@ -137,6 +137,7 @@ export function normalizeInspectionRow(
     row: {
       unique_id: uniqueId,
       ...key,
+      state: cleanText(raw.state)?.toUpperCase() ?? null,
       level,
       driver_oos: r.count('driver_oos'),
       vehicle_oos: r.count('vehicle_oos'),
@@ -199,6 +200,7 @@ export function normalizeViolationRow(
       oos,
       severity_weight: severity,
       oos_weight: oosWeight,
+      description: cleanText(raw.description),
       group: cleanText(raw.group),
     },
     issues: r.issues,

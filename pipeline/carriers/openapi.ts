@@ -160,6 +160,25 @@ export function toCarriersOpenApi(
         },
       },
       {
+        method: 'get',
+        path: `${BASE}/carrier/{carrier_id}/inspections`,
+        operationId: 'getCarrierInspections',
+        summary: 'Inspections, violations and crashes',
+        tag: 'Carriers',
+        description:
+          'Signed in, and counted as one profile lookup for a free key. The inspections of the 24-month window, newest first, paged by `limit` and `offset`, each with its violations (code, description, BASIC, severity weight, time weight, out of service), and every crash of the window with its severity and time weight: the events the profile’s measures and step-down rest on. A carrier without events in the window has empty lists; what the build had no input for is `null` (`data_gaps`). A 4xx never counts.',
+        parameters: [CARRIER_ID],
+        query: 'carriers/inspections-query',
+        security: 'bearer',
+        responses: {
+          200: json('carriers/inspections', 'The page.', { headers: ['ETag', ...RATE_LIMIT], cache: NO_STORE }),
+          400: withAllowance(badCarrierId(', a `limit` out of 1–100 or an `offset` out of 0–100,000')),
+          401: unauthorized,
+          404: withAllowance(noCarrier),
+          429: quotaExhausted,
+        },
+      },
+      {
         method: 'post',
         path: `${BASE}/carrier/{carrier_id}/explain`,
         operationId: 'explainCarrier',

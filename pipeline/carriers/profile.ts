@@ -15,6 +15,7 @@ import {
   type TopRisk,
 } from '../../contract/carriers/profile.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
+import type { Step } from './step-down.ts';
 import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 
 export interface ProfileInput {
@@ -36,6 +37,8 @@ export interface ProfileInput {
    * What rests on one is null in the profile, never 0.
    */
   gaps: readonly DataGap[];
+  /** Each BASIC's step-down (step-down.ts); null where it has no measure. */
+  stepDown: Readonly<Record<Basic, Step[] | null>>;
 }
 
 const ratio = (num: number, den: number | null): number | null =>
@@ -199,6 +202,7 @@ export function toProfile(input: ProfileInput): Profile {
       violations: mm.violations,
       peer_group: mm.seg?.id ?? null,
       sufficient_data: mm.sufficient,
+      step_down: input.stepDown[basic],
       // The methodology file's wording; the profile schema holds it to the contract's, and the sink checks.
       ...(withheld ? { percentile_note: m.public_display.restricted_note as Category['percentile_note'] } : {}),
     };

@@ -36,6 +36,8 @@ export interface InspectionRow {
   dot: number;
   /** ISO date. */
   date: string;
+  /** Report_State: where the inspection took place (two letters), null when absent. */
+  state: string | null;
   level: number | null;
   driver_oos: number;
   vehicle_oos: number;
@@ -58,6 +60,8 @@ export interface ViolationRow {
   oos: boolean;
   severity_weight: number;
   oos_weight: number;
+  /** Section_Desc: what the cited regulation says, e.g. "Operating a CMV without a periodic inspection". */
+  description: string | null;
   group: string | null;
 }
 

@@ -22,7 +22,8 @@ import {
 import { HttpError, invalidParameters, notFound, type ParameterError } from '../../contract/core/problem.ts';
 import { RecordStore } from '../core/record-store.ts';
 import type { AccountStore, Plan, StoreHealth } from '../core/store.ts';
-import { MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
+import { INSPECTIONS, MONTHLY, OPENAPI_PATH, PROFILES } from '../../contract/carriers/layout.ts';
+import { INSPECTIONS_LIMIT, inspectionsPayload, parseInspectionsQuery } from './inspections.ts';
 import { toSearchWords } from '../../contract/core/text.ts';
 import { type AgentDeps, mountAgent } from './agent.ts';
 import { agentMcp } from './agent-mcp.ts';
@@ -56,6 +57,8 @@ export interface CarriersData {
   monthly: RecordStore;
   /** The build's change record, signed-in data like the profiles (docs/contracts/changes.md). */
   changes: CarrierChanges;
+  /** Each carrier's inspections and crashes of the window; undefined in a build made before the lists. */
+  inspections: RecordStore | undefined;
 }
 
 export interface CarriersOptions {
@@ -176,11 +179,14 @@ export async function lookupProfile(
   s: ServiceState<CarriersData>,
   rawId: string | undefined,
   access: ProfileAccess,
+  /** More to check before the carrier is read (a route's own parameters): a 4xx from it counts nothing. */
+  check?: () => void,
 ): Promise<ProfileAnswer> {
   const account = await authenticate(req, access.accounts(), access.signIn);
   let id: number;
   try {
     id = toCarrierId(rawId);
+    check?.();
   } catch (err) {
     return refuse(err, account, access);
   }
@@ -250,12 +256,14 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
     load(build) {
       const profiles = RecordStore.open(build, PROFILES);
       const monthly = RecordStore.open(build, MONTHLY);
+      const inspections = build.has(`${INSPECTIONS}.idx`) ? RecordStore.open(build, INSPECTIONS) : undefined;
       let search: SearchThread;
       try {
         search = new SearchThread(build);
       } catch (err) {
         profiles.close();
         monthly.close();
+        inspections?.close();
         throw err;
       }
       let changes: CarrierChanges;
@@ -264,6 +272,7 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       } catch (err) {
         profiles.close();
         monthly.close();
+        inspections?.close();
         search.close();
         throw err;
       }
@@ -275,10 +284,12 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
         hot: new RepeatCache(PROFILE_CACHE),
         monthly,
         changes,
+        inspections,
       };
     },
     unload(data) {
       data.profiles.close();
+      data.inspections?.close();
       data.search.close();
       data.monthly.close();
       data.changes.close();
@@ -295,6 +306,27 @@ export function createCarriersService(options: CarriersOptions): ServiceDefiniti
       r.get(
         `${BASE}/carrier/:carrier_id`,
         async (req, res, s) => sendRecord(req, res, await lookupProfile(req, s, req.params.carrier_id, access)),
+        SIGNED_IN,
+      );
+
+      // A profile's worth of data: the same gate, and a free key's answer counts one lookup.
+      r.get(
+        `${BASE}/carrier/:carrier_id/inspections`,
+        async (req, res, s) => {
+          let page = { limit: INSPECTIONS_LIMIT, offset: 0 };
+          let store: RecordStore | undefined;
+          // The profile's conditional request is not this one's: its If-None-Match is the page's own (below).
+          const gate = { headers: { ...req.headers, 'if-none-match': undefined }, method: req.method };
+          const answer = await lookupProfile(gate, s, req.params.carrier_id, access, () => {
+            page = parseInspectionsQuery(req);
+            // A build made before the lists existed: a 404 that says so, never a list that looks empty.
+            store = s.data.inspections;
+            if (!store) throw notFound('this build has no inspection lists; the next build adds them');
+          });
+          const dataVersion = s.build.manifest.data_version;
+          const payload = await inspectionsPayload(store!, dataVersion, answer.id, answer.body, page);
+          sendPayload(req, res, payload, { cacheControl: NO_STORE, headers: answer.headers });
+        },
         SIGNED_IN,
       );
 

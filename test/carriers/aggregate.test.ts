@@ -28,6 +28,7 @@ const violation = (
   oos,
   severity_weight,
   oos_weight: oos ? 2 : 0,
+  description: null,
   group: null,
 });
 

@@ -436,6 +436,8 @@ describe('the static tree', () => {
         .filter((f) => !f.startsWith('changes/'))
         .sort(),
     ).toEqual([
+      'inspections.dat',
+      'inspections.idx',
       'monthly.dat',
       'monthly.idx',
       'profiles.dat',

@@ -380,6 +380,7 @@ const INSPECTION_RAW: Record<string, string> = {
   unique_id: '900001',
   dot: '123',
   date: '30-JAN-24',
+  state: 'tx',
   level: '1',
   driver_oos: '0',
   vehicle_oos: '1',
@@ -403,6 +404,7 @@ describe('normalizeInspectionRow', () => {
         unique_id: '900001',
         dot: 123,
         date: '2024-01-30',
+        state: 'TX',
         level: 1,
         driver_oos: 0,
         vehicle_oos: 1,
@@ -477,6 +479,7 @@ const VIOLATION_RAW: Record<string, string> = {
   oos: 'false',
   oos_weight: '0',
   severity_weight: '5',
+  description: 'Speeding  6-10 miles per hour over the speed limit',
   group: 'Speeding 2',
 };
 const violation = (over: Record<string, string>) =>
@@ -494,6 +497,7 @@ describe('normalizeViolationRow', () => {
         oos: false,
         severity_weight: 5,
         oos_weight: 0,
+        description: 'Speeding 6-10 miles per hour over the speed limit',
         group: 'Speeding 2',
       },
       issues: [],

@@ -555,6 +555,10 @@ describe('profile', () => {
       national: toNational([a]),
       showRestricted: over.showRestricted ?? false,
       gaps: [],
+      stepDown: Object.fromEntries(BASICS.map((b) => [b, measures[b].measure === null ? null : []])) as Record<
+        Basic,
+        [] | null
+      >,
     };
   }
 
@@ -586,6 +590,7 @@ describe('profile', () => {
       violations: 9,
       peer_group: 'unsafe_driving:combination:2',
       sufficient_data: true,
+      step_down: [],
     });
     expect(profile.top_risks[0]!.reason).toBe(
       'Unsafe Driving at the 71.4th percentile of 5,123 carriers with 9–21 inspections with unsafe-driving violations (combination segment); 9 violations in 24 months; intervention threshold 65 (reached)',

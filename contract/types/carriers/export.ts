@@ -412,4 +412,31 @@ export interface Category {
    * Present when FMCSA publishes no percentile for the category and the percentile is withheld.
    */
   percentile_note?: "not published by FMCSA";
+  /**
+   * When the figures fall if nothing new happens: the coming dates (within the next 24 months) on which the time weight of one of the category's inspections, violations or crashes falls (3 → 2 → 1 → out of the window) and the category's measure, ranking or percentile changes with it, in date order: every such date on which the alert, the data sufficiency or the measure's reaching 0 changes, and otherwise the first such date of each calendar month (a carrier with hundreds of inspections has a weight falling almost every day), with the measure the carrier would then have and its percentile against this build's peer groups (the carrier's own measure left out). The first step with `alert: false` after an alert is the day the alert clears. Null when the category has no measure today; [] when nothing will change (a measure of 0 stays 0). docs/api-carriers.md, "Step-down", says how.
+   */
+  step_down: Step[] | null;
+}
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "step".
+ */
+export interface Step {
+  /**
+   * The first day the lower time weights apply.
+   */
+  date: string;
+  /**
+   * The measure from that day, with no new event.
+   */
+  measure: number | null;
+  /**
+   * Percentile rank in the safety event group, 0–100, higher is worse.
+   */
+  percentile: number | null;
+  /**
+   * percentile ≥ today's threshold.
+   */
+  alert: boolean;
+  sufficient_data: boolean;
 }
