@@ -31,9 +31,9 @@ export class SegRanks {
   ) {
     const lists = new Map<string, number[]>();
     for (const { seg, measure } of items) {
-      let list = lists.get(seg);
-      if (!list) lists.set(seg, (list = []));
-      list.push(measure);
+      const list = lists.get(seg);
+      if (list) list.push(measure);
+      else lists.set(seg, [measure]);
     }
     for (const [seg, list] of lists) this.groups.set(seg, Float64Array.from(list).sort());
   }
@@ -74,8 +74,10 @@ export class Weighers {
   private readonly cache = new Map<string, (date: string) => number>();
   constructor(private readonly m: Methodology) {}
   at(asOf: string): (date: string) => number {
-    let w = this.cache.get(asOf);
-    if (!w) this.cache.set(asOf, (w = toTimeWeigher(asOf, this.m)));
+    const known = this.cache.get(asOf);
+    if (known) return known;
+    const w = toTimeWeigher(asOf, this.m);
+    this.cache.set(asOf, w);
     return w;
   }
 }
@@ -123,9 +125,9 @@ export function toStepDown(input: StepDownInput): Record<Basic, Step[] | null> {
     for (const months of bands) {
       if (u.date < toMonthsBefore(asOf, months)) continue;
       const on = leavesBandOn(u.date, months);
-      let list = changes.get(on);
-      if (!list) changes.set(on, (list = []));
-      list.push(k);
+      const list = changes.get(on);
+      if (list) list.push(k);
+      else changes.set(on, [k]);
     }
   });
   const out = {} as Record<Basic, Step[] | null>;

@@ -122,7 +122,7 @@ describe('the fixture build', () => {
       '2028-09-02', // the last leaves: no violation, measure 0
     ]);
     const sums = [30, 25, 20, 15, 10, 5, 0];
-    steps.forEach((s, k) => expect(s.measure).toBeCloseTo(perPoint * sums[k]!, 2));
+    for (const [k, s] of steps.entries()) expect(s.measure).toBeCloseTo(perPoint * sums[k]!, 2);
     // Alpha is below Beta, the only other member of its group, until it is no longer ranked at all.
     expect(steps.map((s) => [s.percentile, s.sufficient_data, s.alert])).toEqual([
       [0, true, false],
