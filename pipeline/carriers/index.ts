@@ -42,6 +42,9 @@ import {
 import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts';
 import { normalizeCensusRow } from './normalize-census.ts';
 import { EventSpill } from './event-spill.ts';
+import { KeyedSpill } from '../core/keyed-spill.ts';
+import { type Registration, toRegistration } from './registration.ts';
+import { SPILL_PREFIX } from './aggregate.ts';
 import { basicsAt, differingBasic, toUnits } from './carrier-events.ts';
 import { toInspectionList } from './inspection-list.ts';
 import { SegRanks, toStepDown, Weighers } from './step-down.ts';
@@ -163,54 +166,63 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     // Census: every carrier, sorted by number; a number repeated keeps its first row (files in name order, the
     // sort is stable), and the later row's file is told in its account: used one less, dropped as a duplicate.
     const census: { row: CensusRow; account: number }[] = [];
-    for (const f of files('census')) {
-      const account = ctx.accounts.length;
-      await ctx.read(
-        f,
-        (raw, file, record) => normalizeCensusRow(raw, file, record, reference),
-        (row) => {
-          census.push({ row, account });
-          return 'used';
-        },
-      );
-    }
-    census.sort((a, b) => a.row.dot - b.row.dot);
-    const unique: CensusRow[] = [];
-    for (const { row, account } of census) {
-      if (unique.length && unique[unique.length - 1]!.dot === row.dot) {
-        ctx.issueCounts.duplicate_carrier = (ctx.issueCounts.duplicate_carrier ?? 0) + 1;
-        const a = ctx.accounts[account]!;
-        a.used--;
-        a.dropped.duplicate_carrier = (a.dropped.duplicate_carrier ?? 0) + 1;
-        continue;
-      }
-      unique.push(row);
-    }
-    // A census without one usable row is a failed download (a header alone, every row malformed): publishing
-    // from it would empty the service.
-    if (unique.length === 0) throw noUsableRows('the census files', files('census'), 'carrier row');
-    const dots = Uint32Array.from(unique, (r) => r.dot);
-
-    const marker = await effects.readFile(join(config.input, DEMO_MARKER));
-    const markerInfo = marker ? (JSON.parse(marker.toString('utf8')) as { as_of?: string }) : undefined;
-    // The snapshot is as of the census's latest date, but never after the build day: one mistyped future
-    // date (11-AUG-2036) would otherwise move every inspection out of the 24-month window.
-    let latestCensus = '';
-    for (const r of unique) {
-      for (const d of [r.mcs150_date, r.add_date]) {
-        if (d && d > reference)
-          ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
-        else if (d && d > latestCensus) latestCensus = d;
-      }
-    }
-    const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
-    progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
-
-    const rules = toRules(asOf, m);
-    // Every event of the window, per carrier, for the inspection lists and the step-downs: kept until the
-    // profiles are written.
-    const spill = new EventSpill(unique.length);
+    // Addresses, telephone and classification wait on disk until the profiles are written (registration.ts).
+    const registrations = new KeyedSpill(SPILL_PREFIX);
+    let held: EventSpill | undefined;
     try {
+      for (const f of files('census')) {
+        const account = ctx.accounts.length;
+        await ctx.read(
+          f,
+          (raw, file, record) => {
+            const normalized = normalizeCensusRow(raw, file, record, reference);
+            if (normalized.row) registrations.add(normalized.row.dot, JSON.stringify(toRegistration(raw)));
+            return normalized;
+          },
+          (row) => {
+            census.push({ row, account });
+            return 'used';
+          },
+        );
+      }
+      census.sort((a, b) => a.row.dot - b.row.dot);
+      const unique: CensusRow[] = [];
+      for (const { row, account } of census) {
+        if (unique.length && unique[unique.length - 1]!.dot === row.dot) {
+          ctx.issueCounts.duplicate_carrier = (ctx.issueCounts.duplicate_carrier ?? 0) + 1;
+          const a = ctx.accounts[account]!;
+          a.used--;
+          a.dropped.duplicate_carrier = (a.dropped.duplicate_carrier ?? 0) + 1;
+          continue;
+        }
+        unique.push(row);
+      }
+      // A census without one usable row is a failed download (a header alone, every row malformed): publishing
+      // from it would empty the service.
+      if (unique.length === 0) throw noUsableRows('the census files', files('census'), 'carrier row');
+      const dots = Uint32Array.from(unique, (r) => r.dot);
+
+      const marker = await effects.readFile(join(config.input, DEMO_MARKER));
+      const markerInfo = marker ? (JSON.parse(marker.toString('utf8')) as { as_of?: string }) : undefined;
+      // The snapshot is as of the census's latest date, but never after the build day: one mistyped future
+      // date (11-AUG-2036) would otherwise move every inspection out of the 24-month window.
+      let latestCensus = '';
+      for (const r of unique) {
+        for (const d of [r.mcs150_date, r.add_date]) {
+          if (d && d > reference)
+            ctx.issueCounts.census_date_after_build = (ctx.issueCounts.census_date_after_build ?? 0) + 1;
+          else if (d && d > latestCensus) latestCensus = d;
+        }
+      }
+      const asOf = config.asOf ?? markerInfo?.as_of ?? (latestCensus || reference);
+      progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
+
+      const rules = toRules(asOf, m);
+      registrations.close();
+      // Every event of the window, per carrier, for the inspection lists and the step-downs: kept until the
+      // profiles are written.
+      const spill = new EventSpill(unique.length);
+      held = spill;
       const agg = new Aggregator(new CarrierIndex(dots), rules, spill);
       let grouped: Awaited<ReturnType<Aggregator['finish']>>;
       try {
@@ -327,6 +339,9 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
         const aggregate = agg.toAggregate(i);
         const measures = toMeasures(c, aggregate, m, gaps);
         const events = await spill.eventsOf(i);
+        const kept = await registrations.linesOf(c.dot);
+        // A carrier number given twice keeps its first row (above), and so its first registration.
+        const registration = kept ? (JSON.parse(kept[0]!) as Registration) : undefined;
         const units = events ? toUnits(events, unitRules) : [];
         // The step-down recounts the carrier's events: at today's weights they must give today's sums.
         const differs = differingBasic(basicsAt(units, weighers.at(asOf)), aggregate.basics);
@@ -455,7 +470,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       await sink.publish(manifest);
       return { data_version: manifest.data_version, counts, inputs: ctx.accounts, ignored: scan.ignored, warnings };
     } finally {
-      spill.dispose();
+      held?.dispose();
+      registrations.dispose();
     }
   });
 }

@@ -41,6 +41,23 @@ export const CENSUS_COLUMNS: ColumnSpec[] = [
   opt('authorized_for_hire', 'AUTHORIZED_FOR_HIRE'),
   opt('private_passenger_business', 'PRIVATE_PASSENGER_BUSINESS'),
   opt('private_passenger_nonbusiness', 'PRIVATE_PASSENGER_NONBUSINESS'),
+  // The profile's registration fields (registration.ts); EMAIL_ADDRESS is never read.
+  opt('street', 'PHY_STREET'),
+  opt('mailing_street', 'MAILING_STREET'),
+  opt('mailing_city', 'MAILING_CITY'),
+  opt('mailing_state', 'MAILING_STATE'),
+  opt('mailing_zip', 'MAILING_ZIP'),
+  opt('mailing_country', 'MAILING_COUNTRY'),
+  opt('telephone', 'TELEPHONE'),
+  opt('exempt_for_hire', 'EXEMPT_FOR_HIRE'),
+  opt('private_property', 'PRIVATE_PROPERTY'),
+  opt('migrant', 'MIGRANT'),
+  opt('us_mail', 'US_MAIL'),
+  opt('federal_government', 'FEDERAL_GOVERNMENT'),
+  opt('state_government', 'STATE_GOVERNMENT'),
+  opt('local_government', 'LOCAL_GOVERNMENT'),
+  opt('indian_tribe', 'INDIAN_TRIBE'),
+  opt('op_other', 'OP_OTHER'),
 ];
 
 /**

@@ -19,7 +19,7 @@ export function toDotNumber(raw: string | undefined): number | undefined {
 }
 
 /** Census flags: `Y`/`N` (FMCSA txt) or `true`/`false` (open-data export), any case. */
-function toCensusFlag(raw: string | undefined): boolean | null | undefined {
+export function toCensusFlag(raw: string | undefined): boolean | null | undefined {
   const s = (raw ?? '').trim().toLowerCase();
   if (s === '') return null;
   if (s === 'y' || s === 'true') return true;

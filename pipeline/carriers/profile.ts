@@ -16,6 +16,7 @@ import {
 } from '../../contract/carriers/profile.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
 import type { Step } from './step-down.ts';
+import { type Registration, toRegistrationFields } from './registration.ts';
 import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 
 export interface ProfileInput {
@@ -37,6 +38,8 @@ export interface ProfileInput {
    * What rests on one is null in the profile, never 0.
    */
   gaps: readonly DataGap[];
+  /** The census's registration fields kept aside (registration.ts); undefined when none were. */
+  registration?: Registration;
   /** Each BASIC's step-down (step-down.ts); null where it has no measure. */
   stepDown: Readonly<Record<Basic, Step[] | null>>;
 }
@@ -231,6 +234,7 @@ export function toProfile(input: ProfileInput): Profile {
     power_units: census.power_units,
     drivers: census.drivers,
     mileage: toMileage(census),
+    ...toRegistrationFields(census, input.registration, input.dataAsOf),
     peer_group: {
       id: peerId,
       label: peerSeg ? peerSeg.label : 'Carriers not ranked in any category',

@@ -8,6 +8,7 @@ import type { RowIssue } from '../../pipeline/core/issues.ts';
 import { CENSUS_COLUMNS } from '../../pipeline/carriers/inputs.ts';
 import { normalizeCensusRow } from '../../pipeline/carriers/normalize-census.ts';
 import type { CensusRow } from '../../pipeline/carriers/types.ts';
+import { type Registration, toRegistration, toRegistrationFields } from '../../pipeline/carriers/registration.ts';
 
 const DATA = join(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'carriers');
 const CENSUS = join(DATA, 'census');
@@ -23,13 +24,17 @@ describe.skipIf(!present)('census samples (SMS Input – Motor Carrier Census, k
   const reports: Partial<Record<keyof typeof FILES, CsvReport>> = {};
   const issues: RowIssue[] = [];
   const byDot = new Map<number, CensusRow>();
+  const registrations = new Map<number, Registration>();
 
   beforeAll(async () => {
     for (const [which, name] of Object.entries(FILES) as [keyof typeof FILES, string][]) {
       reports[which] = await readCsv(join(CENSUS, name), CENSUS_COLUMNS, (raw, record) => {
         const result = normalizeCensusRow(raw, name, record, REFERENCE);
         issues.push(...result.issues);
-        if (result.row) rows[which].push(result.row);
+        if (result.row) {
+          rows[which].push(result.row);
+          registrations.set(result.row.dot, toRegistration(raw));
+        }
       });
     }
     for (const row of [...rows.big, ...rows.small]) byDot.set(row.dot, row);
@@ -109,6 +114,50 @@ describe.skipIf(!present)('census samples (SMS Input – Motor Carrier Census, k
     const count = (op: string) => rows.big.filter((r) => r.carrier_operation === op).length;
     expect([count('A'), count('B'), count('C')]).toEqual([345, 17, 638]);
     expect(rows.big.every((r) => typeof r.hm_flag === 'boolean' && typeof r.pc_flag === 'boolean')).toBe(true);
+  });
+
+  it('gives the profile its registration fields, and never the e-mail address', () => {
+    const fields = toRegistrationFields(byDot.get(2769350)!, registrations.get(2769350), REFERENCE);
+    expect(fields).toEqual({
+      carrier_operation: { code: 'C', label: 'Intrastate non-hazmat' },
+      physical_address: {
+        street: '11740 S NEW HAMPSHIRE AVE',
+        city: 'LOS ANGELES',
+        state: 'CA',
+        zip: '90044',
+        country: 'US',
+      },
+      mailing_address: {
+        street: '11740 S NEW HAMPSHIRE AVE',
+        city: 'LOS ANGELES',
+        state: 'CA',
+        zip: '90044',
+        country: 'US',
+      },
+      telephone: '(310) 617-5164',
+      mcs150_date: '2019-10-01',
+      mcs150_mileage: { miles: 10000, year: 2018 },
+      // Filed in October 2019, six years before the snapshot: long past FMCSA's 24 months.
+      mcs150_outdated: true,
+      date_added: '2015-07-01',
+      // private_only and private_property are true; private_only is what the others say, not a class.
+      operation_classification: ['private_property'],
+      operation_other: null,
+      hazmat_flag: false,
+      passenger_flag: false,
+    });
+    expect(JSON.stringify(fields)).not.toMatch(/@/);
+    // OP_OTHER as free text (the open-data export) sets `other` and is kept.
+    expect(registrations.get(3284665)).toMatchObject({
+      operation_classification: ['authorized_for_hire', 'other'],
+      operation_other: 'TOW TRUCK',
+    });
+    // Filed in February 2025: current.
+    expect(toRegistrationFields(byDot.get(3284665)!, registrations.get(3284665), REFERENCE).mcs150_outdated).toBe(
+      false,
+    );
+    // No e-mail address anywhere in what the build keeps of any row.
+    for (const r of registrations.values()) expect(JSON.stringify(r)).not.toMatch(/@/);
   });
 
   it('matches every census spec in the FMCSA_CENSUS1 txt header', async () => {

@@ -64,6 +64,70 @@ export interface CarrierProfile {
     year: number;
   };
   /**
+   * CARRIER_OPERATION: A interstate, B intrastate hazmat, C intrastate non-hazmat; null when the census gives none it knows.
+   */
+  carrier_operation: {
+    code: "A" | "B" | "C";
+    label: "Interstate" | "Intrastate hazmat" | "Intrastate non-hazmat";
+  } | null;
+  physical_address: Address;
+  /**
+   * MAILING_*; null when the census has no mailing address at all.
+   */
+  mailing_address: Address1 | null;
+  /**
+   * TELEPHONE as the census writes it. The census's e-mail address is never read or shown.
+   */
+  telephone: string | null;
+  /**
+   * When the carrier last filed its MCS-150 (registration update).
+   */
+  mcs150_date: string | null;
+  /**
+   * MCS150_MILEAGE for MCS150_MILEAGE_YEAR, as filed; null when either is empty or the year is 0.
+   */
+  mcs150_mileage: {
+    miles: number;
+    year: number;
+  } | null;
+  /**
+   * The MCS-150 was filed more than 24 months before `data_as_of` (FMCSA requires an update every 24 months, 49 CFR 390.19); null when the census gives no date.
+   */
+  mcs150_outdated: boolean | null;
+  /**
+   * ADD_DATE: when the carrier entered FMCSA's registry (MCMIS).
+   */
+  date_added: string | null;
+  /**
+   * The census's operation classification flags that are set (Y or true), in the census's order; `other` for OP_OTHER set or given as text.
+   */
+  operation_classification: (
+    | "authorized_for_hire"
+    | "exempt_for_hire"
+    | "private_property"
+    | "private_passenger_business"
+    | "private_passenger_nonbusiness"
+    | "migrant"
+    | "us_mail"
+    | "federal_government"
+    | "state_government"
+    | "local_government"
+    | "indian_tribe"
+    | "other"
+  )[];
+  /**
+   * OP_OTHER when the census gives it as text (`FARM`, `TOW TRUCK`) rather than a flag.
+   */
+  operation_other: string | null;
+  /**
+   * HM_FLAG: the carrier is subject to the placardable hazmat threshold.
+   */
+  hazmat_flag: boolean | null;
+  /**
+   * PC_FLAG: the carrier is subject to the passenger carrier threshold.
+   */
+  passenger_flag: boolean | null;
+  /**
    * The safety event group of the carrier's Unsafe Driving category if ranked, else of its first ranked category, else the group of carriers ranked in no category (id `insufficient`).
    */
   peer_group: {
@@ -356,6 +420,29 @@ export interface CarrierProfile {
         | undefined;
     };
   }[];
+}
+/**
+ * PHY_STREET, PHY_CITY, PHY_STATE, PHY_ZIP, PHY_COUNTRY.
+ */
+export interface Address {
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country: string | null;
+}
+/**
+ * An address as the census writes it; each empty field null. `zip` is text (`08861`, `34604-1486`).
+ *
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "address".
+ */
+export interface Address1 {
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country: string | null;
 }
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema
