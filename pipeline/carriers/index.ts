@@ -366,6 +366,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
           agg: aggregate,
           measures,
           stepDown,
+          registration,
           percentiles: percentilesOf(c.dot),
           segSizes,
           dataAsOf: asOf,
