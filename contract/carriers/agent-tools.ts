@@ -27,7 +27,7 @@ export const AGENT_TOOLS: Record<ToolName, { schema: string; description: string
     description:
       'What changed per carrier between builds, oldest first, as GET /api/changes returns it: carriers added to or removed ' +
       'from the census, names, fleet, inspections and crashes, out-of-service rates, and each BASIC percentile (a move of ' +
-      '0.5 point or more) and alert; `notable` names what a person would act on (alert_started, alert_ended, name_changed). ' +
+      '0.5 point or more) and alert; `notable` names what a person would act on (alert_started, alert_ended, name_changed, authority_revoked, out_of_service_order, insurance_lapsed). ' +
       '`since` is a data_version or a UTC day (default: the last 30 days); `id` keeps one carrier. Needs an API key; not ' +
       'counted against the allowance.',
   },

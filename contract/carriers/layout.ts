@@ -14,3 +14,8 @@ export const MONTHLY = 'private/monthly';
  * only carriers with an event; the record's format: contract/carriers/inspections.ts).
  */
 export const INSPECTIONS = 'private/inspections';
+/**
+ * Docket → carriers (record store keyed by contract/carriers/dockets.ts toDocketKey): a JSON array of carrier
+ * numbers, the docket's current holder first, then those that held it before, latest first.
+ */
+export const DOCKETS = 'private/dockets';

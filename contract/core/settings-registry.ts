@@ -213,6 +213,36 @@ export const SETTINGS = {
     meaning: 'nightly: SMS Input – Crash',
     readBy: ['nightly'],
   },
+  FMCSA_LI_CARRIER_URL: {
+    default: `${FMCSA}/6eyk-hxee/rows.csv?accessType=DOWNLOAD`,
+    meaning: 'nightly: L&I Carrier (authority and required insurance per docket)',
+    readBy: ['nightly'],
+  },
+  FMCSA_AUTHORITY_HISTORY_URL: {
+    default: `${FMCSA}/9mw4-x3tu/rows.csv?accessType=DOWNLOAD`,
+    meaning: 'nightly: L&I Authority History',
+    readBy: ['nightly'],
+  },
+  FMCSA_INSURANCE_URL: {
+    default: `${FMCSA}/qh9u-swkp/rows.csv?accessType=DOWNLOAD`,
+    meaning: 'nightly: L&I Active and Pending Insurance',
+    readBy: ['nightly'],
+  },
+  FMCSA_INSURANCE_HISTORY_URL: {
+    default: `${FMCSA}/6sqe-dvqs/rows.csv?accessType=DOWNLOAD`,
+    meaning: 'nightly: L&I Insurance History',
+    readBy: ['nightly'],
+  },
+  FMCSA_REVOCATION_URL: {
+    default: `${FMCSA}/sa6p-acbp/rows.csv?accessType=DOWNLOAD`,
+    meaning: 'nightly: L&I Revocation',
+    readBy: ['nightly'],
+  },
+  FMCSA_OOS_ORDERS_URL: {
+    default: `${FMCSA}/p2mt-9ige/rows.csv?accessType=DOWNLOAD`,
+    meaning: 'nightly: FMCSA Out of Service Orders',
+    readBy: ['nightly'],
+  },
   NIGHTLY_TIMEOUT_MS: {
     default: '60000',
     meaning: 'nightly: an attempt that receives nothing this long is abandoned',

@@ -14,6 +14,7 @@ import type { Manifest } from '../../contract/core/manifest.ts';
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
 import { type ComparedBuild, type Comparison, compareEntity, type EntityView, notCompared } from '../core/changes.ts';
 import { ChangeLog } from '../core/change-log.ts';
+import { alignRegistry, type RegistryValues, registryNotable, registryValues, registryView } from './registry-view.ts';
 import { openRecordCursor } from '../core/record-reader.ts';
 import type { RecordStoreWriter } from '../core/record-store.ts';
 import type { SinkEffects } from '../core/sink.ts';
@@ -31,6 +32,10 @@ type Compared = Pick<
   | 'crashes'
   | 'rates'
   | 'categories'
+  | 'operating_status'
+  | 'authority'
+  | 'insurance'
+  | 'out_of_service_orders'
 >;
 
 /** The pointers a carrier is compared on; categories keyed by name (`/categories/unsafe_driving/percentile`). */
@@ -53,6 +58,7 @@ export function carrierView(p: Compared): Map<string, unknown> {
     view.set(`${at}/percentile`, c.percentile);
     view.set(`${at}/alert`, c.alert);
   }
+  registryView(registryValues(p), view);
   return view;
 }
 
@@ -60,12 +66,15 @@ export const CARRIER_COMPARISON: Comparison = {
   notable(fields: readonly Field[]): string[] {
     const notable = new Set<string>();
     for (const f of fields) {
-      if (f.path.endsWith('/alert')) notable.add(f.to === true ? 'alert_started' : 'alert_ended');
+      if (f.path.startsWith('/categories/') && f.path.endsWith('/alert'))
+        notable.add(f.to === true ? 'alert_started' : 'alert_ended');
       else if (f.path === '/legal_name') notable.add('name_changed');
+      else registryNotable(f, notable);
     }
     return [...notable].sort();
   },
   // A percentile that moves by less than half a point is not a change.
+  align: alignRegistry,
   same: (path, from, to) =>
     path.endsWith('/percentile') && typeof from === 'number' && typeof to === 'number' && Math.abs(from - to) < 0.5,
 };
@@ -108,17 +117,22 @@ export function viewValues(p: Compared): unknown[] {
   ];
   // Each category as its index in BASICS, its percentile and its alert as 0 or 1: a few bytes, not its name.
   for (const c of p.categories) values.push(BASICS.indexOf(c.category), c.percentile, c.alert ? 1 : 0);
+  // The registry fields as one object after the categories (a view kept before them has none).
+  values.push(registryValues(p));
   return values;
 }
 
 /** The view viewValues' array stands for. */
 export function viewOfValues(values: readonly unknown[]): EntityView {
   const view = new Map<string, unknown>(FIXED.map((path, i) => [path, values[i]]));
-  for (let i = FIXED.length; i + 2 < values.length; i += 3) {
+  let i = FIXED.length;
+  for (; i + 2 < values.length && typeof values[i] === 'number'; i += 3) {
     const at = `/categories/${pointerToken(BASICS[values[i] as number] ?? String(values[i]))}`;
     view.set(`${at}/percentile`, values[i + 1]);
     view.set(`${at}/alert`, values[i + 2] === 1);
   }
+  const registry = values[i];
+  if (registry !== null && typeof registry === 'object') registryView(registry as RegistryValues, view);
   return { name: String(values[0] ?? ''), view };
 }
 

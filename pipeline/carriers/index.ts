@@ -43,7 +43,11 @@ import { compareRank, writeNameIndex, type NamedCarrier } from './name-index.ts'
 import { normalizeCensusRow } from './normalize-census.ts';
 import { EventSpill } from './event-spill.ts';
 import { KeyedSpill } from '../core/keyed-spill.ts';
-import { type Registration, toRegistration } from './registration.ts';
+import { toRegistration } from './registration.ts';
+import { parseCarrierLines, toRegistryFields } from './registry.ts';
+import { readRegistry, toRegistryGaps } from './registry-read.ts';
+import type { DocketPairs } from './docket-pairs.ts';
+import { fromDocketKey } from '../../contract/carriers/dockets.ts';
 import { SPILL_PREFIX } from './aggregate.ts';
 import { basicsAt, differingBasic, toUnits } from './carrier-events.ts';
 import { toInspectionList } from './inspection-list.ts';
@@ -53,11 +57,11 @@ import { toCarriersOpenApi } from './openapi.ts';
 import { OPENAPI_PATH } from '../../contract/carriers/layout.ts';
 import { countBySeg, rankPercentiles, type RankItem } from './percentiles.ts';
 import { toNational, toProfile } from './profile.ts';
-import { DATA_GAP_LABELS, DATA_GAPS, type DataGap, INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
+import { DATA_GAP_LABELS, DATA_GAPS, type SmsGap, INSUFFICIENT_SEG } from '../../contract/carriers/profile.ts';
 import type { CensusRow, CrashRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { formatCount, formatList } from '../../contract/core/values.ts';
-import { INSPECTIONS, PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
+import { DOCKETS, INSPECTIONS, PROFILES, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface CarriersBuildConfig extends BuildConfig {
@@ -94,7 +98,7 @@ const INPUT_REPORT = {
 };
 
 /** The input kind each data gap is read from. */
-const GAP_INPUTS: Record<DataGap, CarriersInputKind> = {
+const GAP_INPUTS: Record<SmsGap, CarriersInputKind> = {
   inspections: 'inspection',
   violations: 'violation',
   crashes: 'crash',
@@ -105,12 +109,12 @@ const GAP_INPUTS: Record<DataGap, CarriersInputKind> = {
  * the profiles' `data_gaps`, in DATA_GAPS order. Rows that were read but not used (outside the window, of
  * carriers not in the census) are data: counts of 0 are then true.
  */
-export function toDataGaps(accounts: readonly Pick<InputAccount, 'kind' | 'rows'>[]): DataGap[] {
+export function toDataGaps(accounts: readonly Pick<InputAccount, 'kind' | 'rows'>[]): SmsGap[] {
   return DATA_GAPS.filter((g) => !accounts.some((a) => a.kind === GAP_INPUTS[g] && a.rows > 0));
 }
 
 /** The build's warning about its data gaps, or undefined when it had every input. */
-export function toDataGapWarning(gaps: readonly DataGap[]): string | undefined {
+export function toDataGapWarning(gaps: readonly SmsGap[]): string | undefined {
   if (gaps.length === 0) return undefined;
   const inputs = formatList(
     gaps.map((g) => CARRIER_INPUTS[GAP_INPUTS[g]].label),
@@ -150,7 +154,17 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const scan = await scanBuildInputs(config.input, CARRIER_KINDS, CARRIER_INPUTS, {
       strict: config.strict,
       // An SMS file saved twice would count every event twice (the census copy is told row by row below).
-      once: ['inspection', 'violation', 'crash'],
+      once: [
+        'inspection',
+        'violation',
+        'crash',
+        'li_carrier',
+        'authority_history',
+        'insurance',
+        'insurance_history',
+        'revocation',
+        'oos_order',
+      ],
       progress,
       required: [
         {
@@ -176,7 +190,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
           f,
           (raw, file, record) => {
             const normalized = normalizeCensusRow(raw, file, record, reference);
-            if (normalized.row) registrations.add(normalized.row.dot, JSON.stringify(toRegistration(raw)));
+            if (normalized.row) registrations.add(normalized.row.dot, `X\t${JSON.stringify(toRegistration(raw))}`);
             return normalized;
           },
           (row) => {
@@ -218,13 +232,13 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       progress.info(`data as of ${asOf}; ${formatCount(unique.length)} carriers`);
 
       const rules = toRules(asOf, m);
-      registrations.close();
       // Every event of the window, per carrier, for the inspection lists and the step-downs: kept until the
       // profiles are written.
       const spill = new EventSpill(unique.length);
       held = spill;
       const agg = new Aggregator(new CarrierIndex(dots), rules, spill);
       let grouped: Awaited<ReturnType<Aggregator['finish']>>;
+      let pairs: DocketPairs;
       try {
         // An inspection is one Unique_ID, a crash one report number and sequence number (one vehicle of it):
         // a row repeated, in one file or across files, counts once.
@@ -248,8 +262,11 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
             (raw, file, record) => normalizeCrashRow(raw, file, record, reference),
             (row) => (crashes.add(`${row.report_number}\t${row.seq}`) ? agg.addCrash(row) : 'duplicate_crash'),
           );
-        // A repeated carrier or event, an event outside the window, of a carrier not in the census or of no BASIC:
-        // no damage.
+        // The registry: authority, insurance, revocations and out-of-service orders, kept by carrier number.
+        const carrierIndex = new CarrierIndex(dots);
+        pairs = await readRegistry(ctx, files, reference, (dot) => carrierIndex.indexOf(dot) >= 0, registrations);
+        // A repeated carrier or event, an event outside the window, of a carrier not in the census or of none, of
+        // no BASIC: no damage.
         assertRowsUsed(
           ctx.accounts,
           new Set([
@@ -258,6 +275,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
             'duplicate_crash',
             'outside_window',
             'unknown_carrier',
+            'no_carrier_number',
             'no_basic',
           ]),
         );
@@ -268,6 +286,19 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
         // A failed input leaves no spill folder behind (finish removes it otherwise).
         agg.dispose();
       }
+
+      // Each docket's holders: the docket index search reads, and each holder's docket lines.
+      const docketStore = await openRecordStoreWriter(sink, DOCKETS);
+      for (const { key, dots: held } of pairs.holders()) {
+        await docketStore.add(key, Buffer.from(JSON.stringify(held)));
+        const docket = fromDocketKey(key);
+        for (const [k, dot] of held.entries())
+          registrations.add(dot, `D\t${JSON.stringify({ docket, current: k === 0 })}`);
+      }
+      await docketStore.close();
+      registrations.close();
+      const registryGaps = toRegistryGaps(ctx.accounts);
+      const hasCarrierFile = ctx.accounts.some((a) => a.kind === 'li_carrier' && a.rows > 0);
 
       // Without an SMS input, what rests on it is unknown, not 0: said in every profile, and here.
       const gaps = toDataGaps(ctx.accounts);
@@ -326,7 +357,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
       const profiles = await openRecordStoreWriter(sink, PROFILES);
       const results = await openRecordStoreWriter(sink, SEARCH_RECORDS);
       const monthly = await openRecordStoreWriter(sink, MONTHLY);
-      const registry = schemas();
+      const validator = schemas();
       const views = await openRecordStoreWriter(sink, CARRIER_VIEWS);
       const comparison = await openCarrierComparison(join(config.outDir, 'carriers'), effects, views);
       const trend = new TrendCollector();
@@ -339,9 +370,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
         const aggregate = agg.toAggregate(i);
         const measures = toMeasures(c, aggregate, m, gaps);
         const events = await spill.eventsOf(i);
-        const kept = await registrations.linesOf(c.dot);
-        // A carrier number given twice keeps its first row (above), and so its first registration.
-        const registration = kept ? (JSON.parse(kept[0]!) as Registration) : undefined;
+        const { registration, registry } = parseCarrierLines(await registrations.linesOf(c.dot));
         const units = events ? toUnits(events, unitRules) : [];
         // The step-down recounts the carrier's events: at today's weights they must give today's sums.
         const differs = differingBasic(basicsAt(units, weighers.at(asOf)), aggregate.basics);
@@ -367,6 +396,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
           measures,
           stepDown,
           registration,
+          registry: toRegistryFields(registry, c, asOf, registryGaps, hasCarrierFile),
+          registryGaps,
           percentiles: percentilesOf(c.dot),
           segSizes,
           dataAsOf: asOf,
@@ -377,7 +408,7 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
         });
         // Every profile is validated in a small build; at scale a sample (every 1,000th) keeps the build fast.
         if (unique.length <= 100_000 || i % 1000 === 0)
-          registry.assert('carriers/profile', profile, `profile ${c.dot}`);
+          validator.assert('carriers/profile', profile, `profile ${c.dot}`);
         const body = Buffer.from(JSON.stringify(profile));
         await profiles.add(c.dot, body);
         await comparison.add(profile);
@@ -389,8 +420,10 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
           city: c.city,
           state: c.state,
           power_units: c.power_units,
+          dockets: profile.dockets,
+          allowed_to_operate: profile.operating_status.allowed_to_operate,
         };
-        if (i % 1000 === 0) registry.assert('carriers/search-result', record, `search record ${c.dot}`);
+        if (i % 1000 === 0) validator.assert('carriers/search-result', record, `search record ${c.dot}`);
         await results.add(c.dot, Buffer.from(JSON.stringify(record)));
         // Sparse: only carriers with an inspection or crash in the window have a record.
         const months = agg.monthly.recordOf(i);

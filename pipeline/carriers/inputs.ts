@@ -4,10 +4,19 @@
 // the lower-case data.transportation.gov export names (`dot_number`) and the mixed-case SMS Input names
 // (`DOT_Number`) all match one spec name. Columns not listed here are ignored.
 import type { ColumnSpec } from '../core/csv.ts';
+import {
+  AUTHORITY_HISTORY_COLUMNS,
+  INSURANCE_COLUMNS,
+  INSURANCE_HISTORY_COLUMNS,
+  LI_CARRIER_COLUMNS,
+  OOS_ORDER_COLUMNS,
+  type RegistryInputKind,
+  REVOCATION_COLUMNS,
+} from './registry-inputs.ts';
 import type { ViolationBasic } from '../../contract/carriers/basics.ts';
 import { FMCSA_ATTRIBUTION, FMCSA_PUBLISHER, US_PUBLIC_DOMAIN, type Provenance } from '../../contract/core/licences.ts';
 
-export type CarriersInputKind = 'census' | 'inspection' | 'violation' | 'crash';
+export type CarriersInputKind = 'census' | 'inspection' | 'violation' | 'crash' | RegistryInputKind;
 
 const req = (key: string, ...names: string[]): ColumnSpec => ({ key, names, required: true });
 const opt = (key: string, ...names: string[]): ColumnSpec => ({ key, names, required: false });
@@ -149,13 +158,52 @@ export const CARRIER_INPUTS: Record<
   },
   violation: { columns: VIOLATION_COLUMNS, required: false, label: 'SMS Input – Violation', url: socrata('8mt8-2mdr') },
   crash: { columns: CRASH_COLUMNS, required: false, label: 'SMS Input – Crash', url: socrata('4wxs-vbns') },
+  // FMCSA's Licensing and Insurance files, "All With History" exports; frozen since 2026-05-14, when FMCSA
+  // moved registration to Motus (docs/data-sources.md).
+  li_carrier: { columns: LI_CARRIER_COLUMNS, required: false, label: 'L&I Carrier', url: socrata('6eyk-hxee') },
+  authority_history: {
+    columns: AUTHORITY_HISTORY_COLUMNS,
+    required: false,
+    label: 'L&I Authority History',
+    url: socrata('9mw4-x3tu'),
+  },
+  insurance: {
+    columns: INSURANCE_COLUMNS,
+    required: false,
+    label: 'L&I Active and Pending Insurance',
+    url: socrata('qh9u-swkp'),
+  },
+  insurance_history: {
+    columns: INSURANCE_HISTORY_COLUMNS,
+    required: false,
+    label: 'L&I Insurance History',
+    url: socrata('6sqe-dvqs'),
+  },
+  revocation: { columns: REVOCATION_COLUMNS, required: false, label: 'L&I Revocation', url: socrata('sa6p-acbp') },
+  oos_order: {
+    columns: OOS_ORDER_COLUMNS,
+    required: false,
+    label: 'FMCSA Out of Service Orders',
+    url: socrata('p2mt-9ige'),
+  },
 };
 
 /**
  * Order of recognition. The required sets are disjoint in what sets them apart (LEGAL_NAME, the *_Insp
  * flags, Viol_Code, Report_Seq_No), so no header matches two kinds; the most specific come first anyway.
  */
-export const CARRIER_KINDS: readonly CarriersInputKind[] = ['inspection', 'violation', 'crash', 'census'];
+export const CARRIER_KINDS: readonly CarriersInputKind[] = [
+  'inspection',
+  'violation',
+  'crash',
+  'insurance_history',
+  'insurance',
+  'li_carrier',
+  'authority_history',
+  'revocation',
+  'oos_order',
+  'census',
+];
 
 const fmcsa = (title: string): Provenance => ({
   title,
@@ -170,4 +218,10 @@ export const PROVENANCE: Record<CarriersInputKind, Provenance> = {
   inspection: fmcsa('SMS Input – Inspection'),
   violation: fmcsa('SMS Input – Violation'),
   crash: fmcsa('SMS Input – Crash'),
+  li_carrier: fmcsa('Licensing and Insurance – Carrier (All With History)'),
+  authority_history: fmcsa('Licensing and Insurance – AuthHist (All With History)'),
+  insurance: fmcsa('Licensing and Insurance – ActPendInsur (All With History)'),
+  insurance_history: fmcsa('Licensing and Insurance – InsHist (All With History)'),
+  revocation: fmcsa('Licensing and Insurance – Revocation'),
+  oos_order: fmcsa('Out of Service Orders'),
 };

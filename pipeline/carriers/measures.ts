@@ -16,7 +16,7 @@ import {
 import { methodology, type Methodology, type Seg } from '../../contract/carriers/methodology.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
-import { DATA_GAP_LABELS, type DataGap, inputsOf } from '../../contract/carriers/profile.ts';
+import { DATA_GAP_LABELS, type DataGap, type SmsGap, inputsOf } from '../../contract/carriers/profile.ts';
 
 export interface Measure {
   /**
@@ -72,7 +72,7 @@ export function toNormalizingPowerUnits(
 }
 
 /** "inspection or violation": the missing inputs as the reasons name them. */
-export function toGapList(missing: readonly DataGap[]): string {
+export function toGapList(missing: readonly SmsGap[]): string {
   return formatList(
     missing.map((g) => DATA_GAP_LABELS[g]),
     'or',
@@ -80,7 +80,7 @@ export function toGapList(missing: readonly DataGap[]): string {
 }
 
 /** "no SMS inspection or violation data in this build": why a BASIC resting on `missing` is not ranked. */
-export function toGapReason(missing: readonly DataGap[]): string {
+export function toGapReason(missing: readonly SmsGap[]): string {
   return `no SMS ${toGapList(missing)} data in this build`;
 }
 

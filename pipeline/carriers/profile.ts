@@ -9,6 +9,8 @@ import {
   type Category,
   DATA_GAPS,
   type DataGap,
+  REGISTRY_GAPS,
+  type RegistryGap,
   INSUFFICIENT_SEG,
   inputsOf,
   type Profile,
@@ -17,6 +19,9 @@ import {
 import type { CarrierAggregate, CensusRow } from './types.ts';
 import type { Step } from './step-down.ts';
 import { type Registration, toRegistrationFields } from './registration.ts';
+import { toRegistryFields } from './registry.ts';
+
+type RegistryFields = ReturnType<typeof toRegistryFields>;
 import { FMCSA_SMS_DISCLAIMER } from '../../contract/core/licences.ts';
 
 export interface ProfileInput {
@@ -40,6 +45,10 @@ export interface ProfileInput {
   gaps: readonly DataGap[];
   /** The census's registration fields kept aside (registration.ts); undefined when none were. */
   registration?: Registration;
+  /** The registry fields (registry.ts toRegistryFields); default: a build without registry inputs. */
+  registry?: RegistryFields;
+  /** The registry inputs the build did not have; default all of them. */
+  registryGaps?: readonly RegistryGap[];
   /** Each BASIC's step-down (step-down.ts); null where it has no measure. */
   stepDown: Readonly<Record<Basic, Step[] | null>>;
 }
@@ -186,6 +195,7 @@ function toUnrankedBasis(input: ProfileInput): string {
 
 export function toProfile(input: ProfileInput): Profile {
   const { census, agg, measures, methodology: m } = input;
+  const registryGaps = input.registryGaps ?? REGISTRY_GAPS;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(input.dataAsOf)) throw new Error(`data_as_of is not an ISO date: ${input.dataAsOf}`);
   const type = carrierType(census, agg, m);
   const visible = toVisiblePercentiles(input);
@@ -235,6 +245,7 @@ export function toProfile(input: ProfileInput): Profile {
     drivers: census.drivers,
     mileage: toMileage(census),
     ...toRegistrationFields(census, input.registration, input.dataAsOf),
+    ...(input.registry ?? toRegistryFields(undefined, census, input.dataAsOf, registryGaps, false)),
     peer_group: {
       id: peerId,
       label: peerSeg ? peerSeg.label : 'Carriers not ranked in any category',
@@ -268,7 +279,10 @@ export function toProfile(input: ProfileInput): Profile {
     percentiles: visible,
     top_risks: toTopRisks(input, categories),
     data_as_of: input.dataAsOf,
-    data_gaps: DATA_GAPS.filter((g) => input.gaps.includes(g)),
+    data_gaps: [
+      ...DATA_GAPS.filter((g) => input.gaps.includes(g)),
+      ...REGISTRY_GAPS.filter((g) => registryGaps.includes(g)),
+    ],
     methodology: { version: m.version, note: m.note as Profile['methodology']['note'] },
     disclaimer: FMCSA_SMS_DISCLAIMER,
   };

@@ -37,6 +37,11 @@ export interface EntityView {
 export interface Comparison {
   notable(fields: readonly Field[]): string[];
   same?(path: string, from: unknown, to: unknown): boolean;
+  /** The parts of two views of one entity that can be compared (both builds had what they rest on). */
+  align?(
+    before: ReadonlyMap<string, unknown>,
+    after: ReadonlyMap<string, unknown>,
+  ): [ReadonlyMap<string, unknown>, ReadonlyMap<string, unknown>];
 }
 
 /** One entity's change between two builds, or undefined when nothing compared moved. */
@@ -47,7 +52,10 @@ export function compareEntity(
   how: Comparison,
 ): Change | undefined {
   const none = new Map<string, unknown>();
-  const fields = diffViews(before?.view ?? none, after?.view ?? none, how.same);
+  const [from, to] = how.align
+    ? how.align(before?.view ?? none, after?.view ?? none)
+    : [before?.view ?? none, after?.view ?? none];
+  const fields = diffViews(from, to, how.same);
   if (fields.length === 0) return undefined;
   const kind = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
   // An added or removed entity is notable by its kind; its fields say what it held.

@@ -83,6 +83,22 @@ const CARRIERS: readonly UpstreamSource[] = [
     defaultUrl: CARRIER_INPUTS.violation.url,
   },
   { env: 'FMCSA_CRASH_URL', stem: 'crash', label: CARRIER_INPUTS.crash.label, defaultUrl: CARRIER_INPUTS.crash.url },
+  // The registry files: authority, insurance, revocations and out-of-service orders.
+  ...(
+    [
+      ['FMCSA_LI_CARRIER_URL', 'li_carrier'],
+      ['FMCSA_AUTHORITY_HISTORY_URL', 'authority_history'],
+      ['FMCSA_INSURANCE_URL', 'insurance'],
+      ['FMCSA_INSURANCE_HISTORY_URL', 'insurance_history'],
+      ['FMCSA_REVOCATION_URL', 'revocation'],
+      ['FMCSA_OOS_ORDERS_URL', 'oos_order'],
+    ] as const
+  ).map(([env, kind]) => ({
+    env,
+    stem: kind.replaceAll('_', '-'),
+    label: CARRIER_INPUTS[kind].label,
+    defaultUrl: CARRIER_INPUTS[kind].url,
+  })),
 ];
 
 export const NIGHTLY_SOURCES: Readonly<Record<string, readonly UpstreamSource[]>> = {

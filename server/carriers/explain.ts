@@ -11,6 +11,7 @@ import {
   INSUFFICIENT_SEG,
   inputsOf,
   type Profile,
+  smsGapsOf,
 } from '../../contract/carriers/profile.ts';
 
 /** The `generator` of a template summary; a new wording gets a new version (cached summaries say which). */
@@ -73,7 +74,7 @@ function toWho(p: Profile): string {
 
 /** "SMS inspection, violation and crash": the inputs a build lacked, as the summary names them. */
 function toGapData(gaps: readonly DataGap[]): string {
-  return `SMS ${toList(gaps.map((g) => DATA_GAP_LABELS[g]))}`;
+  return `SMS ${toList(smsGapsOf(gaps).map((g) => DATA_GAP_LABELS[g]))}`;
 }
 
 /** The categories measured from an input the build lacked: no measure, no rank, through no fault of data sufficiency. */
@@ -142,7 +143,7 @@ function toCaveats(p: Profile, m: Methodology): string {
       `The ${toList(restrictedShown.map((c) => c.label))} figures are shown although FMCSA publishes no percentiles for them.`,
     );
   const gapped = gappedOf(p, m);
-  if (p.data_gaps.length)
+  if (smsGapsOf(p.data_gaps).length)
     out.push(
       `FMCSA's ${toGapData(p.data_gaps)} data was not available to this build: the figures that rest on it are unknown, not zero, and the carrier's record there may be good or bad.`,
     );

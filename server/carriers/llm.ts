@@ -105,6 +105,13 @@ const INSTRUCTIONS =
 /** The profile's fields a carrier writes itself (its census filing), each sent to the model as a placeholder. */
 const CARRIER_TEXT = ['legal_name', 'dba_name', 'city', 'state'] as const;
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
+/** Text the carrier files that the summary never needs: never sent to a model. */
+const CARRIER_WRITTEN = ['physical_address', 'mailing_address', 'telephone', 'operation_other'] as const;
+/** A filing without the insurer's own text (its name and policy number). */
+const toPlainFiling = (f: NonNullable<Profile['insurance']>['filings'][number]) => {
+  const { insurer: _i, policy_number: _p, ...plain } = f;
+  return plain;
+};
 
 export interface PromptProfile {
   /** The profile with each non-null field of CARRIER_TEXT replaced by `{{field}}`. */
@@ -123,6 +130,10 @@ export function toPromptProfile(profile: Profile): PromptProfile {
     values.set(field, value);
     masked[field] = `{{${field}}}`;
   }
+  // The rest of what the carrier or its insurer writes is not the summary's business: left out, not masked.
+  for (const field of CARRIER_WRITTEN) delete masked[field];
+  if (profile.insurance)
+    masked.insurance = { ...profile.insurance, filings: profile.insurance.filings.map(toPlainFiling) };
   return { profile: masked as unknown as Profile, values };
 }
 

@@ -8,7 +8,8 @@ import type { LoadedBuild } from '../core/build.ts';
 import { RecordStore } from '../core/record-store.ts';
 import { NAME_INDEX, toNameKey, toStateKey } from '../../contract/carriers/name-index.ts';
 import { NameIndex } from './search.ts';
-import { SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
+import { DOCKETS, SEARCH_RECORDS } from '../../contract/carriers/layout.ts';
+import { parseDocket, toDocketKey } from '../../contract/carriers/dockets.ts';
 
 /** The files of the name index (pipeline/carriers/name-index.ts): every file of the build named so. */
 const NAME_INDEX_PREFIX = 'index/names.';
@@ -30,6 +31,8 @@ export const CARRIER_NUMBER = /^\s*(?:(?:u\.?\s*s\.?\s*)?dot\s*)?(?:#\s*)?(\d{1,
 export interface SearchData {
   names: NameIndex;
   results: RecordStore;
+  /** Docket → carriers; undefined in a build without L&I inputs (or made before them). */
+  dockets?: RecordStore;
 }
 
 /** What a search asks besides `q`: the page (`limit` results from `offset`) and the state, if any. */
@@ -52,9 +55,21 @@ export function searchBody(data: SearchData, q: string, page: SearchPage): Buffe
   const state = page.state === undefined ? undefined : toStateKey(page.state);
   const stored = (dot: number) => JSON.parse(data.results.get(dot)!.toString('utf8')) as StoredResult;
   const number = CARRIER_NUMBER.exec(q);
+  const docket = number ? undefined : parseDocket(q);
   let total: number;
   let records: number[];
-  if (number) {
+  if (docket) {
+    // Every carrier that held the docket, the current holder first: found ones only, in the state if asked.
+    const held = data.dockets?.get(toDocketKey(docket));
+    const dots = held ? (JSON.parse(held.toString('utf8')) as number[]) : [];
+    const found = dots.filter(
+      (dot) =>
+        data.results.indexOf(dot) >= 0 &&
+        (state === undefined || (state !== null && toStateKey(stored(dot).state) === state)),
+    );
+    total = found.length;
+    records = found.slice(offset, offset + limit).map((dot) => data.results.indexOf(dot));
+  } else if (number) {
     const dot = Number(number[1]);
     const at = data.results.indexOf(dot);
     const found = at >= 0 && (state === undefined || (state !== null && toStateKey(stored(dot).state) === state));
@@ -83,6 +98,7 @@ interface Handover {
   files: Record<string, Uint8Array>;
   lazy: Record<string, number>;
   results: { fd: number; index: Uint8Array };
+  dockets?: { fd: number; index: Uint8Array };
 }
 
 /**
@@ -161,7 +177,21 @@ export function serveSearches(): void {
   results
     .preload(SEARCH_RECORDS_IN_MEMORY)
     .catch((err: Error) => process.stderr.write(`[carriers] search records stay on disk: ${err.message}\n`));
-  const data: SearchData = { names, results };
+  const dockets = given.dockets
+    ? RecordStore.over(
+        {
+          fd: given.dockets.fd,
+          index: Buffer.from(
+            given.dockets.index.buffer,
+            given.dockets.index.byteOffset,
+            given.dockets.index.byteLength,
+          ),
+        },
+        DOCKETS,
+        false,
+      )
+    : undefined;
+  const data: SearchData = { names, results, ...(dockets ? { dockets } : {}) };
   port.on('message', (jobs: Job[]) => {
     let replies: Reply[] = [];
     let transfer: ArrayBuffer[] = [];
@@ -261,11 +291,26 @@ export class SearchThread {
     }
     const index = ownBytes(lent.index);
     transfer.push(index.buffer as ArrayBuffer);
+    let docketsLent: ReturnType<RecordStore['release']> | undefined;
+    try {
+      if (this.build.has(`${DOCKETS}.idx`)) docketsLent = RecordStore.open(this.build, DOCKETS).release();
+    } catch (err) {
+      closeSync(lent.fd);
+      closeLazy();
+      throw err;
+    }
+    const dockets = docketsLent && { fd: docketsLent.fd, index: ownBytes(docketsLent.index) };
+    if (dockets) transfer.push(dockets.index.buffer as ArrayBuffer);
+    const closeLent = () => {
+      closeSync(lent.fd);
+      if (docketsLent) closeSync(docketsLent.fd);
+    };
     const { code, entry, tsx } = threadCode();
     const handover: Handover & { entry: string; tsx?: string } = {
       files,
       lazy,
       results: { fd: lent.fd, index },
+      ...(dockets ? { dockets } : {}),
       entry,
       tsx,
     };
@@ -273,7 +318,7 @@ export class SearchThread {
     try {
       thread = new Worker(code, { eval: true, workerData: handover, transferList: transfer });
     } catch (err) {
-      closeSync(lent.fd);
+      closeLent();
       closeLazy();
       throw err;
     }
@@ -299,7 +344,7 @@ export class SearchThread {
       process.stderr.write(`[carriers] the search thread failed: ${err.stack ?? err.message}\n`),
     );
     thread.on('exit', () => {
-      closeSync(lent.fd);
+      closeLent();
       closeLazy();
       if (this.worker === worker) this.worker = undefined;
       const stopped = new SearchThreadError('the search thread stopped before it answered');

@@ -277,6 +277,8 @@ describe('search', () => {
         city: 'DALLAS',
         state: 'TX',
         power_units: 50,
+        dockets: ['MC001515'],
+        allowed_to_operate: true,
       },
     ]);
   });
@@ -436,6 +438,8 @@ describe('the static tree', () => {
         .filter((f) => !f.startsWith('changes/'))
         .sort(),
     ).toEqual([
+      'dockets.dat',
+      'dockets.idx',
       'inspections.dat',
       'inspections.idx',
       'monthly.dat',

@@ -18,7 +18,8 @@ import { tempDir } from '../helpers/server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BASICS = 7;
-const GAPS = ['inspections', 'violations', 'crashes'];
+// No SMS input and no registry input: every one is a gap.
+const GAPS = ['inspections', 'violations', 'crashes', 'authority', 'insurance', 'out_of_service_orders'];
 
 let root: Awaited<ReturnType<typeof tempDir>>;
 let srv: Awaited<ReturnType<typeof serveCarriers>>;

@@ -46,6 +46,10 @@ function profile(percentile: number | null, alert: boolean): CarrierProfile {
     crashes: { total: 0 },
     rates: { vehicle_oos_rate: 0.1, driver_oos_rate: 0, hazmat_oos_rate: null },
     categories: [{ category: 'unsafe_driving', percentile, alert }],
+    operating_status: { allowed_to_operate: null, reasons: [] },
+    authority: null,
+    insurance: null,
+    out_of_service_orders: null,
   } as unknown as CarrierProfile;
 }
 
@@ -237,5 +241,60 @@ describe('the carriers change record', () => {
     expect(((await res.json()) as Json).total).toBe(0);
     const res2 = await fetch(`${running.base}/api/changes?since=${b}`, { headers: { authorization: `Bearer ${key}` } });
     expect(((await res2.json()) as Json).total).toBe(1);
+  });
+});
+
+describe('registry fields', () => {
+  const registry = (over: Partial<CarrierProfile>): CarrierProfile =>
+    ({
+      ...profile(10, false),
+      operating_status: { allowed_to_operate: true, reasons: [] },
+      authority: [
+        {
+          docket: 'MC001515',
+          kind: 'common',
+          status: 'active',
+          effective_date: null,
+          revocation: null,
+          history: [],
+        },
+      ],
+      insurance: { required: { bipd: 750_000, cargo: false, bond: false }, minimum_on_file: true, filings: [] },
+      out_of_service_orders: [],
+      ...over,
+    }) as CarrierProfile;
+
+  it('names a revoked authority, a new out-of-service order and lapsed insurance', () => {
+    const after = registry({
+      operating_status: { allowed_to_operate: false, reasons: [] },
+      authority: [{ ...registry({}).authority![0]!, status: 'revoked' }],
+      insurance: { required: { bipd: 750_000, cargo: false, bond: false }, minimum_on_file: false, filings: [] },
+      out_of_service_orders: [{ date: '2026-10-01', reason: 'NOP', status: 'active', rescinded_date: null }],
+    });
+    const change = compareEntity('7', view(registry({})), view(after), CARRIER_COMPARISON)!;
+    expect(change.notable).toEqual(['authority_revoked', 'insurance_lapsed', 'out_of_service_order']);
+    expect(change.fields).toEqual([
+      { path: '/authority/MC001515:common/status', from: 'active', to: 'revoked' },
+      { path: '/insurance/minimum_on_file', from: true, to: false },
+      { path: '/operating_status/allowed_to_operate', from: true, to: false },
+      { path: '/out_of_service_orders/active', from: 0, to: 1 },
+    ]);
+    // What a build keeps of the view reads back the same.
+    const back = viewOfValues(JSON.parse(JSON.stringify(viewValues(after))) as unknown[]);
+    expect(compareEntity('7', back, view(after), CARRIER_COMPARISON)).toBeUndefined();
+  });
+
+  it('compares nothing a build had no input for, nor a view kept before the registry was read', () => {
+    const without = registry({
+      operating_status: { allowed_to_operate: null, reasons: [] },
+      authority: null,
+      insurance: null,
+      out_of_service_orders: null,
+    });
+    expect(compareEntity('7', view(registry({})), view(without), CARRIER_COMPARISON)).toBeUndefined();
+    // A view kept before: the fixed fields and the categories, no registry object.
+    const old = viewValues(registry({})).slice(0, -1);
+    const revoked = registry({ authority: [{ ...registry({}).authority![0]!, status: 'revoked' }] });
+    expect(compareEntity('7', viewOfValues(old), view(revoked), CARRIER_COMPARISON)).toBeUndefined();
   });
 });

@@ -113,6 +113,9 @@ describe('the carrier text and the prompt', () => {
     for (const text of ['IGNORE ALL PREVIOUS', 'SYSTEM PROMPT OVERRIDE', 'DISREGARD THE PROFILE'])
       expect(sent.toUpperCase()).not.toContain(text);
     expect(sent).toContain('{{legal_name}}');
+    // Nor its street, telephone or insurer: the summary needs none of them.
+    expect(p.physical_address.street).toBe('1 MAIN ST');
+    for (const text of ['1 MAIN ST', '(555) 555-0100', 'GREAT PLAINS', 'GP-100']) expect(sent).not.toContain(text);
     // The fake wrote the placeholders back; the server filled them in once (a name holding `{{city}}` stays as filed).
     expect(answer).toMatchObject({ generator: 'llm:test-model', cached: false });
     expect(answer.fallback_reason).toBeUndefined();

@@ -67,7 +67,7 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
     const buildDir = join(root.path, 'dist-data', 'carriers');
     const manifest = readJson<Manifest>(join(buildDir, 'manifest.json'));
     expect(manifest.demo).toBe(false);
-    expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(new Set(['census']));
+    expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(new Set(['census', 'revocation']));
     expectCredited(manifest);
     expectOpenApiCredits(buildDir, 'api/openapi.json', manifest);
   });
@@ -82,7 +82,17 @@ describe.skipIf(!present)('carriers on the real census samples', () => {
       drivers: 77,
     });
     // A census-only build: unknown, not 0.
-    expect(ies.data_gaps).toEqual(['inspections', 'violations', 'crashes']);
+    // The census samples and the revocation file: no SMS input, no insurance or order file.
+    expect(ies.data_gaps).toEqual(['inspections', 'violations', 'crashes', 'insurance', 'out_of_service_orders']);
+    // None of the revoked dockets of 2024-08-06 is one of these 1,100 carriers': no authority on record.
+    expect(ies.authority).toEqual([]);
+    expect(ies.operating_status).toEqual({
+      allowed_to_operate: true,
+      reasons: [
+        { code: 'not_checked', detail: expect.stringMatching(/^insurance was not checked/) },
+        { code: 'not_checked', detail: expect.stringMatching(/^out-of-service orders were not checked/) },
+      ],
+    });
     expect(ies.inspections.total).toBeNull();
     expect(ies.crashes.total).toBeNull();
     expect(Object.values(ies.rates).every((r) => r === null)).toBe(true);

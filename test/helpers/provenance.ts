@@ -31,7 +31,18 @@ const EXPECTED: Record<string, { licence: Licence; attribution: (s: Manifest['so
   ghgrp_by_gas: { licence: OGL_CANADA, attribution: (s) => s.attribution === OGL_CANADA_ATTRIBUTION },
   ghgrp_indicator: { licence: OGL_CANADA, attribution: (s) => s.attribution === OGL_CANADA_ATTRIBUTION },
   ...Object.fromEntries(
-    ['census', 'inspection', 'violation', 'crash'].map((k) => [
+    [
+      'census',
+      'inspection',
+      'violation',
+      'crash',
+      'li_carrier',
+      'authority_history',
+      'insurance',
+      'insurance_history',
+      'revocation',
+      'oos_order',
+    ].map((k) => [
       k,
       {
         licence: US_PUBLIC_DOMAIN,

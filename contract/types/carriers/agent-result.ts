@@ -38,6 +38,14 @@ export interface CarrierSearchResult {
   city: string | null;
   state: string | null;
   power_units: number | null;
+  /**
+   * The operating-authority dockets the carrier holds now (L&I), in docket order; [] when it holds none or the build had no L&I input.
+   */
+  dockets: string[];
+  /**
+   * The profile's `operating_status.allowed_to_operate`: null when the build had neither L&I nor out-of-service-order input.
+   */
+  allowed_to_operate: boolean | null;
 }
 /**
  * GET /api/carrier/{carrier_id}: one motor carrier from the FMCSA census with its inspection and crash counts over the measurement window and its BASIC measures ranked against its safety event group (docs/contracts/carriers.md). An empty census field is null, never 0 or "". What rests on an SMS input the build did not have (data_gaps) is null, never 0.
@@ -127,6 +135,49 @@ export interface CarrierProfile {
    * PC_FLAG: the carrier is subject to the passenger carrier threshold.
    */
   passenger_flag: boolean | null;
+  /**
+   * The dockets the carrier holds now, in docket order; a docket that another carrier number held before is listed under its current holder only (its history is in `authority`). [] without L&I input.
+   *
+   * Items: FMCSA's docket form: prefix and at least six digits (`MC001515`).
+   *
+   * This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "docket".
+   */
+  dockets: string[];
+  /**
+   * May the carrier operate at all? What a broker checks before safety (docs/api-carriers.md, "May I hire them?").
+   */
+  operating_status: {
+    /**
+     * False when an out-of-service order is in effect, or when the carrier's operation needs operating authority (for hire, interstate) and none of its dockets has it active, or when the insurance it must file is not on file. True when none of those holds on the inputs the build had. Null when the build had neither L&I nor out-of-service-order input: nothing is known.
+     */
+    allowed_to_operate: boolean | null;
+    /**
+     * Why, in the order the checks run: each reason that makes `allowed_to_operate` false, then what was not checked (`not_checked`: an input the build lacked). [] when allowed on every check.
+     */
+    reasons: {
+      code:
+        | "out_of_service_order"
+        | "authority_revoked"
+        | "no_active_authority"
+        | "authority_pending"
+        | "insurance_not_on_file"
+        | "not_checked";
+      detail: string;
+    }[];
+  };
+  /**
+   * Operating authority per docket and kind (common, contract, broker), by docket then kind; null when the build had no L&I carrier, authority history or revocation input (data_gaps lists `authority`).
+   */
+  authority: Authority[] | null;
+  /**
+   * Insurance filings on record and whether the required minimum is on file; null when the build had no L&I insurance input (data_gaps lists `insurance`).
+   */
+  insurance: Insurance | null;
+  /**
+   * FMCSA out-of-service orders against the carrier, newest first; null when the build had no out-of-service-order input (data_gaps lists `out_of_service_orders`).
+   */
+  out_of_service_orders: OosOrder[] | null;
   /**
    * The safety event group of the carrier's Unsafe Driving category if ranked, else of its first ranked category, else the group of carriers ranked in no category (id `insufficient`).
    */
@@ -378,14 +429,14 @@ export interface CarrierProfile {
    */
   data_as_of: string;
   /**
-   * The SMS inputs the build did not have (no file, or none with a row): `inspections`, `violations`, `crashes`, in that order; [] when it had all three. What rests on a missing input is null, never 0: its counts and rates, and the BASICs measured from it (measure, percentile and violations null, sufficient_data false): a census-only build has no inspection, violation or crash figure at all.
+   * The inputs the build did not have, in this order: the SMS inputs `inspections`, `violations`, `crashes` (what rests on one is null, never 0: its counts and rates, and the BASICs measured from it), then the registry inputs `authority` (no L&I carrier, authority history or revocation file), `insurance` (no L&I insurance file), `out_of_service_orders` (no out-of-service-order file), each making its profile field null. [] when it had all.
    *
-   * @maxItems 3
+   * @maxItems 6
    *
    * Items: This interface was referenced by `CarrierProfile`'s JSON-Schema
    * via the `definition` "data_gap".
    */
-  data_gaps: ("inspections" | "violations" | "crashes")[];
+  data_gaps: ("inspections" | "violations" | "crashes" | "authority" | "insurance" | "out_of_service_orders")[];
   methodology: {
     version: string;
     note: "Percentiles are recomputed from FMCSA public data; they are not FMCSA's published values.";
@@ -443,6 +494,151 @@ export interface Address1 {
   state: string | null;
   zip: string | null;
   country: string | null;
+}
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "authority".
+ */
+export interface Authority {
+  /**
+   * FMCSA's docket form: prefix and at least six digits (`MC001515`).
+   *
+   * This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "docket".
+   */
+  docket: string;
+  kind: "common" | "contract" | "broker";
+  /**
+   * active: granted and in effect; pending: applied for, not granted yet; revoked: a revocation took effect (involuntary, or voluntary at the carrier's request); inactive: held once, not in effect now for another reason (dismissed, withdrawn, reinstatement pending).
+   */
+  status: "active" | "pending" | "inactive" | "revoked";
+  /**
+   * When the status took effect, where the inputs say.
+   */
+  effective_date: string | null;
+  /**
+   * The latest revocation of this docket and kind; null when none is on record.
+   */
+  revocation: {
+    /**
+     * As FMCSA words it: `INVOLUNTARY REVOCATION`, `VOLUNTARY REVOCATION`.
+     */
+    type: string;
+    /**
+     * When the first revocation letter was sent.
+     */
+    serve_date: string | null;
+    /**
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "date_or_null".
+     */
+    effective_date: string | null;
+  } | null;
+  /**
+   * The authority history (AuthHist), newest first.
+   */
+  history: {
+    action: string;
+    /**
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "date_or_null".
+     */
+    date: string | null;
+    disposition: string | null;
+    /**
+     * This interface was referenced by `CarrierProfile`'s JSON-Schema
+     * via the `definition` "date_or_null".
+     */
+    disposition_date: string | null;
+    /**
+     * The carrier number the action was under, when the docket moved between numbers.
+     */
+    carrier_id: number | null;
+  }[];
+}
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "insurance".
+ */
+export interface Insurance {
+  /**
+   * What the L&I carrier file says must be on file; null without that file.
+   */
+  required: {
+    /**
+     * Bodily injury and property damage liability the carrier must file, in dollars (49 CFR 387); null when none is required.
+     */
+    bipd: number | null;
+    cargo: boolean;
+    /**
+     * A broker or freight forwarder surety bond or trust fund (BMC-84/85).
+     */
+    bond: boolean;
+  } | null;
+  /**
+   * Every required filing is active and the BIPD coverage on file reaches the required amount; null when what is required is not known (no L&I carrier file).
+   */
+  minimum_on_file: boolean | null;
+  /**
+   * Active and pending filings, then cancelled ones from the history, each newest first.
+   */
+  filings: Filing[];
+}
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "filing".
+ */
+export interface Filing {
+  /**
+   * FMCSA's docket form: prefix and at least six digits (`MC001515`).
+   *
+   * This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "docket".
+   */
+  docket: string;
+  type: "bipd" | "cargo" | "bond" | "trust_fund" | "other";
+  /**
+   * FMCSA form code: 91X, 91, 82 (BIPD), 34 (cargo), 84 (bond), 85 (trust fund).
+   */
+  form: string | null;
+  insurer: string | null;
+  policy_number: string | null;
+  /**
+   * Underlying limit, dollars.
+   */
+  coverage_from: number | null;
+  /**
+   * Maximum coverage, dollars.
+   */
+  coverage_to: number | null;
+  /**
+   * This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "date_or_null".
+   */
+  effective_date: string | null;
+  /**
+   * This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "date_or_null".
+   */
+  cancellation_date: string | null;
+  status: "active" | "pending" | "cancelled";
+}
+/**
+ * This interface was referenced by `CarrierProfile`'s JSON-Schema
+ * via the `definition` "oos_order".
+ */
+export interface OosOrder {
+  date: string;
+  /**
+   * FMCSA's reason, as published (e.g. `90 day failure to pay fine`).
+   */
+  reason: string | null;
+  status: "active" | "rescinded";
+  /**
+   * This interface was referenced by `CarrierProfile`'s JSON-Schema
+   * via the `definition` "date_or_null".
+   */
+  rescinded_date: string | null;
 }
 /**
  * This interface was referenced by `CarrierProfile`'s JSON-Schema

@@ -10,7 +10,17 @@ export interface CarriersBuildReport {
   data_as_of: string;
   inputs: {
     file: string;
-    kind: "census" | "inspection" | "violation" | "crash";
+    kind:
+      | "census"
+      | "inspection"
+      | "violation"
+      | "crash"
+      | "li_carrier"
+      | "authority_history"
+      | "insurance"
+      | "insurance_history"
+      | "revocation"
+      | "oos_order";
     encoding: string;
     rows: number;
     used: number;

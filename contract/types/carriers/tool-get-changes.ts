@@ -12,7 +12,7 @@ export interface GetChangesArguments {
    */
   id?: number | string;
   /**
-   * Only the changes that name this word in `notable` (alert_started, alert_ended, name_changed).
+   * Only the changes that name this word in `notable` (alert_started, alert_ended, name_changed, authority_revoked, out_of_service_order, insurance_lapsed).
    */
   notable?: string;
   limit?: number;
