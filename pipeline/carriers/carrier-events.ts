@@ -38,17 +38,8 @@ export interface InspectionEvent {
   violations: ViolationEvent[];
 }
 
-export interface CrashEvent {
-  report_number: string;
-  seq: string;
-  date: string;
-  state: string | null;
-  fatalities: number;
-  injuries: number;
-  tow_away: boolean;
-  hazmat_released: boolean;
-  not_preventable: boolean;
-}
+/** A crash of the carrier's: the row without the carrier number. */
+export type CrashEvent = Omit<CrashRow, 'dot'>;
 
 /** Where the aggregation hands each event of the window it counts, by carrier position (event-spill.ts). */
 export interface EventSink {

@@ -153,18 +153,8 @@ export async function buildCarriers(config: CarriersBuildConfig): Promise<Carrie
     const reference = now().toISOString().slice(0, 10);
     const scan = await scanBuildInputs(config.input, CARRIER_KINDS, CARRIER_INPUTS, {
       strict: config.strict,
-      // An SMS file saved twice would count every event twice (the census copy is told row by row below).
-      once: [
-        'inspection',
-        'violation',
-        'crash',
-        'li_carrier',
-        'authority_history',
-        'insurance',
-        'insurance_history',
-        'revocation',
-        'oos_order',
-      ],
+      // An input file saved twice would count every row twice (the census copy is told row by row below).
+      once: CARRIER_KINDS.filter((k) => k !== 'census'),
       progress,
       required: [
         {

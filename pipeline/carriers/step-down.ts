@@ -6,19 +6,15 @@
 import { BASICS, type Basic } from '../../contract/carriers/basics.ts';
 import { type Methodology, toMonthsBefore } from '../../contract/carriers/methodology.ts';
 import type { DataGap } from '../../contract/carriers/profile.ts';
+import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
 import { round } from '../../contract/core/values.ts';
 import { applyUnit, type Basics, roundBasics, type Unit, VIOLATION_BASICS } from './carrier-events.ts';
 import { toMeasures, type Measures } from './measures.ts';
 import { toTimeWeigher } from './methodology.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
 
-export interface Step {
-  date: string;
-  measure: number | null;
-  percentile: number | null;
-  alert: boolean;
-  sufficient_data: boolean;
-}
+/** One step of a category's step-down, as the profile lists it. */
+export type Step = NonNullable<CarrierProfile['categories'][number]['step_down']>[number];
 
 /** Today's ranked measures of each BASIC's peer groups, sorted: what a future measure is ranked against. */
 export class SegRanks {
