@@ -11,15 +11,19 @@ export const AGENT_TOOLS: Record<ToolName, { schema: string; description: string
   search_carrier: {
     schema: 'carriers/tool-search-carrier',
     description:
-      'Finds US motor carriers by USDOT number or by name, as GET /api/search does: a number (optionally after USDOT or DOT) ' +
-      'looks that carrier up; words match the start of words in legal and DBA names. `state` (two letters) keeps the carriers ' +
-      'based there; `offset` pages through the matches. Public; no key needed.',
+      'Finds US motor carriers by USDOT number, docket or name, as GET /api/search does: a number (optionally after USDOT or DOT) ' +
+      'looks that carrier up; a docket from a rate confirmation (MC 123456, MC-123456, FF…, MX…) looks the docket up, its ' +
+      'current holder first; words match the start of words in legal and DBA names. Each result says its dockets and whether ' +
+      'it is allowed to operate. `state` (two letters) keeps the carriers based there; `offset` pages through the matches. ' +
+      'Public; no key needed.',
   },
   get_carrier_profile: {
     schema: 'carriers/tool-get-carrier-profile',
     description:
-      "One carrier's profile, as GET /api/carrier/{carrier_id} returns it: census details, inspections and crashes over 24 months, " +
-      'and its BASIC percentiles against its peer group. Needs an API key (Authorization: Bearer) and counts against the same ' +
+      "One carrier's profile, as GET /api/carrier/{carrier_id} returns it: whether it may operate (operating_status, with the " +
+      'reasons), its authority per docket, insurance on file against what is required and out-of-service orders; census ' +
+      'details; inspections and crashes over 24 months; its BASIC percentiles against its peer group, and when each would ' +
+      'step down if nothing new happened (step_down). Needs an API key (Authorization: Bearer) and counts against the same ' +
       'monthly allowance as the REST route.',
   },
   get_changes: {

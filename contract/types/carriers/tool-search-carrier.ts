@@ -4,7 +4,7 @@
  */
 export interface SearchCarrierArguments {
   /**
-   * A carrier number (digits, optionally after USDOT, DOT or US DOT, with or without spaces or #) looks that carrier up; anything else matches legal and DBA names: every word must match the start of a word, case- and accent-insensitively.
+   * A carrier number (digits, optionally after USDOT, DOT or US DOT, with or without spaces or #) looks that carrier up; a docket (MC 123456, MC-123456, mc123456, FF…, MX…) looks the docket up, its current holder first; anything else matches legal and DBA names: every word must match the start of a word, case- and accent-insensitively.
    */
   query: string;
   /**
