@@ -99,8 +99,8 @@ describe('carriers OpenAPI document', () => {
         expect(responses['503']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
         expect(JSON.stringify(responses['503']?.content)).toContain('store_unavailable');
       }
-    // Profile, explain, export, the agent route, the change record, a carrier history and the six watchlist
-    // operations.
-    expect(signedIn).toBe(12);
+    // Profile, inspections, explain, export, the agent route, the change record, a carrier history and the six
+    // watchlist operations.
+    expect(signedIn).toBe(13);
   });
 });

@@ -182,6 +182,7 @@ it('describes the bearer scheme on the carriers routes that need a key, and nowh
   );
   expect(Object.fromEntries(secured)).toEqual({
     'GET /api/carrier/{carrier_id}': [{ bearer: [] }],
+    'GET /api/carrier/{carrier_id}/inspections': [{ bearer: [] }],
     'GET /api/carrier/{carrier_id}/history': [{ bearer: [] }],
     'GET /api/changes': [{ bearer: [] }],
     'POST /api/carrier/{carrier_id}/explain': [{ bearer: [] }],

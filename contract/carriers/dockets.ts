@@ -14,7 +14,7 @@ export interface Docket {
  * `MC 123456`, `MC-123456`, `mc123456`, `MC#123456`, `MC 000123`, `FF058485`, `MX 1234`: a docket look-up
  * (docs/contracts/carriers.md, "May I hire them?"). Up to 8 digits, zero padding ignored.
  */
-export const DOCKET_QUERY = /^\s*(mc|ff|mx)\s*[-#]?\s*(\d{1,8})\s*$/i;
+export const DOCKET_QUERY = /^\s*(mc|ff|mx)[\s#-]*(\d{1,8})\s*$/i;
 
 /** The docket a search text or an input field names, or undefined; 0 is no docket. */
 export function parseDocket(text: string | undefined): Docket | undefined {

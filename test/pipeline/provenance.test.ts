@@ -80,7 +80,18 @@ describe('every source of a fresh build carries its licence and attribution', ()
     const built = await buildCarriersFixture();
     try {
       const manifest = readJson<Manifest>(join(built.buildDir, 'manifest.json'));
-      expect(manifest.sources.map((s) => s.kind).sort()).toEqual(['census', 'crash', 'inspection', 'violation']);
+      expect(manifest.sources.map((s) => s.kind).sort()).toEqual([
+        'authority_history',
+        'census',
+        'crash',
+        'inspection',
+        'insurance',
+        'insurance_history',
+        'li_carrier',
+        'oos_order',
+        'revocation',
+        'violation',
+      ]);
       expectCredited(manifest);
       expectOpenApiCredits(built.buildDir, 'api/openapi.json', manifest);
     } finally {

@@ -147,6 +147,13 @@ beforeAll(async () => {
     FMCSA_INSPECTION_URL: at('/inspection.csv'),
     FMCSA_VIOLATION_URL: at('/violation.csv'),
     FMCSA_CRASH_URL: at('/crash.csv'),
+    // The registry files are optional inputs: skipped here (an empty value skips a file).
+    FMCSA_LI_CARRIER_URL: '',
+    FMCSA_AUTHORITY_HISTORY_URL: '',
+    FMCSA_INSURANCE_URL: '',
+    FMCSA_INSURANCE_HISTORY_URL: '',
+    FMCSA_REVOCATION_URL: '',
+    FMCSA_OOS_ORDERS_URL: '',
     STATCAN_WDS_URL: at('/wds'),
     BOC_VALET_URL: at('/valet'),
     NIGHTLY_TIMEOUT_MS: '800',
