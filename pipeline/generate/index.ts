@@ -78,6 +78,7 @@ async function writeInputs(service: GenerateService, dir: string, options: Gener
         [INSPECTION_FILE]: facts.inspections,
         [VIOLATION_FILE]: facts.violations,
         [CRASH_FILE]: facts.crashes,
+        ...facts.registryRows,
       });
     }
     case 'facilities': {

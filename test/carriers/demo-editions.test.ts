@@ -14,6 +14,7 @@ import {
   INSPECTION_FILE,
   writeCarriersDemo,
 } from '../../pipeline/demo/carriers/index.ts';
+import { INSURANCE_FILE, OOS_ORDER_FILE, REVOCATION_FILE } from '../../pipeline/demo/carriers/registry.ts';
 
 let root: string;
 beforeAll(async () => {
@@ -132,5 +133,38 @@ describe('carriers demo editions', () => {
     ) as Record<string, number[]>;
     expect(notable.alert_started?.length).toBeGreaterThan(0);
     expect(notable.alert_ended?.length).toBeGreaterThan(0);
+
+    // A lapse drawn after edition 1's day shows in edition 2's files and, from them, in the change record.
+    const changes = JSON.parse(
+      readFileSync(join(out, `carriers.private/${key}/changes/${built.data_version}.json`), 'utf8'),
+    ) as { changes: { id: string }[] };
+    const named = (word: string) => (notable[word] ?? []).map((i) => Number(changes.changes[i]!.id)).sort();
+    const was = carriers(first());
+    const stay = new Set([...carriers(second())].filter((d) => was.has(d)));
+    const dots = (dir: string, file: string, keep: (row: string[]) => boolean = () => true) =>
+      new Set(
+        readFileSync(join(dir, file), 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',').map((f) => f.replaceAll('"', '')))
+          .filter(keep)
+          .map((f) => Number(f[file === OOS_ORDER_FILE ? 0 : 1])),
+      );
+    const gained = (file: string, keep?: (row: string[]) => boolean) => {
+      const before = dots(first(), file, keep);
+      return [...dots(second(), file, keep)].filter((d) => !before.has(d) && stay.has(d)).sort();
+    };
+    const lost = (file: string) => {
+      const after = dots(second(), file);
+      return [...dots(first(), file)].filter((d) => !after.has(d) && stay.has(d)).sort();
+    };
+    const lapsed = lost(INSURANCE_FILE);
+    const revoked = gained(REVOCATION_FILE);
+    const ordered = gained(OOS_ORDER_FILE, (f) => f.at(-1) === '');
+    expect(lapsed.length + revoked.length + ordered.length).toBeGreaterThan(0);
+    expect(named('insurance_lapsed')).toEqual(lapsed);
+    expect(named('authority_revoked')).toEqual(revoked);
+    expect(named('out_of_service_order')).toEqual(ordered);
   });
 });

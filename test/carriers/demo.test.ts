@@ -2,11 +2,21 @@
 // §3 FMCSA_CENSUS1 txt, "SMS Input file layouts"), determinism per seed, the planted facts visible in the files,
 // and the links between inspections, violations and crashes.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCarriersDemo, type CarriersDemoFacts } from '../../pipeline/demo/carriers/index.ts';
+import {
+  AUTHORITY_HISTORY_FILE,
+  INSURANCE_FILE,
+  INSURANCE_HISTORY_FILE,
+  LI_CARRIER_FILE,
+  OOS_ORDER_FILE,
+  REGISTRY_HEADERS,
+  REVOCATION_FILE,
+} from '../../pipeline/demo/carriers/registry.ts';
 
 const CENSUS_TXT = 'census/FMCSA_CENSUS1_2026Oct.txt';
 const CENSUS_CSV = 'census/sms_input_census.csv';
@@ -162,8 +172,8 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('carriers demo: formats', () => {
-  it('writes the four files and counts their rows', () => {
-    expect(files).toEqual([CENSUS_TXT, ...SMS_FILES].map((f) => join(dir, f)));
+  it('writes the census, SMS and registry files and counts their rows', () => {
+    expect(files).toEqual([CENSUS_TXT, ...SMS_FILES, ...Object.keys(REGISTRY_HEADERS)].map((f) => join(dir, f)));
     expect(facts.carriers).toBe(3000);
     expect(census.length).toBe(facts.carriers);
     expect(inspections.length).toBe(facts.inspections);
@@ -527,6 +537,85 @@ describe('carriers demo: planted facts in the files', () => {
     );
     expect(facts.inspections / facts.carriers).toBeGreaterThan(2);
     expect(facts.inspections / facts.carriers).toBeLessThan(6);
+  });
+});
+
+describe('carriers demo: L&I and out-of-service orders', () => {
+  const US_DATE = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/(19|20)\d{2}$/;
+  const registry = (file: string) => toRows(readFileSync(join(dir, file), 'utf8'));
+
+  it('writes the documented headers, quoted, with 8-digit zero-padded carrier numbers of census carriers', () => {
+    const dots = new Set(census.map((r) => r.DOT_NUMBER));
+    for (const file of [
+      LI_CARRIER_FILE,
+      AUTHORITY_HISTORY_FILE,
+      INSURANCE_FILE,
+      INSURANCE_HISTORY_FILE,
+      REVOCATION_FILE,
+    ]) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(
+        text.split('\n')[0]!.startsWith('"DOCKET_NUMBER","DOT_NUMBER"') || text.startsWith('"docket_number"'),
+      ).toBe(true);
+      const rows = registry(file);
+      expect(rows.length, file).toBeGreaterThan(50);
+      const dot = (r: Row) => r.DOT_NUMBER ?? r.dot_number ?? '';
+      const docket = (r: Row) => r.DOCKET_NUMBER ?? r.docket_number ?? '';
+      expect(failing(rows, (r) => /^\d{8}$/.test(dot(r)) && dots.has(String(Number(dot(r)))), dot)).toEqual([]);
+      expect(failing(rows, (r) => /^MC\d+$/.test(docket(r)), docket)).toEqual([]);
+    }
+    const orders = registry(OOS_ORDER_FILE);
+    expect(orders.length).toBeGreaterThan(0);
+    expect(
+      failing(
+        orders,
+        (r) => dots.has(r.DOT_NUMBER!) && /^\d{4}-\d{2}-\d{2}$/.test(r.OOS_DATE!),
+        (r) => r.DOT_NUMBER!,
+      ),
+    ).toEqual([]);
+  });
+
+  it('writes dates as MM/DD/YYYY and amounts in thousands of dollars, the carrier file’s five digits wide', () => {
+    const history = registry(AUTHORITY_HISTORY_FILE);
+    expect(
+      failing(
+        history,
+        (r) => US_DATE.test(r.ORIG_SERVED_DATE!),
+        (r) => r.ORIG_SERVED_DATE!,
+      ),
+    ).toEqual([]);
+    const revocations = registry(REVOCATION_FILE);
+    expect(
+      failing(
+        revocations,
+        (r) => US_DATE.test(r.EFFECTIVE_DATE!),
+        (r) => r.EFFECTIVE_DATE!,
+      ),
+    ).toEqual([]);
+    // Voluntary revocations have no serve date, as in FMCSA's daily file.
+    expect(
+      revocations.filter((r) => r.SERVE_DATE === '').every((r) => r.REVOCATION_TYPE === 'VOLUNTARY REVOCATION'),
+    ).toBe(true);
+    const carriers = registry(LI_CARRIER_FILE);
+    expect(new Set(carriers.map((r) => r.MIN_COV_AMOUNT))).toEqual(new Set(['00750', '01000', '05000']));
+    // Passenger carriers need $5 million; their authority says passenger.
+    const passenger = new Set(facts.passenger.map((d) => String(d).padStart(8, '0')));
+    const theirs = carriers.filter((r) => passenger.has(r.DOT_NUMBER!));
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(theirs.every((r) => r.MIN_COV_AMOUNT === '05000' && r.PASSENGER_CHK === 'Y')).toBe(true);
+    const insurance = registry(INSURANCE_FILE);
+    expect(
+      failing(
+        insurance,
+        (r) => US_DATE.test(r.effective_date!) && r.cancl_effective_date === '',
+        (r) => r.policy_no!,
+      ),
+    ).toEqual([]);
+    // Most active carriers have their minimum on file; some do not, so the profile's "not allowed" has cases.
+    const active = carriers.filter((r) => r.COMMON_STAT === 'A');
+    const short = active.filter((r) => r.BIPD_FILE === '00000');
+    expect(short.length).toBeGreaterThan(0);
+    expect(short.length).toBeLessThan(active.length * 0.1);
   });
 });
 

@@ -21,6 +21,7 @@ import {
 } from './formats.ts';
 import { LineSink } from './line-sink.ts';
 import { OUTLIER_DRIVERS, OUTLIER_POWER_UNITS, type Plant, PLANTS } from './model.ts';
+import { REGISTRY_HEADERS, toRegistryLines } from './registry.ts';
 
 export const DEFAULT_SEED = 20261031;
 export const DEFAULT_AS_OF = '2026-10-31';
@@ -83,10 +84,12 @@ export interface CarriersDemoFacts {
   emptyPowerUnits: number;
   /** A carrier with thousands of power units. */
   bigFleet: number;
+  /** Rows written to each L&I and out-of-service-order file, by the file's path in `dir`. */
+  registryRows: Record<string, number>;
 }
 
 /**
- * Writes the census and the three SMS Input files into `dir` and returns the paths written (joined to `dir`)
+ * Writes the census, the three SMS Input files and the registry files (L&I, out-of-service orders) into `dir` and returns the paths written (joined to `dir`)
  * and the planted facts. Carriers = round(3000 × scale); scale 700 ≈ 2.1 M carriers, streamed.
  */
 export async function writeCarriersDemo(
@@ -154,7 +157,14 @@ export async function writeCarriersDemo(
       violations: await open(VIOLATION_FILE, `${VIOLATION_COLUMNS.join(',')}\n`),
       crashes: await open(CRASH_FILE, `${CRASH_COLUMNS.join(',')}\n`),
     };
-    const all = [sinks.census, sinks.inspections, sinks.violations, sinks.crashes];
+    // The registry files: L&I authority, insurance, revocations, and out-of-service orders.
+    const registry = new Map<string, LineSink>();
+    const registryRows: Record<string, number> = {};
+    for (const [file, header] of Object.entries(REGISTRY_HEADERS)) {
+      registry.set(file, await open(file, header));
+      registryRows[file] = 0;
+    }
+    const all = [sinks.census, sinks.inspections, sinks.violations, sinks.crashes, ...registry.values()];
     const counters: Counters = { inspections: 0, violations: 0, crashes: 0 };
     const passenger: number[] = [];
     const hazmat: number[] = [];
@@ -174,7 +184,15 @@ export async function writeCarriersDemo(
       if (plant === undefined && edition >= rng.fork('edition').int(2, LEAVING_SPAN)) continue;
       written++;
       const carrier = toCarrier(dot, plant, rng.fork('profile'));
-      sinks.census.push(toCensusLine(toCensusRecord(w, carrier, i / n, plant, rng.fork('census'))));
+      const record = toCensusRecord(w, carrier, i / n, plant, rng.fork('census'));
+      sinks.census.push(toCensusLine(record));
+      for (const [file, lines] of Object.entries(
+        toRegistryLines(w, carrier, String(record.legal_name), rng.fork('registry')),
+      ))
+        for (const line of lines ?? []) {
+          registry.get(file)!.push(line);
+          registryRows[file]!++;
+        }
       const inspections = writeEvents(w, carrier, plant, rng.fork('events'), counters, sinks);
       if (carrier.passenger) passenger.push(dot);
       if (carrier.hazmat) hazmat.push(dot);
@@ -212,6 +230,7 @@ export async function writeCarriersDemo(
         zeroMileage: plantedCarrier('zeroMileage').dot,
         emptyPowerUnits: plantedCarrier('emptyPowerUnits').dot,
         bigFleet: plantedCarrier('bigFleet').dot,
+        registryRows,
       },
     };
   } catch (e) {

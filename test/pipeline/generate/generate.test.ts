@@ -65,7 +65,7 @@ describe('carriers', () => {
     double = await generate('carriers', join(root.path, 'carriers-b'), { scale: 0.001 });
   }, 120_000);
 
-  it('writes the four FMCSA files with row counts proportional to the scale', () => {
+  it('writes the FMCSA files (census, SMS, L&I and orders) with row counts proportional to the scale', () => {
     const a = rows(small);
     const b = rows(double);
     expect(Object.keys(a)).toEqual([
@@ -73,6 +73,12 @@ describe('carriers', () => {
       'sms/SMS_Input_Inspection.csv',
       'sms/SMS_Input_Violation.csv',
       'sms/SMS_Input_Crash.csv',
+      'li/Carrier_-_All_With_History.csv',
+      'li/AuthHist_-_All_With_History.csv',
+      'li/ActPendInsur_-_All_With_History.csv',
+      'li/InsHist_-_All_With_History.csv',
+      'li/revocation.txt',
+      'li/OUT_OF_SERVICE_ORDERS.csv',
     ]);
     // 2.1 M carriers at full size, exactly.
     expect(a['census/FMCSA_CENSUS1_2026Oct.txt']).toBe(1050);

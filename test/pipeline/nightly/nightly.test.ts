@@ -16,6 +16,14 @@ import {
   VIOLATION_FILE,
 } from '../../../pipeline/demo/carriers/index.ts';
 import {
+  AUTHORITY_HISTORY_FILE,
+  INSURANCE_FILE,
+  INSURANCE_HISTORY_FILE,
+  LI_CARRIER_FILE,
+  OOS_ORDER_FILE,
+  REVOCATION_FILE,
+} from '../../../pipeline/demo/carriers/registry.ts';
+import {
   writeFacilitiesDemo,
   BY_GAS_FILE,
   EWRB_FILE,
@@ -52,6 +60,12 @@ const CARRIER_PATHS = {
   '/inspection.csv': INSPECTION_FILE,
   '/violation.csv': VIOLATION_FILE,
   '/crash.csv': CRASH_FILE,
+  '/li-carrier.csv': LI_CARRIER_FILE,
+  '/authhist.csv': AUTHORITY_HISTORY_FILE,
+  '/actpendinsur.csv': INSURANCE_FILE,
+  '/inshist.csv': INSURANCE_HISTORY_FILE,
+  '/revocation.csv': REVOCATION_FILE,
+  '/oos.csv': OOS_ORDER_FILE,
 } as const;
 
 function serveAll() {
@@ -147,13 +161,12 @@ beforeAll(async () => {
     FMCSA_INSPECTION_URL: at('/inspection.csv'),
     FMCSA_VIOLATION_URL: at('/violation.csv'),
     FMCSA_CRASH_URL: at('/crash.csv'),
-    // The registry files are optional inputs: skipped here (an empty value skips a file).
-    FMCSA_LI_CARRIER_URL: '',
-    FMCSA_AUTHORITY_HISTORY_URL: '',
-    FMCSA_INSURANCE_URL: '',
-    FMCSA_INSURANCE_HISTORY_URL: '',
-    FMCSA_REVOCATION_URL: '',
-    FMCSA_OOS_ORDERS_URL: '',
+    FMCSA_LI_CARRIER_URL: at('/li-carrier.csv'),
+    FMCSA_AUTHORITY_HISTORY_URL: at('/authhist.csv'),
+    FMCSA_INSURANCE_URL: at('/actpendinsur.csv'),
+    FMCSA_INSURANCE_HISTORY_URL: at('/inshist.csv'),
+    FMCSA_REVOCATION_URL: at('/revocation.csv'),
+    FMCSA_OOS_ORDERS_URL: at('/oos.csv'),
     STATCAN_WDS_URL: at('/wds'),
     BOC_VALET_URL: at('/valet'),
     NIGHTLY_TIMEOUT_MS: '800',
@@ -176,7 +189,7 @@ describe('npm run nightly', () => {
     expect(code, logs.join('\n')).toBe(0);
     expect([...outcomes.keys()]).toEqual(['facilities', 'carriers', 'economy']);
     expect(outcomes.get('facilities')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
-    expect(outcomes.get('carriers')).toMatchObject({ downloaded: 4, unchanged: 0, failed: 0, build: 'published' });
+    expect(outcomes.get('carriers')).toMatchObject({ downloaded: 10, unchanged: 0, failed: 0, build: 'published' });
     // The watchlists' webhooks are delivered after the carriers publish (npm run deliver, here with no list).
     expect(outcomes.get('carriers')!.notes).toContainEqual(
       expect.stringMatching(/^deliver: 0 list\(s\) with a webhook/),
@@ -197,9 +210,15 @@ describe('npm run nightly', () => {
 
     expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual([
       '.nightly.json',
+      'authority-history.csv',
       'census',
       'crash.csv',
       'inspection.csv',
+      'insurance-history.csv',
+      'insurance.csv',
+      'li-carrier.csv',
+      'oos-order.csv',
+      'revocation.csv',
       'violation.csv',
     ]);
     expect(await readdir(join(downloads, 'carriers', 'census'))).toEqual(['FMCSA_CENSUS1_2026Oct.txt']);
@@ -218,9 +237,15 @@ describe('npm run nightly', () => {
     expect(carriers.demo).toBe(false);
     expect(carriers.counts.carriers).toBe(600);
     expect(carriers.sources.map((s) => s.file).sort()).toEqual([
+      'authority-history.csv',
       'census/FMCSA_CENSUS1_2026Oct.txt',
       'crash.csv',
       'inspection.csv',
+      'insurance-history.csv',
+      'insurance.csv',
+      'li-carrier.csv',
+      'oos-order.csv',
+      'revocation.csv',
       'violation.csv',
     ]);
   });
@@ -248,14 +273,14 @@ describe('npm run nightly', () => {
     });
     expect(outcomes.get('carriers')).toMatchObject({
       downloaded: 0,
-      unchanged: 4,
+      unchanged: 10,
       failed: 0,
       build: 'published',
       data_version: before.carriers,
       same_version: true,
     });
     const conditional = upstream.requests.filter((r) => r.path.endsWith('.csv') || r.path.endsWith('.zip'));
-    expect(conditional).toHaveLength(8);
+    expect(conditional).toHaveLength(14);
     for (const r of conditional) expect(r.ifNoneMatch).toMatch(/^"[0-9a-f]{16}"$/);
   });
 
@@ -427,9 +452,15 @@ describe('npm run nightly', () => {
     expect(received).toBeLessThan(total);
     expect((await readdir(join(downloads, 'carriers'))).sort()).toEqual([
       '.nightly.json',
+      'authority-history.csv',
       'census',
       'crash.csv',
       'inspection.csv',
+      'insurance-history.csv',
+      'insurance.csv',
+      'li-carrier.csv',
+      'oos-order.csv',
+      'revocation.csv',
       'violation.csv',
     ]);
     expect((await readFile(join(downloads, 'carriers', 'inspection.csv'))).equals(files['/inspection.csv']!)).toBe(
