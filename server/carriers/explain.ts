@@ -1,7 +1,9 @@
 // The explain summary's deterministic template (docs/contracts/carriers.md, "Explain"): plain language for
-// a shipper or broker, made from the profile alone. Four paragraphs: who the carrier is, how it compares
-// with its peer group, its three top risks with their figures, and what the figures do not say. A pure
-// function: the same profile always gives the same text, so the summary can be cached and tested.
+// a shipper or broker, made from the profile alone. Five paragraphs: who the carrier is, whether it may
+// operate (authority, insurance, out-of-service orders: what a broker checks first), how it compares with
+// its peer group and when its alerts would clear, its three top risks with their figures, and what the
+// figures do not say. A pure function: the same profile always gives the same text, so the summary can be
+// cached and tested.
 import { formatCount, formatList, round } from '../../contract/core/values.ts';
 import { methodology, type Methodology } from '../../contract/carriers/methodology.ts';
 import {
@@ -11,11 +13,13 @@ import {
   INSUFFICIENT_SEG,
   inputsOf,
   type Profile,
+  REGISTRY_GAPS,
+  type RegistryGap,
   smsGapsOf,
 } from '../../contract/carriers/profile.ts';
 
 /** The `generator` of a template summary; a new wording gets a new version (cached summaries say which). */
-export const TEMPLATE_GENERATOR = 'template-v1';
+export const TEMPLATE_GENERATOR = 'template-v2';
 
 const count = (n: number, one: string, other = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : other}`;
 const percent = (rate: number) => `${round(rate * 100, 1)} %`;
@@ -63,13 +67,91 @@ function toWho(p: Profile): string {
     ? `${known.length ? 'Its' : `${period}, its`} ${toList(unknown)} are not known: ` +
       `FMCSA's ${toGapData(p.data_gaps)} data was not available to this build, so those figures are missing here, not zero.`
     : '';
+  const dockets = p.dockets.length ? ` (${toList(p.dockets)})` : '';
   return [
-    `${name}, USDOT ${p.carrier_id}, is a motor carrier ${toWhere(p)}. Its census record reports ${toList(fleet)}.`,
+    `${name}, USDOT ${p.carrier_id}${dockets}, is a motor carrier ${toWhere(p)}. Its census record reports ${toList(fleet)}.`,
     had,
     missing,
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+const UNCHECKED: Record<RegistryGap, string> = {
+  authority: 'operating authority',
+  insurance: 'insurance',
+  out_of_service_orders: 'out-of-service orders',
+};
+
+const money = (dollars: number) => `$${formatCount(dollars)}`;
+
+/** What FMCSA's registry says of the carrier today: the checks that passed, in the reasons' order. */
+function toCleared(p: Profile): string[] {
+  const out: string[] = [];
+  const orders = p.out_of_service_orders;
+  if (orders) {
+    const rescinded = orders.filter((o) => o.status === 'rescinded').length;
+    out.push(
+      `no out-of-service order is in effect${rescinded ? ` (${count(rescinded, 'earlier order')} rescinded)` : ''}`,
+    );
+  }
+  if (p.authority) {
+    const active = p.authority.filter((a) => a.status === 'active');
+    out.push(
+      active.length
+        ? `${toList(active.map((a) => `its ${a.kind} authority under ${a.docket} is active${a.effective_date ? ` since ${a.effective_date}` : ''}`))}`
+        : 'it holds no active operating authority, which its operation (not for hire across state lines) does not need',
+    );
+  }
+  const required = p.insurance?.required;
+  if (p.insurance?.minimum_on_file && required) {
+    const what = [
+      required.bipd === null ? null : `${money(required.bipd)} of bodily injury and property damage cover`,
+      required.cargo ? 'cargo cover' : null,
+      required.bond ? 'a surety bond or trust fund' : null,
+    ].filter((x): x is string => x !== null);
+    if (what.length) out.push(`the insurance it must file (${toList(what)}) is on file`);
+  }
+  return out;
+}
+
+/** May it operate? The paragraph a broker reads first, from `operating_status` and the registry fields. */
+function toStatus(p: Profile): string {
+  const status = p.operating_status;
+  const unchecked = p.data_gaps.filter((g): g is RegistryGap => (REGISTRY_GAPS as readonly string[]).includes(g));
+  const refusals = status.reasons.filter((r) => r.code !== 'not_checked').map((r) => r.detail);
+  const registration =
+    p.mcs150_date === null
+      ? 'Its census record gives no date for its last registration update (MCS-150).'
+      : `It last updated its registration (MCS-150) on ${p.mcs150_date}${p.mcs150_outdated ? ', more than 24 months before this data: FMCSA asks for an update every two years, so its census figures may be stale' : ''}.`;
+  let verdict: string;
+  if (status.allowed_to_operate === null)
+    verdict =
+      `Whether it may operate is not known here: FMCSA's licensing and insurance (L&I) and out-of-service-order data were not available to this build. ` +
+      'Check its authority and insurance with FMCSA before hiring it.';
+  else if (status.allowed_to_operate === false)
+    verdict = `By FMCSA's records as of ${p.data_as_of}, it may not operate: ${toList(refusals)}.`;
+  else {
+    const cleared = toCleared(p);
+    verdict = `By FMCSA's records as of ${p.data_as_of}, nothing stops it from operating${cleared.length ? `: ${toList(cleared)}` : ''}.`;
+  }
+  const notChecked =
+    status.allowed_to_operate !== null && unchecked.length
+      ? ` Its ${toList(unchecked.map((g) => UNCHECKED[g]))} ${unchecked.length === 1 && unchecked[0] !== 'out_of_service_orders' ? 'was' : 'were'} not checked: FMCSA's file${unchecked.length === 1 ? ' was' : 's were'} not available to this build.`
+      : '';
+  return `${verdict}${notChecked} ${registration}`;
+}
+
+/** "If nothing new happens, its X alert clears on D": from each alert's step-down, or that it does not within it. */
+function toClearing(alerts: readonly Category[]): string {
+  const parts = alerts.map((c) => {
+    const step = c.step_down?.find((s) => !s.alert);
+    if (!step) return `its ${c.label} alert does not clear within the next 24 months`;
+    const then =
+      step.percentile === null ? 'when too little data is left to rank it' : `at percentile ${step.percentile}`;
+    return `its ${c.label} alert clears on ${step.date} (${then})`;
+  });
+  return parts.length ? ` If nothing new happens, ${toList(parts)}.` : '';
 }
 
 /** "SMS inspection, violation and crash": the inputs a build lacked, as the summary names them. */
@@ -105,10 +187,11 @@ function toPeers(p: Profile, m: Methodology): string {
     ? `It is at or above FMCSA's intervention threshold in ${toList(alerts.map(describe))}` +
       (below.length ? `, and below it in ${toList(below.map(describe))}.` : '.')
     : `It is below FMCSA's intervention threshold in every ranked category: ${toList(below.map(describe))}.`;
+  const clearing = toClearing(alerts);
   return (
     `Its peer group is "${p.peer_group.label}" (${count(p.peer_group.size, 'carrier')}). ` +
     `It is ranked in ${ranked.length} of the ${p.categories.length} safety categories (BASICs), each against the carriers with a similar amount of ` +
-    `activity in that category; a percentile says what share of those carriers have a better measure, so higher is worse. ${standing}${gapNote}`
+    `activity in that category; a percentile says what share of those carriers have a better measure, so higher is worse. ${standing}${clearing}${gapNote}`
   );
 }
 
@@ -162,7 +245,7 @@ function toCaveats(p: Profile, m: Methodology): string {
   return out.join(' ');
 }
 
-/** The template summary of a profile: four paragraphs separated by blank lines. */
+/** The template summary of a profile: five paragraphs separated by blank lines. */
 export function toExplanation(profile: Profile, m: Methodology = methodology()): string {
-  return [toWho(profile), toPeers(profile, m), toRisks(profile), toCaveats(profile, m)].join('\n\n');
+  return [toWho(profile), toStatus(profile), toPeers(profile, m), toRisks(profile), toCaveats(profile, m)].join('\n\n');
 }

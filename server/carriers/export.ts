@@ -1,6 +1,6 @@
 // GET /api/carrier/{carrier_id}/export's bodies (docs/contracts/carriers.md, "Export"), pure: the JSON
 // export (schema carriers/export) is the stored profile spliced in as it is plus the monthly counts the
-// build stored (null for an input the build lacked); the CSV is RFC 4180 with one row per BASIC, where an
+// build stored (null for an input the build lacked) and every inspection and crash of the window; the CSV is RFC 4180 with one row per BASIC, where an
 // unknown measure, percentile or violation count is an empty field.
 import { toMonthsBefore } from '../../contract/carriers/methodology.ts';
 import { toMonthlyCounts } from '../../contract/carriers/monthly.ts';
@@ -17,10 +17,17 @@ export function toContentDisposition(carrierId: number, format: ExportFormat): s
 }
 
 /**
- * The JSON export: `{"profile": <the stored profile bytes>, "monthly": {...}}`. `monthlyRecord` is the
- * carrier's record of the build's monthly store, undefined when it had no inspection or crash in the window.
+ * The JSON export: `{"profile": <the stored profile bytes>, "monthly": {...}, "inspections": [...],
+ * "crashes": [...]}`. `monthlyRecord` is the carrier's record of the build's monthly store, undefined when it
+ * had no inspection or crash in the window; `lists` is `toListsJson` of every inspection, undefined for a
+ * build made before the lists (the keys are then left out).
  */
-export function toExportJson(profileBody: Buffer, profile: Profile, monthlyRecord: Buffer | undefined): string {
+export function toExportJson(
+  profileBody: Buffer,
+  profile: Profile,
+  monthlyRecord: Buffer | undefined,
+  lists: string | undefined,
+): string {
   const to = profile.data_as_of;
   const windowMonths = profile.inspections.window_months;
   const from = toMonthsBefore(to, windowMonths);
@@ -33,7 +40,7 @@ export function toExportJson(profileBody: Buffer, profile: Profile, monthlyRecor
     crashes: noCrashes ? null : c.crashes,
   }));
   const monthly = { window_months: windowMonths, from, to, months };
-  return `{"profile":${profileBody.toString('utf8')},"monthly":${JSON.stringify(monthly)}}`;
+  return `{"profile":${profileBody.toString('utf8')},"monthly":${JSON.stringify(monthly)}${lists === undefined ? '' : `,${lists}`}}`;
 }
 
 export const CSV_COLUMNS = [

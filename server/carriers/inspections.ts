@@ -2,7 +2,7 @@
 // the window with their violations, and its crashes. Signed in, and a free key's answer counts one profile
 // lookup: the same gate as the profile (lookupProfile), with the page's parameters checked before anything
 // is counted. The page is sliced from the stored record (contract/carriers/inspections.ts).
-import { sliceInspectionsRecord } from '../../contract/carriers/inspections.ts';
+import { type InspectionsHead, sliceInspectionsRecord } from '../../contract/carriers/inspections.ts';
 import { methodology } from '../../contract/carriers/methodology.ts';
 import type { DataGap } from '../../contract/carriers/profile.ts';
 import { parseQuery, queryOf } from '../core/params.ts';
@@ -28,6 +28,31 @@ interface ProfileFacts {
   data_gaps: DataGap[];
 }
 
+/** Inspections `offset` to `offset + limit` of the carrier's record (as JSON lines), its count and its crashes. */
+export async function readInspections(
+  store: RecordStore,
+  id: number,
+  gaps: readonly DataGap[],
+  offset: number,
+  limit: number,
+): Promise<{ head: InspectionsHead; lines: string[] }> {
+  const record = await store.read(id);
+  if (record) return sliceInspectionsRecord(record.toString('utf8'), offset, limit);
+  // No event of the carrier in the window: empty lists, or null for what the build had no input for.
+  return {
+    head: {
+      total: gaps.includes('inspections') && gaps.includes('violations') ? null : 0,
+      crashes: gaps.includes('crashes') ? null : [],
+    },
+    lines: [],
+  };
+}
+
+/** `"inspections":[...] or null,"crashes":[...] or null`: the lists as the page and the export write them. */
+export function toListsJson(head: InspectionsHead, lines: readonly string[]): string {
+  return `"inspections":${head.total === null ? 'null' : `[${lines.join(',')}]`},"crashes":${JSON.stringify(head.crashes)}`;
+}
+
 /** The page's body, from the carrier's record in `store` and its profile. */
 export async function inspectionsPayload(
   store: RecordStore,
@@ -38,22 +63,11 @@ export async function inspectionsPayload(
 ): Promise<Payload> {
   const facts = JSON.parse(profile.toString('utf8')) as ProfileFacts;
   const gaps = facts.data_gaps;
-  const record = await store.read(id);
-  const { head, lines } = record
-    ? sliceInspectionsRecord(record.toString('utf8'), page.offset, page.limit)
-    : {
-        // No event of the carrier in the window: empty lists, or null for what the build had no input for.
-        head: {
-          total: gaps.includes('inspections') && gaps.includes('violations') ? null : 0,
-          crashes: gaps.includes('crashes') ? null : [],
-        },
-        lines: [],
-      };
+  const { head, lines } = await readInspections(store, id, gaps, page.offset, page.limit);
   const body =
     `{"carrier_id":${id},"data_as_of":${JSON.stringify(facts.data_as_of)},` +
     `"window_months":${methodology().time_weights.window_months},"total":${head.total},` +
-    `"limit":${page.limit},"offset":${page.offset},` +
-    `"inspections":${head.total === null ? 'null' : `[${lines.join(',')}]`},` +
-    `"crashes":${JSON.stringify(head.crashes)},"data_gaps":${JSON.stringify(gaps)}}`;
+    `"limit":${page.limit},"offset":${page.offset},${toListsJson(head, lines)},` +
+    `"data_gaps":${JSON.stringify(gaps)}}`;
   return toPayload(body, 'application/json', true, `${dataVersion}\0${id}\0${page.offset}\0${page.limit}`);
 }

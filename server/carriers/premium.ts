@@ -1,6 +1,6 @@
 // The premium routes (docs/contracts/carriers.md, "Explain", "Export", "Access"):
 //   POST /api/carrier/{carrier_id}/explain   a plain-language summary of the profile, cached per build
-//   GET  /api/carrier/{carrier_id}/export    the profile plus monthly counts as JSON, or the BASICs as CSV
+//   GET  /api/carrier/{carrier_id}/export    the profile, monthly counts and event lists as JSON, or the BASICs as CSV
 // Both need a premium key: 401 without a valid key, 403 `premium_required` for a free one, then 400 for a
 // bad carrier id (or body, or format), then 404. Neither touches the free allowance.
 import { type CarrierChanges, readServedProfile } from './changes.ts';
@@ -19,6 +19,7 @@ import type { Profile } from '../../contract/carriers/profile.ts';
 import { type Account, authenticate, requirePremium } from './auth.ts';
 import type { SignInLimiter } from './sign-in-limit.ts';
 import { createExplainer } from './explainer.ts';
+import { readInspections, toListsJson } from './inspections.ts';
 import { EXPORT_TYPES, toContentDisposition, toExportCsv, toExportJson, type ExportFormat } from './export.ts';
 import type { LlmConfig } from './llm.ts';
 
@@ -34,6 +35,8 @@ export interface PremiumData {
   hot: RepeatCache<Buffer>;
   /** The build's private/monthly store (pipeline/carriers/monthly.ts). */
   monthly: RecordStore;
+  /** Each carrier's inspections and crashes of the window; undefined in a build made before the lists. */
+  inspections: RecordStore | undefined;
   changes: CarrierChanges;
 }
 
@@ -46,6 +49,17 @@ export interface PremiumOptions {
   warn: (message: string) => void;
   /** Aborted when the server shuts down (see ExplainerOptions.stop). */
   stop?: AbortSignal;
+}
+
+/** The JSON export, with every inspection and crash of the window where the build has the lists. */
+async function toJson(data: PremiumData, id: number, body: Buffer, profile: Profile): Promise<string> {
+  const store = data.inspections;
+  const lists = store
+    ? await readInspections(store, id, profile.data_gaps, 0, Number.POSITIVE_INFINITY).then((l) =>
+        toListsJson(l.head, l.lines),
+      )
+    : undefined;
+  return toExportJson(body, profile, await data.monthly.read(id), lists);
 }
 
 interface ExportQuery {
@@ -111,8 +125,7 @@ export function mountPremium<D extends PremiumData>(
       const format = parseQuery<ExportQuery>(queryOf(req), 'carriers/export-query').format ?? 'json';
       const body = await readProfile(s.data, id);
       const profile = JSON.parse(body.toString('utf8')) as Profile;
-      const text =
-        format === 'json' ? toExportJson(body, profile, await s.data.monthly.read(id)) : toExportCsv(profile);
+      const text = format === 'json' ? await toJson(s.data, id, body, profile) : toExportCsv(profile);
       // Fixed within a build, like the profile's: the ETag needs no hashing.
       const bytes = Buffer.from(text);
       const payload: Payload = {

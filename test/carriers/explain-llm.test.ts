@@ -129,7 +129,7 @@ describe('the carrier text and the prompt', () => {
     const p = await profileOf(srv, 1000002);
     fake.content = `{{api_key}} ${toExplanation(p)}`;
     const answer = await explain(srv, 1000002);
-    expect(answer).toMatchObject({ generator: 'template-v1', fallback_reason: 'model_failed', cached: false });
+    expect(answer).toMatchObject({ generator: 'template-v2', fallback_reason: 'model_failed', cached: false });
     expect(srv.warnings).toEqual([expect.stringMatching(/placeholders that were not given: api_key/)]);
   });
 });
@@ -146,7 +146,7 @@ describe('the request and the answer read', () => {
     reset('huge');
     const srv = await serve();
     const answer = await explain(srv, 1000002);
-    expect(answer).toMatchObject({ generator: 'template-v1', fallback_reason: 'model_failed' });
+    expect(answer).toMatchObject({ generator: 'template-v2', fallback_reason: 'model_failed' });
     expect(srv.warnings).toEqual([expect.stringContaining(`longer than the ${MAX_ANSWER_BYTES} bytes`)]);
     // The client hung up long before the fake's 4 MB were sent.
     await within(5000, 'the fake was never cut off', () => fake.cutOff);
@@ -158,7 +158,7 @@ describe('a template standing in for the model', () => {
     reset('error');
     const srv = await serve();
     const first = await explain(srv, 1000005);
-    expect(first).toMatchObject({ generator: 'template-v1', fallback_reason: 'model_failed', cached: false });
+    expect(first).toMatchObject({ generator: 'template-v2', fallback_reason: 'model_failed', cached: false });
     expect(await srv.accounts().explainGet(1000005, first.data_version)).toBeUndefined();
     fake.mode = 'echo';
     const second = await explain(srv, 1000005);
@@ -190,7 +190,7 @@ describe('the gate', () => {
     expect(all.filter((a) => a.generator === 'llm:test-model')).toHaveLength(2);
     const busy = all.filter((a) => a.fallback_reason === 'model_busy');
     expect(busy).toHaveLength(CARRIERS.length - 2);
-    for (const a of busy) expect(a).toMatchObject({ generator: 'template-v1', cached: false });
+    for (const a of busy) expect(a).toMatchObject({ generator: 'template-v2', cached: false });
   });
 
   it('opens the breaker after consecutive failures: explains answer at once without a call, then one probe closes it', async () => {
@@ -198,11 +198,11 @@ describe('the gate', () => {
     const clock = { ms: 0 };
     const srv = await serve({ timeoutMs: 200, breakerFailures: 2, breakerCooldownMs: 30_000, clock: () => clock.ms });
     for (const id of [1000001, 1000002])
-      expect(await explain(srv, id)).toMatchObject({ generator: 'template-v1', fallback_reason: 'model_failed' });
+      expect(await explain(srv, id)).toMatchObject({ generator: 'template-v2', fallback_reason: 'model_failed' });
     expect(fake.requests).toHaveLength(2);
     // Open: no call reaches the hanging model, however many explains come.
     for (const id of [1000003, 1000005, 1000006])
-      expect(await explain(srv, id)).toMatchObject({ generator: 'template-v1', fallback_reason: 'model_paused' });
+      expect(await explain(srv, id)).toMatchObject({ generator: 'template-v2', fallback_reason: 'model_paused' });
     expect(fake.requests).toHaveLength(2);
     // After the cool-down one call probes; it fails, and the breaker opens again.
     clock.ms += 30_000;
@@ -226,7 +226,7 @@ describe('the gate', () => {
     expect(await explain(srv, 1000001)).toMatchObject({ generator: 'llm:test-model' });
     expect(await explain(srv, 1000002)).toMatchObject({ generator: 'llm:test-model' });
     expect(await explain(srv, 1000005)).toMatchObject({
-      generator: 'template-v1',
+      generator: 'template-v2',
       fallback_reason: 'hourly_limit',
       cached: false,
     });

@@ -328,12 +328,15 @@ describe('explain: the template', () => {
     srv = await serve();
   });
 
-  it('says who the carrier is, how it compares, its 3 top risks with figures, and what the figures do not say', async () => {
+  it('says who the carrier is, whether it may operate, how it compares, its 3 top risks with figures, and what the figures do not say', async () => {
     const p = await profileOf(srv, 1000002);
     const text = toExplanation(p);
-    const [who, peers, risks, caveats, ...rest] = text.split('\n\n');
+    const [who, status, peers, risks, caveats, ...rest] = text.split('\n\n');
     expect(rest).toEqual([]);
-    expect(who).toContain(`${p.legal_name}, USDOT ${p.carrier_id}`);
+    expect(who).toContain(`${p.legal_name}, USDOT ${p.carrier_id} (MC222222)`);
+    expect(status).toBe(
+      `By FMCSA's records as of 2026-10-31, it may not operate: MC222222 common authority revoked 2026-07-26 and the insurance the carrier must file is not all on file. It last updated its registration (MCS-150) on 2024-03-01, more than 24 months before this data: FMCSA asks for an update every two years, so its census figures may be stale.`,
+    );
     expect(who).toContain(`${p.city}, ${p.state}`);
     expect(who).toContain(`${p.power_units} power units`);
     expect(who).toContain(`${p.inspections.total} roadside inspections`);
@@ -363,7 +366,78 @@ describe('explain: the template', () => {
     expect(text).toContain('It cannot be compared with peers');
     expect(text).not.toContain('Its peer group is');
     expect(text).not.toMatch(/\(percentile \d/);
-    expect(text.split('\n\n')[2]!.split('\n')).toHaveLength(4);
+    expect(text.split('\n\n')[3]!.split('\n')).toHaveLength(4);
+    expect(text.split('\n\n')[1]).toMatch(
+      /^By FMCSA's records as of 2026-10-31, it may not operate: out-of-service order of 2026-09-01/,
+    );
+  });
+
+  it('says what lets a carrier operate: no order, its active authority, the insurance it must file on file', async () => {
+    const p = await profileOf(srv, 1000001);
+    expect(toExplanation(p).split('\n\n')[1]).toMatch(
+      /^By FMCSA's records as of 2026-10-31, nothing stops it from operating: no out-of-service order is in effect, its common authority under MC001515 is active since 2010-01-15 and the insurance it must file \(\$750,000 of bodily injury and property damage cover\) is on file\./,
+    );
+    // Too little cover: $5,000,000 required of a passenger carrier, $1,500,000 filed.
+    expect(toExplanation(await profileOf(srv, 1000005)).split('\n\n')[1]).toContain(
+      'it may not operate: the insurance the carrier must file is not all on file',
+    );
+  });
+
+  it('says when an alert would clear if nothing new happened, from the step-down', async () => {
+    const p = await profileOf(srv, 1000001);
+    const [first, second] = p.categories.filter((c) => c.percentile !== null);
+    expect(second).toBeDefined();
+    const step = (date: string, percentile: number | null, alert: boolean) => ({
+      date,
+      measure: 1,
+      percentile,
+      alert,
+      sufficient_data: percentile !== null,
+    });
+    // Two alerts: one that clears at its second step, one whose steps all stay at or above the threshold.
+    const alerted: Profile = {
+      ...p,
+      categories: p.categories.map((c) =>
+        c === first
+          ? {
+              ...c,
+              percentile: 90,
+              alert: true,
+              step_down: [
+                step('2027-01-15', 85, true),
+                step('2027-04-15', 60.5, false),
+                step('2027-07-15', null, false),
+              ],
+            }
+          : c === second
+            ? { ...c, percentile: 95, alert: true, step_down: [step('2027-02-01', 94, true)] }
+            : c,
+      ),
+    };
+    expect(toExplanation(alerted).split('\n\n')[2]).toContain(
+      `If nothing new happens, its ${first!.label} alert clears on 2027-04-15 (at percentile 60.5) and its ${second!.label} alert does not clear within the next 24 months.`,
+    );
+  });
+
+  it('says whether it may operate is unknown, or which checks were not made, when the build lacked the files', async () => {
+    const p = await profileOf(srv, 1000001);
+    const none: Profile = {
+      ...p,
+      authority: null,
+      insurance: null,
+      out_of_service_orders: null,
+      data_gaps: ['authority', 'insurance', 'out_of_service_orders'],
+      operating_status: { allowed_to_operate: null, reasons: [] },
+    };
+    expect(toExplanation(none).split('\n\n')[1]).toMatch(
+      /^Whether it may operate is not known here: FMCSA's licensing and insurance \(L&I\) and out-of-service-order data were not available to this build\./,
+    );
+    const noOrders: Profile = { ...p, out_of_service_orders: null, data_gaps: ['out_of_service_orders'] };
+    const status = toExplanation(noOrders).split('\n\n')[1]!;
+    expect(status).not.toContain('no out-of-service order is in effect');
+    expect(status).toContain(
+      "Its out-of-service orders were not checked: FMCSA's file was not available to this build.",
+    );
   });
 
   it('says when restricted percentiles are shown (SHOW_RESTRICTED_PERCENTILES)', async () => {
@@ -398,7 +472,7 @@ describe('explain: the cache', () => {
     schemas().assert('carriers/explain', a, 'explain');
     expect(a).toMatchObject({
       carrier_id: 1000005,
-      generator: 'template-v1',
+      generator: 'template-v2',
       data_version: dataVersion,
       generated_at: NOW.toISOString(),
       cached: false,
@@ -483,7 +557,7 @@ describe('explain: the LLM backend', () => {
     fake.requests.length = 0;
     const srv = await serve({ llm: llm() });
     const body = (await (await explain(srv, 1000001, srv.premium)).json()) as Json;
-    expect(body).toMatchObject({ generator: 'template-v1', summary: toExplanation(await profileOf(srv, 1000001)) });
+    expect(body).toMatchObject({ generator: 'template-v2', summary: toExplanation(await profileOf(srv, 1000001)) });
     expect(srv.warnings).toEqual([expect.stringMatching(reason)]);
     expect(fake.requests).toHaveLength(1);
   });
@@ -503,7 +577,7 @@ describe('explain: the LLM backend', () => {
     const ms = performance.now() - started;
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
-    expect(body.generator).toBe('template-v1');
+    expect(body.generator).toBe('template-v2');
     expect(body.summary).toBe(toExplanation(await profileOf(srv, 1000001)));
     expect(fake.requests).toHaveLength(1);
     if (mode === 'hang') expect(ms).toBeGreaterThanOrEqual(290);
@@ -523,7 +597,7 @@ describe('explain: the LLM backend', () => {
       const res = await pending;
       expect(performance.now() - started).toBeLessThan(5000);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as Json).generator).toBe('template-v1');
+      expect(((await res.json()) as Json).generator).toBe('template-v2');
       expect(srv.warnings).toEqual([expect.stringMatching(/the server is shutting down/)]);
     } finally {
       await srv.close();
@@ -538,7 +612,7 @@ describe('export', () => {
   });
 
   it.each(Object.keys(EXPECTED).map(Number))(
-    'json for %i: the profile plus monthly counts of the known events',
+    'json for %i: the profile, monthly counts of the known events, and every inspection and crash',
     async (id) => {
       const res = await exportOf(srv, id, srv.premium);
       expect(res.status).toBe(200);
@@ -559,6 +633,15 @@ describe('export', () => {
       expect(nonzero).toEqual(EXPECTED[id]);
       expect(months.reduce((n, m) => n + m.inspections, 0)).toBe(doc.profile.inspections.total);
       expect(months.reduce((n, m) => n + m.crashes, 0)).toBe(doc.profile.crashes.total);
+      // Every inspection and crash, as the inspections route lists them on pages.
+      expect(doc.inspections).toHaveLength(doc.profile.inspections.total);
+      expect(doc.crashes).toHaveLength(doc.profile.crashes.total);
+      const listed = await fetch(`${srv.base}/api/carrier/${id}/inspections?limit=100`, {
+        headers: { Authorization: `Bearer ${srv.premium}` },
+      });
+      const page = (await listed.json()) as Json;
+      expect(doc.inspections).toEqual(page.inspections);
+      expect(doc.crashes).toEqual(page.crashes);
     },
   );
 

@@ -1,6 +1,6 @@
 // Generated from schemas/ by `npm run types`: edit the schema, not this file.
 /**
- * GET /api/carrier/{carrier_id}/export?format=json (premium), sent as an attachment `carrier-<id>.json`: the carrier's profile plus its inspection and crash counts by calendar month over the measurement window (docs/contracts/carriers.md, "Export").
+ * GET /api/carrier/{carrier_id}/export?format=json (premium), sent as an attachment `carrier-<id>.json`: the carrier's profile, its inspection and crash counts by calendar month over the measurement window, and every inspection (with its violations) and crash of the window (docs/contracts/carriers.md, "Export").
  */
 export interface CarrierExportJSON {
   profile: CarrierProfile;
@@ -40,6 +40,14 @@ export interface CarrierExportJSON {
       crashes: number | null;
     }[];
   };
+  /**
+   * Every inspection of the window, newest first, each with the violations it cited: what GET /api/carrier/{carrier_id}/inspections lists, all on one page. Null when the build had no SMS inspection and no violation input. Left out by a build made before the inspection lists.
+   */
+  inspections?: Inspection[] | null;
+  /**
+   * Every crash of the window, newest first, as GET /api/carrier/{carrier_id}/inspections lists them; null when the build had no SMS crash input. Left out by a build made before the inspection lists.
+   */
+  crashes?: Crash[] | null;
 }
 /**
  * Exactly what GET /api/carrier/{carrier_id} answers.
@@ -714,4 +722,79 @@ export interface Step {
    */
   alert: boolean;
   sufficient_data: boolean;
+}
+export interface Inspection {
+  /**
+   * SMS Input Unique_ID.
+   */
+  inspection_id: string;
+  date: string;
+  /**
+   * Report_State: where the inspection took place.
+   */
+  state: string | null;
+  /**
+   * CVSA inspection level I–VIII.
+   */
+  level: number | null;
+  /**
+   * 3 within 6 months of `data_as_of`, 2 within 12, 1 within 24 (SMS time weighting).
+   */
+  time_weight: 1 | 2 | 3;
+  /**
+   * A driver, vehicle or hazmat out-of-service order came of it. Null for an inspection known only from its violations (its inspection row is not in the build): then its level, state and OOS counts are null too.
+   */
+  out_of_service: boolean | null;
+  driver_oos: number | null;
+  vehicle_oos: number | null;
+  hazmat_oos: number | null;
+  /**
+   * The violations cited; null when the build had no SMS violation input.
+   */
+  violations: Violation[] | null;
+}
+export interface Violation {
+  /**
+   * Viol_Code, the regulation cited (e.g. `393.9TS`); '' when the row had none.
+   */
+  code: string;
+  /**
+   * Section_Desc as FMCSA writes it; null when absent.
+   */
+  description: string | null;
+  basic:
+    "unsafe_driving" | "hos_compliance" | "driver_fitness" | "controlled_substances" | "vehicle_maintenance" | "hazmat";
+  /**
+   * Severity_Weight, before the out-of-service add-on.
+   */
+  severity_weight: number;
+  /**
+   * 3 within 6 months of `data_as_of`, 2 within 12, 1 within 24 (SMS time weighting).
+   */
+  time_weight: 1 | 2 | 3;
+  /**
+   * The violation put the driver or vehicle out of service (its severity counts the OOS weight on top).
+   */
+  oos: boolean;
+}
+export interface Crash {
+  report_number: string;
+  date: string;
+  state: string | null;
+  fatalities: number;
+  injuries: number;
+  tow_away: boolean;
+  hazmat_released: boolean;
+  /**
+   * FMCSA found the crash not preventable: counted, but not in the Crash Indicator measure.
+   */
+  not_preventable: boolean;
+  /**
+   * 1 tow-away, 2 injury or fatality, +1 hazmat release.
+   */
+  severity_weight: number;
+  /**
+   * 3 within 6 months of `data_as_of`, 2 within 12, 1 within 24 (SMS time weighting).
+   */
+  time_weight: 1 | 2 | 3;
 }
