@@ -41,6 +41,8 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
   let premium = '';
   /** A carrier with an alert in some category, and its profile as the API gives it. */
   let target: CarrierProfile;
+  /** A carrier with a docket that may not operate (revoked, uninsured or under an order). */
+  let refused: CarrierSearchResults['results'][number];
   const timings: Record<string, number> = {};
   const api = async <T>(path: string, key?: string) => {
     const res = await fetch(`${server.base}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
@@ -84,6 +86,8 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
       }
     }
     expect(target).toBeDefined();
+    refused = found.results.find((r) => r.allowed_to_operate === false && r.dockets.length > 0)!;
+    expect(refused).toBeDefined();
     browser = await launchBrowser(chromiumPath!, server.base);
     page = browser.page;
     await warmUp(page, server.base);
@@ -320,6 +324,88 @@ describe.skipIf(!chromiumPath)('carriers explorer in Chromium', () => {
     await viewReady(page, 'watchlists');
     expect(await page.locator('form.signin').count()).toBe(1);
     await signInOn('watchlists', premium);
+  });
+
+  it('finds a carrier by its docket and says in the results whether it may operate', async () => {
+    const docket = refused.dockets[0]!;
+    await openView(page, `${server.base}/`, 'search');
+    // Typed as on a rate confirmation: lower case, a dash.
+    await page.fill('input[type="search"]', `${docket.slice(0, 2).toLowerCase()}-${docket.slice(2)}`);
+    await timeView(page, 'search', () => page.press('input[type="search"]', 'Enter'));
+    const rows = page.locator('table.results tbody tr');
+    expect(await rows.count()).toBeGreaterThanOrEqual(1);
+    const cells = await rows.first().locator('td').allTextContents();
+    expect(cells[0]).toContain(refused.legal_name);
+    expect(cells[2]).toContain(docket);
+    expect(cells[3]).toBe('No');
+    await expectAccessible('docket search');
+  });
+
+  it('shows first whether the carrier may operate, with each reason, then safety', async () => {
+    await openView(page, `${server.base}/#/carrier/${refused.carrier_id}`, 'carrier');
+    await signOutIfIn();
+    await viewReady(page, 'carrier');
+    await signIn(premium);
+    const { body: p } = await api<CarrierProfile>(`/api/carrier/${refused.carrier_id}`, premium);
+    const headings = await page.locator('h2').allTextContents();
+    expect(headings.indexOf('May I hire them?')).toBeGreaterThanOrEqual(0);
+    expect(headings.indexOf('May I hire them?')).toBeLessThan(headings.indexOf('Safety'));
+    expect(await page.locator('.operating-status .verdict').textContent()).toContain('May not operate');
+    const reasons = p.operating_status.reasons.filter((r) => r.code !== 'not_checked').map((r) => r.detail);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(await page.locator('.operating-status ul.reasons li').allTextContents()).toEqual(reasons);
+    const authority = await page.locator('table.authority tbody tr th').allTextContents();
+    expect(authority).toEqual(p.authority!.map((a) => a.docket));
+    expect(await page.locator('.hire').textContent()).toContain(p.mcs150_date ?? '—');
+    await expectAccessible('may I hire them');
+  });
+
+  it('draws the step-down calendar and lists the inspections, paged; a free key’s page waits for a click', async () => {
+    await openView(page, `${server.base}/#/carrier/${target.carrier_id}`, 'carrier');
+    await signOutIfIn();
+    await viewReady(page, 'carrier');
+    await signIn(premium);
+    // When each alert clears: the first step below the threshold.
+    const alerts = target.categories.filter((c) => c.alert);
+    const clears = page.locator('table.clears tbody tr');
+    expect(await clears.count()).toBe(alerts.length);
+    for (const [i, c] of alerts.entries()) {
+      const step = c.step_down!.find((s) => !s.alert);
+      expect(await clears.nth(i).locator('td').last().textContent()).toBe(step ? step.date : 'not within 24 months');
+    }
+    await page.locator('figure.chart:has-text("Step-down") canvas').waitFor();
+    // A premium key's list loads at once, newest first, as the API pages it.
+    const { body: first } = await api<{ total: number; inspections: { date: string }[] }>(
+      `/api/carrier/${target.carrier_id}/inspections?limit=25`,
+      premium,
+    );
+    await page.waitForSelector('table.inspections');
+    const dates = () => page.locator('table.inspections tbody tr td:first-child').allTextContents();
+    expect(await dates()).toEqual(first.inspections.map((i) => i.date));
+    if (first.total > 25) {
+      const { body: second } = await api<{ inspections: { date: string }[] }>(
+        `/api/carrier/${target.carrier_id}/inspections?limit=25&offset=25`,
+        premium,
+      );
+      await page.click('button:text-is("Older →")');
+      await page.waitForSelector('table.inspections caption:has-text("Inspections 26")');
+      expect(await dates()).toEqual(second.inspections.map((i) => i.date));
+    }
+    await expectAccessible('step-down and inspections');
+
+    // A free key: the list costs a lookup, so it waits for the click, and the click counts one.
+    const key = (await server.accounts().createKey('free', 'inspection list', NOW)).key;
+    await page.click('button:text-is("Sign out")');
+    await viewReady(page, 'carrier');
+    await signIn(key);
+    const button = page.locator('button:has-text("Show the inspections and crashes")');
+    expect(await button.textContent()).toContain('counts one free lookup');
+    expect(await page.locator('table.inspections').count()).toBe(0);
+    await button.click();
+    await page.waitForSelector('table.inspections');
+    const { res } = await api(`/api/carrier/${target.carrier_id}`, key);
+    // The profile, the list, then this lookup.
+    expect(Number(res.headers.get('ratelimit-remaining'))).toBe(FREE_LOOKUPS - 3);
   });
 
   it('showed every view within the time to data, loaded nothing from elsewhere, threw nothing', () => {

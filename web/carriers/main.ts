@@ -1,7 +1,8 @@
-// The carriers explorer: public search by name or USDOT number, and a carrier's profile behind sign-in
-// with an API key kept for this browser tab only (sessionStorage): percentiles against thresholds, top
-// risks, rates next to the national averages, inspections and crashes, and the premium summary and export
-// (docs/contracts/explorer.md, carriers.md).
+// The carriers explorer: public search by name, USDOT number or docket, and a carrier's profile behind
+// sign-in with an API key kept for this browser tab only (sessionStorage): first whether it may operate
+// (authority, insurance, orders, registration), then safety: percentiles against thresholds, top risks,
+// the step-down calendar, rates next to the national averages, inspections and crashes with the inspection
+// list, and the premium summary and export (docs/contracts/explorer.md, carriers.md).
 import '../core/styles.css';
 import type { CarrierExplanation } from '../../contract/types/carriers/explain.ts';
 import type { CarrierExportJSON } from '../../contract/types/carriers/export.ts';
@@ -13,6 +14,8 @@ import { COLORS, chartFigure, mountCharts } from '../core/chart.ts';
 import { append, type Child, facts, field, h, table } from '../core/dom.ts';
 import { duration, isoToSeconds, MISSING, num, share } from '../core/format.ts';
 import { empty, intParam, pager, routeForm } from '../core/parts.ts';
+import { inspectionList, stepDownSection } from './events.ts';
+import { hireSection } from './hire.ts';
 import { auth, keyStore, onKeyChange, signInForm, signOutButton } from './session.ts';
 import { trendPart } from './trend.ts';
 import { carrierChangesViews, watchlistViews } from './watch.ts';
@@ -52,9 +55,9 @@ function searchForm(q: string, state: string) {
     '/search',
     [
       field(
-        'Carrier name or USDOT number',
+        'Carrier name, USDOT number or docket',
         h('input', { type: 'search', name: 'q', value: q, required: true, maxlength: 200, autocomplete: 'off' }),
-        'words of the legal or DBA name, or the number (USDOT 123456)',
+        'words of the legal or DBA name, the number (USDOT 123456), or a docket (MC 123456, FF…, MX…)',
       ),
       field(
         'State',
@@ -89,7 +92,7 @@ const search: View = {
       h(
         'p',
         { class: 'lede' },
-        'Find a US motor carrier by name or USDOT number. Its safety profile, ranked against its peers, opens with an API key.',
+        'Find a US motor carrier by name, USDOT number or MC docket. Whether it may operate, and its safety profile ranked against its peers, open with an API key.',
       ),
       searchForm(q, state),
     ];
@@ -106,7 +109,7 @@ const search: View = {
         ? empty(
             offset > 0 && body.total > 0 ? 'No carriers on this page. ' : `No carrier matches “${q}”`,
             state ? ` in ${state.toUpperCase()}. ` : '. ',
-            'Try fewer words, the start of a word, or the USDOT number.',
+            'Try fewer words, the start of a word, the USDOT number, or the docket as MC 123456.',
           )
         : [
             pager(body.total, offset, PAGE, hrefAt, 'carriers'),
@@ -115,15 +118,21 @@ const search: View = {
               { class: 'table-scroll' },
               table(
                 `Carriers matching “${q}”`,
-                ['Carrier', 'USDOT', 'City', 'State', 'Power units'],
+                ['Carrier', 'USDOT', 'Dockets', 'May operate', 'City', 'State', 'Power units'],
                 body.results.map((r) => [
                   h('a', { href: carrierHref(r.carrier_id) }, r.legal_name, r.dba_name ? ` (DBA ${r.dba_name})` : ''),
                   String(r.carrier_id),
+                  r.dockets.join(', '),
+                  r.allowed_to_operate === null
+                    ? 'Not known'
+                    : r.allowed_to_operate
+                      ? 'Yes'
+                      : h('span', { class: 'tag alert' }, 'No'),
                   r.city ?? MISSING,
                   r.state ?? MISSING,
                   num(r.power_units),
                 ]),
-                { numeric: [1, 4], className: 'data results' },
+                { numeric: [1, 6], className: 'data results' },
               ),
             ),
             pager(body.total, offset, PAGE, hrefAt, 'carriers', 'below'),
@@ -427,12 +436,15 @@ const carrier: View = {
         [
           p.dba_name ? `DBA ${p.dba_name}` : null,
           `USDOT ${p.carrier_id}`,
+          p.dockets.length ? p.dockets.join(', ') : null,
           [p.city, p.state].filter(Boolean).join(', ') || null,
         ]
           .filter(Boolean)
           .join(' · '),
       ),
       h('div', { class: 'actions' }, allowanceNote(allowance), signOutButton()),
+      hireSection(p),
+      h('h2', null, 'Safety'),
       worst
         ? h(
             'p',
@@ -442,7 +454,7 @@ const carrier: View = {
             worst.percentile === null ? ' (no percentile)' : ` (percentile ${num(worst.percentile, 1)})`,
           )
         : null,
-      h('h2', null, 'Top 3 risks'),
+      h('h3', null, 'Top 3 risks'),
       h(
         'ol',
         { class: 'top-risks' },
@@ -457,9 +469,10 @@ const carrier: View = {
           ),
         ),
       ),
-      h('h2', null, 'Safety categories'),
+      h('h3', null, 'Safety categories'),
       percentileChart(p),
       categoryTable(p),
+      stepDownSection(p),
       h('h2', null, 'Trend'),
       trendPart(p),
       h('h2', null, 'Rates'),
@@ -468,6 +481,8 @@ const carrier: View = {
       allowance
         ? [windowChart(p), h('p', { class: 'meta' }, 'Month by month counts come with a premium key’s export.')]
         : monthlyPart(p, key),
+      h('h3', null, 'The inspection list'),
+      inspectionList(p, key, API, allowance !== undefined),
       premiumSection(p, key),
       h('h2', null, 'The carrier'),
       facts([
