@@ -132,19 +132,28 @@ function verdictText(v: { met: boolean; missed?: string[]; smallScale?: SmallSca
   return `met${at}`;
 }
 
-/** The build-time target, on the build job's wall time (spawn to done; demo input generation is not part of it). */
+/**
+ * The build targets: the build job's wall time (spawn to done; demo input generation is not part of it) and,
+ * where set, its peak RSS.
+ */
 export function checkBuild(
   wallMs: number,
+  peakRssMb: number,
   targets: SizeTargets | undefined,
   scale: number | undefined,
 ): Verdict | undefined {
   if (targets?.maxBuildMs === undefined) return undefined;
-  const met = wallMs < targets.maxBuildMs;
+  const rss = targets.maxBuildRssMb;
+  const missed = [
+    ...(wallMs < targets.maxBuildMs ? [] : [formatDuration(wallMs)]),
+    ...(rss === undefined || peakRssMb < rss ? [] : [`peak RSS ${fixed(peakRssMb, 0)} MB`]),
+  ];
+  const met = missed.length === 0;
   const smallScale = toSmallScale(targets, scale);
   return {
-    target: `< ${formatDuration(targets.maxBuildMs)}`,
+    target: `< ${formatDuration(targets.maxBuildMs)}${rss === undefined ? '' : `, < ${rss.toLocaleString('en-US')} MB peak`}`,
     met,
-    missed: met ? [] : [`${formatDuration(wallMs)}`],
+    missed,
     ...(smallScale ? { smallScale } : {}),
   };
 }

@@ -76,7 +76,10 @@ async function runBuildJob(
   await child.stop();
   const wallMs = performance.now() - child.spawnedAt;
   progress.info(`${label}: ${(wallMs / 1000).toFixed(1)} s, peak RSS ${Math.round(done.maxRssKb / 1024)} MB`);
-  const target = extra.svc && job.mode === 'build' ? checkBuild(wallMs, extra.svc.targets, extra.scale) : undefined;
+  const target =
+    extra.svc && job.mode === 'build'
+      ? checkBuild(wallMs, done.maxRssKb / 1024, extra.svc.targets, extra.scale)
+      : undefined;
   return {
     label,
     service: job.service,
