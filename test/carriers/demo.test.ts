@@ -544,8 +544,21 @@ describe('carriers demo: L&I and out-of-service orders', () => {
   const US_DATE = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/(19|20)\d{2}$/;
   const registry = (file: string) => toRows(readFileSync(join(dir, file), 'utf8'));
 
-  it('writes the documented headers, quoted, with 8-digit zero-padded carrier numbers of census carriers', () => {
+  it('writes the documented headers, quoted, with 8-digit zero-padded carrier numbers, some of carriers gone from the census', () => {
     const dots = new Set(census.map((r) => r.DOT_NUMBER));
+    // A docket whose carrier is gone from the census: inactive, in every file but the active insurance.
+    const gone = new Set(
+      registry(LI_CARRIER_FILE)
+        .filter((r) => !dots.has(String(Number(r.DOT_NUMBER))))
+        .map((r) => r.DOCKET_NUMBER!),
+    );
+    expect(gone.size).toBeGreaterThan(100);
+    expect(
+      registry(LI_CARRIER_FILE)
+        .filter((r) => gone.has(r.DOCKET_NUMBER!))
+        .every((r) => r.COMMON_STAT === 'I'),
+    ).toBe(true);
+    expect(registry(INSURANCE_FILE).some((r) => gone.has(r.DOCKET_NUMBER!))).toBe(false);
     for (const file of [
       LI_CARRIER_FILE,
       AUTHORITY_HISTORY_FILE,
@@ -561,7 +574,8 @@ describe('carriers demo: L&I and out-of-service orders', () => {
       expect(rows.length, file).toBeGreaterThan(50);
       const dot = (r: Row) => r.DOT_NUMBER ?? r.dot_number ?? '';
       const docket = (r: Row) => r.DOCKET_NUMBER ?? r.docket_number ?? '';
-      expect(failing(rows, (r) => /^\d{8}$/.test(dot(r)) && dots.has(String(Number(dot(r)))), dot)).toEqual([]);
+      const known = (r: Row) => dots.has(String(Number(dot(r)))) || gone.has(docket(r));
+      expect(failing(rows, (r) => /^\d{8}$/.test(dot(r)) && known(r), dot)).toEqual([]);
       expect(failing(rows, (r) => /^MC\d+$/.test(docket(r)), docket)).toEqual([]);
     }
     const orders = registry(OOS_ORDER_FILE);

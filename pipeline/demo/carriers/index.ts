@@ -21,7 +21,7 @@ import {
 } from './formats.ts';
 import { LineSink } from './line-sink.ts';
 import { OUTLIER_DRIVERS, OUTLIER_POWER_UNITS, type Plant, PLANTS } from './model.ts';
-import { REGISTRY_HEADERS, toRegistryLines } from './registry.ts';
+import { REGISTRY_HEADERS, type RegistryLines, toGoneDocketLines, toRegistryLines } from './registry.ts';
 
 export const DEFAULT_SEED = 20261031;
 export const DEFAULT_AS_OF = '2026-10-31';
@@ -32,6 +32,8 @@ export const CARRIERS_PER_SCALE = 3000;
 export const EDITIONS = 13;
 /** New carriers per edition after the first, as a share of the first edition's. */
 const JOINING = 0.003;
+/** The share of the numbers the census skips whose carrier, gone, held a docket L&I still lists. */
+const GONE_DOCKETS = 0.3;
 /** A carrier leaves the census at an edition drawn from 2 to this (about a quarter of a percent a month). */
 const LEAVING_SPAN = 400;
 /** Below this the planted carriers would not fit. */
@@ -176,8 +178,21 @@ export async function writeCarriersDemo(
     const total = n + Math.floor(n * JOINING * (edition - 1));
     progress(`carriers: writing ${total.toLocaleString('en-US')} carriers (edition ${edition})`);
     let written = 0;
+    const writeRegistry = (lines: RegistryLines) => {
+      for (const [file, list] of Object.entries(lines))
+        for (const line of list ?? []) {
+          registry.get(file)!.push(line);
+          registryRows[file]!++;
+        }
+    };
     for (let i = 0; i < total; i++) {
+      const skipped = dot;
       dot += dotRng.int(1, 3);
+      // The numbers between are carriers gone from the census; some had a docket, which L&I still lists.
+      for (let gone = skipped + 1; gone < dot; gone++) {
+        const rng = root.fork(`gone:${gone}`);
+        if (rng.chance(GONE_DOCKETS)) writeRegistry(toGoneDocketLines(w, gone, rng));
+      }
       const plant = plantAt.get(i);
       const rng = root.fork(`carrier:${dot}`);
       // Planted carriers stay: the facts name them.
@@ -186,13 +201,7 @@ export async function writeCarriersDemo(
       const carrier = toCarrier(dot, plant, rng.fork('profile'));
       const record = toCensusRecord(w, carrier, i / n, plant, rng.fork('census'));
       sinks.census.push(toCensusLine(record));
-      for (const [file, lines] of Object.entries(
-        toRegistryLines(w, carrier, String(record.legal_name), rng.fork('registry')),
-      ))
-        for (const line of lines ?? []) {
-          registry.get(file)!.push(line);
-          registryRows[file]!++;
-        }
+      writeRegistry(toRegistryLines(w, carrier, String(record.legal_name), rng.fork('registry')));
       const inspections = writeEvents(w, carrier, plant, rng.fork('events'), counters, sinks);
       if (carrier.passenger) passenger.push(dot);
       if (carrier.hazmat) hazmat.push(dot);

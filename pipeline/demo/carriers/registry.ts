@@ -266,11 +266,120 @@ export function toRegistryLines(w: Timeline, c: Carrier, name: string, rng: Rng)
         insurer,
       ]),
     );
-  if (cancelled !== null) history(effective, cancelled, policy, false);
-  else if (status !== 'pending' && (!insured || rng.chance(0.3))) {
-    const from = today - rng.int(800, 1500);
-    if (insured) history(from, effective, `${policy}-OLD`, true);
-    else history(from, Math.min(ended, today - rng.int(30, 700)), `${policy}-OLD`, false);
+  // The policies before: one a year or so back towards the grant, each replaced by the next (FMCSA keeps
+  // every filing ever made, so the history file is the largest of them).
+  const chain = (end: number) => {
+    const years = Math.floor((end - granted) / 365);
+    for (let k = rng.int(0, Math.max(0, Math.min(6, years))), i = 1; i <= k; i++) {
+      const from = end - rng.int(300, 400);
+      history(from, end, `${policy}-${i}`, true);
+      end = from;
+    }
+  };
+  if (cancelled !== null) {
+    history(effective, cancelled, policy, false);
+    chain(effective);
+  } else if (status !== 'pending') {
+    if (insured) chain(effective);
+    else {
+      const to = Math.min(ended, today - rng.int(30, 700));
+      const from = to - rng.int(300, 400);
+      history(from, to, `${policy}-1`, false);
+      chain(from);
+    }
+  }
+  return out;
+}
+
+/**
+ * The rows of a docket whose carrier is gone from the census (`dot` is a number the census skips): L&I keeps
+ * every docket ever issued, so most of its rows name no carrier of today. Inactive, its authority dismissed or
+ * revoked years ago, with the insurance it once had.
+ */
+export function toGoneDocketLines(w: Timeline, dot: number, rng: Rng): RegistryLines {
+  const out: RegistryLines = {};
+  const add = (file: string, line: string) => {
+    const list = out[file];
+    if (list) list.push(line);
+    else out[file] = [line];
+  };
+  const docket = `MC${dot + 90_000}`;
+  const padded = pad8(dot);
+  const granted = w.firstAsOfDay - rng.int(3000, 12_000);
+  const ended = granted + rng.int(200, 2500);
+  const revoked = rng.chance(0.6);
+  add(
+    LI_CARRIER_FILE,
+    q([
+      docket,
+      padded,
+      ' ',
+      '',
+      'I',
+      'N',
+      'N',
+      'N',
+      'N',
+      'N',
+      'N',
+      'N',
+      'N',
+      'Y',
+      'N',
+      'N',
+      'N',
+      'N',
+      '00750',
+      'N',
+      'N',
+      '00000',
+      'N',
+      'N',
+    ]),
+  );
+  const disposition = revoked ? 'REVOKED' : 'DISMISSED';
+  add(
+    AUTHORITY_HISTORY_FILE,
+    q([
+      docket,
+      padded,
+      '1',
+      'MOTOR PROPERTY COMMON CARRIER',
+      'GRANTED',
+      us(granted),
+      disposition,
+      us(ended),
+      us(ended),
+    ]),
+  );
+  if (revoked) add(REVOCATION_FILE, q([docket, padded, 'COMMON', us(ended - 30), 'INVOLUNTARY REVOCATION', us(ended)]));
+  const insurer = rng.pick(INSURERS);
+  let end = ended;
+  for (let i = rng.int(1, 3); i > 0 && end - 400 > granted; i--) {
+    const from = end - rng.int(300, 400);
+    add(
+      INSURANCE_HISTORY_FILE,
+      q([
+        docket,
+        padded,
+        '91X',
+        end === ended ? 'CANCELLED' : 'REPLACED',
+        end === ended ? '35' : '91X',
+        ' ',
+        'BIPD/Primary',
+        `${insurer.slice(0, 2)}-${dot}-${i}`,
+        '750',
+        'P',
+        us(from),
+        '0',
+        '750',
+        us(end),
+        end === ended ? 'TERM/CANCL' : 'TERM/REPL',
+        '01',
+        insurer,
+      ]),
+    );
+    end = from;
   }
   return out;
 }
