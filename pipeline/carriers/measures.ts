@@ -95,11 +95,22 @@ export function toMeasures(
   m: Methodology = methodology(),
   gaps: readonly DataGap[] = [],
 ): Measures {
+  return toSomeMeasures(census, agg, m, gaps, BASICS) as Measures;
+}
+
+/** The measures of `basics` alone (the step-down's: the BASICs a falling weight touched). */
+export function toSomeMeasures(
+  census: CensusRow,
+  agg: CarrierAggregate,
+  m: Methodology,
+  gaps: readonly DataGap[],
+  basics: Iterable<Basic>,
+): Partial<Measures> {
   const segment = segmentOf(census, null, m);
   const pu = toNormalizingPowerUnits(census, m);
   const mileage = toMileage(census);
-  const out = {} as Measures;
-  for (const basic of BASICS) {
+  const out: Partial<Measures> = {};
+  for (const basic of basics) {
     const a = agg.basics[basic];
     const rules = m.basics[basic];
     const missing = gaps.length === 0 ? [] : inputsOf(basic, m).filter((g) => gaps.includes(g));

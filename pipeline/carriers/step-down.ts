@@ -9,7 +9,7 @@ import type { DataGap } from '../../contract/carriers/profile.ts';
 import type { CarrierProfile } from '../../contract/types/carriers/profile.ts';
 import { round } from '../../contract/core/values.ts';
 import { applyUnit, type Basics, roundBasics, type Unit, VIOLATION_BASICS } from './carrier-events.ts';
-import { toMeasures, type Measures } from './measures.ts';
+import { type Measures, toSomeMeasures } from './measures.ts';
 import { toTimeWeigher } from './methodology.ts';
 import type { CarrierAggregate, CensusRow } from './types.ts';
 
@@ -81,15 +81,28 @@ export class Weighers {
 /**
  * The first date after which an event of `date` is more than `months` old: the first day d with
  * date < toMonthsBefore(d, months) (time_weights.age_rule). Month ends make it a few days either side of
- * the same day `months` later, so it is searched from just before.
+ * the same day `months` later, so it is searched from just before. A build asks for a few thousand distinct
+ * (date, months) pairs millions of times, so each answer is kept.
  */
 export function leavesBandOn(date: string, months: number): string {
+  const key = `${months}|${date}`;
+  const known = leaving.get(key);
+  if (known !== undefined) return known;
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
   const total = y * 12 + (mo - 1) + months;
   let day = `${String(Math.floor(total / 12)).padStart(4, '0')}-${String((total % 12) + 1).padStart(2, '0')}-01`;
   day = addDays(day, d - 5);
   while (toMonthsBefore(day, months) <= date) day = addDays(day, 1);
+  leaving.set(key, day);
   return day;
+}
+const leaving = new Map<string, string>();
+
+/** A copy of a carrier's sums (structuredClone's generality costs more than the step-down's arithmetic). */
+function cloneBasics(basics: Basics): Basics {
+  const out = {} as Basics;
+  for (const b of BASICS) out[b] = { ...basics[b] };
+  return out;
 }
 
 export interface StepDownInput {
@@ -116,10 +129,11 @@ export function toStepDown(input: StepDownInput): Record<Basic, Step[] | null> {
   // Every future date on which a unit's weight falls, with the units it falls for.
   const changes = new Map<string, number[]>();
   const weights = units.map((u) => today(u.date));
+  const starts = bands.map((months) => toMonthsBefore(asOf, months));
   units.forEach((u, k) => {
     if (weights[k] === 0) return;
-    for (const months of bands) {
-      if (u.date < toMonthsBefore(asOf, months)) continue;
+    for (const [i, months] of bands.entries()) {
+      if (u.date < starts[i]!) continue;
       const on = leavesBandOn(u.date, months);
       const list = changes.get(on);
       if (list) list.push(k);
@@ -131,7 +145,7 @@ export function toStepDown(input: StepDownInput): Record<Basic, Step[] | null> {
   if (changes.size === 0) return out;
   const last = {} as Record<Basic, Step | undefined>;
   for (const b of BASICS) last[b] = out[b] === null ? undefined : toStep(input, b, asOf, measures);
-  const basics: Basics = structuredClone(input.agg.basics);
+  const basics: Basics = cloneBasics(input.agg.basics);
   for (const on of [...changes.keys()].sort()) {
     const weigh = weighers.at(on);
     const touched = new Set<Basic>();
@@ -145,11 +159,12 @@ export function toStepDown(input: StepDownInput): Record<Basic, Step[] | null> {
       for (const b of touchedBy(u)) touched.add(b);
     }
     if (touched.size === 0) continue;
-    const then = toMeasures(
+    const then = toSomeMeasures(
       input.census,
-      { ...input.agg, basics: roundBasics(structuredClone(basics)) },
+      { ...input.agg, basics: roundBasics(cloneBasics(basics)) },
       m,
       input.gaps,
+      touched,
     );
     for (const b of touched) {
       const steps = out[b];
@@ -183,8 +198,8 @@ function touchedBy(u: Unit): Basic[] {
   return VIOLATION_BASICS.filter((_, i) => u.mask & (1 << i));
 }
 
-function toStep(input: StepDownInput, b: Basic, date: string, then: Measures): Step {
-  const x = then[b];
+function toStep(input: StepDownInput, b: Basic, date: string, then: Partial<Measures>): Step {
+  const x = then[b]!;
   const now = input.measures[b];
   let percentile: number | null = null;
   if (x.sufficient && x.seg && x.measure !== null && input.shown(b)) {
