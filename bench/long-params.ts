@@ -83,8 +83,33 @@ async function getJson(port: number, path: string, headers: Record<string, strin
   });
 }
 
+async function postJson(port: number, path: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const answer = Buffer.concat(chunks).toString('utf8');
+          if ((res.statusCode ?? 0) >= 300)
+            reject(new Error(`POST ${path}: ${res.statusCode} ${answer.slice(0, 200)}`));
+          else resolve(JSON.parse(answer));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
 /** Values each route answers normally for its path and required parameters, read from the build served. */
-async function ordinaryValues(service: string, port: number): Promise<Record<string, string>> {
+async function ordinaryValues(
+  service: string,
+  port: number,
+  headers: Record<string, string>,
+): Promise<Record<string, string>> {
   const common = { type: 'invalid-parameter' };
   if (service === 'facilities') {
     const page = (await getJson(port, '/api/v1/search?limit=1')) as { results: { spine_id: string }[] };
@@ -92,7 +117,12 @@ async function ordinaryValues(service: string, port: number): Promise<Record<str
   }
   if (service === 'carriers') {
     const page = (await getJson(port, '/api/search?q=a&limit=1')) as { results: { carrier_id: number }[] };
-    return { ...common, carrier_id: String(page.results[0]?.carrier_id ?? 1), q: 'trucking' };
+    const carrierId = page.results[0]?.carrier_id ?? 1;
+    // A watchlist of the bench's key, for the routes that read one.
+    const list = (await postJson(port, '/api/watchlists', headers, { name: 'bench', carriers: [carrierId] })) as {
+      id: string;
+    };
+    return { ...common, carrier_id: String(carrierId), q: 'trucking', id: list.id };
   }
   const series = (await getJson(port, '/api/series?limit=1')) as { id: string }[];
   const id = series[0]!.id;
@@ -160,7 +190,7 @@ export async function measureLongParams(options: {
     });
     const { port } = await child.next('ready', SERVER_START_TIMEOUT_MS);
     const doc = (await getJson(port, OPENAPI[service]!)) as Parameters<typeof parameterTargets>[0];
-    const { targets, missing } = parameterTargets(doc, await ordinaryValues(service, port));
+    const { targets, missing } = parameterTargets(doc, await ordinaryValues(service, port, headers));
     if (missing.length) throw new Error(`long parameters: no ordinary value for ${missing.join(', ')}`);
     const rows: LongParamRow[] = [];
     const routes = [...new Set(targets.map((t) => `${t.method} ${t.path}`))];
