@@ -12,7 +12,7 @@ export interface CarrierExplanation {
    */
   summary: string;
   /**
-   * What wrote the summary: `template-v1`, the deterministic template (the default, and the fall-back when the configured LLM backend fails or is not asked: see `fallback_reason`), or `llm:<model>`, the configured model. A summary the model wrote names the carrier as the profile does: the model saw placeholders, never the carrier's own text.
+   * What wrote the summary: `template-v2`, the deterministic template (the default, and the fall-back when the configured LLM backend fails or is not asked: see `fallback_reason`), or `llm:<model>`, the configured model. A summary the model wrote names the carrier as the profile does: the model saw placeholders, never the carrier's own text.
    */
   generator: string;
   /**
