@@ -56,6 +56,18 @@ export function sweepStaleSpills(dir = tmpdir()): void {
   }
 }
 
+/** Closes a spill folder's files (those still open) and removes it: a build's spills end this way. */
+export function removeSpill(spill: { dir: string; fds: readonly number[] }): void {
+  for (const fd of spill.fds) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+  }
+  rmSync(spill.dir, { recursive: true, force: true });
+}
+
 /** Sorted carrier numbers and a binary search into them. */
 export class CarrierIndex {
   constructor(readonly dots: Uint32Array) {}
@@ -223,14 +235,7 @@ export class Aggregator {
   /** Removes the spill folder of a build that stops before `finish` (a failed input); safe to call twice. */
   dispose(): void {
     if (!this.spill) return;
-    for (const fd of this.spill.fds) {
-      try {
-        closeSync(fd);
-      } catch {
-        // closed already by finish
-      }
-    }
-    rmSync(this.spill.dir, { recursive: true, force: true });
+    removeSpill(this.spill);
     this.spill = undefined;
   }
 

@@ -3,14 +3,14 @@
 // the events are spilled as they stream by into partitions by carrier position (contiguous ranges of the
 // census order) and read back one partition at a time while the profiles are written in that same order:
 // memory holds one partition's events, never a whole file's.
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VIOLATION_BASICS } from './carrier-events.ts';
 import type { CarrierEvents, EventSink, InspectionEvent } from './carrier-events.ts';
 import type { CrashRow, InspectionRow, ViolationRow } from './types.ts';
-import { SPILL_PREFIX, sweepStaleSpills } from './aggregate.ts';
+import { removeSpill, SPILL_PREFIX, sweepStaleSpills } from './aggregate.ts';
 
 /** Partitions: at full size (20 M events of the window) about 300,000 events each. */
 const PARTITIONS = 64;
@@ -114,14 +114,7 @@ export class EventSpill implements EventSink {
   /** Removes the spill folder; safe to call twice. */
   dispose(): void {
     if (!this.spill) return;
-    for (const fd of this.spill.fds) {
-      try {
-        closeSync(fd);
-      } catch {
-        // closed already
-      }
-    }
-    rmSync(this.spill.dir, { recursive: true, force: true });
+    removeSpill(this.spill);
     this.spill = undefined;
     this.current = new Map();
   }
