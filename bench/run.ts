@@ -3,6 +3,7 @@
 // and a bare node:http server with wrk (or autocannon), one server at a time, in interleaved rounds, and prints
 // medians side by side.
 // The VM is noisy (docs/reference/serving-anchors.md): only the same-run comparison with bare means much.
+import { writeResults } from './results.ts';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -31,7 +32,6 @@ import {
   toMb,
   toRelativeResults,
   toScenarioResult,
-  writeResults,
   type BuildFigures,
   type ScenarioRuns,
   type ServerKind,
