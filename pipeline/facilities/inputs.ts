@@ -47,6 +47,9 @@ export const GHGRP_BY_GAS_COLUMNS: ColumnSpec[] = [
   opt('latitude', 'Latitude'),
   opt('longitude', 'Longitude'),
   opt('naics', 'Facility NAICS Code'),
+  opt('npri', 'Facility NPRI ID'),
+  opt('company', 'Reporting Company Legal Name'),
+  opt('business_number', 'Reporting Company Business Number'),
   // CO2 has no CO2e column (its CO2e is its tonnage); the other gases are read as CO2e, never as tonnes.
   opt('co2', 'CO2 (tonnes)'),
   req('ch4', 'CH4 (tonnes CO2e / tonnes éq. CO2)', 'CH4 (tonnes CO2e)'),

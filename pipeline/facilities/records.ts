@@ -78,6 +78,11 @@ export function toBaseRecord({ spineId, component, ontario, federal, year }: Rec
     totals: { year, ontario: onByYear.get(year) ?? null, federal: fedByYear.get(year) ?? null },
     series,
     coordinates: toCoordinates(federal),
+    identifiers: {
+      npri_id: newest(federal).find((r) => r.npri_id)?.npri_id ?? null,
+      business_number: newest(federal).find((r) => r.business_number)?.business_number ?? null,
+      company: newest(federal).find((r) => r.company)?.company ?? null,
+    },
     by_gas: toByGas(ontario, federal),
   };
 }

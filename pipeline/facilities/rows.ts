@@ -34,6 +34,10 @@ export interface FederalRow {
   naics: string | null;
   /** Where the facility is, when the row gives usable coordinates (both files may). */
   coordinates: LatLon | null;
+  /** NPRI id, reporting company's legal name and business number (emissions-by-gas file only). */
+  npri_id: string | null;
+  company: string | null;
+  business_number: string | null;
   /** CO2 in tonnes, the other gases in t CO2e (emissions-by-gas file only; null in the indicator table). */
   co2: number | null;
   ch4: number | null;

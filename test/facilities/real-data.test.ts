@@ -174,6 +174,26 @@ describe.skipIf(!present)('facilities on the real registry files (no --year: the
     expect(geojson.features).toHaveLength(withFederal.length);
   });
 
+  it('gives each facility its NPRI id, business number and reporting company, the newest the federal file prints', async () => {
+    // Read by hand from the excerpt: Kingston CoGen (G10004) reported as Northland Power Inc. (890714181) in
+    // 2020 and as Kingston CoGen Limited Partnership (140263690) in 2023; NPRI 5765 both years.
+    expect((await facilityOf('federal', 'G10004')).identifiers).toEqual({
+      npri_id: '5765',
+      business_number: '140263690',
+      company: 'Kingston CoGen Limited Partnership',
+    });
+    // The City of Toronto's row writes NPRI id 0: none.
+    expect((await facilityOf('federal', 'G10032')).identifiers).toEqual({
+      npri_id: null,
+      business_number: '867402299',
+      company: 'City of Toronto',
+    });
+    const spine = await get('/api/v1/spine');
+    const ontarioOnly = spine.facilities.filter((f: Json) => f.program === 'ontario_only');
+    expect(ontarioOnly.length).toBeGreaterThan(0);
+    for (const f of ontarioOnly) expect(f.identifiers).toEqual({ npri_id: null, business_number: null, company: null });
+  });
+
   it('gives emissions by gas as the files print them (figures read by hand)', async () => {
     const none = { hfc: null, pfc: null, sf6: null };
     const zeros = { hfc: 0, pfc: 0, sf6: 0 };

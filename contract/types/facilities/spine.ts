@@ -38,6 +38,7 @@ export interface Spine {
        */
       source: "federal" | "ontario";
     };
+    identifiers: Identifiers;
     by_gas: ByGas;
     /**
      * Large-building context (Ontario EWRB) for the facility's city; null where the city has no EWRB buildings. year is the data year (the year before the data-quality check).
@@ -70,6 +71,23 @@ export interface Totals {
   year: number;
   ontario: number | null;
   federal: number | null;
+}
+/**
+ * What the federal emissions-by-gas file says of the facility and who reports it, each from the newest federal row that gives it (a facility can change hands: the company is the latest reporter), null where no federal row gives it (an Ontario-only facility has every one null).
+ */
+export interface Identifiers {
+  /**
+   * The facility's National Pollutant Release Inventory id (`Facility NPRI ID`); null where the file writes 0 or nothing.
+   */
+  npri_id: string | null;
+  /**
+   * The reporting company's Canada Revenue Agency business number, as the file writes it (`Reporting Company Business Number`).
+   */
+  business_number: string | null;
+  /**
+   * The reporting company's legal name (`Reporting Company Legal Name`).
+   */
+  company: string | null;
 }
 /**
  * Emissions by gas, per program and year, in t CO2e as each program computes it (Ontario AR4 global-warming potentials, federal AR5 for recent years): every year in which the program's inputs report a figure for some gas, ascending; several ids of one program are summed per year. Ontario's co2 is its CO2 from non-biomass (CO2 from biomass is left out, as both programs' totals compared here leave it out); its NF3 column has no place here. The federal large-facilities indicator table has no gases, so years it alone reports are absent.
