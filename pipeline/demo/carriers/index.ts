@@ -21,7 +21,7 @@ import {
 } from './formats.ts';
 import { LineSink } from './line-sink.ts';
 import { OUTLIER_DRIVERS, OUTLIER_POWER_UNITS, type Plant, PLANTS } from './model.ts';
-import { REGISTRY_HEADERS, type RegistryLines, toGoneDocketLines, toRegistryLines } from './registry.ts';
+import { REGISTRY_HEADERS, writeGoneDocketLines, writeRegistryLines } from './registry.ts';
 
 export const DEFAULT_SEED = 20261031;
 export const DEFAULT_AS_OF = '2026-10-31';
@@ -178,12 +178,9 @@ export async function writeCarriersDemo(
     const total = n + Math.floor(n * JOINING * (edition - 1));
     progress(`carriers: writing ${total.toLocaleString('en-US')} carriers (edition ${edition})`);
     let written = 0;
-    const writeRegistry = (lines: RegistryLines) => {
-      for (const [file, list] of Object.entries(lines))
-        for (const line of list ?? []) {
-          registry.get(file)!.push(line);
-          registryRows[file]!++;
-        }
+    const addRegistryLine = (file: string, line: string) => {
+      registry.get(file)!.push(line);
+      registryRows[file]!++;
     };
     for (let i = 0; i < total; i++) {
       const skipped = dot;
@@ -191,7 +188,7 @@ export async function writeCarriersDemo(
       // The numbers between are carriers gone from the census; some had a docket, which L&I still lists.
       for (let gone = skipped + 1; gone < dot; gone++) {
         const rng = root.fork(`gone:${gone}`);
-        if (rng.chance(GONE_DOCKETS)) writeRegistry(toGoneDocketLines(w, gone, rng));
+        if (rng.chance(GONE_DOCKETS)) writeGoneDocketLines(w, gone, rng, addRegistryLine);
       }
       const plant = plantAt.get(i);
       const rng = root.fork(`carrier:${dot}`);
@@ -201,7 +198,7 @@ export async function writeCarriersDemo(
       const carrier = toCarrier(dot, plant, rng.fork('profile'));
       const record = toCensusRecord(w, carrier, i / n, plant, rng.fork('census'));
       sinks.census.push(toCensusLine(record));
-      writeRegistry(toRegistryLines(w, carrier, String(record.legal_name), rng.fork('registry')));
+      writeRegistryLines(w, carrier, String(record.legal_name), rng.fork('registry'), addRegistryLine);
       const inspections = writeEvents(w, carrier, plant, rng.fork('events'), counters, sinks);
       if (carrier.passenger) passenger.push(dot);
       if (carrier.hazmat) hazmat.push(dot);

@@ -121,8 +121,8 @@ const pad8 = (n: number) => String(n).padStart(8, '0');
 /** Thousands of dollars, five digits: 750 → `00750`. */
 const k5 = (thousands: number) => String(thousands).padStart(5, '0');
 
-/** One file's lines, by the file's path. */
-export type RegistryLines = Partial<Record<string, string[]>>;
+/** Writes one line (its newline included) to the file at `file`, a path of REGISTRY_HEADERS. */
+export type AddLine = (file: string, line: string) => void;
 
 /**
  * The rows of one carrier; `name` is its legal name as the census has it. What stands at the first edition's
@@ -130,13 +130,7 @@ export type RegistryLines = Partial<Record<string, string[]>>;
  * authority revoked) or get an order later, on a drawn day written only by the editions that reach it, so
  * builds in a row show those changes.
  */
-export function toRegistryLines(w: Timeline, c: Carrier, name: string, rng: Rng): RegistryLines {
-  const out: RegistryLines = {};
-  const add = (file: string, line: string) => {
-    const list = out[file];
-    if (list) list.push(line);
-    else out[file] = [line];
-  };
+export function writeRegistryLines(w: Timeline, c: Carrier, name: string, rng: Rng, add: AddLine): void {
   const today = w.firstAsOfDay;
   const reached = (day: number) => day <= w.asOfDay;
   const order = rng.chance(0.004) ? today - rng.int(20, 1500) : rng.chance(0.002) ? today + rng.int(1, 400) : null;
@@ -149,7 +143,7 @@ export function toRegistryLines(w: Timeline, c: Carrier, name: string, rng: Rng)
     );
   }
   const forHire = c.kind === 'forhire' || c.kind === 'passenger' || c.kind === 'hazmat';
-  if (!forHire || (c.operation !== 'A' && !rng.chance(0.1))) return out;
+  if (!forHire || (c.operation !== 'A' && !rng.chance(0.1))) return;
 
   // A docket of its own: the number follows the carrier number, so every edition gives it the same one.
   const docket = `MC${c.dot + 90_000}`;
@@ -288,7 +282,6 @@ export function toRegistryLines(w: Timeline, c: Carrier, name: string, rng: Rng)
       chain(from);
     }
   }
-  return out;
 }
 
 /**
@@ -296,13 +289,7 @@ export function toRegistryLines(w: Timeline, c: Carrier, name: string, rng: Rng)
  * every docket ever issued, so most of its rows name no carrier of today. Inactive, its authority dismissed or
  * revoked years ago, with the insurance it once had.
  */
-export function toGoneDocketLines(w: Timeline, dot: number, rng: Rng): RegistryLines {
-  const out: RegistryLines = {};
-  const add = (file: string, line: string) => {
-    const list = out[file];
-    if (list) list.push(line);
-    else out[file] = [line];
-  };
+export function writeGoneDocketLines(w: Timeline, dot: number, rng: Rng, add: AddLine): void {
   const docket = `MC${dot + 90_000}`;
   const padded = pad8(dot);
   const granted = w.firstAsOfDay - rng.int(3000, 12_000);
@@ -381,5 +368,4 @@ export function toGoneDocketLines(w: Timeline, dot: number, rng: Rng): RegistryL
     );
     end = from;
   }
-  return out;
 }
