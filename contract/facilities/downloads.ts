@@ -26,13 +26,15 @@ export const SPINE_COLUMNS = [
   'delta_tonnes',
   'delta_pct',
   'emissions',
+  'latitude',
+  'longitude',
 ] as const satisfies readonly (keyof SpineRow)[];
 
 export const SPINE_CSV_HEADER = toCsvLine(SPINE_COLUMNS) + CSV_EOL;
 
 export type SpineRowSource = Pick<
   SearchDoc,
-  'spine_id' | 'name' | 'city' | 'tier' | 'program' | 'naics' | 'totals' | 'emissions'
+  'spine_id' | 'name' | 'city' | 'tier' | 'program' | 'naics' | 'totals' | 'emissions' | 'coordinates'
 >;
 
 /** A facility's row: its comparison-year figures from `totals`, the delta as the record computes it. */
@@ -51,6 +53,8 @@ export function toSpineRow(d: SpineRowSource): SpineRow {
     delta_tonnes: delta?.tonnes ?? null,
     delta_pct: delta?.pct ?? null,
     emissions: d.emissions,
+    latitude: d.coordinates?.latitude ?? null,
+    longitude: d.coordinates?.longitude ?? null,
   };
 }
 

@@ -3,7 +3,11 @@
 // "every word of q must start a word of some name" as a range of the index's sorted words per query word.
 import type lunr from 'lunr';
 import { toSearchText } from './normalize-names.ts';
-import type { Program, Tier, Totals } from './record.ts';
+import type { Coordinates, Delta, Program, SeriesPoint, Tier, Totals } from './record.ts';
+
+/** The gases the `gas` filter takes: the record's `by_gas` keys. */
+export const GAS_NAMES = ['co2', 'ch4', 'n2o', 'hfc', 'pfc', 'sf6'] as const;
+export type GasName = (typeof GAS_NAMES)[number];
 
 export interface SearchDoc {
   spine_id: string;
@@ -17,12 +21,26 @@ export interface SearchDoc {
   naics: string | null;
   totals: Totals;
   emissions: number | null;
+  /** The record's coordinates: what the downloads' latitude and longitude columns and a map need. */
+  coordinates: Coordinates;
+  /** Provincial minus federal for the comparison year, as the record's (toDelta of `totals`). */
+  delta: Delta | null;
+  /** The record's flags without their reasons: what the `flag` filter and the flags facet read. */
+  flags: { methane: boolean; anomaly: boolean };
+  /** Every year's totals (the record's series): the figures a search with `year` answers. */
+  series: SeriesPoint[];
+  /** Per gas, the years in which either program reports it (the record's by_gas): what `gas` reads. */
+  gases: Record<GasName, number[]>;
 }
 
 export interface SearchIndexFile {
   /** In ranking order: emissions descending, none last, then spine_id. */
   facilities: SearchDoc[];
   lunr: object;
+  /** The build's comparison year: the figures of `totals`, `emissions` and `delta`. */
+  year: number;
+  /** Every year both programs report (ascending, the comparison year among them): the values `year` takes. */
+  years: number[];
 }
 
 /** Words of a query as the index holds them; an empty list means the query constrains nothing. */
@@ -116,11 +134,19 @@ export class NameMatcher {
   }
 }
 
+/** What a search result shows of a document. */
+export type SearchResult = Omit<SearchDoc, 'city_key' | 'series' | 'gases'>;
+
 export interface SearchResponse {
   total: number;
   limit: number;
   offset: number;
-  results: Omit<SearchDoc, 'city_key'>[];
+  results: SearchResult[];
+}
+
+export function toSearchResult(d: SearchDoc): SearchResult {
+  const { spine_id, name, city, tier, program, naics, totals, emissions, delta, flags, coordinates } = d;
+  return { spine_id, name, city, tier, program, naics, totals, emissions, delta, flags, coordinates };
 }
 
 export function toSearchResponse(matches: readonly SearchDoc[], limit: number, offset = 0): SearchResponse {
@@ -128,18 +154,7 @@ export function toSearchResponse(matches: readonly SearchDoc[], limit: number, o
     total: matches.length,
     limit,
     offset,
-    results: matches
-      .slice(offset, offset + limit)
-      .map(({ spine_id, name, city, tier, program, naics, totals, emissions }) => ({
-        spine_id,
-        name,
-        city,
-        tier,
-        program,
-        naics,
-        totals,
-        emissions,
-      })),
+    results: matches.slice(offset, offset + limit).map(toSearchResult),
   };
 }
 

@@ -300,7 +300,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       federalRows: federalRows.length,
       federalIds: new Set(federalRows.map((r) => r.id)).size,
     });
-    const search = toSearchIndex(ranked);
+    const search = toSearchIndex(ranked, year);
 
     const warnings: string[] = emptyInputWarnings(accounts);
     const unusable = issues.filter((i) => i.kind === INVALID_COORDINATES).length;

@@ -6,10 +6,24 @@
 import lunr from 'lunr';
 import { normalizeCity, toSearchText } from '../../contract/facilities/normalize-names.ts';
 import { toEmissions } from './records.ts';
-import type { BaseRecord } from '../../contract/facilities/record.ts';
-import type { SearchDoc, SearchIndexFile } from '../../contract/facilities/search.ts';
+import type { FacilityRecord } from '../../contract/facilities/record.ts';
+import { GAS_NAMES, type GasName, type SearchDoc, type SearchIndexFile } from '../../contract/facilities/search.ts';
 
-export function toSearchDoc(r: BaseRecord): SearchDoc {
+/** What a search document is made of: the record but its city's buildings. */
+export type SearchSource = Omit<FacilityRecord, 'buildings'>;
+
+/** Per gas, the years either program reports it, ascending. */
+function toGasYears(r: SearchSource): Record<GasName, number[]> {
+  const out = {} as Record<GasName, number[]>;
+  for (const gas of GAS_NAMES) {
+    const years = new Set<number>();
+    for (const g of [...r.by_gas.federal, ...r.by_gas.ontario]) if (g[gas] !== null) years.add(g.year);
+    out[gas] = [...years].sort((a, b) => a - b);
+  }
+  return out;
+}
+
+export function toSearchDoc(r: SearchSource): SearchDoc {
   return {
     spine_id: r.spine_id,
     name: r.name,
@@ -20,10 +34,28 @@ export function toSearchDoc(r: BaseRecord): SearchDoc {
     naics: r.naics,
     totals: r.totals,
     emissions: toEmissions(r.totals),
+    coordinates: r.coordinates,
+    delta: r.delta,
+    flags: { methane: r.flags.methane, anomaly: r.flags.anomaly },
+    series: r.series,
+    gases: toGasYears(r),
   };
 }
 
-export function toSearchIndex(ranked: readonly BaseRecord[]): SearchIndexFile {
+/** The years in which both programs report some total, and the comparison year: what `year` takes. */
+export function toSearchYears(records: readonly Pick<SearchSource, 'series'>[], year: number): number[] {
+  const ontario = new Set<number>();
+  const federal = new Set<number>();
+  for (const r of records)
+    for (const p of r.series) {
+      if (p.ontario !== null) ontario.add(p.year);
+      if (p.federal !== null) federal.add(p.year);
+    }
+  const both = [...ontario].filter((y) => federal.has(y));
+  return [...new Set([...both, year])].sort((a, b) => a - b);
+}
+
+export function toSearchIndex(ranked: readonly SearchSource[], year: number): SearchIndexFile {
   const index = lunr(function () {
     this.pipeline.reset();
     this.searchPipeline.reset();
@@ -34,7 +66,12 @@ export function toSearchIndex(ranked: readonly BaseRecord[]): SearchIndexFile {
       this.add({ id: r.spine_id, names: [...new Set(names.map(toSearchText))].join(' ') });
     }
   });
-  return { facilities: ranked.map(toSearchDoc), lunr: index.toJSON() };
+  return {
+    facilities: ranked.map(toSearchDoc),
+    lunr: index.toJSON(),
+    year,
+    years: toSearchYears(ranked, year),
+  };
 }
 
 /** The same match through lunr's own query (kept as the reference the matcher is tested against). */

@@ -74,6 +74,8 @@ export function queryOf(req: { search: string }): RawQuery {
 }
 
 const INTEGER = /^-?[0-9]+$/;
+/** A number parameter as people write one: decimal digits, a point, a sign (no `0x10`, `1e3`, `Infinity`). */
+const DECIMAL = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
 
 /**
  * Whether `s` has more than `max` characters as JSON Schema counts them (code points, as ajv's maxLength
@@ -181,6 +183,13 @@ export function parseQuery<T>(
     // parameter is decimal digits as written (a minus sign is left to the bounds check's message).
     if (spec.type === 'integer' && !INTEGER.test(value)) {
       errors.push({ parameter: name, message: 'must be an integer' });
+      continue;
+    }
+    if (spec.type === 'number' && (!DECIMAL.test(value) || !Number.isFinite(Number(value)))) {
+      const message = DECIMAL.test(value)
+        ? 'has too many digits to be a number'
+        : 'must be a decimal number, such as 25000 or 1500.5';
+      errors.push({ parameter: name, message });
       continue;
     }
     // Hundreds of digits are Infinity to Number(), which ajv lets through its bounds: refused here, in its words.

@@ -227,6 +227,10 @@ describe('search', () => {
       naics: '486210',
       totals: { year: 2024, ontario: null, federal: 1250400 },
       emissions: 1250400,
+      delta: null,
+      flags: { methane: false, anomaly: false },
+      // A pipeline station: the federal files give no coordinates for it.
+      coordinates: null,
     });
   });
 

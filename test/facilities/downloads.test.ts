@@ -42,7 +42,7 @@ const record = (spine_id: string, values: Partial<BaseRecord> = {}): Located => 
 describe('the download columns', () => {
   it("are the contract's header row, in the order of the row schema", () => {
     expect(SPINE_CSV_HEADER).toBe(
-      'spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\r\n',
+      'spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions,latitude,longitude\r\n',
     );
     expect((schemas().schema('facilities/spine-row') as { required: string[] }).required).toEqual([...SPINE_COLUMNS]);
   });
@@ -50,7 +50,10 @@ describe('the download columns', () => {
 
 describe('toSpineRow', () => {
   it('gives the comparison-year figures, the delta as the record has it, and the ranking figure', () => {
-    const row = toSpineRow({ ...record('ONF-000001'), emissions: 943500 });
+    const row = toSpineRow({
+      ...record('ONF-000001', { coordinates: { latitude: 43.2557, longitude: -79.8711, source: 'federal' } }),
+      emissions: 943500,
+    });
     expect(row).toEqual({
       spine_id: 'ONF-000001',
       name: 'Works',
@@ -64,6 +67,8 @@ describe('toSpineRow', () => {
       delta_tonnes: -500,
       delta_pct: -0.05,
       emissions: 943500,
+      latitude: 43.2557,
+      longitude: -79.8711,
     });
     schemas().assert('facilities/spine-row', row, 'row');
   });
@@ -73,7 +78,15 @@ describe('toSpineRow', () => {
       ...record('ONF-000002', { totals: { year: 2024, ontario: 10, federal: null }, naics: null, city: null }),
       emissions: 10,
     });
-    expect(row).toMatchObject({ city: null, naics: null, federal_total: null, delta_tonnes: null, delta_pct: null });
+    expect(row).toMatchObject({
+      city: null,
+      naics: null,
+      federal_total: null,
+      delta_tonnes: null,
+      delta_pct: null,
+      latitude: null,
+      longitude: null,
+    });
   });
 });
 
@@ -90,7 +103,7 @@ describe('toSpineCsv', () => {
     ]);
     const lines = text.split('\r\n');
     expect(lines[1]).toBe(
-      'ONF-000001,"Canada Bread Company, Ltd.",Hamilton,anchored,both,331110,2024,943000,943500,-500,-0.05,943500',
+      'ONF-000001,"Canada Bread Company, Ltd.",Hamilton,anchored,both,331110,2024,943000,943500,-500,-0.05,943500,,',
     );
     expect(text.endsWith('\r\n')).toBe(true);
     const parsed = Papa.parse<string[]>(text, { newline: '\r\n', skipEmptyLines: true });
@@ -104,6 +117,8 @@ describe('toSpineCsv', () => {
       'both',
       '331110',
       '2024',
+      '',
+      '',
       '',
       '',
       '',
@@ -130,7 +145,11 @@ describe('toSpineGeoJson', () => {
       ['ONF-000001', [-79.8711, 43.2557]],
       ['ONF-000003', [-91.5, 48.8]],
     ]);
-    expect(doc.features[0]!.properties).toEqual(toSpineRow({ ...record('ONF-000001'), emissions: 943500 }));
+    expect(doc.features[0]!.properties).toEqual({
+      ...toSpineRow({ ...record('ONF-000001'), emissions: 943500 }),
+      latitude: 43.2557,
+      longitude: -79.8711,
+    });
     // Properties are data as JSON has them: no spreadsheet guard.
     expect(doc.features[1]!.properties.name).toBe('=x');
   });
@@ -216,7 +235,7 @@ describe('downloads over HTTP', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=300');
       const text = await res.text();
       expect(text).toBe(
-        `${SPINE_CSV_HEADER}ONF-000001,Maple Leaf Steel Inc.,Hamilton,anchored,both,331110,2024,943000,943500,-500,-0.05,943500\r\n`,
+        `${SPINE_CSV_HEADER}ONF-000001,Maple Leaf Steel Inc.,Hamilton,anchored,both,331110,2024,943000,943500,-500,-0.05,943500,43.2557,-79.8711\r\n`,
       );
       const etag = res.headers.get('etag')!;
       expect(etag).toMatch(/^"[^"]+"$/);
@@ -232,7 +251,7 @@ describe('downloads over HTTP', () => {
     it('quotes names as RFC 4180 asks, keeps accents, and guards formula-like text', async () => {
       const text = await (await get('/api/v1/search?city=guelph&format=csv')).text();
       expect(text).toContain(
-        ',"Smith, Sons & ""Partners""",Guelph,unmatched,ontario_only,332999,2024,5002,,,,5002\r\n',
+        ',"Smith, Sons & ""Partners""",Guelph,unmatched,ontario_only,332999,2024,5002,,,,5002,,\r\n',
       );
       expect(text).toContain(",'=SUM(A1),Guelph,");
       expect(text.split('\r\n')).toEqual([SPINE_CSV_HEADER.trimEnd(), expect.any(String), expect.any(String), '']);
@@ -350,6 +369,8 @@ describe('downloads over HTTP', () => {
         delta_tonnes: -500,
         delta_pct: -0.05,
         emissions: 943500,
+        latitude: 43.2557,
+        longitude: -79.8711,
       });
     });
   });

@@ -260,6 +260,9 @@ describe.skipIf(!present)('facilities on the real registry files (no --year: the
       '-1896.89',
       '-0.05',
       '3882002.891',
+      // Latitude and longitude of G10011 as the federal files write them (46.5217, -84.3637).
+      '46.5217',
+      '-84.3637',
     ]);
     const search = await fetch(`${server.base}/api/v1/search?q=algoma%20steel&format=csv`);
     expect((await search.text()).split('\r\n')).toContain(row!.join(','));
@@ -272,5 +275,39 @@ describe.skipIf(!present)('facilities on the real registry files (no --year: the
     expect(r.results.map((x: Json) => x.spine_id)).toContain((await facilityOf('ontario', '1042')).spine_id);
     const accents = await get('/api/v1/search?q=RESOLU');
     expect(accents.total).toBeGreaterThan(0);
+  });
+
+  it('facets the real registry as the stats count it, and answers another year from the series', async () => {
+    const stats = await get('/api/v1/stats');
+    const r = await get('/api/v1/search?facets=tier,program,naics2,city,flags&limit=1');
+    const counts = (name: string) =>
+      Object.fromEntries(r.facets[name].results.map((v: Json) => [v.value, v.count])) as Record<string, number>;
+    expect(counts('tier')).toEqual({ anchored: stats.match.anchored, unmatched: stats.match.unmatched });
+    expect(counts('program')).toEqual({
+      both: stats.match.both,
+      ontario_only: stats.match.ontario_only,
+      federal_only: stats.match.federal_only,
+    });
+    // The registry's manufacturers: NAICS 31, 32 and 33 all read "Manufacturing".
+    expect(r.facets.naics2.results.find((v: Json) => v.value === '33').label).toBe('33 Manufacturing');
+    const sault = await get('/api/v1/search?city=Sault%20Ste.%20Marie');
+    expect(r.facets.city.results.find((v: Json) => v.value.startsWith('Sault')).count).toBe(sault.total);
+    // Ontario's file ends in 2020 and the federal ones cover 2020, 2021 (the indicator table) and 2023: 2020 is the
+    // one year both report, so it is the only year the parameter takes, and it keeps Algoma's 2020 figures.
+    const refused = await fetch(`${server.base}/api/v1/search?year=2021`);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as Json).detail).toBe(
+      'year 2021 is not a year both programs report; the years are 2020',
+    );
+    const algoma = await facilityOf('ontario', '1042');
+    const in2020 = await get('/api/v1/search?q=algoma%20steel&year=2020');
+    expect(in2020.results[0].totals).toEqual({ year: 2020, ontario: 3880106, federal: 3882002.891 });
+    expect(in2020.results[0].spine_id).toBe(algoma.spine_id);
+    // The federal file gives SF6 for some facilities in 2020: the gas filter finds exactly those.
+    const spine = await get('/api/v1/spine');
+    const sf6 = spine.facilities.filter((f: Json) =>
+      [...f.by_gas.federal, ...f.by_gas.ontario].some((g: Json) => g.year === 2020 && g.sf6 !== null),
+    );
+    expect((await get('/api/v1/search?gas=sf6&limit=1')).total).toBe(sf6.length);
   });
 });

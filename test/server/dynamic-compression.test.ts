@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlainAnswer as Answer, sendPlain as send } from '../helpers/plain-http.ts';
 import { COMPRESS_MIN_BYTES } from '../../server/core/payload.ts';
 import { searchKey } from '../../server/carriers/routes.ts';
+import { searchKey as facilitiesSearchKey } from '../../server/facilities/search.ts';
 import { join } from 'node:path';
 import { buildCarriers } from '../../pipeline/carriers/index.ts';
 import { silentProgress } from '../../pipeline/core/progress.ts';
@@ -56,8 +57,7 @@ describe('facilities search', () => {
     expect(again.body.equals(first.body)).toBe(true);
     const identity = zlib.brotliDecompressSync(third.body);
     const q = new URL(fx.base + path).searchParams;
-    const key = `${q.get('limit')}\0${0}\0\0\0\0\0\0${q.get('format') ?? 'json'}`;
-    const held = fx.app.state().data.searches.get(key);
+    const held = fx.app.state().data.searches.get(facilitiesSearchKey({ limit: Number(q.get('limit')) }));
     expect(held?.body.equals(identity)).toBe(true);
     expect(held?.br?.equals(third.body)).toBe(true);
   });

@@ -60,4 +60,12 @@ export interface SpineRow {
    * What search ranks by: federal_total where present, else ontario_total.
    */
   emissions: number | null;
+  /**
+   * The record's coordinates.latitude (decimal degrees, WGS 84); null where nothing locates the facility.
+   */
+  latitude: number | null;
+  /**
+   * The record's coordinates.longitude; null where nothing locates the facility.
+   */
+  longitude: number | null;
 }
