@@ -42,6 +42,7 @@ export function facilitiesScenarios({ buildDir, rng }: ScenarioInput): Scenario[
   const ids = rng.shuffle(docs.map((d) => d.spine_id)).slice(0, MAX_IDS);
   const repeated = toSearchPaths(docs, rng.fork('repeated'), REPEATED_QUERIES, false);
   const distinct = toSearchPaths(docs, rng.fork('distinct'), DISTINCT_QUERIES, true);
+  const browse = toBrowsePaths(index, rng.fork('browse'), DISTINCT_QUERIES);
   return [
     {
       name: 'facility/:id',
@@ -63,7 +64,60 @@ export function facilitiesScenarios({ buildDir, rng }: ScenarioInput): Scenario[
       paths: distinct,
       target: {},
     },
+    {
+      name: 'search faceted (uncached)',
+      description: `the same ${distinct.length.toLocaleString('en-CA')} queries with facets=${FACETS}`,
+      paths: distinct.map((p) => `${p}&facets=${FACETS}`),
+      target: { maxCpuOf: { scenario: 'search (uncached)', ratio: 1.5 } },
+    },
+    {
+      name: 'browse (uncached)',
+      description: `GET ${BASE}/search without q, ${browse.length.toLocaleString('en-CA')} distinct lists by year, gas, flag, tier, program, sector and size, sorted and paged: many matches each`,
+      paths: browse,
+      target: {},
+    },
+    {
+      name: 'browse faceted (uncached)',
+      description: `the same ${browse.length.toLocaleString('en-CA')} lists with facets=${FACETS}: every match counted`,
+      paths: browse.map((p) => `${p}&facets=${FACETS}`),
+      target: { maxCpuOf: { scenario: 'browse (uncached)', ratio: 1.5 } },
+    },
   ];
+}
+
+const FACETS = 'tier,program,naics2,city,flags';
+const SORTS = ['-emissions', 'emissions', 'name', '-name', 'delta_pct', '-delta_pct'];
+
+/**
+ * Up to `count` distinct lists as a FLIGHT user narrows one: a year and a sort, and one or two of gas, flag,
+ * tier, program, sector or a size bound (a bound from the facilities' own figures, so each list differs).
+ */
+export function toBrowsePaths(index: SearchIndexFile, rng: Rng, count: number): string[] {
+  const docs = index.facilities;
+  const figures = docs.map((d) => d.emissions).filter((e): e is number => e !== null);
+  const sectors = [...new Set(docs.map((d) => d.naics?.slice(0, 2)).filter((n): n is string => !!n))];
+  const out = new Set<string>();
+  for (let attempt = 0; out.size < count && attempt < count * 20; attempt++) {
+    const params = new URLSearchParams();
+    if (rng.chance(0.5)) params.set('year', String(rng.pick(index.years)));
+    params.set('sort', rng.pick(SORTS));
+    const narrow = rng.pickWeighted([
+      ['gas', 20],
+      ['flag', 10],
+      ['tier', 15],
+      ['program', 15],
+      ['sector', 20],
+    ] as const);
+    if (narrow === 'gas') params.set('gas', rng.pick(['co2', 'ch4', 'n2o', 'hfc', 'pfc', 'sf6']));
+    if (narrow === 'flag') params.set('flag', rng.pick(['methane', 'anomaly']));
+    if (narrow === 'tier') params.set('tier', rng.pick(['anchored', 'unmatched']));
+    if (narrow === 'program') params.set('program', rng.pick(['both', 'ontario_only', 'federal_only']));
+    if (narrow === 'sector' && sectors.length) params.set('naics', rng.pick(sectors));
+    if (figures.length) params.set('min_emissions', String(Math.round(rng.pick(figures) / 4)));
+    params.set('limit', String(rng.pick([10, 25, 50, 100])));
+    out.add(`${BASE}/search?${params.toString()}`);
+  }
+  return [...out];
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import type { SearchParameters } from '../../contract/types/facilities/search-query.ts';
 import { RepeatCache } from '../core/cache.ts';
 import { toPayload, type Payload } from '../core/payload.ts';
-import { FACET_NAMES, countFacet, parseFacets, toFacetColumns, type FacetColumns } from './facets.ts';
+import { FACET_NAMES, facetJson, parseFacets, selectedKeys, toFacetColumns, type FacetColumns } from './facets.ts';
 
 /** schemas/facilities/search-query.schema.json */
 export type SearchQuery = SearchParameters;
@@ -328,8 +328,9 @@ export function search(data: SearchData, query: SearchQuery, whole?: Payload): P
       parts.push(k === offset ? result.subarray(1) : result);
     }
     if (facets.length) {
-      const counted = Object.fromEntries(facets.map((n) => [n, countFacet(data.facets[n], n, matches, query)]));
-      parts.push(Buffer.from(`],"facets":${JSON.stringify(counted)}}`));
+      const selected = selectedKeys(query);
+      const members = facets.map((n) => facetJson(data.facets[n], matches, selected[n]));
+      parts.push(Buffer.from(`],"facets":{${members.join(',')}}}`));
     } else {
       parts.push(TAIL);
     }
