@@ -13,6 +13,7 @@ import { sendPayload } from '../core/payload.ts';
 import { notFound } from '../../contract/core/problem.ts';
 import { loadChangeHistory, mountChangeRoutes, type ChangeHistory } from '../core/changes.ts';
 import { checkSearchQuery, loadSearch, search, type SearchData, type SearchQuery } from './search.ts';
+import { mountFacilitiesMcp } from './mcp.ts';
 
 export type FacilitiesData = SearchData & {
   /** The build's change record (docs/contracts/changes.md). */
@@ -67,5 +68,6 @@ export const facilities: ServiceDefinition<FacilitiesData> = {
         headers: payload.type === CSV_TYPE ? CSV_HEADERS : undefined,
       });
     });
+    mountFacilitiesMcp(r, BASE);
   },
 };
