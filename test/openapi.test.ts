@@ -21,7 +21,12 @@ const DOCUMENTS: Record<string, (registry: SchemaRegistry) => OpenApiDocument> =
 
 /** Downloads a build writes into its tree, which the statics serve and the document describes. */
 const DOWNLOADS: Record<string, string[]> = {
-  facilities: ['GET /api/v1/spine.csv', 'GET /api/v1/spine.geojson'],
+  facilities: [
+    'GET /api/v1/emissions.csv',
+    'GET /api/v1/facilities.sqlite',
+    'GET /api/v1/spine.csv',
+    'GET /api/v1/spine.geojson',
+  ],
   economy: ['GET /registry.json'],
 };
 

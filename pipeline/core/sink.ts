@@ -131,10 +131,10 @@ export interface Sink {
    */
   writeJson(relPath: string, doc: unknown, schemaId: string): Promise<void>;
   /**
-   * A download that is not JSON (`.csv`), written with `.gz`/`.br` like the documents. Its content is the
-   * caller's to check: JSON goes through writeJson, which validates it.
+   * A download that is not JSON (`.csv`; bytes for a binary one, `.sqlite`), written with `.gz`/`.br` like the
+   * documents. Its content is the caller's to check: JSON goes through writeJson, which validates it.
    */
-  writeText(relPath: string, text: string): Promise<void>;
+  writeText(relPath: string, text: string | Uint8Array): Promise<void>;
   /** A file that comes with its `.gz`/`.br` siblings already made (a vendored bundle), written as given. */
   writePrecompressed(relPath: string, file: { body: Buffer; gz: Buffer; br: Buffer }): Promise<void>;
   /**
@@ -328,9 +328,9 @@ export async function openSink(options: SinkOptions): Promise<Sink> {
     await enqueue(relPath, Buffer.from(JSON.stringify(doc)));
   };
 
-  const writeText = async (relPath: string, text: string) => {
+  const writeText = async (relPath: string, text: string | Uint8Array) => {
     reserve(relPath, false);
-    await enqueue(relPath, Buffer.from(text, 'utf8'));
+    await enqueue(relPath, typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text));
   };
 
   const writePrecompressed = async (relPath: string, file: { body: Buffer; gz: Buffer; br: Buffer }) => {

@@ -27,6 +27,7 @@ import { schemas } from '../../contract/core/schemas.ts';
 import { toBuildingsByCity } from './buildings.ts';
 import { INVALID_COORDINATES } from './coordinates.ts';
 import { toSpineCsv, toSpineGeoJson } from './downloads.ts';
+import { EMISSIONS_CSV_PATH, toEmissionsCsv } from './emissions.ts';
 import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
 import { toDelta, type Buildings } from '../../contract/facilities/record.ts';
 import { toFlags } from './flags.ts';
@@ -45,6 +46,7 @@ import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 import { toBaseRecord } from './records.ts';
 import type { BuildingRow, FederalRow, OntarioRow, RowIssue } from './rows.ts';
 import { toSearchIndex } from './search.ts';
+import { SQLITE_PATH, toFacilitiesSqlite } from './sqlite.ts';
 import { DEFAULT_LIMIT, toSearchResponse } from '../../contract/facilities/search.ts';
 import { compareByEmissions, toStats } from './stats.ts';
 
@@ -362,6 +364,8 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     );
     await sink.writeText(SPINE_CSV_PATH.slice(1), toSpineCsv(records));
     await sink.writeJson(SPINE_GEOJSON_PATH.slice(1), toSpineGeoJson(records), 'facilities/spine-geojson');
+    const emissions = toEmissionsCsv(records);
+    await sink.writeText(EMISSIONS_CSV_PATH.slice(1), emissions.text);
     await sink.writeJson('api/v1/stats.json', stats, 'facilities/stats');
     await sink.writeJson('api/v1/search.json', toSearchResponse(search.facilities, DEFAULT_LIMIT), 'facilities/search');
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
@@ -402,10 +406,25 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       carried: { ids_sha256: previousIds ? sha256(previousIds) : null },
       builtAt: now(),
     });
+    // The database names its data version, so it is made once the manifest is; its time is the build's clock.
+    progress.stage('writing the SQLite database');
+    const sqliteStart = now().getTime();
+    const sqlite = toFacilitiesSqlite(records, {
+      data_version: manifest.data_version,
+      demo: markerDemo,
+      year,
+      sources: manifest.sources,
+    });
+    const sqliteMs = now().getTime() - sqliteStart;
+    await sink.writeText(SQLITE_PATH.slice(1), sqlite.bytes);
     progress.stage('recording changes');
     const compared = await compareWithPublished(join(config.outDir, 'facilities'), records, effects);
     warnings.push(...(await recordChanges(sink, effects, config, manifest, compared)).warnings);
-    await sink.writeJson('report.json', report, 'facilities/report');
+    const downloads = {
+      emissions_csv: { rows: emissions.rows, bytes: Buffer.byteLength(emissions.text) },
+      sqlite: { bytes: sqlite.bytes.length, build_ms: sqliteMs, rows: sqlite.rows },
+    };
+    await sink.writeJson('report.json', { ...report, downloads }, 'facilities/report');
     progress.stage('publishing');
     await sink.publish(manifest);
     return {

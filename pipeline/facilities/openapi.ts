@@ -19,6 +19,8 @@ import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import type { SchemaRegistry } from '../../contract/core/schemas.ts';
 import { OPENAPI_PATH } from '../../contract/facilities/layout.ts';
 import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
+import { EMISSIONS_COLUMNS, EMISSIONS_CSV_PATH, EMISSIONS_GASES } from './emissions.ts';
+import { SQLITE_PATH, SQLITE_TABLES } from './sqlite.ts';
 import type { Provenance } from '../../contract/core/licences.ts';
 import { PROVENANCE } from './inputs.ts';
 
@@ -37,6 +39,17 @@ const csvBody = (what: string) => ({
   description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
 });
 
+const emissionsCsvBody = {
+  type: 'string',
+  description: `Every facility, year, program and gas: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`${EMISSIONS_COLUMNS.join(',')}\` then one row per facility, year, program (\`federal\`, \`ontario\`) and gas (\`${EMISSIONS_GASES.join('`, `')}\`), ascending by spine_id, year, program and gas in that order. \`tonnes_co2e\` is the record's \`by_gas\` figure (a gas the program does not report that year has no row; 0 is a row); \`total\` is the program's total for a year in which it reports no gas at all (the federal large-facilities indicator table), never beside gas rows of the same facility, year and program. \`latitude\` and \`longitude\` are the record's coordinates, empty where it has none; name and city are guarded against formulas as in spine.csv.`,
+};
+
+const sqliteBody = {
+  type: 'string',
+  format: 'binary',
+  description: `A SQLite 3 database file (tables ${SQLITE_TABLES.map((t) => `\`${t}\``).join(', ')} and \`meta\`; docs/api-facilities.md documents every column), the same bytes for the same inputs.`,
+};
+
 /** `sources`: the build's (its manifest's); by default every input the build can read. */
 export function toFacilitiesOpenApi(
   registry: SchemaRegistry,
@@ -48,7 +61,7 @@ export function toFacilitiesOpenApi(
     title: 'shardline facilities',
     version: '1.0.0',
     description: [
-      "Ontario's provincial GHG registry (O. Reg. 390/18) linked with Canada's federal Greenhouse Gas Reporting Program: one canonical spine of facilities (`ONF-000123`, stable across rebuilds), match tiers, search (as JSON or CSV), statistics, full records with coordinates and emissions by gas, and whole-registry downloads as CSV and GeoJSON.",
+      "Ontario's provincial GHG registry (O. Reg. 390/18) linked with Canada's federal Greenhouse Gas Reporting Program: one canonical spine of facilities (`ONF-000123`, stable across rebuilds), match tiers, search (as JSON or CSV), statistics, full records with coordinates and emissions by gas, and whole-registry downloads as CSV (a row per facility, or per facility, year, program and gas), GeoJSON and SQLite.",
       'Every document without a query is also a static file of the build (`/api/v1/facility/ONF-000001` is `api/v1/facility/ONF-000001.json`), so a CDN can host it with no server.',
       COMMON_DESCRIPTION,
     ].join('\n\n'),
@@ -89,6 +102,26 @@ export function toFacilitiesOpenApi(
         responses: {
           200: document('facilities/spine-geojson', 'The GeoJSON download.', 'application/geo+json'),
         },
+      },
+      {
+        method: 'get',
+        path: EMISSIONS_CSV_PATH,
+        operationId: 'getEmissionsCsv',
+        summary: 'Every year, program and gas as CSV',
+        tag: 'Facilities',
+        description:
+          'Every year of every facility as one CSV file, a row per facility, year, program and gas, with the coordinates: a file the build writes into its tree (with `.gz` and `.br` beside it), served as it is and uploadable to a CDN.',
+        responses: { 200: document(emissionsCsvBody, 'The CSV download.', 'text/csv') },
+      },
+      {
+        method: 'get',
+        path: SQLITE_PATH,
+        operationId: 'getFacilitiesSqlite',
+        summary: 'The whole registry as SQLite',
+        tag: 'Facilities',
+        description:
+          'Every facility with its names, source ids, yearly totals per program, gases and flag reasons, as one SQLite database to query with SQL (the sqlite3 shell, datasette): a file of the build tree, as spine.csv is, with `.gz` and `.br` beside it.',
+        responses: { 200: document(sqliteBody, 'The database file.', 'application/vnd.sqlite3') },
       },
       {
         method: 'get',

@@ -27,8 +27,8 @@ interface Listed {
 /**
  * The type a file's name gives: JSON documents, the downloads (CSV, RFC 4180 §3 with its charset; GeoJSON,
  * RFC 7946 §12, whose JSON is UTF-8 by definition), the explorer's page, module scripts (RFC 9239) and
- * styles, all UTF-8 as the pipeline writes them, the change record's feeds (RFC 4287, JSON Feed 1.1), and the
- * binary indexes (carriers' name index).
+ * styles, all UTF-8 as the pipeline writes them, the change record's feeds (RFC 4287, JSON Feed 1.1), the
+ * SQLite database (IANA's application/vnd.sqlite3), and the binary indexes (carriers' name index).
  */
 const TYPES: readonly (readonly [string, string])[] = [
   ['/feed.json', 'application/feed+json'],
@@ -36,6 +36,7 @@ const TYPES: readonly (readonly [string, string])[] = [
   ['.json', 'application/json; charset=utf-8'],
   ['.csv', 'text/csv; charset=utf-8'],
   ['.geojson', 'application/geo+json'],
+  ['.sqlite', 'application/vnd.sqlite3'],
   ['.html', 'text/html; charset=utf-8'],
   ['.js', 'text/javascript; charset=utf-8'],
   ['.css', 'text/css; charset=utf-8'],

@@ -83,4 +83,40 @@ export interface BuildReport {
     message: string;
     dropped: boolean;
   }[];
+  /**
+   * The whole-registry downloads written beside the documents: api/v1/emissions.csv and api/v1/facilities.sqlite (docs/api-facilities.md, "Bulk downloads (facilities)").
+   */
+  downloads: {
+    emissions_csv: {
+      /**
+       * Records after the header: one per facility, year, program and gas (or `total`).
+       */
+      rows: number;
+      /**
+       * The file's size, uncompressed.
+       */
+      bytes: number;
+    };
+    sqlite: {
+      /**
+       * The database file's size, uncompressed.
+       */
+      bytes: number;
+      /**
+       * Milliseconds spent making the database (tables, rows, VACUUM), on the build's clock: a pinned clock, as in tests, gives 0, so the report stays the same bytes.
+       */
+      build_ms: number;
+      /**
+       * Rows per table of the database, meta left out.
+       */
+      rows: {
+        facilities: number;
+        names: number;
+        ids: number;
+        totals: number;
+        gases: number;
+        flag_reasons: number;
+      };
+    };
+  };
 }
