@@ -6,16 +6,18 @@ import type { Manifest } from '../../contract/core/manifest.ts';
 import { PUBLIC_CACHE } from '../../contract/core/layout.ts';
 import { notFound } from '../../contract/core/problem.ts';
 import { isSpineId } from '../../contract/facilities/ids.ts';
-import { answerChanges } from '../core/changes.ts';
+import { answerChanges, type ChangeHistory } from '../core/changes.ts';
 import { advertised, LOCAL_HOSTS, type McpSdk, mcpEndpoint, toolResult } from '../core/mcp.ts';
 import { type ArgumentsSchema, queryArguments, selfContainedSchema, toQuery } from '../core/mcp-schemas.ts';
 import { parseQuery } from '../core/params.ts';
 import type { Payload } from '../core/payload.ts';
 import type { Routes, ServiceState } from '../core/service.ts';
-import type { FacilitiesData } from './routes.ts';
-import { checkSearchQuery, search, type SearchQuery } from './search.ts';
+import { checkSearchQuery, search, type SearchData, type SearchQuery } from './search.ts';
 
 type Json = Record<string, unknown>;
+
+/** What the tools read of the service's data (routes.ts's FacilitiesData): the search index and the change record. */
+type Data = SearchData & { changes: ChangeHistory };
 
 export interface FacilitiesMcpOptions {
   /** Hostnames (no port; IPv6 in brackets) `Host` and a browser's `Origin` may name; LOCAL_HOSTS by default. */
@@ -164,11 +166,15 @@ const documentOf = (payload: Payload): Json => JSON.parse(payload.body.toString(
  * Mounts `POST {base}/mcp`. `base` is the routes' (`/api/v1`): the tools read the documents the routes serve
  * from under it. One SDK handler per loaded state, so a request that began on the old build ends on it.
  */
-export function mountFacilitiesMcp(r: Routes<FacilitiesData>, base: string, options: FacilitiesMcpOptions = {}): void {
+export function mountFacilitiesMcp<D extends Data>(
+  r: Routes<D>,
+  base: string,
+  options: FacilitiesMcpOptions = {},
+): void {
   const label = `[facilities] ${base}/mcp`;
   const hosts = [...(options.allowedHosts ?? LOCAL_HOSTS)];
   let prepared: Prepared | undefined;
-  const endpoint = mcpEndpoint<FacilitiesData>({
+  const endpoint = mcpEndpoint<D>({
     label,
     allowedHosts: hosts,
     allowedOrigins: hosts,
@@ -182,10 +188,10 @@ export function mountFacilitiesMcp(r: Routes<FacilitiesData>, base: string, opti
   r.post(`${base}/mcp`, (req, res, state) => endpoint.serve(req, res, state));
 }
 
-function toServer(
+function toServer<D extends Data>(
   sdk: McpSdk,
   prepared: Prepared,
-  state: ServiceState<FacilitiesData>,
+  state: ServiceState<D>,
   at: { base: string; label: string; provenance: Json },
 ): McpServer {
   const { base, label, provenance } = at;
