@@ -8,7 +8,7 @@ import { openAccounts } from './carriers/accounts.ts';
 import { toLlmConfig } from './carriers/llm.ts';
 import { createCarriersService } from './carriers/routes.ts';
 import { createEconomyService } from './economy/routes.ts';
-import { facilities } from './facilities/routes.ts';
+import { createFacilitiesService } from './facilities/routes.ts';
 import {
   defaultNumber,
   type Env,
@@ -64,7 +64,7 @@ export function toWatchlistSettings(env: Env): { limits: Record<Plan, WatchlistL
   };
 }
 
-/** MCP_ALLOWED_HOSTS: the hosts the MCP endpoints (economy's /mcp, carriers' /api/mcp) answer; undefined: the local ones. */
+/** MCP_ALLOWED_HOSTS: the hosts the MCP endpoints (economy's /mcp, carriers' /api/mcp, facilities' /api/v1/mcp) answer; undefined: the local ones. */
 export function toAllowedHosts(raw: string | undefined): string[] | undefined {
   return raw
     ? raw
@@ -75,7 +75,12 @@ export function toAllowedHosts(raw: string | undefined): string[] | undefined {
 }
 
 export const SERVICES: Record<string, ServerService> = {
-  facilities: { create: () => facilities, defaultPort: defaultNumber('PORT_FACILITIES'), portEnv: 'PORT_FACILITIES' },
+  facilities: {
+    create: ({ env }) =>
+      createFacilitiesService({ allowedHosts: toAllowedHosts(readSetting(env, 'MCP_ALLOWED_HOSTS')) }),
+    defaultPort: defaultNumber('PORT_FACILITIES'),
+    portEnv: 'PORT_FACILITIES',
+  },
   carriers: {
     create: ({ stateDir, env }) => {
       // SQLite under STATE_DIR, or PostgreSQL with DATABASE_URL (carriers/accounts.ts).

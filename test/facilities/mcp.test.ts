@@ -14,6 +14,7 @@ import { paramSchemas } from '../../contract/core/schemas.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { toProvenance } from '../../server/facilities/mcp.ts';
 import { facilities } from '../../server/facilities/routes.ts';
+import { SERVICES } from '../../server/services.ts';
 import { FIXTURE_YEAR, writeFacilitiesFixture } from '../fixtures/facilities.ts';
 import { buildFixture } from '../helpers/facilities.ts';
 import { startService } from '../helpers/server.ts';
@@ -358,6 +359,29 @@ describe('raw HTTP', () => {
     const res = await raw({ headers: { ...JSON_HEADERS, host: 'evil.example:8081' }, body: INITIALIZE });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32000, message: 'Invalid Host: evil.example' } });
+  });
+
+  it('answers the public host MCP_ALLOWED_HOSTS names, as the server starts the service', async () => {
+    const named = await startService(
+      SERVICES.facilities!.create({ stateDir: built.outDir, env: { MCP_ALLOWED_HOSTS: 'data.example' } }),
+      built.outDir,
+    );
+    try {
+      const url = new URL('/api/v1/mcp', named.base);
+      const post = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = httpRequest(url, { method: 'POST', headers: { ...JSON_HEADERS, host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          });
+          req.on('error', reject);
+          req.end(INITIALIZE);
+        });
+      expect(await post('data.example:443')).toBe(200);
+      expect(await post('127.0.0.1')).toBe(403);
+    } finally {
+      await named.close();
+    }
   });
 
   it('refuses a foreign Origin with 403, and lets a local one and none through', async () => {
