@@ -47,13 +47,7 @@ export interface SearchIndex {
        */
       pct: number;
     };
-    /**
-     * The record's flags without their reasons (GET /facility/{id} has them).
-     */
-    flags: {
-      methane: boolean;
-      anomaly: boolean;
-    };
+    flags: Flags;
     series: Series;
     /**
      * Per gas, the years (ascending) in which either program reports it: what the gas filter reads.
@@ -96,4 +90,11 @@ export interface Totals {
   year: number;
   ontario: number | null;
   federal: number | null;
+}
+/**
+ * The record's flags without their reasons (GET /facility/{id} has them).
+ */
+export interface Flags {
+  methane: boolean;
+  anomaly: boolean;
 }

@@ -35,13 +35,7 @@ export interface SearchResults {
        */
       pct: number;
     };
-    /**
-     * The record's flags without their reasons (GET /facility/{id} has them).
-     */
-    flags: {
-      methane: boolean;
-      anomaly: boolean;
-    };
+    flags: Flags;
     /**
      * Where the facility is, in decimal degrees (WGS 84, as the federal files give them): from the newest federal row with usable coordinates (the emissions-by-gas file before the indicator table in the same year); null where no input locates it (linear facilities such as pipelines have none, the indicator table writes 0, 0 for unknown). Coordinates that are not numbers, out of range or outside Ontario are left out and counted in the build's warnings.
      */
@@ -58,176 +52,11 @@ export interface SearchResults {
    * Present when the query asks for facets: each named facet (datasette's facet_results), keys in the order tier, program, naics2, city, flags.
    */
   facets?: {
-    tier?: {
-      name: "tier" | "program" | "naics2" | "city" | "flags";
-      /**
-       * As datasette's facet_results: a facet over one column's values.
-       */
-      type: "column";
-      /**
-       * Most frequent first, ties by value; values no match has are left out, as are facilities without a value (no NAICS code, no city). For flags, a facility counts once for each flag it carries.
-       *
-       * @maxItems 30
-       */
-      results: {
-        /**
-         * A value of the facet's filter parameter: tier, program, naics (the 2-digit sector), city (the display spelling), flag.
-         */
-        value: string;
-        /**
-         * What to show: the value, or for naics2 the sector's code and name ("32 Manufacturing").
-         */
-        label: string;
-        /**
-         * Matches with this value, before paging.
-         */
-        count: number;
-        /**
-         * Whether the query filters by this value already.
-         */
-        selected: boolean;
-      }[];
-      /**
-       * More than 30 values had matches: the rarest were left out.
-       */
-      truncated: boolean;
-    };
-    program?: {
-      name: "tier" | "program" | "naics2" | "city" | "flags";
-      /**
-       * As datasette's facet_results: a facet over one column's values.
-       */
-      type: "column";
-      /**
-       * Most frequent first, ties by value; values no match has are left out, as are facilities without a value (no NAICS code, no city). For flags, a facility counts once for each flag it carries.
-       *
-       * @maxItems 30
-       */
-      results: {
-        /**
-         * A value of the facet's filter parameter: tier, program, naics (the 2-digit sector), city (the display spelling), flag.
-         */
-        value: string;
-        /**
-         * What to show: the value, or for naics2 the sector's code and name ("32 Manufacturing").
-         */
-        label: string;
-        /**
-         * Matches with this value, before paging.
-         */
-        count: number;
-        /**
-         * Whether the query filters by this value already.
-         */
-        selected: boolean;
-      }[];
-      /**
-       * More than 30 values had matches: the rarest were left out.
-       */
-      truncated: boolean;
-    };
-    naics2?: {
-      name: "tier" | "program" | "naics2" | "city" | "flags";
-      /**
-       * As datasette's facet_results: a facet over one column's values.
-       */
-      type: "column";
-      /**
-       * Most frequent first, ties by value; values no match has are left out, as are facilities without a value (no NAICS code, no city). For flags, a facility counts once for each flag it carries.
-       *
-       * @maxItems 30
-       */
-      results: {
-        /**
-         * A value of the facet's filter parameter: tier, program, naics (the 2-digit sector), city (the display spelling), flag.
-         */
-        value: string;
-        /**
-         * What to show: the value, or for naics2 the sector's code and name ("32 Manufacturing").
-         */
-        label: string;
-        /**
-         * Matches with this value, before paging.
-         */
-        count: number;
-        /**
-         * Whether the query filters by this value already.
-         */
-        selected: boolean;
-      }[];
-      /**
-       * More than 30 values had matches: the rarest were left out.
-       */
-      truncated: boolean;
-    };
-    city?: {
-      name: "tier" | "program" | "naics2" | "city" | "flags";
-      /**
-       * As datasette's facet_results: a facet over one column's values.
-       */
-      type: "column";
-      /**
-       * Most frequent first, ties by value; values no match has are left out, as are facilities without a value (no NAICS code, no city). For flags, a facility counts once for each flag it carries.
-       *
-       * @maxItems 30
-       */
-      results: {
-        /**
-         * A value of the facet's filter parameter: tier, program, naics (the 2-digit sector), city (the display spelling), flag.
-         */
-        value: string;
-        /**
-         * What to show: the value, or for naics2 the sector's code and name ("32 Manufacturing").
-         */
-        label: string;
-        /**
-         * Matches with this value, before paging.
-         */
-        count: number;
-        /**
-         * Whether the query filters by this value already.
-         */
-        selected: boolean;
-      }[];
-      /**
-       * More than 30 values had matches: the rarest were left out.
-       */
-      truncated: boolean;
-    };
-    flags?: {
-      name: "tier" | "program" | "naics2" | "city" | "flags";
-      /**
-       * As datasette's facet_results: a facet over one column's values.
-       */
-      type: "column";
-      /**
-       * Most frequent first, ties by value; values no match has are left out, as are facilities without a value (no NAICS code, no city). For flags, a facility counts once for each flag it carries.
-       *
-       * @maxItems 30
-       */
-      results: {
-        /**
-         * A value of the facet's filter parameter: tier, program, naics (the 2-digit sector), city (the display spelling), flag.
-         */
-        value: string;
-        /**
-         * What to show: the value, or for naics2 the sector's code and name ("32 Manufacturing").
-         */
-        label: string;
-        /**
-         * Matches with this value, before paging.
-         */
-        count: number;
-        /**
-         * Whether the query filters by this value already.
-         */
-        selected: boolean;
-      }[];
-      /**
-       * More than 30 values had matches: the rarest were left out.
-       */
-      truncated: boolean;
-    };
+    tier?: Facet;
+    program?: Facet;
+    naics2?: Facet;
+    city?: Facet;
+    flags?: Facet;
   };
 }
 /**
@@ -237,4 +66,52 @@ export interface Totals {
   year: number;
   ontario: number | null;
   federal: number | null;
+}
+/**
+ * The record's flags without their reasons (GET /facility/{id} has them).
+ *
+ * This interface was referenced by `SearchResults`'s JSON-Schema
+ * via the `definition` "flags".
+ */
+export interface Flags {
+  methane: boolean;
+  anomaly: boolean;
+}
+/**
+ * This interface was referenced by `SearchResults`'s JSON-Schema
+ * via the `definition` "facet".
+ */
+export interface Facet {
+  name: "tier" | "program" | "naics2" | "city" | "flags";
+  /**
+   * As datasette's facet_results: a facet over one column's values.
+   */
+  type: "column";
+  /**
+   * Most frequent first, ties by value; values no match has are left out, as are facilities without a value (no NAICS code, no city). For flags, a facility counts once for each flag it carries.
+   *
+   * @maxItems 30
+   */
+  results: {
+    /**
+     * A value of the facet's filter parameter: tier, program, naics (the 2-digit sector), city (the display spelling), flag.
+     */
+    value: string;
+    /**
+     * What to show: the value, or for naics2 the sector's code and name ("32 Manufacturing").
+     */
+    label: string;
+    /**
+     * Matches with this value, before paging.
+     */
+    count: number;
+    /**
+     * Whether the query filters by this value already.
+     */
+    selected: boolean;
+  }[];
+  /**
+   * More than 30 values had matches: the rarest were left out.
+   */
+  truncated: boolean;
 }
