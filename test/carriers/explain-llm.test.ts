@@ -148,7 +148,7 @@ describe('the request and the answer read', () => {
     const answer = await explain(srv, 1000002);
     expect(answer).toMatchObject({ generator: 'template-v2', fallback_reason: 'model_failed' });
     expect(srv.warnings).toEqual([expect.stringContaining(`longer than the ${MAX_ANSWER_BYTES} bytes`)]);
-    // The client hung up long before the fake's 4 MB were sent.
+    // The client hung up long before the fake's 1 GB were sent.
     await within(5000, 'the fake was never cut off', () => fake.cutOff);
   });
 });

@@ -17,7 +17,10 @@ export type FakeLlmMode =
   | 'hang'
   /** 500. */
   | 'error'
-  /** A 200 whose body streams on and on (4 MB, no Content-Length). */
+  /**
+   * A 200 whose body streams on and on (up to 1 GB, no Content-Length): it ends only if the client reads it all,
+   * so a client that stops reading is always seen cutting it off, however much the sockets buffer.
+   */
   | 'huge';
 
 export interface FakeLlm {
@@ -86,7 +89,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         res.setHeader('Content-Type', 'application/json');
         res.write('{"choices":[{"message":{"role":"assistant","content":"');
         const chunk = 'A'.repeat(64 * 1024);
-        for (let i = 0; i < 64; i++) {
+        for (let i = 0; i < 16 * 1024; i++) {
           if (res.destroyed) {
             fake.cutOff = true;
             return;
