@@ -167,7 +167,7 @@ describe.skipIf(!chromiumPath)('facilities explorer in Chromium', () => {
     expect(await agreement!.locator('table tbody tr').first().textContent()).toContain(
       String(stats.agreement.within_1pct),
     );
-    for (const path of ['spine.csv', 'spine.geojson']) {
+    for (const path of ['spine.csv', 'spine.geojson', 'emissions.csv', 'facilities.sqlite']) {
       const href = await page.locator(`a[href$="${path}"]`).first().getAttribute('href');
       expect((await fetch(new URL(href!, `${server.base}/`))).status).toBe(200);
     }

@@ -45,6 +45,18 @@ function downloads() {
         h('a', { href: `${API}/spine.geojson`, download: 'spine.geojson' }, 'Located facilities as GeoJSON'),
         ' (spine.geojson: points with the same properties)',
       ),
+      h(
+        'li',
+        null,
+        h('a', { href: `${API}/emissions.csv`, download: 'emissions.csv' }, 'Every year, program and gas as CSV'),
+        ' (emissions.csv: a row per facility, year, program and gas, with coordinates)',
+      ),
+      h(
+        'li',
+        null,
+        h('a', { href: `${API}/facilities.sqlite`, download: 'facilities.sqlite' }, 'The whole registry as SQLite'),
+        ' (facilities.sqlite: for SQL, the sqlite3 shell or datasette)',
+      ),
     ),
   );
 }
