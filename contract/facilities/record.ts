@@ -9,10 +9,11 @@ export type { Coordinates, Gases, Totals } from '../types/facilities/record.ts';
 export type FacilityRecord = GeneratedRecord;
 export type SeriesPoint = FacilityRecord['series'][number];
 export type Delta = NonNullable<FacilityRecord['delta']>;
+export type DeltaParts = NonNullable<FacilityRecord['delta_parts']>;
 export type Buildings = NonNullable<FacilityRecord['buildings']>;
 export type Flags = FacilityRecord['flags'];
-/** A record without what the comparison year adds (delta, flags, buildings): what the spine lists. */
-export type BaseRecord = Omit<FacilityRecord, 'delta' | 'flags' | 'buildings'>;
+/** A record without what the comparison year adds (delta and its parts, flags, buildings): what the spine lists. */
+export type BaseRecord = Omit<FacilityRecord, 'delta' | 'delta_parts' | 'flags' | 'buildings'>;
 
 /** Provincial minus federal for the comparison year, and as a percentage of federal; null unless both exist. */
 export function toDelta(totals: Totals): Delta | null {

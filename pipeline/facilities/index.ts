@@ -30,6 +30,7 @@ import { toSpineCsv, toSpineGeoJson } from './downloads.ts';
 import { EMISSIONS_CSV_PATH, toEmissionsCsv } from './emissions.ts';
 import { SPINE_CSV_PATH, SPINE_GEOJSON_PATH } from '../../contract/facilities/downloads.ts';
 import { toDelta, type Buildings } from '../../contract/facilities/record.ts';
+import { toDeltaParts } from './delta-parts.ts';
 import { toFlags } from './flags.ts';
 import { assignSpineIds, EMPTY_ID_MAP, type IdMap } from './ids.ts';
 import { INPUTS, KINDS, PROVENANCE, type FacilitiesInputKind } from './inputs.ts';
@@ -289,7 +290,13 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
       const base = toBaseRecord({ spineId: ids.ids[i]!, component, ontario, federal, year });
       const delta = toDelta(base.totals);
       const b: Buildings | null = (base.city && buildings.get(normalizeCity(base.city))) || null;
-      return { ...base, buildings: b, delta, flags: toFlags({ ontario, federal, series: base.series, delta }) };
+      return {
+        ...base,
+        buildings: b,
+        delta,
+        delta_parts: toDeltaParts({ ontario, federal, delta }),
+        flags: toFlags({ ontario, federal, series: base.series, delta }),
+      };
     });
     records.sort((a, b) => (a.spine_id < b.spine_id ? -1 : 1));
     const ranked = [...records].sort(compareByEmissions);
@@ -359,7 +366,7 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     }
     await sink.writeJson(
       'api/v1/spine.json',
-      { count: records.length, facilities: records.map(({ delta: _d, flags: _f, ...rest }) => rest) },
+      { count: records.length, facilities: records.map(({ delta: _d, delta_parts: _p, flags: _f, ...rest }) => rest) },
       'facilities/spine',
     );
     await sink.writeText(SPINE_CSV_PATH.slice(1), toSpineCsv(records));

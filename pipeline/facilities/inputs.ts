@@ -50,8 +50,12 @@ export const GHGRP_BY_GAS_COLUMNS: ColumnSpec[] = [
   opt('npri', 'Facility NPRI ID'),
   opt('company', 'Reporting Company Legal Name'),
   opt('business_number', 'Reporting Company Business Number'),
-  // CO2 has no CO2e column (its CO2e is its tonnage); the other gases are read as CO2e, never as tonnes.
+  // CO2 has no CO2e column (its CO2e is its tonnage); the other gases are read as CO2e, and CH4, N2O and SF6
+  // also as tonnes: their ratio is the global-warming potential the program applied (delta_parts).
   opt('co2', 'CO2 (tonnes)'),
+  opt('ch4_tonnes', 'CH4 (tonnes)'),
+  opt('n2o_tonnes', 'N2O (tonnes)'),
+  opt('sf6_tonnes', 'SF6 (tonnes)'),
   req('ch4', 'CH4 (tonnes CO2e / tonnes éq. CO2)', 'CH4 (tonnes CO2e)'),
   opt('n2o', 'N2O (tonnes CO2e)'),
   opt('hfc', 'HFC Total (tonnes CO2e)'),

@@ -90,7 +90,13 @@ export function normalizeByGasRow(raw: Raw, file: string, record: number): Norma
       ],
     };
   }
-  const n = numbers(raw, ['co2', 'ch4', 'n2o', 'hfc', 'pfc', 'sf6', 'total'] as const, file, record, issues);
+  const n = numbers(
+    raw,
+    ['co2', 'ch4', 'n2o', 'hfc', 'pfc', 'sf6', 'total', 'ch4_tonnes', 'n2o_tonnes', 'sf6_tonnes'] as const,
+    file,
+    record,
+    issues,
+  );
   return {
     row: {
       file,
@@ -172,6 +178,9 @@ export function normalizeIndicatorRow(raw: Raw, file: string, record: number): N
       hfc: null,
       pfc: null,
       sf6: null,
+      ch4_tonnes: null,
+      n2o_tonnes: null,
+      sf6_tonnes: null,
       total: tonnes,
     },
     issues,

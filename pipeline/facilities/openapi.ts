@@ -36,7 +36,7 @@ const document = (schema: SchemaSource, description: string, type = 'application
 
 const csvBody = (what: string) => ({
   type: 'string',
-  description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
+  description: `${what}: RFC 4180 CSV in UTF-8 with CRLF line ends, the header row \`spine_id,name,city,tier,program,naics,year,ontario_total,federal_total,delta_tonnes,delta_pct,emissions,latitude,longitude\` (each column as schema facilities.spine-row describes it) then one row per facility; null is an empty field, and a name or city beginning with =, +, -, @, a tab or a CR gets a leading apostrophe so a spreadsheet does not run it as a formula.`,
 });
 
 const emissionsCsvBody = {

@@ -46,6 +46,10 @@ export interface FederalRow {
   hfc: number | null;
   pfc: number | null;
   sf6: number | null;
+  /** CH4, N2O and SF6 in tonnes of the gas (emissions-by-gas file only): with the CO2e, the GWP applied. */
+  ch4_tonnes: number | null;
+  n2o_tonnes: number | null;
+  sf6_tonnes: number | null;
   /** Total in t CO2e, biomass CO2 excluded. */
   total: number | null;
 }

@@ -56,6 +56,9 @@ export function fed(
     hfc: null,
     pfc: null,
     sf6: null,
+    ch4_tonnes: null,
+    n2o_tonnes: null,
+    sf6_tonnes: null,
     total: null,
     ...values,
   };

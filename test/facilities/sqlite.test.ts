@@ -40,7 +40,7 @@ const NO_FLAGS: Flags = { methane: false, anomaly: false, reasons: [] };
 
 function toRecord(input: RecordInput, flags = NO_FLAGS) {
   const base = toBaseRecord(input);
-  return { ...base, delta: toDelta(base.totals), buildings: null, flags } satisfies FacilityRecord;
+  return { ...base, delta: toDelta(base.totals), delta_parts: null, buildings: null, flags } satisfies FacilityRecord;
 }
 
 /** The tables' row counts the spine's records imply, worked out from their JSON. */

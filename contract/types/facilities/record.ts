@@ -76,6 +76,36 @@ export interface FacilityRecord {
     pct: number;
   };
   /**
+   * The comparison year's provincial − federal difference (delta.tonnes) split into what the inputs explain and the rest, in t CO2e; null where delta is null. The four parts always add up to tonnes (to the cent). reasons shows the figures each explained part comes from.
+   */
+  delta_parts: null | {
+    year: number;
+    /**
+     * delta.tonnes: provincial (biomass CO2 subtracted) minus federal.
+     */
+    tonnes: number;
+    /**
+     * CO2 from biomass the provincial figure still counts and the federal total leaves out: the provincial total less its biomass column, against Ontario's own Reporting Amount (its total without biomass CO2); 0 where they agree to within the 1 t of Ontario's whole-tonne rounding.
+     */
+    biomass_co2: number;
+    /**
+     * Gases one program reports and the other does not (empty or 0) that year: Ontario's figure counts +, the federal one −. Compared only where every federal row of the year has the gas split (the indicator table has none).
+     */
+    one_program_gases: number;
+    /**
+     * What the programs' factors make of the gases both report: Ontario prices CH4, N2O and SF6 at AR4 (25, 298, 22,800); the federal file prints each gas in tonnes and CO2e, and their ratio is its factor (AR5: 28, 265, 23,500). Ontario's figure less the same tonnage at the federal factor, summed.
+     */
+    global_warming_potentials: number;
+    /**
+     * The rest: tonnes less the three parts (different measured tonnages, HFC and PFC mixes, rounding).
+     */
+    unexplained: number;
+    /**
+     * Each explained part that is not 0, with the figures it comes from.
+     */
+    reasons: string[];
+  };
+  /**
    * Ascending by year, every year either program reported; a missing value is null. Provincial values exclude CO2 from biomass.
    */
   series: {
