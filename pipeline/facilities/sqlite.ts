@@ -53,6 +53,10 @@ CREATE TABLE facilities (
   emissions REAL, -- federal_total, else ontario_total: what search ranks by
   delta_tonnes REAL, -- ontario_total - federal_total, 2 decimals; NULL unless both exist
   delta_pct REAL, -- delta_tonnes / federal_total * 100, 2 decimals
+  delta_biomass_co2 REAL, -- delta_parts: biomass CO2 the provincial figure still counts; NULL without a delta
+  delta_one_program_gases REAL, -- delta_parts: gases one program reports (Ontario +, federal -)
+  delta_global_warming_potentials REAL, -- delta_parts: Ontario's AR4 factors against the federal ones
+  delta_unexplained REAL, -- delta_parts: the rest; the four add up to delta_tonnes
   methane INTEGER NOT NULL CHECK (methane IN (0, 1)), -- the methane flag (flag_reasons says why)
   anomaly INTEGER NOT NULL CHECK (anomaly IN (0, 1)) -- the anomaly flag
 ) WITHOUT ROWID;
@@ -135,7 +139,7 @@ export function toFacilitiesSqlite(records: readonly FacilityRecord[], meta: Sql
     db.exec(SQLITE_SCHEMA);
     const insert = {
       meta: db.prepare('INSERT INTO meta VALUES (?, ?)'),
-      facilities: db.prepare(`INSERT INTO facilities VALUES (${Array(20).fill('?').join(', ')})`),
+      facilities: db.prepare(`INSERT INTO facilities VALUES (${Array(24).fill('?').join(', ')})`),
       names: db.prepare('INSERT INTO names VALUES (?, ?, ?, ?)'),
       ids: db.prepare('INSERT INTO ids VALUES (?, ?, ?)'),
       totals: db.prepare('INSERT INTO totals VALUES (?, ?, ?, ?)'),
@@ -175,6 +179,10 @@ export function toFacilitiesSqlite(records: readonly FacilityRecord[], meta: Sql
           toEmissions(r.totals),
           r.delta?.tonnes ?? null,
           r.delta?.pct ?? null,
+          r.delta_parts?.biomass_co2 ?? null,
+          r.delta_parts?.one_program_gases ?? null,
+          r.delta_parts?.global_warming_potentials ?? null,
+          r.delta_parts?.unexplained ?? null,
           flag(r.flags.methane),
           flag(r.flags.anomaly),
         );

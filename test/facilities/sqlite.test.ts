@@ -16,6 +16,7 @@ import type { OpenApiDocument } from '../../pipeline/core/openapi.ts';
 import { writeFacilitiesDemo } from '../../pipeline/demo/facilities/index.ts';
 import { buildFacilities } from '../../pipeline/facilities/index.ts';
 import { toBaseRecord, type RecordInput } from '../../pipeline/facilities/records.ts';
+import { toDeltaParts } from '../../pipeline/facilities/delta-parts.ts';
 import {
   SQLITE_PAGE_SIZE,
   SQLITE_PATH,
@@ -40,7 +41,9 @@ const NO_FLAGS: Flags = { methane: false, anomaly: false, reasons: [] };
 
 function toRecord(input: RecordInput, flags = NO_FLAGS) {
   const base = toBaseRecord(input);
-  return { ...base, delta: toDelta(base.totals), delta_parts: null, buildings: null, flags } satisfies FacilityRecord;
+  const delta = toDelta(base.totals);
+  const delta_parts = toDeltaParts({ ontario: input.ontario, federal: input.federal, delta });
+  return { ...base, delta, delta_parts, buildings: null, flags } satisfies FacilityRecord;
 }
 
 /** The tables' row counts the spine's records imply, worked out from their JSON. */
@@ -154,6 +157,11 @@ describe('toFacilitiesSqlite', () => {
         emissions: 943500,
         delta_tonnes: -500,
         delta_pct: -0.05,
+        // Ontario reports N2O 1,000 in 2024, the federal row none: +1,000; CH4 has no federal tonnage to price.
+        delta_biomass_co2: 0,
+        delta_one_program_gases: 1000,
+        delta_global_warming_potentials: 0,
+        delta_unexplained: -1500,
         methane: 1,
         anomaly: 1,
       },
@@ -176,6 +184,10 @@ describe('toFacilitiesSqlite', () => {
         emissions: 12000,
         delta_tonnes: null,
         delta_pct: null,
+        delta_biomass_co2: null,
+        delta_one_program_gases: null,
+        delta_global_warming_potentials: null,
+        delta_unexplained: null,
         methane: 0,
         anomaly: 0,
       },
