@@ -128,6 +128,12 @@ describe.skipIf(!chromiumPath)('facilities explorer in Chromium', () => {
     expect(totals).toContain(tonnes(record.delta!.tonnes));
     expect(totals).toContain(`${formatted(record.delta!.pct, 2)} %`);
     expect(await page.locator('h2', { hasText: `Comparison year ${record.totals.year}` }).count()).toBe(1);
+    // Why the totals differ: the record's delta_parts, each part and the reasons behind it.
+    const parts = record.delta_parts!;
+    const why = await page.locator('h3:text-is("Why the totals differ") + dl').textContent();
+    for (const v of [parts.global_warming_potentials, parts.unexplained, parts.tonnes])
+      expect(why).toContain(tonnes(v));
+    for (const reason of parts.reasons) expect(await page.locator('ul.delta-reasons').textContent()).toContain(reason);
 
     // The chart: a canvas, and its figures as a table a keyboard opens.
     const figure = page.locator('figure.chart').first();

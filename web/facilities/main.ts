@@ -61,6 +61,24 @@ function downloads() {
   );
 }
 
+/** The record's delta_parts: what explains the difference between the programs, and the rest. */
+function whyTheyDiffer(p: NonNullable<FacilityRecord['delta_parts']>): HTMLElement[] {
+  const signedTonnes = (n: number) => `${n > 0 ? '+' : ''}${tonnes(n)}`;
+  return [
+    h('h3', null, 'Why the totals differ'),
+    facts([
+      ['Biomass CO₂ one program counts', signedTonnes(p.biomass_co2)],
+      ['Gases one program reports', signedTonnes(p.one_program_gases)],
+      ['Global-warming potentials (Ontario AR4, federal its own)', signedTonnes(p.global_warming_potentials)],
+      ['Unexplained', signedTonnes(p.unexplained)],
+      ['Difference', signedTonnes(p.tonnes)],
+    ]),
+    p.reasons.length
+      ? h('ul', { class: 'delta-reasons' }, ...p.reasons.map((reason) => h('li', null, reason)))
+      : h('p', null, 'The inputs explain none of the difference.'),
+  ];
+}
+
 const search: View = {
   name: 'search',
   pattern: /^\/(search)?$/,
@@ -222,6 +240,7 @@ const facility: View = {
             : 'Difference: needs both totals',
         ),
       ),
+      ...(r.delta_parts ? whyTheyDiffer(r.delta_parts) : []),
       r.series.length === 0
         ? empty('Neither program reported a total for this facility.')
         : chartFigure({
@@ -252,6 +271,9 @@ const facility: View = {
         ['Federal names', r.names.federal.length ? r.names.federal.join('; ') : MISSING],
         ['Ontario GHG ids', r.source_ids.ontario.join(', ') || MISSING],
         ['GHGRP ids', r.source_ids.federal.join(', ') || MISSING],
+        ['Reporting company', r.identifiers.company ?? MISSING],
+        ['Business number', r.identifiers.business_number ?? MISSING],
+        ['NPRI id', r.identifiers.npri_id ?? MISSING],
         [
           'Location',
           r.coordinates
