@@ -204,6 +204,42 @@ export const rpcError = (description: string): ResponseSpec => ({
   content: { 'application/json': JSON_RPC_RESPONSE },
 });
 
+/**
+ * `POST {path}`: an MCP endpoint over streamable HTTP as server/core/mcp.ts serves it (economy's /mcp,
+ * facilities' /api/v1/mcp); `description` says what is the service's own (its tools).
+ */
+export function mcpOperation(path: string, description: string): OperationSpec {
+  return {
+    method: 'post',
+    path,
+    operationId: 'mcp',
+    summary: 'MCP endpoint (JSON-RPC 2.0)',
+    tag: 'MCP',
+    description: `Model Context Protocol over streamable HTTP with no sessions: 2025-era clients (\`initialize\`, then \`tools/list\`, \`tools/call\`) and 2026-07-28 clients (\`server/discover\`, per-request \`_meta\`, \`MCP-Protocol-Version\`). ${description} \`Host\` and \`Origin\` must name an allowed host (MCP_ALLOWED_HOSTS; by default 127.0.0.1, localhost, [::1]). Send \`Accept: application/json, text/event-stream\`.`,
+    requestBody: {
+      description: 'A JSON-RPC 2.0 message; at most 64 KB.',
+      required: true,
+      content: { 'application/json': JSON_RPC_REQUEST },
+    },
+    responses: {
+      200: {
+        description:
+          'The JSON-RPC response: one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it.',
+        content: { 'application/json': JSON_RPC_RESPONSE, 'text/event-stream': { type: 'string' } },
+      },
+      202: { description: 'A notification was accepted; no body.' },
+      400: rpcError(
+        'Malformed JSON (-32700), a request whose headers disagree with its body, or a batch the protocol version has no place for (-32600).',
+      ),
+      403: rpcError('`Host` or `Origin` is not an allowed host (DNS-rebinding protection).'),
+      404: rpcError('An unknown method (-32601) on the 2026-07-28 protocol.'),
+      406: rpcError('`Accept` does not name both application/json and text/event-stream.'),
+      413: problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).'),
+      415: rpcError('The body is not sent as `Content-Type: application/json`.'),
+    },
+  };
+}
+
 export const NOT_FOUND_DESCRIPTION =
   'No such resource (problem `not_found`). Any path that no route answers gets this canonical 404.';
 export const METHOD_NOT_ALLOWED_DESCRIPTION =

@@ -4,10 +4,8 @@
 import {
   COMMON_DESCRIPTION,
   coreOperations,
-  JSON_RPC_REQUEST,
-  JSON_RPC_RESPONSE,
   problem,
-  rpcError,
+  mcpOperation,
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
@@ -252,34 +250,10 @@ export function toEconomyOpenApi(
           503: problem(503, ['store_unavailable'], STORE_UNAVAILABLE, ['Retry-After']),
         },
       },
-      {
-        method: 'post',
-        path: '/mcp',
-        operationId: 'mcp',
-        summary: 'MCP endpoint (JSON-RPC 2.0)',
-        tag: 'MCP',
-        description:
-          'Model Context Protocol over streamable HTTP with no sessions: 2025-era clients (`initialize`, then `tools/list`, `tools/call`) and 2026-07-28 clients (`server/discover`, per-request `_meta`, `MCP-Protocol-Version`). Tools: `search_series` (`query`), `get_observations` (`series`, optional `from`, `to`), `list_categories`; each result carries its JSON as `structuredContent` and as one text item, with provenance. `Host` and `Origin` must name an allowed host (MCP_ALLOWED_HOSTS). Send `Accept: application/json, text/event-stream`.',
-        requestBody: {
-          description: 'A JSON-RPC 2.0 message; at most 64 KB.',
-          required: true,
-          content: { 'application/json': JSON_RPC_REQUEST },
-        },
-        responses: {
-          200: {
-            description:
-              'The JSON-RPC response: one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it.',
-            content: { 'application/json': JSON_RPC_RESPONSE, 'text/event-stream': { type: 'string' } },
-          },
-          202: { description: 'A notification was accepted; no body.' },
-          400: rpcError('Malformed JSON (-32700) or a request whose headers disagree with its body.'),
-          403: rpcError('`Host` or `Origin` is not an allowed host (DNS-rebinding protection).'),
-          404: rpcError('An unknown method (-32601) on the 2026-07-28 protocol.'),
-          406: rpcError('`Accept` does not name both application/json and text/event-stream.'),
-          413: problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).'),
-          415: rpcError('The body is not sent as `Content-Type: application/json`.'),
-        },
-      },
+      mcpOperation(
+        '/mcp',
+        'Tools: `search_series` (`query`), `get_observations` (`series`, optional `from`, `to` and FRED’s parameters), `list_categories`, `get_changes` (the parameters of `GET /api/changes`) and `get_series_updates` (`since`); each result carries its JSON as `structuredContent` and as one text item, with provenance, and a refused call is a result with `isError: true` and the route’s problem `detail`.',
+      ),
       {
         method: 'get',
         path: '/registry.json',

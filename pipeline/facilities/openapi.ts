@@ -4,10 +4,8 @@
 import {
   COMMON_DESCRIPTION,
   coreOperations,
-  JSON_RPC_REQUEST,
-  JSON_RPC_RESPONSE,
   problem,
-  rpcError,
+  mcpOperation,
   toOpenApi,
   type ApiSpec,
   type OpenApiDocument,
@@ -184,36 +182,10 @@ export function toFacilitiesOpenApi(
           ),
         },
       },
-      {
-        method: 'post',
-        path: `${BASE}/mcp`,
-        operationId: 'mcp',
-        summary: 'MCP endpoint (JSON-RPC 2.0)',
-        tag: 'MCP',
-        description:
-          'Model Context Protocol over streamable HTTP with no sessions, as economy’s `/mcp`: 2025-era clients (`initialize`, then `tools/list`, `tools/call`) and 2026-07-28 clients (`server/discover`, per-request `_meta`, `MCP-Protocol-Version`). Tools: `search_facilities` (the parameters of `GET /api/v1/search` but `format`), `get_facility` (`id`), `get_stats` and `get_changes` (the parameters of `GET /api/v1/changes`); each result carries its route’s JSON as `structuredContent` and as one text item, with the build’s `provenance`, and a refused call is a result with `isError: true` and the route’s problem `detail`. `Host` and `Origin` must name an allowed host (MCP_ALLOWED_HOSTS; by default 127.0.0.1, localhost, [::1]). Send `Accept: application/json, text/event-stream`.',
-        requestBody: {
-          description: 'A JSON-RPC 2.0 message; at most 64 KB.',
-          required: true,
-          content: { 'application/json': JSON_RPC_REQUEST },
-        },
-        responses: {
-          200: {
-            description:
-              'The JSON-RPC response: one JSON body, or for 2025-era requests a one-event `text/event-stream` carrying it.',
-            content: { 'application/json': JSON_RPC_RESPONSE, 'text/event-stream': { type: 'string' } },
-          },
-          202: { description: 'A notification was accepted; no body.' },
-          400: rpcError(
-            'Malformed JSON (-32700), a request whose headers disagree with its body, or a batch the protocol version has no place for (-32600).',
-          ),
-          403: rpcError('`Host` or `Origin` is not an allowed host (DNS-rebinding protection).'),
-          404: rpcError('An unknown method (-32601) on the 2026-07-28 protocol.'),
-          406: rpcError('`Accept` does not name both application/json and text/event-stream.'),
-          413: problem(413, ['payload_too_large'], 'The request body is over 64 KB (65,536 bytes).'),
-          415: rpcError('The body is not sent as `Content-Type: application/json`.'),
-        },
-      },
+      mcpOperation(
+        `${BASE}/mcp`,
+        'Tools: `search_facilities` (the parameters of `GET /api/v1/search` but `format`), `get_facility` (`id`), `get_stats` and `get_changes` (the parameters of `GET /api/v1/changes`); each result carries its route’s JSON as `structuredContent` and as one text item, with the build’s `provenance`, and a refused call is a result with `isError: true` and the route’s problem `detail`.',
+      ),
       ...changeOperations({
         base: BASE,
         tag: 'Facilities',
