@@ -214,22 +214,32 @@ export function checkSearchQuery(query: Partial<SearchQuery>, years?: ReadonlySe
  */
 export function searchKey(query: SearchQuery): string {
   const format = query.format ?? 'json';
+  return keyOf(
+    query,
+    toQueryTerms(query.q ?? ''),
+    query.city !== undefined ? normalizeCity(query.city) : '',
+    format === 'csv' ? [] : parseFacets(query.facets).names,
+  );
+}
+
+/** searchKey from the terms, city key and facets a search has worked out already. */
+function keyOf(query: SearchQuery, terms: readonly string[], cityKey: string, facets: readonly string[]): string {
   return [
     query.limit ?? DEFAULT_LIMIT,
     query.offset ?? 0,
     query.tier ?? '',
     query.program ?? '',
     query.naics ?? '',
-    toQueryTerms(query.q ?? '').join(' '),
-    query.city !== undefined ? normalizeCity(query.city) : '',
-    format,
+    terms.join(' '),
+    cityKey,
+    query.format ?? 'json',
     query.year ?? '',
     query.gas ?? '',
     query.min_emissions ?? '',
     query.max_emissions ?? '',
     query.flag ?? '',
     query.sort ?? DEFAULT_SORT,
-    format === 'csv' ? '' : parseFacets(query.facets).names.join(','),
+    facets.join(','),
   ].join('\0');
 }
 
@@ -261,7 +271,7 @@ export function search(data: SearchData, query: SearchQuery, whole?: Payload): P
   const min = query.min_emissions;
   const max = query.max_emissions;
   const facets = format === 'csv' ? [] : parseFacets(query.facets).names;
-  const key = searchKey(query);
+  const key = keyOf(query, terms, cityKey, facets);
   if (whole && key === WHOLE_KEY) return whole;
   const cached = data.searches.get(key);
   if (cached) return cached;
