@@ -45,12 +45,13 @@ export function toDeltaParts(args: {
 }): DeltaParts | null {
   const { delta } = args;
   if (!delta) return null;
-  const ontario = args.ontario.filter((r) => r.year === delta.year);
-  const federal = args.federal.filter((r) => r.year === delta.year);
+  // The rows behind the year's totals: an indicator row merged into an emissions-by-gas row has no total.
+  const ontario = args.ontario.filter((r) => r.year === delta.year && r.total !== null);
+  const federal = args.federal.filter((r) => r.year === delta.year && r.total !== null);
   const reasons: string[] = [];
 
   let biomass = 0;
-  if (ontario.length && ontario.every((r) => r.total !== null && r.reporting !== null)) {
+  if (ontario.length && ontario.every((r) => r.reporting !== null)) {
     const adjusted = sum(ontario, (r) => r.total! - (r.biomass ?? 0))!;
     const reporting = sum(ontario, (r) => r.reporting)!;
     const gap = adjusted - reporting;
@@ -64,7 +65,7 @@ export function toDeltaParts(args: {
 
   let onlyOne = 0;
   let gwp = 0;
-  // Gases compare only where every federal row of the year splits its total by gas (the indicator table does not).
+  // Gases compare only where every row behind the federal total splits it by gas (the indicator table does not).
   if (federal.length && federal.every((r) => r.source === 'by_gas') && ontario.length) {
     for (const gas of GASES) {
       const on = sum(ontario, (r) => r[gas]);

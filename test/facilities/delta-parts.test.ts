@@ -85,6 +85,33 @@ describe('toDeltaParts', () => {
     expect(parts).toMatchObject({ one_program_gases: 0, global_warming_potentials: 0, unexplained: 50 });
   });
 
+  it('compares the gases of the figure behind the total where an indicator row of the same year was merged into it', () => {
+    // The build keeps the indicator row for linking with its total set to null: the emissions-by-gas row is the figure.
+    const parts = toDeltaParts({
+      ontario: [on('1', Y, 'A', 'X', { co2: 1000, ch4: 250, hfc: 40, total: 1290, reporting: 1290 })],
+      federal: [
+        fed('G1', Y, 'A', 'X', { co2: 1000, ch4: 280, ch4_tonnes: 10, hfc: 0, total: 1280 }),
+        { ...fed('G1', Y, 'A', 'X'), source: 'indicator' },
+      ],
+      delta: delta(1290, 1280),
+    })!;
+    // CH4 250 − 10 × 28 = −30; HFC 40 only in Ontario: +40; nothing left.
+    expect(parts).toMatchObject({ one_program_gases: 40, global_warming_potentials: -30, unexplained: 0 });
+  });
+
+  it('leaves out the gases of a row without a total, as the totals do', () => {
+    const parts = toDeltaParts({
+      ontario: [
+        on('1', Y, 'A', 'X', { co2: 1000, total: 1000, reporting: 1000 }),
+        on('2', Y, 'A', 'X', { hfc: 70, total: null, reporting: null }),
+      ],
+      federal: [fed('G1', Y, 'A', 'X', { co2: 1000, hfc: 0, total: 990 })],
+      delta: delta(1000, 990),
+    })!;
+    expect(parts).toMatchObject({ biomass_co2: 0, one_program_gases: 0, unexplained: 10 });
+    expect(parts.reasons).toEqual([]);
+  });
+
   it('always adds up to the delta, to the cent', () => {
     for (let i = 1; i < 200; i++) {
       const ch4 = (i * 37.123) % 900;
@@ -171,6 +198,28 @@ describe.skipIf(!present)('delta_parts on the real registry files (2020)', () =>
       one_program_gases: 0,
       global_warming_potentials: -3336.48,
       unexplained: 0.65,
+    });
+  });
+
+  it('finds no biomass CO2 left at Resolute’s Thunder Bay mill: its 1.16 Mt of biomass CO2 are already subtracted', () => {
+    // Ontario 2020, ID 1120: total 1,358,411, biomass 1,157,186.48, reporting amount 201,224;
+    //   CO2 170,519.2, CH4 14,593.34 CO2e, N2O 16,111.1912 CO2e, SF6/HFC/PFC empty.
+    // Federal 2020, G10025: total 201,190.8068; CO2 170,519.2; CH4 583.7336 t = 16,344.5408 CO2e (×28);
+    //   N2O 54.0644 t = 14,327.066 CO2e (×265); HFC, PFC, SF6 0.
+    // Provincial 1,358,411 − 1,157,186.48 = 201,224.52; delta 201,224.52 − 201,190.8068 = 33.7132 → 33.71.
+    // Biomass: 201,224.52 against the reporting amount 201,224 is +0.52 t, under 1 t: rounding, 0.
+    // CH4: 14,593.34 / 25 = 583.7336 t, × 28 = 16,344.5408: −1,751.2008.
+    // N2O: 16,111.1912 / 298 = 54.0644 t, × 265 = 14,327.066: +1,784.1252. Factors +32.9244 → 32.92.
+    // Unexplained: 33.71 − 32.92 = 0.79 (Ontario's gases add up to 1,358,410.2112, its total is 1,358,411).
+    const r = recordOf('ontario', '1120');
+    expect(r.source_ids.federal).toContain('G10025');
+    expect(r.totals).toMatchObject({ year: 2020, ontario: 201224.52, federal: 201190.8068 });
+    expect(r.delta_parts).toMatchObject({
+      tonnes: 33.71,
+      biomass_co2: 0,
+      one_program_gases: 0,
+      global_warming_potentials: 32.92,
+      unexplained: 0.79,
     });
   });
 

@@ -89,7 +89,7 @@ export interface FacilityRecord {
      */
     biomass_co2: number;
     /**
-     * Gases one program reports and the other does not (empty or 0) that year: Ontario's figure counts +, the federal one −. Compared only where every federal row of the year has the gas split (the indicator table has none).
+     * Gases one program reports and the other does not (empty or 0) that year: Ontario's figure counts +, the federal one −. Compared only where every federal row behind the year's total has the gas split (the indicator table has none; its row merged into an emissions-by-gas row of the same year is not behind the total).
      */
     one_program_gases: number;
     /**
