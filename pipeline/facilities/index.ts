@@ -24,6 +24,7 @@ import { toManifest } from '../../contract/core/manifest.ts';
 import { toDemoProvenance } from '../../contract/core/licences.ts';
 import { toDocumentFile } from '../../contract/core/layout.ts';
 import { schemas } from '../../contract/core/schemas.ts';
+import { BOUNDARY_TREE_PATH, loadBoundary } from './boundary.ts';
 import { toBuildingsByCity } from './buildings.ts';
 import { INVALID_COORDINATES } from './coordinates.ts';
 import { toSpineCsv, toSpineGeoJson } from './downloads.ts';
@@ -378,7 +379,10 @@ export async function buildFacilities(config: FacilitiesBuildConfig): Promise<Bu
     await sink.writeJson('index/search.json', search, 'facilities/search-index');
     await sink.writeJson('ids.json', ids.map, 'facilities/ids');
     // A demo build's sources say they are generated (contract/core/licences.ts), in the manifest and here.
-    const published = markerDemo ? sources.map(toDemoProvenance) : sources;
+    // The map's outline (boundary.ts) is the same real file in a demo build: it keeps its own attribution.
+    const boundary = loadBoundary();
+    await sink.writeJson(BOUNDARY_TREE_PATH, boundary.doc, 'facilities/boundary');
+    const published = [...(markerDemo ? sources.map(toDemoProvenance) : sources), boundary.source];
     await sink.writeJson(toDocumentFile(OPENAPI_PATH), toFacilitiesOpenApi(schemas(), published), 'core/openapi');
     await writeExplorer(sink, 'facilities', { sources: published, demo: markerDemo });
     const counts = {

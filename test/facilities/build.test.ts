@@ -67,7 +67,9 @@ describe('facilities build', () => {
       options: { year: 2024 },
       counts: { facilities: 10, anchored: 3 },
     });
+    // The map's outline is the repository's own file, its rows its polygons (pipeline/facilities/boundary.ts).
     expect(manifest.sources.map((s: { file: string; rows: number }) => [s.file, s.rows])).toEqual([
+      ['data/facilities/ontario.geojson', 13],
       ['ewrb.csv', 4],
       ['federal/emissions-by-gas.csv', 6],
       ['federal/large-facilities.csv', 4],

@@ -58,7 +58,7 @@ describe.skipIf(!present)('facilities on the real registry files (no --year: the
     const manifest = readJson<Manifest>(join(buildDir, 'manifest.json'));
     expect(manifest.demo).toBe(false);
     expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(
-      new Set(['ontario_ghg', 'ghgrp_by_gas', 'ghgrp_indicator', 'ewrb']),
+      new Set(['ontario_ghg', 'ghgrp_by_gas', 'ghgrp_indicator', 'ewrb', 'boundary']),
     );
     expectCredited(manifest);
     expectOpenApiCredits(buildDir, 'api/v1/openapi.json', manifest);

@@ -67,7 +67,7 @@ describe('every source of a fresh build carries its licence and attribution', ()
     try {
       const manifest = readJson<Manifest>(join(built.buildDir, 'manifest.json'));
       expect(new Set(manifest.sources.map((s) => s.kind))).toEqual(
-        new Set(['ontario_ghg', 'ghgrp_by_gas', 'ghgrp_indicator', 'ewrb']),
+        new Set(['ontario_ghg', 'ghgrp_by_gas', 'ghgrp_indicator', 'ewrb', 'boundary']),
       );
       expectCredited(manifest);
       expectOpenApiCredits(built.buildDir, 'api/v1/openapi.json', manifest);
