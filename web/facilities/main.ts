@@ -13,6 +13,8 @@ import { COLORS, chartFigure, compactNumber } from '../core/chart.ts';
 import { facts, field, h, select, table } from '../core/dom.ts';
 import { MISSING, num, pct, tonnes } from '../core/format.ts';
 import { card, empty, intParam, pager, routeForm } from '../core/parts.ts';
+import { FACETS, facetPanel, FILTER_PARAMS, type FilterParams, moreFields, SORTS } from './facets.ts';
+import { facilityMap, fetchMatches, loadBoundary } from './map.ts';
 
 const API = 'api/v1';
 
@@ -87,16 +89,15 @@ const search: View = {
     const p = ctx.route.params;
     const limit = intParam(p, 'limit', 50, 1, 200);
     const offset = intParam(p, 'offset', 0);
-    const params = {
-      q: p.get('q'),
-      city: p.get('city'),
-      tier: p.get('tier'),
-      program: p.get('program'),
-      naics: p.get('naics'),
-    };
-    const { body } = await getJson<SearchResults>(`${API}/search${query({ ...params, limit, offset })}`, {
-      signal: ctx.signal,
-    });
+    const params = Object.fromEntries(FILTER_PARAMS.map((k) => [k, p.get(k)])) as FilterParams;
+    // The page with its facets, and for the map every match and Ontario's outline, at once.
+    const [{ body }, matches, boundary] = await Promise.all([
+      getJson<SearchResults>(`${API}/search${query({ ...params, limit, offset, facets: FACETS.join(',') })}`, {
+        signal: ctx.signal,
+      }),
+      fetchMatches(`${API}/search`, params, ctx.signal),
+      loadBoundary(),
+    ]);
     const form = routeForm(
       '/search',
       [
@@ -127,6 +128,7 @@ const search: View = {
           }),
           'first 2 to 6 digits',
         ),
+        ...moreFields(params),
         field(
           'Per page',
           select(
@@ -140,19 +142,8 @@ const search: View = {
       { label: 'Facilities' },
     );
     const hrefAt = (o: number) => href('/search', { ...params, limit: limit === 50 ? null : limit, offset: o || null });
-    const filtered = Object.values(params).some((v) => v);
-    ctx.announce(`${num(body.total)} facilities found`);
-    const year = body.results[0]?.totals.year;
-    return [
-      h('h1', null, 'Facilities'),
-      h(
-        'p',
-        { class: 'lede' },
-        "Ontario's reporting facilities linked across the provincial registry and the federal program, ranked by emissions",
-        year ? ` in ${year}` : '',
-        ' (federal total where reported, else the provincial total without biomass CO₂).',
-      ),
-      form,
+    const filtered = FILTER_PARAMS.some((k) => k !== 'sort' && params[k]);
+    const results =
       body.results.length === 0
         ? empty(
             offset > 0 && body.total > 0
@@ -168,7 +159,7 @@ const search: View = {
               'div',
               { class: 'table-scroll' },
               table(
-                'Facilities, by emissions',
+                params.sort ? `Facilities (${SORTS[params.sort] ?? params.sort})` : 'Facilities, by emissions',
                 ['Facility', 'City', 'Program', 'NAICS', 'Provincial total', 'Federal total', 'Emissions'],
                 body.results.map((r) => [
                   h('a', { href: facilityHref(r.spine_id) }, r.name),
@@ -183,7 +174,35 @@ const search: View = {
               ),
             ),
             pager(body.total, offset, limit, hrefAt, 'facilities', 'below'),
-          ],
+          ];
+    ctx.announce(`${num(body.total)} facilities found`);
+    const year = body.results[0]?.totals.year;
+    return [
+      h('h1', null, 'Facilities'),
+      h(
+        'p',
+        { class: 'lede' },
+        "Ontario's reporting facilities linked across the provincial registry and the federal program, ",
+        params.sort ? 'in the order chosen, with emissions' : 'ranked by emissions',
+        year ? ` in ${year}` : '',
+        ' (federal total where reported, else the provincial total without biomass CO₂).',
+      ),
+      form,
+      h(
+        'div',
+        { class: 'search-layout' },
+        // The results first, the facets beside them: a keyboard reaches the results before the facets' links.
+        h('div', { class: 'search-results' }, results),
+        facetPanel({
+          facets: body.facets,
+          params,
+          hrefWith: (changes) => href('/search', { ...params, limit: limit === 50 ? null : limit, ...changes }),
+          labels: { tier: TIERS, program: PROGRAMS },
+        }),
+      ),
+      body.total > 0
+        ? facilityMap({ boundary, matches: matches.results, total: matches.total, hrefOf: facilityHref })
+        : null,
       downloads(),
     ];
   },
