@@ -273,6 +273,21 @@ describe.skipIf(!chromiumPath)('facilities map and facets in Chromium', () => {
     expect(await page.locator('section.in-use').textContent()).toContain('Flag: Methane');
   });
 
+  it('still searches when the outline cannot load, and says so where the map would be', async () => {
+    await page.route('**/maps/ontario.geojson', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/problem+json', body: '{"status":404}' }),
+    );
+    try {
+      await openView(page, `${server.base}/`, 'search');
+      const all = await api<SearchResults>('/api/v1/search');
+      expect(await resultLinks()).toEqual(all.results.map((r) => r.name));
+      expect(await page.locator('figure.map').count()).toBe(0);
+      expect(await page.locator('p.notice').textContent()).toContain("could not load Ontario's outline");
+    } finally {
+      await page.unroute('**/maps/ontario.geojson');
+    }
+  });
+
   it('loaded nothing from elsewhere and threw nothing', () => {
     expect(browser.errors).toEqual([]);
   });

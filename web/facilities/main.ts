@@ -96,7 +96,8 @@ const search: View = {
         signal: ctx.signal,
       }),
       fetchMatches(`${API}/search`, params, ctx.signal),
-      loadBoundary(),
+      // Without its outline the view still searches: the map says it could not load.
+      loadBoundary().catch(() => null),
     ]);
     const form = routeForm(
       '/search',
@@ -201,7 +202,9 @@ const search: View = {
         }),
       ),
       body.total > 0
-        ? facilityMap({ boundary, matches: matches.results, total: matches.total, hrefOf: facilityHref })
+        ? boundary
+          ? facilityMap({ boundary, matches: matches.results, total: matches.total, hrefOf: facilityHref })
+          : h('p', { class: 'notice' }, "The map could not load Ontario's outline; the results above are complete.")
         : null,
       downloads(),
     ];
